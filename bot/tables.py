@@ -1,0 +1,70 @@
+"""Plain-text tables (monospace), for the command line and for `<pre>` blocks in chats."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from bot import texts
+from core.numbers import format_number
+from core.standings import BreakdownLine, Standings
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]], *,
+          left: frozenset[int] = frozenset({1})) -> str:
+    """Columns padded to their widest cell; columns in `left` are left-aligned."""
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(c.ljust(w) if i in left else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+
+    return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
+
+
+def standings_table(standings: Standings, decimals: int) -> str:
+    rows = []
+    for row in standings.rows:
+        pct = row.percentage
+        rows.append([
+            str(row.rank), row.player.name, format_number(row.score, decimals, comma=True),
+            format_number(row.value, decimals if row.value.denominator != 1 else 0, comma=True),
+            str(row.played), str(row.won), str(row.drawn), str(row.lost),
+            "" if pct is None else format_number(pct * 100, 0),
+        ])
+    title = texts.STANDINGS_START if standings.after_round == 0 else \
+        texts.STANDINGS_TITLE.format(round=standings.after_round)
+    return f"{title}\n\n{table(texts.STANDINGS_COLUMNS, rows)}"
+
+
+BREAKDOWN_COLUMNS = ("Ronde", "Wat", "Uitslag", "Waarde", "×", "Punten")
+
+
+def breakdown_table(standings: Standings, player_id: str, decimals: int) -> str:
+    """A player's score round by round: what each round gave, and at what value."""
+    names = {row.id: row.player.name for row in standings.rows}
+    lines = standings.breakdown(player_id)
+    rows = [_breakdown_row(line, names, decimals) for line in lines]
+    total = sum((line.points for line in lines), Fraction(0))
+    row = standings.row(player_id)
+    rows.append(["", "Totaal", "", "", "", format_number(total, decimals, comma=True)])
+    head = f"{row.player.name}: {row.rank}e met {format_number(row.score, decimals, comma=True)}" \
+           f" punten (stand na ronde {standings.after_round})"
+    return f"{head}\n\n{table(BREAKDOWN_COLUMNS, rows, left=frozenset({1}))}"
+
+
+def _breakdown_row(line: BreakdownLine, names: dict[str, str], decimals: int) -> list[str]:
+    def num(value: Fraction | None) -> str:
+        return "" if value is None else format_number(value, decimals, comma=True)
+
+    if line.round == 0:
+        what = "eigen waarde (startbonus)"
+    elif line.kind is None:
+        what = f"tegen {names.get(line.opponent or '', line.opponent)}"
+    else:
+        what = texts.KIND_LABELS[line.kind] + (" (boven maximum)" if line.capped else "")
+    result = "nog te spelen" if line.pending else "" if line.result is None \
+        else {Fraction(1): "1", Fraction(1, 2): "½", Fraction(0): "0"}[line.result]
+    factor = "" if line.factor is None or (line.kind is None and line.round) else \
+        format_number(line.factor, 3, comma=True).rstrip("0").rstrip(",")
+    return [str(line.round or ""), what, result, num(line.value), factor, num(line.points)]

@@ -1,0 +1,588 @@
+"""A season as domain values, and the `keizer-season/1` file: read, validate, write.
+
+Reading collects every problem with its place (`rounds[3].games[2].result`) and raises once.
+Writing produces the canonical form: optional fields only where they differ from the default,
+so `write(read(x)) == x` for every canonical file.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+from core.errors import InvalidSeasonError, ProblemCode, Problems, join_path
+from core.rules import CompensationKind, Rules, check_rules_source
+
+FORMAT = "keizer-season/1"
+
+
+class Result(StrEnum):
+    """A game's result, white first; the last three are forfeits (not games)."""
+
+    WHITE_WINS = "1-0"
+    BLACK_WINS = "0-1"
+    DRAW = "1/2-1/2"
+    WHITE_BY_FORFEIT = "+-"
+    BLACK_BY_FORFEIT = "-+"
+    DOUBLE_FORFEIT = "--"
+
+    @classmethod
+    def parse(cls, text: str) -> Result:
+        """Also takes the spellings players type: `½-½`, `0.5-0.5`."""
+        normal = text.strip().replace("½", "1/2").replace("0.5", "1/2").replace("–", "-")
+        return cls(normal)
+
+    @property
+    def is_forfeit(self) -> bool:
+        return self in (Result.WHITE_BY_FORFEIT, Result.BLACK_BY_FORFEIT, Result.DOUBLE_FORFEIT)
+
+    @property
+    def white_score(self) -> Fraction:
+        """White's game points (1, 1/2, 0); meaningless for forfeits."""
+        return {"1-0": Fraction(1), "0-1": Fraction(0)}.get(self.value, Fraction(1, 2))
+
+    def __str__(self) -> str:
+        return "½-½" if self is Result.DRAW else self.value
+
+
+class AbsenceReason(StrEnum):
+    NOTICE = "notice"
+    NO_NOTICE = "no_notice"
+    BYE = "bye"
+    ARBITER = "arbiter"
+    EXTERNAL = "external"
+
+
+class ExternalDay(StrEnum):
+    CLUB_NIGHT = "club_night"
+    OTHER_DAY = "other_day"
+
+
+EXTERNAL_RESULTS: Mapping[str, Fraction] = {
+    "1": Fraction(1), "1/2": Fraction(1, 2), "0": Fraction(0),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A member in the competition."""
+
+    id: str
+    """Unique and stable; what rounds refer to."""
+    name: str
+    rating: int | None = None
+    youth: bool = False
+    """Plays with the youth time control."""
+    joined: int = 1
+    """First round he can play."""
+    withdrawn: int | None = None
+    """Last round he took part in."""
+    group: int | None = None
+    """Subgroup, where the rules have them."""
+
+    def active_in(self, round_no: int) -> bool:
+        return self.joined <= round_no and (self.withdrawn is None or round_no <= self.withdrawn)
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    white: str
+    black: str
+    result: Result | None = None
+    """None while the game has not been played."""
+
+    def __str__(self) -> str:
+        return f"{self.white}-{self.black} {self.result or '...'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Absence:
+    """A player of the round who did not play a game in it."""
+
+    player: str
+    reason: AbsenceReason
+    day: ExternalDay | None = None
+    """External matches: on club night or another day."""
+    team: int | None = None
+    """External matches valued by team table: the club team he played for."""
+    result: Fraction | None = None
+    """External matches valued by team table: his result (1, 1/2, 0)."""
+
+    @property
+    def kind(self) -> CompensationKind:
+        """The compensation kind this absence earns."""
+        if self.reason is AbsenceReason.EXTERNAL:
+            if self.day is ExternalDay.OTHER_DAY:
+                return CompensationKind.EXTERNAL_OTHER_DAY
+            return CompensationKind.EXTERNAL_CLUB_NIGHT
+        return CompensationKind(self.reason.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    number: int
+    date: dt.date | None = None
+    games: tuple[Game, ...] = ()
+    absent: tuple[Absence, ...] = ()
+
+    @property
+    def is_paired(self) -> bool:
+        return bool(self.games)
+
+    @property
+    def is_complete(self) -> bool:
+        return self.is_paired and all(g.result is not None for g in self.games)
+
+    def listed(self) -> Iterator[str]:
+        """Every player id the round names, in file order (with repeats, if any)."""
+        for game in self.games:
+            yield game.white
+            yield game.black
+        for absence in self.absent:
+            yield absence.player
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    club: str
+    name: str
+    """The season's label, e.g. `2026-2027`."""
+    rules: Rules
+    players: tuple[Player, ...]
+    rounds: tuple[Round, ...]
+    initial_ranking: tuple[str, ...] | None = None
+    """As given in the file; None: by rating (see `starting_order`)."""
+    rules_source: Any = "sliedrecht"
+    """The rules exactly as written (preset name or table), kept for writing back."""
+    planned_rounds: int | None = None
+    """The file's top-level `planned_rounds`, if it had one."""
+    _by_id: Mapping[str, Player] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", {p.id: p for p in self.players})
+
+    def player(self, player_id: str) -> Player:
+        return self._by_id[player_id]
+
+    def has_player(self, player_id: str) -> bool:
+        return player_id in self._by_id
+
+    def round(self, number: int) -> Round:
+        return self.rounds[number - 1]
+
+    @property
+    def complete_rounds(self) -> int:
+        """The last round with every result in, counting only an unbroken run from round 1."""
+        done = 0
+        for rnd in self.rounds:
+            if not rnd.is_complete:
+                break
+            done = rnd.number
+        return done
+
+    def starting_order(self) -> tuple[str, ...]:
+        """The initial ranking of the players who start in round 1."""
+        if self.initial_ranking is not None:
+            return self.initial_ranking
+        return rating_order([p for p in self.players if p.joined <= 1])
+
+
+def rating_order(players: Sequence[Player]) -> tuple[str, ...]:
+    """Rating high to low, then name; unrated last in order of registration."""
+    rated = sorted((p for p in players if p.rating is not None),
+                   key=lambda p: (-(p.rating or 0), p.name))
+    unrated = [p for p in players if p.rating is None]
+    return tuple(p.id for p in [*rated, *unrated])
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+_TOP_KEYS = ("format", "club", "season", "rules", "planned_rounds", "players", "initial_ranking",
+             "rounds")
+_PLAYER_KEYS = ("id", "name", "rating", "youth", "joined", "withdrawn", "group")
+_ROUND_KEYS = ("round", "date", "games", "absent")
+_GAME_KEYS = ("white", "black", "result")
+_ABSENCE_KEYS = ("player", "reason", "day", "team", "result")
+
+
+def season_from_json(text: str) -> Season:
+    """Parse and validate a season file's text; raises InvalidSeasonError with every problem."""
+    try:
+        data = json.loads(text, parse_float=Decimal)
+    except json.JSONDecodeError as exc:
+        problems = Problems()
+        problems.add("", ProblemCode.NOT_JSON, line=exc.lineno, column=exc.colno, reason=exc.msg)
+        raise InvalidSeasonError(problems.items) from exc
+    return season_from_data(data)
+
+
+def season_from_data(data: Any) -> Season:
+    """Validate parsed JSON (numbers as int/Decimal) into a Season; raises InvalidSeasonError."""
+    problems = Problems()
+    season = _Reader(problems).season(data)
+    if problems or season is None:
+        raise InvalidSeasonError(problems.items)
+    return season
+
+
+class _Reader:
+    def __init__(self, problems: Problems) -> None:
+        self.problems = problems
+
+    def season(self, data: Any) -> Season | None:
+        if not self._object(data, "", _TOP_KEYS, required=("format", "rules", "players",
+                                                          "rounds")):
+            return None
+        if "format" in data and data["format"] != FORMAT:
+            self.problems.add("format", ProblemCode.BAD_VALUE, value=repr(data["format"]),
+                              expected=FORMAT)
+        club = self._text(data.get("club", ""), "club", allow_empty=True)
+        name = self._text(data.get("season", ""), "season", allow_empty=True)
+        rules_source = data.get("rules", "sliedrecht")
+        planned = self._optional_int(data, "planned_rounds", "", 1)
+        source = rules_source
+        if planned is not None:
+            # The top-level key is shorthand for the rules parameter; both must agree.
+            if isinstance(rules_source, Mapping):
+                if rules_source.get("planned_rounds", planned) != planned:
+                    self.problems.add("planned_rounds", ProblemCode.CONFLICT, value=planned,
+                                      other="rules.planned_rounds",
+                                      other_value=rules_source["planned_rounds"])
+                source = {**rules_source, "planned_rounds": planned}
+            else:
+                source = {"preset": rules_source, "planned_rounds": planned}
+        rules, rule_problems = check_rules_source(source, "rules")
+        self.problems.extend(rule_problems.items)
+        players = self._players(data.get("players"))
+        by_id = {p.id: p for p in players}
+        initial = self._initial_ranking(data.get("initial_ranking"), by_id)
+        rounds = self._rounds(data.get("rounds"), by_id, rules)
+        return Season(club=club, name=name, rules=rules, players=tuple(players),
+                      rounds=tuple(rounds), initial_ranking=initial, rules_source=rules_source,
+                      planned_rounds=planned)
+
+    # generic checks ---------------------------------------------------------------------------
+
+    def _object(self, data: Any, path: str, allowed: Sequence[str],
+                required: Sequence[str] = ()) -> bool:
+        if not isinstance(data, Mapping):
+            self.problems.add(path, ProblemCode.WRONG_TYPE, value=_short(data), expected="object")
+            return False
+        for key in data:
+            if key not in allowed:
+                self.problems.add(join_path(path, str(key)), ProblemCode.UNKNOWN_KEY, key=key,
+                                  expected=" | ".join(allowed))
+        for key in required:
+            if key not in data:
+                self.problems.add(join_path(path, key), ProblemCode.MISSING_KEY, key=key)
+        return True
+
+    def _list(self, data: Any, path: str) -> list[Any]:
+        if not isinstance(data, list):
+            self.problems.add(path, ProblemCode.WRONG_TYPE, value=_short(data), expected="list")
+            return []
+        return data
+
+    def _text(self, data: Any, path: str, *, allow_empty: bool = False) -> str:
+        if not isinstance(data, str) or (not allow_empty and not data.strip()):
+            self.problems.add(path, ProblemCode.WRONG_TYPE, value=_short(data),
+                              expected="text" if allow_empty else "non-empty text")
+            return ""
+        return data
+
+    def _int(self, data: Any, path: str, low: int) -> int | None:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.problems.add(path, ProblemCode.WRONG_TYPE, value=_short(data), expected="integer")
+            return None
+        if data < low:
+            self.problems.add(path, ProblemCode.OUT_OF_RANGE, value=data, low=low)
+            return None
+        return data
+
+    def _player_ref(self, data: Any, path: str, by_id: Mapping[str, Player]) -> str | None:
+        if not isinstance(data, str):
+            self.problems.add(path, ProblemCode.WRONG_TYPE, value=_short(data),
+                              expected="player id")
+            return None
+        if data not in by_id:
+            self.problems.add(path, ProblemCode.UNKNOWN_PLAYER, player=data)
+            return None
+        return data
+
+    # parts --------------------------------------------------------------------------------------
+
+    def _players(self, data: Any) -> list[Player]:
+        players: list[Player] = []
+        seen: set[str] = set()
+        for i, raw in enumerate(self._list(data, "players")):
+            path = join_path("players", i)
+            if not self._object(raw, path, _PLAYER_KEYS, required=("id", "name")):
+                continue
+            pid = self._text(raw["id"], join_path(path, "id")) if "id" in raw else ""
+            name = self._text(raw["name"], join_path(path, "name")) if "name" in raw else ""
+            if pid in seen:
+                self.problems.add(join_path(path, "id"), ProblemCode.DUPLICATE_PLAYER_ID,
+                                  player=pid)
+                continue
+            rating = self._optional_int(raw, "rating", path, 0)
+            joined = self._optional_int(raw, "joined", path, 1) or 1
+            withdrawn = self._optional_int(raw, "withdrawn", path, 1)
+            group = self._optional_int(raw, "group", path, 1)
+            youth = raw.get("youth", False)
+            if not isinstance(youth, bool):
+                self.problems.add(join_path(path, "youth"), ProblemCode.WRONG_TYPE,
+                                  value=_short(youth), expected="true or false")
+                youth = False
+            if withdrawn is not None and withdrawn < joined:
+                self.problems.add(join_path(path, "withdrawn"), ProblemCode.OUT_OF_RANGE,
+                                  value=withdrawn, low=joined)
+            if pid:
+                seen.add(pid)
+                players.append(Player(pid, name, rating, youth, joined, withdrawn, group))
+        return players
+
+    def _optional_int(self, raw: Mapping[str, Any], key: str, path: str, low: int) -> int | None:
+        if key not in raw:
+            return None
+        return self._int(raw[key], join_path(path, key), low)
+
+    def _initial_ranking(self, data: Any, by_id: Mapping[str, Player]) -> tuple[str, ...] | None:
+        if data is None:
+            return None
+        ranking: list[str] = []
+        for i, raw in enumerate(self._list(data, "initial_ranking")):
+            path = join_path("initial_ranking", i)
+            pid = self._player_ref(raw, path, by_id)
+            if pid is None:
+                continue
+            if pid in ranking:
+                self.problems.add(path, ProblemCode.PLAYER_TWICE, player=pid)
+            elif by_id[pid].joined > 1:
+                self.problems.add(path, ProblemCode.PLAYER_NOT_ACTIVE, player=pid, round=1)
+            else:
+                ranking.append(pid)
+        for pid, player in by_id.items():
+            if player.joined <= 1 and pid not in ranking:
+                self.problems.add("initial_ranking", ProblemCode.PLAYER_MISSING, player=pid)
+        return tuple(ranking)
+
+    def _rounds(self, data: Any, by_id: Mapping[str, Player], rules: Rules) -> list[Round]:
+        rounds: list[Round] = []
+        raw_rounds = self._list(data, "rounds")
+        for i, raw in enumerate(raw_rounds):
+            path = join_path("rounds", i)
+            if not self._object(raw, path, _ROUND_KEYS, required=("round",)):
+                continue
+            number = self._int(raw.get("round"), join_path(path, "round"), 1)
+            if number is not None and number != i + 1:
+                self.problems.add(join_path(path, "round"), ProblemCode.ROUND_ORDER, value=number,
+                                  expected=i + 1)
+            number = i + 1
+            date = self._date(raw.get("date"), join_path(path, "date"))
+            games_path, absent_path = join_path(path, "games"), join_path(path, "absent")
+            games = [self._game(g, join_path(games_path, j), by_id)
+                     for j, g in enumerate(self._list(raw.get("games", []), games_path))]
+            absent = [self._absence(a, join_path(absent_path, j), by_id, rules)
+                      for j, a in enumerate(self._list(raw.get("absent", []), absent_path))]
+            rnd = Round(number, date, tuple(g for g in games if g), tuple(a for a in absent if a))
+            if not rnd.is_paired and i != len(raw_rounds) - 1:
+                self.problems.add(join_path(path, "games"), ProblemCode.ROUND_ORDER,
+                                  reason="last_round_only")
+            self._attendance(rnd, path, by_id, _named_ids(raw, by_id))
+            rounds.append(rnd)
+        return rounds
+
+    def _date(self, data: Any, path: str) -> dt.date | None:
+        if data is None:
+            return None
+        if isinstance(data, str) and len(data) == 10:
+            try:
+                return dt.date.fromisoformat(data)
+            except ValueError:
+                pass
+        self.problems.add(path, ProblemCode.BAD_VALUE, value=_short(data), expected="YYYY-MM-DD")
+        return None
+
+    def _game(self, raw: Any, path: str, by_id: Mapping[str, Player]) -> Game | None:
+        if not self._object(raw, path, _GAME_KEYS, required=("white", "black")):
+            return None
+        white = self._player_ref(raw.get("white"), join_path(path, "white"), by_id)
+        black = self._player_ref(raw.get("black"), join_path(path, "black"), by_id)
+        result = None
+        if "result" in raw:
+            result = _parse_result(raw["result"])
+            if result is None:
+                self.problems.add(join_path(path, "result"), ProblemCode.BAD_RESULT,
+                                  value=_short(raw["result"]),
+                                  expected="1-0 | 0-1 | 1/2-1/2 | +- | -+ | --")
+        if white is None or black is None:
+            return None
+        if white == black:
+            self.problems.add(path, ProblemCode.SELF_PAIRED, player=white)
+            return None
+        return Game(white, black, result)
+
+    def _absence(self, raw: Any, path: str, by_id: Mapping[str, Player],
+                 rules: Rules) -> Absence | None:
+        if not self._object(raw, path, _ABSENCE_KEYS, required=("player", "reason")):
+            return None
+        pid = self._player_ref(raw.get("player"), join_path(path, "player"), by_id)
+        try:
+            reason = AbsenceReason(raw.get("reason"))
+        except ValueError:
+            if "reason" in raw:
+                self.problems.add(join_path(path, "reason"), ProblemCode.BAD_VALUE,
+                                  value=_short(raw.get("reason")),
+                                  expected=" | ".join(r.value for r in AbsenceReason))
+            return None
+        extra = {k for k in ("day", "team", "result") if k in raw}
+        if reason is not AbsenceReason.EXTERNAL:
+            for key in sorted(extra):
+                self.problems.add(join_path(path, key), ProblemCode.UNKNOWN_KEY, key=key,
+                                  reason="only_external")
+            return Absence(pid, reason) if pid else None
+        day = None
+        try:
+            day = ExternalDay(raw.get("day"))
+        except ValueError:
+            self.problems.add(join_path(path, "day"), ProblemCode.BAD_VALUE,
+                              value=_short(raw.get("day")), expected="club_night | other_day")
+        team = self._optional_int(raw, "team", path, 1)
+        result = None
+        if "result" in raw:
+            result = EXTERNAL_RESULTS.get(raw["result"]) if isinstance(raw["result"], str) \
+                else None
+            if result is None:
+                self.problems.add(join_path(path, "result"), ProblemCode.BAD_RESULT,
+                                  value=_short(raw["result"]), expected='"1" | "1/2" | "0"')
+        absence = Absence(pid or "", reason, day, team, result)
+        if day is not None and absence.kind in rules.team_valued:
+            for key, value in (("team", team), ("result", result)):
+                if value is None and key not in raw:
+                    self.problems.add(join_path(path, key), ProblemCode.MISSING_KEY, key=key,
+                                      reason="team_valued")
+            if team is not None and team not in rules.team_table:
+                self.problems.add(join_path(path, "team"), ProblemCode.BAD_VALUE, value=team,
+                                  expected="a team of the rules' team_table")
+        return absence if pid and day is not None else None
+
+    def _attendance(self, rnd: Round, path: str, by_id: Mapping[str, Player],
+                    named: Sequence[str]) -> None:
+        """Each player of the competition once per round; nobody who is not in it."""
+        seen: set[str] = set()
+        for pid in named:
+            if pid in seen:
+                self.problems.add(path, ProblemCode.PLAYER_TWICE, player=pid, round=rnd.number)
+                continue
+            seen.add(pid)
+            if not by_id[pid].active_in(rnd.number):
+                self.problems.add(path, ProblemCode.PLAYER_NOT_ACTIVE, player=pid,
+                                  round=rnd.number)
+        if rnd.is_paired:
+            for pid, player in by_id.items():
+                if player.active_in(rnd.number) and pid not in seen:
+                    self.problems.add(path, ProblemCode.PLAYER_MISSING, player=pid,
+                                      round=rnd.number)
+
+
+def _named_ids(raw_round: Mapping[str, Any], by_id: Mapping[str, Player]) -> list[str]:
+    """The known player ids a raw round names, even in entries that are otherwise broken."""
+    names: list[Any] = []
+    for game in raw_round.get("games", []) if isinstance(raw_round.get("games"), list) else []:
+        if isinstance(game, Mapping):
+            names += [game.get("white"), game.get("black")]
+    for absence in raw_round.get("absent", []) if isinstance(raw_round.get("absent"), list) \
+            else []:
+        if isinstance(absence, Mapping):
+            names.append(absence.get("player"))
+    return [n for n in names if isinstance(n, str) and n in by_id]
+
+
+def _parse_result(raw: Any) -> Result | None:
+    if not isinstance(raw, str):
+        return None
+    try:
+        return Result.parse(raw)
+    except ValueError:
+        return None
+
+
+def _short(data: Any) -> str:
+    text = json.dumps(data, default=str, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# --- writing -----------------------------------------------------------------------------------
+
+def season_to_data(season: Season) -> dict[str, Any]:
+    """The canonical JSON data of a season (numbers in `rules` as written when read)."""
+    data: dict[str, Any] = {"format": FORMAT, "club": season.club, "season": season.name,
+                            "rules": season.rules_source}
+    if season.planned_rounds is not None:
+        data["planned_rounds"] = season.planned_rounds
+    data["players"] = [_player_data(p) for p in season.players]
+    if season.initial_ranking is not None:
+        data["initial_ranking"] = list(season.initial_ranking)
+    data["rounds"] = [_round_data(r) for r in season.rounds]
+    return data
+
+
+def season_to_json(season: Season) -> str:
+    return json.dumps(season_to_data(season), ensure_ascii=False, indent=2, default=_decimal) + "\n"
+
+
+def _decimal(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        # The shortest float spelling of a file's decimal is the decimal itself.
+        return int(value) if value == value.to_integral_value() and "." not in str(value) \
+            else float(value)
+    raise TypeError(f"cannot write {value!r} to a season file")
+
+
+def _player_data(player: Player) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": player.id, "name": player.name}
+    if player.rating is not None:
+        data["rating"] = player.rating
+    if player.youth:
+        data["youth"] = True
+    if player.joined != 1:
+        data["joined"] = player.joined
+    if player.withdrawn is not None:
+        data["withdrawn"] = player.withdrawn
+    if player.group is not None:
+        data["group"] = player.group
+    return data
+
+
+def _round_data(rnd: Round) -> dict[str, Any]:
+    data: dict[str, Any] = {"round": rnd.number}
+    if rnd.date is not None:
+        data["date"] = rnd.date.isoformat()
+    if rnd.games:
+        data["games"] = [_game_data(g) for g in rnd.games]
+    data["absent"] = [_absence_data(a) for a in rnd.absent]
+    return data
+
+
+def _game_data(game: Game) -> dict[str, Any]:
+    data: dict[str, Any] = {"white": game.white, "black": game.black}
+    if game.result is not None:
+        data["result"] = game.result.value
+    return data
+
+
+def _absence_data(absence: Absence) -> dict[str, Any]:
+    data: dict[str, Any] = {"player": absence.player, "reason": absence.reason.value}
+    if absence.day is not None:
+        data["day"] = absence.day.value
+    if absence.team is not None:
+        data["team"] = absence.team
+    if absence.result is not None:
+        data["result"] = {v: k for k, v in EXTERNAL_RESULTS.items()}[absence.result]
+    return data
