@@ -17,6 +17,7 @@ from typing import Any
 from bot import tables, texts
 from core.errors import InvalidInputError
 from core.numbers import round_half_up
+from core.pairing import Pairing, pair, request_for_round
 from core.rules import rules_from_toml, rules_to_mapping
 from core.season import Season, season_from_json
 from core.standings import Standings, compute_standings
@@ -64,6 +65,11 @@ def _parser() -> argparse.ArgumentParser:
     standings.add_argument("--player", metavar="ID",
                            help="de punten van één speler, ronde voor ronde")
     standings.set_defaults(run=_run_standings)
+
+    pairing = sub.add_parser("pair", help="de indeling van de volgende ronde")
+    pairing.add_argument("season", type=Path, metavar="SEIZOEN.json")
+    pairing.add_argument("--json", action="store_true", help="uitvoer als JSON")
+    pairing.set_defaults(run=_run_pair)
 
     rules = sub.add_parser("rules", help="een reglementbestand (TOML) controleren en tonen")
     rules.add_argument("file", type=Path, metavar="REGLEMENT.toml")
@@ -136,6 +142,34 @@ def standings_json(standings: Standings) -> dict[str, Any]:
 def _json_number(value: Any) -> int | float:
     rounded = round_half_up(value, 2)
     return rounded.numerator if rounded.denominator == 1 else float(rounded)
+
+
+def _run_pair(args: argparse.Namespace) -> ExitCode:
+    season = load_season(args.season)
+    waiting = bool(season.rounds) and not season.rounds[-1].is_paired
+    round_no = len(season.rounds) if waiting else len(season.rounds) + 1
+    if round_no > 1 and not season.round(round_no - 1).is_complete:
+        print(texts.PAIRING_WITH_PENDING.format(round=round_no - 1), file=sys.stderr)
+    request = request_for_round(season, round_no)
+    result = pair(request)
+    if args.json:
+        print(json.dumps(pairing_json(result), ensure_ascii=False))
+        return ExitCode.OK
+    standings = compute_standings(season, round_no - 1)
+    print(tables.pairing_table(result, season, request.ranking, standings.values))
+    return ExitCode.OK
+
+
+def pairing_json(pairing: Pairing) -> dict[str, Any]:
+    """The contract's `pair --json` document."""
+    return {
+        "round": pairing.round,
+        "pairings": [{"board": b.number, "white": b.white, "black": b.black}
+                     for b in pairing.boards],
+        "bye": pairing.bye,
+        "broken_rules": [{"rule": r.rule.value, "players": list(r.players), "detail": r.detail}
+                         for r in pairing.broken],
+    }
 
 
 def _run_rules(args: argparse.Namespace) -> ExitCode:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from bot import texts
 from core.numbers import format_number
+from core.pairing import Pairing
+from core.season import Season
 from core.standings import BreakdownLine, Standings
 
 
@@ -68,3 +70,30 @@ def _breakdown_row(line: BreakdownLine, names: dict[str, str], decimals: int) ->
     factor = "" if line.factor is None or (line.kind is None and line.round) else \
         format_number(line.factor, 3, comma=True).rstrip("0").rstrip(",")
     return [str(line.round or ""), what, result, num(line.value), factor, num(line.points)]
+
+
+def pairing_table(pairing: Pairing, season: Season, ranking: Sequence[str],
+                  values: Mapping[str, Fraction]) -> str:
+    """A pairing list a club can print: board, white and black with place and value, the bye,
+    and the rules it could not keep."""
+    place = {pid: k for k, pid in enumerate(ranking, start=1)}
+
+    def name(pid: str) -> str:
+        return season.player(pid).name
+
+    def value(pid: str) -> str:
+        return format_number(values[pid], 0) if pid in values else "-"
+
+    rows = [[str(b.number), name(b.white), str(place[b.white]), value(b.white),
+             name(b.black), str(place[b.black]), value(b.black)] for b in pairing.boards]
+    parts = [texts.PAIRING_TITLE.format(round=pairing.round), "",
+             table(texts.PAIRING_COLUMNS, rows, left=frozenset({1, 4}))]
+    if pairing.bye:
+        parts += ["", texts.PAIRING_BYE.format(name=name(pairing.bye))]
+    parts.append("")
+    if pairing.broken:
+        parts.append(texts.PAIRING_BROKEN_TITLE)
+        parts += [f"  - {texts.broken_rule(rule, name)}" for rule in pairing.broken]
+    else:
+        parts.append(texts.PAIRING_ALL_RULES_KEPT)
+    return "\n".join(parts)

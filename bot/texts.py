@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from core.errors import Problem, ProblemCode
+from core.pairing.model import BrokenRule, Rule
 from core.rules import CompensationKind
 
 _EXPECTED: Mapping[str, str] = {
@@ -115,3 +116,37 @@ KIND_LABELS: Mapping[CompensationKind, str] = {
     CompensationKind.LATE_JOIN: "later ingestroomd",
 }
 UNKNOWN_PLAYER_ID = "Speler '{player}' staat niet in deze stand."
+PAIRING_WITH_PENDING = "Let op: ronde {round} heeft nog uitslagen open; de indeling gaat uit " \
+    "van de stand zonder die partijen."
+PAIRING_TITLE = "Indeling ronde {round}"
+PAIRING_COLUMNS = ("Bord", "Wit", "Pl", "Wrd", "Zwart", "Pl", "Wrd")
+PAIRING_BYE = "Oneven (bye): {name}"
+PAIRING_ALL_RULES_KEPT = "Alle regels van het reglement zijn gehaald."
+PAIRING_BROKEN_TITLE = "Niet alle regels konden worden gehaald:"
+
+BROKEN_RULES: Mapping[Rule, str] = {
+    Rule.MAX_MEETINGS: "{a} en {b} spelen voor de {meeting}e keer dit seizoen "
+                       "(maximaal {limit})",
+    Rule.PER_PERIOD: "{a} en {b} treffen elkaar voor de {meeting}e keer in periode {period} "
+                     "(maximaal {limit})",
+    Rule.MIN_ROUNDS_BETWEEN: "{a} en {b} speelden al in ronde {last} "
+                             "(pas weer vanaf ronde {earliest})",
+    Rule.MAX_COLOUR_DIFFERENCE: "{a} komt op kleursaldo {balance} (maximaal ±{limit})",
+    Rule.MAX_SAME_COLOUR_RUN: "{a} krijgt {run} keer achter elkaar {colour_nl} "
+                              "(maximaal {limit})",
+    Rule.REMATCH_REVERSES_COLOURS: "{a} en {b} hebben dezelfde kleuren als in ronde {last}",
+    Rule.BYE: "{a} is oneven, terwijl {due} aan de beurt was",
+    Rule.MAX_RANK_DISTANCE: "{a} en {b} staan {distance} plaatsen uit elkaar "
+                            "(maximaal {limit})",
+}
+COLOURS_NL = {"white": "wit", "black": "zwart"}
+
+
+def broken_rule(rule: BrokenRule, name: Callable[[str], str]) -> str:
+    facts: dict[str, object] = dict(rule.facts)
+    facts["a"] = name(rule.players[0])
+    facts["b"] = name(rule.players[-1])
+    if "due" in facts:
+        facts["due"] = name(str(facts["due"]))
+    facts["colour_nl"] = COLOURS_NL.get(str(facts.get("colour", "")), "")
+    return BROKEN_RULES[rule.rule].format_map(facts)

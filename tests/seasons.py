@@ -55,7 +55,7 @@ def season_data(rules: Any, players: str | list[dict[str, Any]], rounds: list[st
         rules = json.loads(json.dumps(rules), parse_float=Decimal)
     return {
         "format": "keizer-season/1", "club": "Testclub", "season": "2026-2027", "rules": rules,
-        **({} if "planned_rounds" not in extra else {"planned_rounds": extra.pop("planned_rounds")}),
+        **({"planned_rounds": extra.pop("planned_rounds")} if "planned_rounds" in extra else {}),
         "players": players_data(players) if isinstance(players, str) else players,
         **extra,
         "rounds": [round_data(i, spec) for i, spec in enumerate(rounds, start=1)],

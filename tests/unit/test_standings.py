@@ -177,8 +177,8 @@ def test_withdrawn_player_stays_ranked_and_counted():
 
 
 def test_linear_fade_of_the_start_bonus():
-    season = build({"preset": "drie-cycli", "planned_rounds": 3, "period_length": 3}, "a:2000 b:1900",
-                   ["a-b 1-0", "a-b 0-1", "a-b 1/2-1/2"])
+    rules = {"preset": "drie-cycli", "planned_rounds": 3, "period_length": 3}
+    season = build(rules, "a:2000 b:1900", ["a-b 1-0", "a-b 0-1", "a-b 1/2-1/2"])
     history = standings_history(season)
     # Bonus multiplier after round R: 3 * (3 - R) / 3 = 3 - R.
     assert [s.breakdown("a")[0].factor for s in history] == [3, 2, 1, 0]

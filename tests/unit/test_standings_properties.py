@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 from fractions import Fraction
 
@@ -55,7 +56,7 @@ def test_frozen_a_win_instead_of_a_loss_never_lowers_the_score_of_that_round(sea
     loser = game.black if game.result is Result.WHITE_WINS else game.white
     flipped = Game(game.white, game.black,
                    Result.BLACK_WINS if game.result is Result.WHITE_WINS else Result.WHITE_WINS)
-    games = rnd.games[:index] + (flipped,) + rnd.games[index + 1:]
+    games = (*rnd.games[:index], flipped, *rnd.games[index + 1:])
     rounds = list(season.rounds)
     rounds[number - 1] = replace(rnd, games=games)
     changed = replace(season, rounds=tuple(rounds))
@@ -113,7 +114,7 @@ def test_breakdown_adds_up_to_the_score_in_every_mode(season):
 @given(seasons())
 def test_equal_scores_keep_the_previous_order(season):
     history = standings_history(season)
-    for previous, current in zip(history, history[1:], strict=False):
+    for previous, current in itertools.pairwise(history):
         place = {pid: i for i, pid in enumerate(previous.ranking)}
         for upper, lower in zip(current.rows, current.rows[1:], strict=False):
             assert upper.score >= lower.score

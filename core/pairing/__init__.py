@@ -1,0 +1,86 @@
+"""Pairing a Keizer round: the whole round as one exact optimisation (rules.md section 5)."""
+
+from __future__ import annotations
+
+import time
+from enum import StrEnum
+
+from core.errors import KeizerError
+from core.pairing import blossom, cpsat, topdown
+from core.pairing.evaluate import EdgeTable, evaluate
+from core.pairing.model import (
+    Board,
+    BrokenRule,
+    Fixes,
+    Meeting,
+    Objective,
+    Pairing,
+    PairingRequest,
+    Rule,
+    Tier,
+    Timings,
+)
+from core.pairing.request import request_for_round
+from core.pairing.selection import Selection, objective, to_pairing
+
+
+class Engine(StrEnum):
+    BLOSSOM = "blossom"
+    """Exact for every rule that depends on one board only: all rules of the three presets."""
+    CPSAT = "cpsat"
+    """The general engine (OR-Tools CP-SAT)."""
+
+
+class PairingImpossibleError(KeizerError):
+    """The arbiter's fixes leave no complete pairing (the rules alone never do)."""
+
+
+def pair(request: PairingRequest, engine: Engine = Engine.BLOSSOM) -> Pairing:
+    """The best pairing of the round. When the rules cannot all be kept it breaks the fewest
+    and least important and names them; it fails only when the arbiter's fixes allow no
+    pairing at all (PairingImpossibleError)."""
+    start = time.perf_counter()
+    table = evaluate(request)
+    evaluated = time.perf_counter()
+    selection: Selection | None
+    if engine is Engine.CPSAT:
+        model = cpsat.build(table)
+        built = time.perf_counter()
+        selection, optimal = cpsat.solve(table, model)
+    else:
+        graph = blossom.build(table)
+        built = time.perf_counter()
+        selection, optimal = blossom.solve(table, graph), True
+    solved = time.perf_counter()
+    if selection is None:
+        raise PairingImpossibleError(f"no pairing of round {request.round} fits the fixes")
+    timings = Timings(evaluated - start, built - evaluated, solved - built)
+    return to_pairing(request, table, selection, optimal=optimal, engine=engine.value,
+                      timings=timings)
+
+
+def baseline(request: PairingRequest) -> Pairing | None:
+    """The traditional top-down pairing (for comparison): None when it finds no pairing that
+    keeps every rule."""
+    start = time.perf_counter()
+    table = evaluate(request)
+    evaluated = time.perf_counter()
+    legal = topdown.build(table)
+    built = time.perf_counter()
+    selection = topdown.solve(table, legal)
+    solved = time.perf_counter()
+    if selection is None:
+        return None
+    return to_pairing(request, table, selection, optimal=False, engine="topdown",
+                      timings=Timings(evaluated - start, built - evaluated, solved - built))
+
+
+def conflicting_tiers(request: PairingRequest) -> tuple[Tier, ...]:
+    """Which families of rules cannot all be kept together this round (empty if all can)."""
+    return cpsat.conflicting_families(evaluate(request))
+
+
+__all__ = ["Board", "BrokenRule", "EdgeTable", "Engine", "Fixes", "Meeting", "Objective",
+           "Pairing", "PairingImpossibleError", "PairingRequest", "Rule", "Selection", "Tier",
+           "Timings", "baseline", "conflicting_tiers", "evaluate", "objective", "pair",
+           "request_for_round"]

@@ -1,0 +1,52 @@
+"""The pairing request for a round of a season: ranking, who is present, and the history."""
+
+from __future__ import annotations
+
+from core.errors import InvalidInputError, ProblemCode, Problems
+from core.pairing.model import Fixes, Meeting, PairingRequest
+from core.rules import Colour
+from core.season import AbsenceReason, Season
+from core.standings import compute_standings, insert_by_rating
+
+
+def pairing_ranking(season: Season, round_no: int) -> tuple[str, ...]:
+    """The ranking round `round_no` is paired on: after the round before, with the players
+    who join in this round inserted by rating."""
+    ranking = compute_standings(season, round_no - 1).ranking
+    joiners = [p for p in season.players if p.joined == round_no and round_no > 1]
+    return tuple(insert_by_rating(ranking, joiners, lambda pid: season.player(pid).rating))
+
+
+NO_FIXES = Fixes()
+
+
+def request_for_round(season: Season, round_no: int,
+                      fixes: Fixes = NO_FIXES) -> PairingRequest:
+    """Round `round_no` must be the round after the last one, or the last round when it lists
+    only who is absent (waiting to be paired)."""
+    problems = Problems()
+    waiting = season.rounds and not season.rounds[-1].is_paired
+    expected = len(season.rounds) if waiting else len(season.rounds) + 1
+    if round_no != expected:
+        problems.add("round", ProblemCode.ROUND_ORDER, value=round_no, expected=expected)
+        raise InvalidInputError(problems.items)
+    absent = {a.player for a in season.round(round_no).absent} if waiting else set()
+    present = frozenset(p.id for p in season.players
+                        if p.active_in(round_no) and p.id not in absent)
+    meetings: list[Meeting] = []
+    colours: dict[str, list[Colour]] = {}
+    byes: dict[str, int] = {}
+    for rnd in season.rounds[:round_no - 1]:
+        for game in rnd.games:
+            if game.result is not None and game.result.is_forfeit:
+                continue  # a forfeit is not a game: no meeting, no colours
+            meetings.append(Meeting(rnd.number, game.white, game.black))
+            colours.setdefault(game.white, []).append(Colour.WHITE)
+            colours.setdefault(game.black, []).append(Colour.BLACK)
+        for absence in rnd.absent:
+            if absence.reason is AbsenceReason.BYE:
+                byes[absence.player] = byes.get(absence.player, 0) + 1
+    return PairingRequest(
+        round=round_no, ranking=pairing_ranking(season, round_no), present=present,
+        rules=season.rules, meetings=tuple(meetings),
+        colours={pid: tuple(c) for pid, c in colours.items()}, byes=byes, fixes=fixes)
