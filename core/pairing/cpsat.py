@@ -44,6 +44,8 @@ class _Model:
             incident[p].append(var)
         for vars_ in incident:
             self.model.add_exactly_one(vars_)
+        if self.bye:
+            self.model.add_exactly_one(self.bye.values())  # one bye node, as in the matching
         tiers, bye_tiers = table.tiers(), table.bye_tiers()
         self.tier_sums = [
             sum(int(tiers[e, t]) * v for e, v in self.x.items())

@@ -1,0 +1,97 @@
+"""Pairing invariants over simulated seasons of every preset, 2 to 150 players."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.pairing import Engine, PairingRequest, Rule, baseline, pair, request_for_round
+from core.season import Player
+from core.simulation import simulate
+from tests.pairing_oracle import board_breaks, brute_force, due_bye
+
+SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def requests(draw: st.DrawFn, *, min_players: int = 2, max_players: int = 150,
+             max_rounds: int = 16) -> PairingRequest:
+    preset = draw(st.sampled_from(("sliedrecht", "drie-groepen", "drie-cycli")))
+    count = draw(st.integers(min_players, max_players))
+    played = draw(st.integers(0, max_rounds))
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    members = tuple(Player(f"p{k:03d}", f"P{k}", rating=rng.randint(1000, 2300),
+                           joined=rng.randint(2, played + 1) if played and k > 1
+                           and rng.random() < 0.05 else 1)
+                    for k in range(count))
+    season = simulate(rng, rules=preset, players=members, rounds=played + 1, pair_last=False)
+    return request_for_round(season, played + 1)
+
+
+def placed(pairing):
+    return [p for b in pairing.boards for p in (b.white, b.black)] + \
+        ([pairing.bye] if pairing.bye else [])
+
+
+@SLOW
+@given(requests())
+def test_every_present_player_exactly_once_and_a_bye_iff_odd(request):
+    p = pair(request)
+    assert Counter(placed(p)) == Counter(request.present)
+    assert (p.bye is not None) == (len(request.present) % 2 == 1)
+
+
+@SLOW
+@given(requests())
+def test_every_broken_rule_is_reported_and_nothing_else(request):
+    p = pair(request)
+    found = Counter()
+    for board in p.boards:
+        found.update(board_breaks(request, board.white, board.black))
+    if p.bye is not None and p.bye != due_bye(request):
+        found[(Rule.BYE, (p.bye,))] += 1
+    reported = Counter((r.rule, r.players) for r in p.broken)
+    assert reported == found
+
+
+@SLOW
+@given(requests())
+def test_never_worse_than_top_down_where_it_keeps_every_rule(request):
+    ours, theirs = pair(request), baseline(request)
+    if theirs is not None:
+        assert theirs.broken == ()
+        assert ours.broken == ()
+        assert ours.objective <= theirs.objective
+
+
+@settings(max_examples=40, deadline=None)
+@given(requests(max_players=10))
+def test_equal_to_brute_force_on_small_rounds(request):
+    p = pair(request)
+    assert (p.objective.violations, p.objective.distance, p.objective.colour) == \
+        brute_force(request)
+
+
+@settings(max_examples=15, deadline=None)
+@given(requests(max_players=40))
+def test_cpsat_and_blossom_agree(request):
+    a, b = pair(request), pair(request, Engine.CPSAT)
+    assert a.objective == b.objective
+    assert a.boards == b.boards and a.bye == b.bye
+
+
+@SLOW
+@given(requests(), st.randoms(use_true_random=False))
+def test_the_same_input_gives_the_same_pairing(request, rng):
+    first = pair(request)
+    meetings = list(request.meetings)
+    rng.shuffle(meetings)
+    shuffled = replace(request, meetings=tuple(meetings),
+                       present=frozenset(sorted(request.present, key=lambda _: rng.random())))
+    for again in (pair(request), pair(shuffled)):
+        assert (again.boards, again.bye, again.broken) == (first.boards, first.bye, first.broken)
+
