@@ -39,9 +39,9 @@ def board_breaks(request: PairingRequest, white: str, black: str) -> list[tuple[
         run = rules.max_same_colour_run
         if run is not None and len(after) > run and all(c is colour for c in after[-run - 1:]):
             out.append((Rule.MAX_SAME_COLOUR_RUN, (player,)))
-    if rules.rematch_reverses_colours and games:
-        if max(games, key=lambda m: m.round).white == white:
-            out.append((Rule.REMATCH_REVERSES_COLOURS, (white, black)))
+    if rules.rematch_reverses_colours and games \
+            and max(games, key=lambda m: m.round).white == white:
+        out.append((Rule.REMATCH_REVERSES_COLOURS, (white, black)))
     if rules.max_rank_distance is not None \
             and abs(pos[white] - pos[black]) > rules.max_rank_distance:
         out.append((Rule.MAX_RANK_DISTANCE, (white, black)))
