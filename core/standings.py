@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from core.ledger import Awarded, Compensated, Event, Pending, Played, season_events
-from core.rules import Colour, CompensationKind, Fade, Revaluation, Rules
+from core.rules import Colour, CompensationKind, Fade, Ladder, Revaluation, Rules
 from core.season import Player, Season, rating_order
 from core.values import Valuation, valuation
 
@@ -126,12 +126,13 @@ def _line(event: Event, player: str, prices: Valuation) -> BreakdownLine:
 def compute_standings(season: Season, after_round: int | None = None) -> Standings:
     """The standings after `after_round` (default: the last complete round)."""
     upto = season.complete_rounds if after_round is None else after_round
-    return _Engine(season).run(upto)[-1]
+    return _Engine(season).run(upto, every_round=False)[-1]
 
 
 def standings_history(season: Season, upto: int | None = None) -> list[Standings]:
     """Standings after round 0 (the initial ranking), 1, ..., `upto`, computed in one walk."""
-    return _Engine(season).run(season.complete_rounds if upto is None else upto)
+    return _Engine(season).run(season.complete_rounds if upto is None else upto,
+                               every_round=True)
 
 
 def insert_by_rating(ranking: Sequence[str], joiners: Sequence[Player],
@@ -159,7 +160,8 @@ class _Engine:
         self.frozen: dict[str, Fraction] = {}
         self.stats: dict[str, list[int]] = {}  # played, won, drawn, lost, whites - blacks
 
-    def run(self, upto: int) -> list[Standings]:
+    def run(self, upto: int, *, every_round: bool) -> list[Standings]:
+        """Walk rounds 1..upto; return the standings after each (or only the last)."""
         season, rules = self.season, self.rules
         upto = max(0, min(upto, len(season.rounds)))
         known_by_round = season_events(season, upto)
@@ -167,34 +169,42 @@ class _Engine:
         for pid in ranking:
             self._enter(pid)
         values = valuation(rules, ranking)
-        scores = {pid: rules.start_bonus * v for pid, v in values.items()}
+        scores = _Scores.of({pid: rules.start_bonus * v for pid, v in values.items()})
         bonus_values = dict(values)
-        history = [self._standings(0, ranking, scores, values, known_by_round, [], bonus_values)]
         prices: list[Valuation] = []
+        history = []
+        if every_round or upto == 0:
+            history.append(self._standings(0, ranking, scores, values, known_by_round, prices,
+                                           bonus_values))
+        frozen = rules.revaluation is Revaluation.FROZEN
         for number in range(1, upto + 1):
             joiners = [p for p in season.players if p.joined == number and number > 1]
             if joiners:
                 ranking = insert_by_rating(ranking, joiners, self._rating)
-                values = valuation(rules, ranking, scores)
+                values = self._values(ranking, scores)
                 for p in joiners:
                     self._enter(p.id)
                     bonus_values[p.id] = values[p.id]
-            known = known_by_round[number - 1]
-            frozen = rules.revaluation is Revaluation.FROZEN
-            self._add(known, values if frozen else None)
+            self._add(known_by_round[number - 1], values if frozen else None)
             if frozen:
                 prices.append(values)
                 bonus = self._bonus_factor(number)
-                scores = {pid: self.frozen[pid] + bonus * bonus_values[pid] for pid in ranking}
+                scores = _Scores.of({pid: self.frozen[pid] + bonus * bonus_values[pid]
+                                     for pid in ranking})
                 ranking = self._rank(scores, ranking)
             else:
                 used, scores, ranking = self._reprice(number, ranking, values)
                 bonus_values = dict(used)
                 prices = [used] * number
-            values = valuation(rules, ranking, scores)
-            history.append(self._standings(number, ranking, scores, values, known_by_round,
-                                           prices, bonus_values))
+            values = self._values(ranking, scores)
+            if every_round or number == upto:
+                history.append(self._standings(number, ranking, scores, values, known_by_round,
+                                               prices, bonus_values))
         return history
+
+    def _values(self, ranking: Sequence[str], scores: _Scores) -> dict[str, Fraction]:
+        by_score = scores.fractions() if self.rules.ladder is Ladder.SCORE else None
+        return valuation(self.rules, ranking, by_score)
 
     def _rating(self, pid: str) -> int | None:
         return self.season.player(pid).rating
@@ -234,22 +244,23 @@ class _Engine:
             return rules.start_bonus * Fraction(max(planned - round_no, 0), planned)
         return rules.start_bonus
 
-    def _price(self, round_no: int, values: Valuation) -> dict[str, Fraction]:
+    def _price(self, round_no: int, values: Valuation) -> _Scores:
         """Every score with every past result priced at `values` (classic pricing)."""
         denominator = math.lcm(*(v.denominator for v in values.values()))
-        numerators = {pid: int(v * denominator) for pid, v in values.items()}
+        numerators = {pid: v.numerator * (denominator // v.denominator)
+                      for pid, v in values.items()}
         bonus = int(self._bonus_factor(round_no) * self.scale)
         total = self.scale * denominator
-        out: dict[str, Fraction] = {}
+        out: dict[str, int] = {}
         for pid, row in self.coef.items():
             acc = bonus * numerators[pid] + int(self.fixed[pid] * total)
             for q, a in row.items():
                 acc += a * numerators[q]
-            out[pid] = Fraction(acc, total)
-        return out
+            out[pid] = acc
+        return _Scores(out, total)
 
     def _reprice(self, round_no: int, ranking: list[str],
-                 values: Valuation) -> tuple[Valuation, dict[str, Fraction], list[str]]:
+                 values: Valuation) -> tuple[Valuation, _Scores, list[str]]:
         """Classic: one pass. Fixed point: until the ranking stops changing, or the mean over
         a cycle (by linearity, pricing at the mean valuation gives the mean scores)."""
         scores = self._price(round_no, values)
@@ -267,26 +278,45 @@ class _Engine:
                 scores = self._price(round_no, used)
                 return used, scores, self._rank(scores, ranking)
             rankings.append(new)
-            valuations.append(valuation(self.rules, new, scores))
+            valuations.append(self._values(new, scores))
             scores = self._price(round_no, valuations[-1])
             new = self._rank(scores, ranking)
         return valuations[-1], scores, new
 
     @staticmethod
-    def _rank(scores: Mapping[str, Fraction], previous: Sequence[str]) -> list[str]:
+    def _rank(scores: _Scores, previous: Sequence[str]) -> list[str]:
         """By score, highest first; equal scores keep the previous order."""
         place = {pid: i for i, pid in enumerate(previous)}
-        return sorted(previous, key=lambda pid: (-scores[pid], place[pid]))
+        numerators = scores.numerators
+        return sorted(previous, key=lambda pid: (-numerators[pid], place[pid]))
 
-    def _standings(self, number: int, ranking: Sequence[str], scores: Mapping[str, Fraction],
+    def _standings(self, number: int, ranking: Sequence[str], scores: _Scores,
                    values: Valuation, known: Sequence[Mapping[str, list[Event]]],
                    prices: Sequence[Valuation], bonus_values: Valuation) -> Standings:
+        exact = scores.fractions()
         rows = tuple(
-            PlayerStanding(rank, self.season.player(pid), scores[pid], values[pid],
+            PlayerStanding(rank, self.season.player(pid), exact[pid], values[pid],
                            *self.stats[pid])
             for rank, pid in enumerate(ranking, start=1))
         return Standings(number, rows, known[:number], list(prices), dict(bonus_values),
                          self._bonus_factor(number))
+
+
+@dataclass(frozen=True, slots=True)
+class _Scores:
+    """Scores as integers over one denominator: exact, and cheap to compare."""
+
+    numerators: dict[str, int]
+    denominator: int
+
+    @classmethod
+    def of(cls, scores: Mapping[str, Fraction]) -> _Scores:
+        denominator = math.lcm(*(s.denominator for s in scores.values())) if scores else 1
+        return cls({pid: s.numerator * (denominator // s.denominator)
+                    for pid, s in scores.items()}, denominator)
+
+    def fractions(self) -> dict[str, Fraction]:
+        return {pid: Fraction(n, self.denominator) for pid, n in self.numerators.items()}
 
 
 def _common_denominator(rules: Rules) -> int:

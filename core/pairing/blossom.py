@@ -8,16 +8,17 @@ integers; the packed cost stays below 2^124.
 
 from __future__ import annotations
 
+import numpy as np
 import rustworkx as rx
 
-from core.pairing.evaluate import TIE_WIDTH, TIER_WIDTHS, EdgeTable, tier_weights
+from core.pairing.evaluate import TIE_WIDTH, TIER_WIDTHS, EdgeTable, IntArray, tier_weights
 from core.pairing.selection import Selection
 
 _PREFERENCE = 14   # colour preference per board + the bye's preference (<= 8000)
 _DISTANCE2 = 29    # at most 501 boards x 999^2
-_LOW = TIE_WIDTH + _PREFERENCE + _DISTANCE2
+_D2_SHIFT = TIE_WIDTH + _PREFERENCE
+_LOW = _D2_SHIFT + _DISTANCE2
 _TOP = _LOW + sum(TIER_WIDTHS)
-_TIER_WEIGHT = tuple(w << _LOW for w in tier_weights())
 
 
 def build(table: EdgeTable) -> rx.PyGraph:
@@ -33,7 +34,8 @@ def build(table: EdgeTable) -> rx.PyGraph:
                                   weights, strict=True)))
     if table.needs_bye:
         bye_players = table.bye_allowed.nonzero()[0]
-        bye_weights = _weights(table.bye_tiers()[bye_players], [0] * len(bye_players),
+        bye_weights = _weights(table.bye_tiers()[bye_players],
+                               np.zeros(len(bye_players), dtype=np.int64),
                                table.bye_preference[bye_players], table.bye_tie[bye_players])
         graph.add_edges_from([(int(p), n, w) for p, w in zip(bye_players, bye_weights,
                                                              strict=True)])
@@ -55,13 +57,12 @@ def solve(table: EdgeTable, graph: rx.PyGraph) -> Selection | None:
     return Selection(tuple(sorted(edges)), bye)
 
 
-def _weights(tiers, distance2, preference, tie) -> list[int]:  # type: ignore[no-untyped-def]
-    """Maximum-weight form of the packed cost: (2^_TOP - cost), always positive."""
+def _weights(tiers: IntArray, distance2: IntArray, preference: IntArray,
+             tie: IntArray) -> list[int]:
+    """Maximum-weight form of the packed cost: (2^_TOP - cost), always positive. The fields
+    are combined in numpy where they fit 64 bits; only the final join is Python integers."""
+    high = tiers @ np.array(tier_weights(), dtype=np.int64)
+    low = (preference.astype(np.int64) << TIE_WIDTH) | tie
     top = 1 << _TOP
-    out = []
-    for row, d2, pref, t in zip(tiers.tolist(), list(distance2), list(preference), list(tie),
-                                strict=True):
-        cost = (int(d2) << (TIE_WIDTH + _PREFERENCE)) | (int(pref) << TIE_WIDTH) | int(t)
-        cost += sum(count * weight for count, weight in zip(row, _TIER_WEIGHT, strict=True))
-        out.append(top - cost)
-    return out
+    return [top - ((h << _LOW) | (d << _D2_SHIFT) | lo)
+            for h, d, lo in zip(high.tolist(), distance2.tolist(), low.tolist(), strict=True)]
