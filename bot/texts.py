@@ -101,6 +101,7 @@ BOT_NOT_YET = (
     "keizerbot: de Telegram-bot zelf is nog in aanbouw.\n"
     "Wat nu al werkt:\n"
     "  keizerbot standings SEIZOEN.json [--after-round R] [--json]   de Keizerstand\n"
+    "  keizerbot pair SEIZOEN.json [--json]                          de indeling van de ronde\n"
     "  keizerbot rules REGLEMENT.toml                                het reglement controleren\n"
     "Zie README.md."
 )

@@ -1,0 +1,27 @@
+"""Every `keizerbot` command the README shows works as written."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+COMMANDS = [shlex.split(m.group(1), comments=True)
+            for m in re.finditer(r"^\s+uv run keizerbot (\S.*)$",
+                                 (ROOT / "README.md").read_text(encoding="utf-8"), re.M)]
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=[" ".join(a) for a in COMMANDS])
+def test_readme_command(args, monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    assert main(args) == 0
+    assert capsys.readouterr().out.strip()
+
+
+def test_the_readme_shows_the_commands():
+    assert len(COMMANDS) >= 5
