@@ -349,8 +349,7 @@ def _top_value(raw: Any, current: Any, path: str, problems: Problems) -> Any:
 def _compensation(raw: Any, current: Any, path: str, problems: Problems) -> Any:
     """Merges key by key; returns (table, team_valued) for the caller to split."""
     table, team = dict(current[0]), set(current[1])
-    if not isinstance(raw, Mapping):
-        problems.add(path, ProblemCode.WRONG_TYPE, value=_show(raw), expected="table")
+    if not _is_table(raw, path, problems):
         return current
     for key, value in raw.items():
         here = join_path(path, str(key))
@@ -374,6 +373,13 @@ def _compensation(raw: Any, current: Any, path: str, problems: Problems) -> Any:
     return MappingProxyType(table), frozenset(team)
 
 
+def _is_table(raw: Any, path: str, problems: Problems) -> bool:
+    if isinstance(raw, Mapping):
+        return True
+    problems.add(path, ProblemCode.WRONG_TYPE, value=_show(raw), expected="table")
+    return False
+
+
 def _team_key(key: Any, path: str, problems: Problems) -> int | None:
     try:
         team = int(str(key))
@@ -386,8 +392,7 @@ def _team_key(key: Any, path: str, problems: Problems) -> int | None:
 
 
 def _team_table(raw: Any, current: Any, path: str, problems: Problems) -> Any:
-    if not isinstance(raw, Mapping):
-        problems.add(path, ProblemCode.WRONG_TYPE, value=_show(raw), expected="table")
+    if not _is_table(raw, path, problems):
         return current
     table = dict(current)
     for key, row in raw.items():
@@ -407,8 +412,7 @@ def _team_table(raw: Any, current: Any, path: str, problems: Problems) -> Any:
 
 
 def _team_class(raw: Any, current: Any, path: str, problems: Problems) -> Any:
-    if not isinstance(raw, Mapping):
-        problems.add(path, ProblemCode.WRONG_TYPE, value=_show(raw), expected="table")
+    if not _is_table(raw, path, problems):
         return current
     classes = dict(current)
     for key, higher in raw.items():
