@@ -7,9 +7,12 @@ cannot be used (reasons on stderr), 1 anything else.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+import os
+import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from enum import IntEnum
 from pathlib import Path
 from typing import Any
@@ -21,6 +24,12 @@ from core.pairing import Pairing, pair, request_for_round
 from core.rules import rules_from_toml, rules_to_mapping
 from core.season import Season, season_from_json
 from core.standings import Standings, compute_standings
+from storage.backup import KEEP, backup
+from storage.db import Database
+from storage.errors import StoreError
+from storage.seasons import export_json, import_season
+
+DEFAULT_DB = Path("data") / "keizer.db"
 
 
 class ExitCode(IntEnum):
@@ -70,6 +79,26 @@ def _parser() -> argparse.ArgumentParser:
     pairing.add_argument("season", type=Path, metavar="SEIZOEN.json")
     pairing.add_argument("--json", action="store_true", help="uitvoer als JSON")
     pairing.set_defaults(run=_run_pair)
+
+    load = sub.add_parser("import", help="een seizoensbestand in de database laden")
+    load.add_argument("file", type=Path, metavar="SEIZOEN.json")
+    load.add_argument("--db", type=Path, default=None, help="databasebestand")
+    load.add_argument("--replace", action="store_true",
+                      help="het seizoen in de database vervangen")
+    load.set_defaults(run=_run_import)
+
+    dump = sub.add_parser("export", help="het seizoen uit de database als seizoensbestand")
+    dump.add_argument("file", type=Path, nargs="?", metavar="SEIZOEN.json",
+                      help="standaard: naar het scherm")
+    dump.add_argument("--db", type=Path, default=None, help="databasebestand")
+    dump.set_defaults(run=_run_export)
+
+    copy = sub.add_parser("backup", help="een reservekopie van de database maken")
+    copy.add_argument("directory", type=Path, nargs="?", metavar="MAP",
+                      help="standaard: backups/ naast de database")
+    copy.add_argument("--db", type=Path, default=None, help="databasebestand")
+    copy.add_argument("--keep", type=int, default=KEEP, help="zoveel kopieën bewaren")
+    copy.set_defaults(run=_run_backup)
 
     rules = sub.add_parser("rules", help="een reglementbestand (TOML) controleren en tonen")
     rules.add_argument("file", type=Path, metavar="REGLEMENT.toml")
@@ -170,6 +199,62 @@ def pairing_json(pairing: Pairing) -> dict[str, Any]:
         "broken_rules": [{"rule": r.rule.value, "players": list(r.players), "detail": r.detail}
                          for r in pairing.broken],
     }
+
+
+def database_path(option: Path | None) -> Path:
+    """--db, else KEIZER_DB, else ./data/keizer.db."""
+    return option or Path(os.environ.get("KEIZER_DB") or DEFAULT_DB)
+
+
+async def _with_database(path: Path, work: Callable[[Database], Awaitable[ExitCode]]) -> ExitCode:
+    try:
+        db = await Database.open(path)
+    except (OSError, sqlite3.Error) as exc:
+        raise CliError(texts.DATABASE_UNUSABLE.format(path=path, reason=exc),
+                       ExitCode.UNUSABLE_INPUT) from exc
+    try:
+        return await work(db)
+    except StoreError as exc:
+        raise CliError(texts.store_problem(exc), ExitCode.FAILURE) from exc
+    finally:
+        await db.close()
+
+
+def _run_import(args: argparse.Namespace) -> ExitCode:
+    season = load_season(args.file)
+
+    async def work(db: Database) -> ExitCode:
+        await import_season(db, season, replace=args.replace)
+        print(texts.IMPORTED.format(players=len(season.players), rounds=len(season.rounds),
+                                    path=database_path(args.db)))
+        return ExitCode.OK
+
+    return asyncio.run(_with_database(database_path(args.db), work))
+
+
+def _run_export(args: argparse.Namespace) -> ExitCode:
+    async def work(db: Database) -> ExitCode:
+        text = await export_json(db)
+        if args.file is None:
+            sys.stdout.write(text)
+        else:
+            args.file.write_text(text, encoding="utf-8")
+            print(texts.EXPORTED.format(path=args.file))
+        return ExitCode.OK
+
+    return asyncio.run(_with_database(database_path(args.db), work))
+
+
+def _run_backup(args: argparse.Namespace) -> ExitCode:
+    path = database_path(args.db)
+    directory = args.directory or path.parent / "backups"
+
+    async def work(db: Database) -> ExitCode:
+        target = await backup(db, directory, keep=args.keep)
+        print(texts.BACKED_UP.format(path=target))
+        return ExitCode.OK
+
+    return asyncio.run(_with_database(path, work))
 
 
 def _run_rules(args: argparse.Namespace) -> ExitCode:

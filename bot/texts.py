@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from core.errors import Problem, ProblemCode
 from core.pairing.model import BrokenRule, Rule
 from core.rules import CompensationKind
+from storage.errors import StoreError, StoreProblem
 
 _EXPECTED: Mapping[str, str] = {
     "integer": "een geheel getal",
@@ -30,7 +31,6 @@ _EXPECTED: Mapping[str, str] = {
 
 _REASONS: Mapping[str, str] = {
     "only_external": "hoort alleen bij een externe partij",
-    "team_valued": "nodig omdat externe partijen volgens de teamtabel tellen",
     "last_round_only": "alleen de laatste ronde mag nog niet ingedeeld zijn",
 }
 
@@ -151,3 +151,31 @@ def broken_rule(rule: BrokenRule, name: Callable[[str], str]) -> str:
         facts["due"] = name(str(facts["due"]))
     facts["colour_nl"] = COLOURS_NL.get(str(facts.get("colour", "")), "")
     return BROKEN_RULES[rule.rule].format_map(facts)
+
+DATABASE_UNUSABLE = "De database {path} is niet bruikbaar: {reason}"
+IMPORTED = "Seizoen geladen: {players} spelers, {rounds} rondes, in {path}."
+EXPORTED = "Seizoen geschreven naar {path}."
+BACKED_UP = "Reservekopie gemaakt: {path}"
+
+_STORE_PROBLEMS: Mapping[StoreProblem, str] = {
+    StoreProblem.NO_SEASON: "Er is nog geen seizoen. Laad er een met keizerbot import.",
+    StoreProblem.NOT_EMPTY: "De database heeft al een seizoen. Gebruik --replace om het te "
+                            "vervangen (maak eerst een backup).",
+    StoreProblem.UNKNOWN_PLAYER: "Speler '{player}' ken ik niet.",
+    StoreProblem.UNKNOWN_ROUND: "Ronde {round} bestaat niet.",
+    StoreProblem.ROUND_CLOSED: "Ronde {round} is al afgelopen.",
+    StoreProblem.NO_SUCH_GAME: "In ronde {round} is er geen partij op bord {board}.",
+    StoreProblem.NOT_IN_GAME: "{player} speelt die partij niet in ronde {round}.",
+    StoreProblem.ALREADY_CONFIRMED: "De uitslag van bord {board} in ronde {round} staat al "
+                                    "vast ({result}). Alleen de wedstrijdleider kan die nog "
+                                    "wijzigen.",
+    StoreProblem.NO_SIGNOFF: "{player} had zich niet afgemeld voor ronde {round}.",
+    StoreProblem.TOO_LATE: "De afmeldtermijn voor ronde {round} is voorbij.",
+    StoreProblem.BAD_STATE: "Dat kan niet nu ronde {round} in de fase '{state}' is.",
+    StoreProblem.NEWER_DATABASE: "Deze database komt van een nieuwere keizerbot (versie "
+                                 "{version}, deze kent t/m {known}). Werk keizerbot bij.",
+}
+
+
+def store_problem(error: StoreError) -> str:
+    return _STORE_PROBLEMS[error.problem].format_map(_Missing(error.facts))

@@ -57,7 +57,15 @@ class Pending:
     colour: Colour
 
 
-Event = Played | Compensated | Awarded | Pending
+@dataclass(frozen=True, slots=True)
+class Awaiting:
+    """A team-valued external match whose team or result is not known yet: nothing so far."""
+
+    round: int
+    kind: CompensationKind
+
+
+Event = Played | Compensated | Awarded | Pending | Awaiting
 
 
 class CapCounter:
@@ -104,7 +112,9 @@ def round_events(rules: Rules, rnd: Round, caps: CapCounter) -> dict[str, Event]
 
 def _absence_event(rules: Rules, round_no: int, absence: Absence, caps: CapCounter) -> Event:
     kind = absence.kind
-    if kind in rules.team_valued and absence.team is not None and absence.result is not None:
+    if kind in rules.team_valued:
+        if absence.team is None or absence.result is None:
+            return Awaiting(round_no, kind)
         points = rules.team_award(absence.team, absence.result)
         return Awarded(round_no, kind, absence.team, absence.result, points)
     return compensation(rules, round_no, absence.player, kind, caps)

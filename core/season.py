@@ -462,14 +462,12 @@ class _Reader:
                 self.problems.add(join_path(path, "result"), ProblemCode.BAD_RESULT,
                                   value=_short(raw["result"]), expected='"1" | "1/2" | "0"')
         absence = Absence(pid or "", reason, day, team, result)
-        if day is not None and absence.kind in rules.team_valued:
-            for key, value in (("team", team), ("result", result)):
-                if value is None and key not in raw:
-                    self.problems.add(join_path(path, key), ProblemCode.MISSING_KEY, key=key,
-                                      reason="team_valued")
-            if team is not None and team not in rules.team_table:
-                self.problems.add(join_path(path, "team"), ProblemCode.BAD_VALUE, value=team,
-                                  expected="a team of the rules' team_table")
+        # Team and result may come later (the match is played after the sign-off), but a team
+        # that is given must be one of the table's.
+        if day is not None and absence.kind in rules.team_valued and team is not None \
+                and team not in rules.team_table:
+            self.problems.add(join_path(path, "team"), ProblemCode.BAD_VALUE, value=team,
+                              expected="a team of the rules' team_table")
         return absence if pid and day is not None else None
 
     def _attendance(self, rnd: Round, path: str, by_id: Mapping[str, Player],
@@ -534,7 +532,17 @@ def season_to_data(season: Season) -> dict[str, Any]:
 
 
 def season_to_json(season: Season) -> str:
-    return json.dumps(season_to_data(season), ensure_ascii=False, indent=2, default=_decimal) + "\n"
+    return data_to_json(season_to_data(season))
+
+
+def data_to_json(data: Any) -> str:
+    """Season-file data as canonical text (decimals written as they were read)."""
+    return json.dumps(data, ensure_ascii=False, indent=2, default=_decimal) + "\n"
+
+
+def external_result_text(result: Fraction) -> str:
+    """`1`, `1/2` or `0`, as an external result is written in a season file."""
+    return {v: k for k, v in EXTERNAL_RESULTS.items()}[result]
 
 
 def _decimal(value: Any) -> Any:
@@ -584,5 +592,5 @@ def _absence_data(absence: Absence) -> dict[str, Any]:
     if absence.team is not None:
         data["team"] = absence.team
     if absence.result is not None:
-        data["result"] = {v: k for k, v in EXTERNAL_RESULTS.items()}[absence.result]
+        data["result"] = external_result_text(absence.result)
     return data

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from core.ledger import Awarded, Compensated, Event, Pending, Played, season_events
+from core.ledger import Awaiting, Awarded, Compensated, Event, Pending, Played, season_events
 from core.rules import Colour, CompensationKind, Fade, Ladder, Revaluation, Rules
 from core.season import Player, Season, rating_order
 from core.values import Valuation, valuation
@@ -120,6 +120,8 @@ def _line(event: Event, player: str, prices: Valuation) -> BreakdownLine:
                              points=event.fraction * own, capped=event.capped)
     if isinstance(event, Awarded):
         return BreakdownLine(event.round, event.kind, result=event.result, points=event.points)
+    if isinstance(event, Awaiting):
+        return BreakdownLine(event.round, event.kind, pending=True)
     return BreakdownLine(event.round, None, event.opponent, pending=True)
 
 

@@ -6,7 +6,7 @@ import time
 from enum import StrEnum
 
 from core.errors import KeizerError
-from core.pairing import blossom, cpsat, topdown
+from core.pairing import blossom, topdown
 from core.pairing.evaluate import EdgeTable, evaluate
 from core.pairing.model import (
     Board,
@@ -44,6 +44,8 @@ def pair(request: PairingRequest, engine: Engine = Engine.BLOSSOM) -> Pairing:
     evaluated = time.perf_counter()
     selection: Selection | None
     if engine is Engine.CPSAT:
+        from core.pairing import cpsat  # OR-Tools loads pandas: 0.7 s, only when asked for
+
         model = cpsat.build(table)
         built = time.perf_counter()
         selection, optimal = cpsat.solve(table, model)
@@ -77,6 +79,8 @@ def baseline(request: PairingRequest) -> Pairing | None:
 
 def conflicting_tiers(request: PairingRequest) -> tuple[Tier, ...]:
     """Which families of rules cannot all be kept together this round (empty if all can)."""
+    from core.pairing import cpsat  # see pair()
+
     return cpsat.conflicting_families(evaluate(request))
 
 

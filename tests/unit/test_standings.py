@@ -200,6 +200,13 @@ def test_team_table_awards_fixed_points():
     assert after1.row("x").score == 60 + 57
 
 
+def test_team_valued_external_earns_nothing_until_its_result_is_in():
+    season = build("drie-groepen", "x:2100 b:1900 c:1800", ["x external club_night, b-c 1-0"])
+    line = compute_standings(season, 1).breakdown("x")[1]
+    assert line.pending and line.points == 0
+    assert compute_standings(season, 1).row("x").score == 60
+
+
 def test_lower_team_in_the_same_class_uses_the_higher_teams_row():
     season = build({"preset": "drie-groepen", "team_class": {"3": 2}}, "y:2000 b:1900 c:1800",
                    ["y external club_night 3 1/2, b-c 1-0"])

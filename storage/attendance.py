@@ -1,0 +1,95 @@
+"""Sign-offs: who will not play a round, why, and whether he said so in time."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from fractions import Fraction
+
+from core.season import AbsenceReason, ExternalDay, external_result_text
+from storage import audit
+from storage.db import Database
+from storage.errors import InputStoreError, StoreProblem
+from storage.seasons import checked, player_id, round_row, season_id
+
+
+@dataclass(frozen=True, slots=True)
+class SignOff:
+    round: int
+    player: str
+    reason: AbsenceReason
+    on_time: bool
+    day: ExternalDay | None = None
+    team: int | None = None
+    result: Fraction | None = None
+    paired: bool = False
+    """He was already paired in this round (his opponent must be told)."""
+
+
+def _on_time(sent_at: dt.datetime, deadline: str | None, state: str) -> bool:
+    """In time means sent before the deadline; the member's send time counts, not the time
+    the bot read it. A round without a deadline is on time until it is locked."""
+    if deadline is not None:
+        return sent_at <= dt.datetime.fromisoformat(deadline)
+    return state == "planned"
+
+
+async def sign_off(db: Database, round_no: int, player: str,
+                   reason: AbsenceReason = AbsenceReason.NOTICE, *, sent_at: dt.datetime,
+                   actor: int | None, day: ExternalDay | None = None, team: int | None = None,
+                   result: Fraction | None = None, note: str = "",
+                   correction: bool = False) -> SignOff:
+    """Record (or change) a player's sign-off. Members cannot touch a finished round; the
+    arbiter can (`correction`)."""
+    async with db.transaction() as conn:
+        sid = await season_id(conn)
+        rnd = await round_row(conn, sid, round_no)
+        if rnd["state"] == "complete" and not correction:
+            raise InputStoreError(StoreProblem.ROUND_CLOSED, round=round_no)
+        pid = await player_id(conn, sid, player)
+        on_time = correction or _on_time(sent_at, rnd["deadline"], rnd["state"])
+        async with conn.execute("SELECT * FROM signoff WHERE round_id = ? AND player_id = ?",
+                                (rnd["id"], pid)) as cur:
+            old = await cur.fetchone()
+        async with conn.execute("SELECT 1 FROM game WHERE round_id = ? AND ? IN "
+                                "(white_id, black_id)", (rnd["id"], pid)) as cur:
+            paired = await cur.fetchone() is not None
+        values = (reason.value, None if day is None else day.value, team,
+                  None if result is None else external_result_text(result), note,
+                  sent_at.isoformat(), actor, int(on_time))
+        if old is None:
+            await conn.execute(
+                "INSERT INTO signoff (reason, day, team, result, note, sent_at, entered_by, "
+                "on_time, round_id, player_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*values, rnd["id"], pid))
+        else:
+            await conn.execute(
+                "UPDATE signoff SET reason = ?, day = ?, team = ?, result = ?, note = ?, "
+                "sent_at = ?, entered_by = ?, on_time = ? WHERE id = ?", (*values, old["id"]))
+        new = {"reason": reason.value, "day": values[1], "team": team, "result": values[3],
+               "on_time": on_time}
+        await audit.record(conn, actor=actor, action="signoff.set", entity="signoff",
+                           entity_id=f"{round_no}/{player}",
+                           old=None if old is None else dict(old), new=new)
+        await checked(conn)
+    return SignOff(round_no, player, reason, on_time, day, team, result, paired)
+
+
+async def cancel_sign_off(db: Database, round_no: int, player: str, *, sent_at: dt.datetime,
+                          actor: int | None, correction: bool = False) -> None:
+    """Undo a sign-off: members only before the deadline, the arbiter always."""
+    async with db.transaction() as conn:
+        sid = await season_id(conn)
+        rnd = await round_row(conn, sid, round_no)
+        pid = await player_id(conn, sid, player)
+        if not correction and not _on_time(sent_at, rnd["deadline"], rnd["state"]):
+            raise InputStoreError(StoreProblem.TOO_LATE, round=round_no)
+        async with conn.execute("SELECT * FROM signoff WHERE round_id = ? AND player_id = ? "
+                                "AND reason != 'bye'", (rnd["id"], pid)) as cur:
+            old = await cur.fetchone()
+        if old is None:
+            raise InputStoreError(StoreProblem.NO_SIGNOFF, round=round_no, player=player)
+        await conn.execute("DELETE FROM signoff WHERE id = ?", (old["id"],))
+        await audit.record(conn, actor=actor, action="signoff.cancel", entity="signoff",
+                           entity_id=f"{round_no}/{player}", old=dict(old))
+        await checked(conn)

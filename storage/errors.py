@@ -1,0 +1,36 @@
+"""What the store refuses, as codes with facts; the bot's text catalogue words them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+
+from core.errors import KeizerError
+
+
+class StoreProblem(StrEnum):
+    NO_SEASON = "no_season"
+    NOT_EMPTY = "not_empty"
+    UNKNOWN_PLAYER = "unknown_player"
+    UNKNOWN_ROUND = "unknown_round"
+    ROUND_CLOSED = "round_closed"
+    NO_SUCH_GAME = "no_such_game"
+    NOT_IN_GAME = "not_in_game"
+    ALREADY_CONFIRMED = "already_confirmed"
+    NO_SIGNOFF = "no_signoff"
+    TOO_LATE = "too_late"
+    BAD_STATE = "bad_state"
+    NEWER_DATABASE = "newer_database"
+
+
+class StoreError(KeizerError):
+    """A change the store refused; nothing was written."""
+
+    def __init__(self, problem: StoreProblem, **facts: object) -> None:
+        self.problem = problem
+        self.facts: Mapping[str, str] = {k: str(v) for k, v in facts.items()}
+        super().__init__(f"{problem.value}: {dict(self.facts)}")
+
+
+class InputStoreError(StoreError, ValueError):
+    """Refused because the request itself is wrong (unknown player, no such game, ...)."""

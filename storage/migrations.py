@@ -1,0 +1,132 @@
+"""The schema, as ordered migrations applied by `PRAGMA user_version`.
+
+Each migration runs in one transaction together with the version bump, so a failed migration
+leaves the database at the previous version, untouched. Shipped migrations are never edited:
+a change is a new migration at the end.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the first schema.
+    """
+    CREATE TABLE club (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        name TEXT NOT NULL DEFAULT '',
+        timezone TEXT NOT NULL DEFAULT 'Europe/Amsterdam',
+        round_start TEXT NOT NULL DEFAULT '20:00',
+        deadline_minutes INTEGER NOT NULL DEFAULT 120,
+        reminder_minutes INTEGER NOT NULL DEFAULT 1440,
+        group_chat_id INTEGER,
+        group_thread_id INTEGER
+    );
+    INSERT INTO club (id) VALUES (1);
+
+    CREATE TABLE arbiter (
+        telegram_id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL DEFAULT '',
+        added_at TEXT NOT NULL
+    );
+
+    CREATE TABLE season (
+        id INTEGER PRIMARY KEY,
+        club TEXT NOT NULL DEFAULT '',
+        name TEXT NOT NULL DEFAULT '',
+        rules TEXT NOT NULL,
+        planned_rounds INTEGER,
+        initial_ranking TEXT,
+        active INTEGER NOT NULL DEFAULT 1,
+        created_at TEXT NOT NULL
+    );
+
+    CREATE TABLE player (
+        id INTEGER PRIMARY KEY,
+        season_id INTEGER NOT NULL REFERENCES season(id) ON DELETE CASCADE,
+        code TEXT NOT NULL,
+        name TEXT NOT NULL,
+        rating INTEGER,
+        youth INTEGER NOT NULL DEFAULT 0,
+        joined INTEGER NOT NULL DEFAULT 1,
+        withdrawn INTEGER,
+        grp INTEGER,
+        telegram_id INTEGER,
+        position INTEGER NOT NULL,
+        UNIQUE (season_id, code)
+    );
+    CREATE INDEX player_telegram ON player (telegram_id);
+
+    CREATE TABLE round (
+        id INTEGER PRIMARY KEY,
+        season_id INTEGER NOT NULL REFERENCES season(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        date TEXT,
+        deadline TEXT,
+        state TEXT NOT NULL DEFAULT 'planned'
+            CHECK (state IN ('planned', 'locked', 'drafted', 'published', 'complete')),
+        UNIQUE (season_id, number)
+    );
+
+    CREATE TABLE signoff (
+        id INTEGER PRIMARY KEY,
+        round_id INTEGER NOT NULL REFERENCES round(id) ON DELETE CASCADE,
+        player_id INTEGER NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+        reason TEXT NOT NULL
+            CHECK (reason IN ('notice', 'no_notice', 'bye', 'arbiter', 'external')),
+        day TEXT CHECK (day IN ('club_night', 'other_day')),
+        team INTEGER,
+        result TEXT CHECK (result IN ('1', '1/2', '0')),
+        note TEXT NOT NULL DEFAULT '',
+        sent_at TEXT,
+        entered_by INTEGER,
+        on_time INTEGER NOT NULL DEFAULT 1,
+        UNIQUE (round_id, player_id)
+    );
+
+    CREATE TABLE game (
+        id INTEGER PRIMARY KEY,
+        round_id INTEGER NOT NULL REFERENCES round(id) ON DELETE CASCADE,
+        board INTEGER NOT NULL,
+        white_id INTEGER NOT NULL REFERENCES player(id),
+        black_id INTEGER NOT NULL REFERENCES player(id),
+        result TEXT CHECK (result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+', '--')),
+        reported_by INTEGER,
+        reported_at TEXT,
+        confirmed_by INTEGER,
+        confirmed_at TEXT,
+        UNIQUE (round_id, board),
+        CHECK (white_id <> black_id),
+        CHECK (confirmed_at IS NULL OR result IS NOT NULL)
+    );
+
+    CREATE TABLE broken_rule (
+        id INTEGER PRIMARY KEY,
+        round_id INTEGER NOT NULL REFERENCES round(id) ON DELETE CASCADE,
+        rule TEXT NOT NULL,
+        players TEXT NOT NULL,
+        facts TEXT NOT NULL
+    );
+
+    CREATE TABLE posted_message (
+        id INTEGER PRIMARY KEY,
+        round_id INTEGER NOT NULL REFERENCES round(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        chat_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        player_id INTEGER REFERENCES player(id) ON DELETE CASCADE
+    );
+    CREATE INDEX posted_message_lookup ON posted_message (chat_id, message_id);
+
+    CREATE TABLE audit (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        actor INTEGER,
+        action TEXT NOT NULL,
+        entity TEXT NOT NULL,
+        entity_id TEXT NOT NULL,
+        old TEXT,
+        new TEXT
+    );
+    """,
+)
+
+VERSION = len(MIGRATIONS)

@@ -1,0 +1,163 @@
+"""Results: reported by a player, confirmed by his opponent or the arbiter; corrected by the
+arbiter in any round. A round whose every result is confirmed is complete."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+import aiosqlite
+
+from core.season import Result
+from storage import audit
+from storage.db import Database
+from storage.errors import InputStoreError, StoreProblem
+from storage.seasons import checked, player_id, round_row, season_id
+
+
+class Outcome(StrEnum):
+    RECORDED = "recorded"
+    """Reported; waits for the opponent's (or the arbiter's) confirmation."""
+    CONFIRMED = "confirmed"
+    """Final."""
+    CONFLICT = "conflict"
+    """The opponent reported something else: nothing changed, the arbiter decides."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    round: int
+    board: int
+    white: str
+    black: str
+    result: Result | None
+    outcome: Outcome
+    round_complete: bool = False
+
+
+async def _game(conn: aiosqlite.Connection, sid: int, round_no: int,
+                board: int) -> tuple[aiosqlite.Row, aiosqlite.Row]:
+    rnd = await round_row(conn, sid, round_no)
+    async with conn.execute(
+            "SELECT g.*, w.code AS white_code, b.code AS black_code FROM game g "
+            "JOIN player w ON w.id = g.white_id JOIN player b ON b.id = g.black_id "
+            "WHERE g.round_id = ? AND g.board = ?", (rnd["id"], board)) as cur:
+        game = await cur.fetchone()
+    if game is None:
+        raise InputStoreError(StoreProblem.NO_SUCH_GAME, round=round_no, board=board)
+    return rnd, game
+
+
+async def board_of(db: Database, round_no: int, player: str) -> int:
+    """The board a player plays in a round."""
+    conn = db.reader
+    sid = await season_id(conn)
+    rnd = await round_row(conn, sid, round_no)
+    pid = await player_id(conn, sid, player)
+    async with conn.execute("SELECT board FROM game WHERE round_id = ? AND ? IN "
+                            "(white_id, black_id)", (rnd["id"], pid)) as cur:
+        row = await cur.fetchone()
+    if row is None:
+        raise InputStoreError(StoreProblem.NOT_IN_GAME, round=round_no, player=player)
+    return int(row[0])
+
+
+async def report(db: Database, round_no: int, board: int, result: Result, *,
+                 player: str | None, actor: int | None) -> GameResult:
+    """A result reported by a player of the game (`player`), or entered by the arbiter
+    (`player=None`, final at once)."""
+    async with db.transaction() as conn:
+        sid = await season_id(conn)
+        rnd, game = await _game(conn, sid, round_no, board)
+        if rnd["state"] not in ("published", "complete"):
+            raise InputStoreError(StoreProblem.BAD_STATE, round=round_no, state=rnd["state"])
+        if player is not None and player not in (game["white_code"], game["black_code"]):
+            raise InputStoreError(StoreProblem.NOT_IN_GAME, round=round_no, player=player)
+        if game["confirmed_at"] is not None and player is not None:
+            raise InputStoreError(StoreProblem.ALREADY_CONFIRMED, round=round_no, board=board,
+                                  result=game["result"])
+        at = audit.now()
+        if player is None:
+            outcome = Outcome.CONFIRMED
+            await conn.execute("UPDATE game SET result = ?, reported_by = ?, reported_at = ?, "
+                               "confirmed_by = ?, confirmed_at = ? WHERE id = ?",
+                               (result.value, actor, at, actor, at, game["id"]))
+        elif game["result"] is None or game["reported_by"] == actor:
+            outcome = Outcome.RECORDED
+            await conn.execute("UPDATE game SET result = ?, reported_by = ?, reported_at = ? "
+                               "WHERE id = ?", (result.value, actor, at, game["id"]))
+        elif game["result"] == result.value:
+            outcome = Outcome.CONFIRMED  # the opponent says the same: that is a confirmation
+            await conn.execute("UPDATE game SET confirmed_by = ?, confirmed_at = ? WHERE id = ?",
+                               (actor, at, game["id"]))
+        else:
+            return GameResult(round_no, board, game["white_code"], game["black_code"],
+                              Result(game["result"]), Outcome.CONFLICT)
+        await audit.record(conn, actor=actor, action=f"result.{outcome.value}", entity="game",
+                           entity_id=f"{round_no}/{board}", old=game["result"],
+                           new=result.value)
+        complete = await _complete_if_final(conn, rnd)
+        await checked(conn)
+    return GameResult(round_no, board, game["white_code"], game["black_code"], result, outcome,
+                      complete)
+
+
+async def confirm(db: Database, round_no: int, board: int, *, player: str | None,
+                  actor: int | None) -> GameResult:
+    """The opponent's (or the arbiter's, `player=None`) confirmation of the reported result."""
+    async with db.transaction() as conn:
+        sid = await season_id(conn)
+        rnd, game = await _game(conn, sid, round_no, board)
+        if game["result"] is None:
+            raise InputStoreError(StoreProblem.NO_SUCH_GAME, round=round_no, board=board)
+        if game["confirmed_at"] is not None:
+            raise InputStoreError(StoreProblem.ALREADY_CONFIRMED, round=round_no, board=board,
+                                  result=game["result"])
+        if player is not None and (player not in (game["white_code"], game["black_code"])
+                                   or game["reported_by"] == actor):
+            raise InputStoreError(StoreProblem.NOT_IN_GAME, round=round_no, player=player)
+        await conn.execute("UPDATE game SET confirmed_by = ?, confirmed_at = ? WHERE id = ?",
+                           (actor, audit.now(), game["id"]))
+        await audit.record(conn, actor=actor, action="result.confirm", entity="game",
+                           entity_id=f"{round_no}/{board}", new=game["result"])
+        complete = await _complete_if_final(conn, rnd)
+    return GameResult(round_no, board, game["white_code"], game["black_code"],
+                      Result(game["result"]), Outcome.CONFIRMED, complete)
+
+
+async def correct(db: Database, round_no: int, board: int, result: Result | None, *,
+                  actor: int | None) -> GameResult:
+    """The arbiter's correction of any result of any round (None clears it); audited, and
+    every later standing follows because standings are always computed from the facts."""
+    async with db.transaction() as conn:
+        sid = await season_id(conn)
+        rnd, game = await _game(conn, sid, round_no, board)
+        at = None if result is None else audit.now()
+        await conn.execute("UPDATE game SET result = ?, reported_by = ?, reported_at = ?, "
+                           "confirmed_by = ?, confirmed_at = ? WHERE id = ?",
+                           (None if result is None else result.value, actor, at,
+                            None if result is None else actor, at, game["id"]))
+        if result is None and rnd["state"] == "complete":
+            await conn.execute("UPDATE round SET state = 'published' WHERE id = ?", (rnd["id"],))
+        await audit.record(conn, actor=actor, action="result.correct", entity="game",
+                           entity_id=f"{round_no}/{board}", old=game["result"],
+                           new=None if result is None else result.value)
+        complete = await _complete_if_final(conn, rnd)
+        await checked(conn)
+    return GameResult(round_no, board, game["white_code"], game["black_code"], result,
+                      Outcome.CONFIRMED, complete)
+
+
+async def _complete_if_final(conn: aiosqlite.Connection, rnd: aiosqlite.Row) -> bool:
+    """Mark the round complete when its last result became final; True if it did just now."""
+    if rnd["state"] != "published":
+        return False
+    async with conn.execute("SELECT count(*) FROM game WHERE round_id = ? AND confirmed_at "
+                            "IS NULL", (rnd["id"],)) as cur:
+        row = await cur.fetchone()
+    if row and row[0] == 0:
+        await conn.execute("UPDATE round SET state = 'complete' WHERE id = ?", (rnd["id"],))
+        await audit.record(conn, actor=None, action="round.state", entity="round",
+                           entity_id=rnd["number"], old="published", new="complete")
+        return True
+    return False

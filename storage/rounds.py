@@ -1,0 +1,117 @@
+"""Rounds: the schedule, their state, and their pairing.
+
+States move `planned -> locked -> drafted -> published -> complete`: sign-offs are on time
+while planned, attendance is locked at the deadline, the draft pairing waits for the arbiter,
+the published pairing takes results, and a round with every result final is complete.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from enum import StrEnum
+
+import aiosqlite
+
+from core.pairing import Pairing
+from storage import audit
+from storage.db import Database
+from storage.errors import InputStoreError, StoreProblem
+from storage.seasons import checked, player_id, round_row, season_id
+
+
+class RoundState(StrEnum):
+    PLANNED = "planned"
+    LOCKED = "locked"
+    DRAFTED = "drafted"
+    PUBLISHED = "published"
+    COMPLETE = "complete"
+
+
+async def add_round(db: Database, number: int, *, date: dt.date | None = None,
+                    deadline: dt.datetime | None = None, actor: int | None = None) -> None:
+    """Schedule a round (the next number, or a later one)."""
+    async with db.transaction() as conn:
+        sid = await season_id(conn)
+        await conn.execute(
+            "INSERT INTO round (season_id, number, date, deadline) VALUES (?, ?, ?, ?)",
+            (sid, number, None if date is None else date.isoformat(),
+             None if deadline is None else deadline.isoformat()))
+        await audit.record(conn, actor=actor, action="round.add", entity="round",
+                           entity_id=number, new={"date": date, "deadline": deadline})
+
+
+async def set_state(db: Database, number: int, state: RoundState, *, actor: int | None,
+                    expect: tuple[RoundState, ...] = ()) -> bool:
+    """Move a round to `state`; with `expect`, only from those states (returns False, and
+    changes nothing, when the round was elsewhere: so a job that fires twice acts once)."""
+    async with db.transaction() as conn:
+        rnd = await round_row(conn, await season_id(conn), number)
+        if expect and rnd["state"] not in expect:
+            return False
+        await conn.execute("UPDATE round SET state = ? WHERE id = ?", (state.value, rnd["id"]))
+        await audit.record(conn, actor=actor, action="round.state", entity="round",
+                           entity_id=number, old=rnd["state"], new=state.value)
+    return True
+
+
+async def save_pairing(db: Database, pairing: Pairing, *, actor: int | None) -> None:
+    """Store a (draft) pairing: boards, the bye, the broken rules. Replaces an earlier draft;
+    a published round is changed by `replace_boards` instead."""
+    async with db.transaction() as conn:
+        sid = await season_id(conn)
+        rnd = await round_row(conn, sid, pairing.round)
+        if rnd["state"] in (RoundState.PUBLISHED, RoundState.COMPLETE):
+            raise InputStoreError(StoreProblem.BAD_STATE, round=pairing.round,
+                                  state=rnd["state"])
+        await _write_boards(conn, sid, rnd["id"], pairing, actor)
+        await conn.execute("DELETE FROM broken_rule WHERE round_id = ?", (rnd["id"],))
+        await conn.executemany(
+            "INSERT INTO broken_rule (round_id, rule, players, facts) VALUES (?, ?, ?, ?)",
+            [(rnd["id"], r.rule.value, json.dumps(r.players), json.dumps(dict(r.facts)))
+             for r in pairing.broken])
+        await conn.execute("UPDATE round SET state = 'drafted' WHERE id = ?", (rnd["id"],))
+        await audit.record(conn, actor=actor, action="pairing.draft", entity="round",
+                           entity_id=pairing.round, old=rnd["state"],
+                           new={"boards": [(b.white, b.black) for b in pairing.boards],
+                                "bye": pairing.bye})
+        await checked(conn)
+
+
+async def replace_boards(db: Database, pairing: Pairing, *, actor: int | None) -> None:
+    """The arbiter's correction of a pairing in any state; results of boards that keep the
+    same players and colours are kept."""
+    async with db.transaction() as conn:
+        sid = await season_id(conn)
+        rnd = await round_row(conn, sid, pairing.round)
+        await _write_boards(conn, sid, rnd["id"], pairing, actor)
+        await checked(conn)
+
+
+async def _write_boards(conn: aiosqlite.Connection, sid: int, round_id: int, pairing: Pairing,
+                        actor: int | None) -> None:
+    async with conn.execute("SELECT * FROM game WHERE round_id = ?", (round_id,)) as cur:
+        old = {(g["white_id"], g["black_id"]): g for g in await cur.fetchall()}
+    await conn.execute("DELETE FROM game WHERE round_id = ?", (round_id,))
+    await conn.execute("DELETE FROM signoff WHERE round_id = ? AND reason = 'bye'", (round_id,))
+    for board in pairing.boards:
+        white = await player_id(conn, sid, board.white)
+        black = await player_id(conn, sid, board.black)
+        kept = old.get((white, black))
+        await conn.execute(
+            "INSERT INTO game (round_id, board, white_id, black_id, result, reported_by, "
+            "reported_at, confirmed_by, confirmed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (round_id, board.number, white, black,
+             *((kept["result"], kept["reported_by"], kept["reported_at"], kept["confirmed_by"],
+                kept["confirmed_at"]) if kept else (None,) * 5)))
+    if pairing.bye is not None:
+        bye = await player_id(conn, sid, pairing.bye)
+        await conn.execute("DELETE FROM signoff WHERE round_id = ? AND player_id = ?",
+                           (round_id, bye))
+        await conn.execute("INSERT INTO signoff (round_id, player_id, reason, entered_by, "
+                           "sent_at) VALUES (?, ?, 'bye', ?, ?)",
+                           (round_id, bye, actor, audit.now()))
+    await audit.record(conn, actor=actor, action="pairing.boards", entity="round",
+                       entity_id=pairing.round,
+                       old=[(k[0], k[1], g["result"]) for k, g in old.items()],
+                       new=[(b.white, b.black) for b in pairing.boards])

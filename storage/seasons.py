@@ -1,0 +1,203 @@
+"""The active season: rows to and from a `keizer-season/1` season, and lookups by number/code.
+
+The database holds facts; `load_season` turns them into the core's Season (through the same
+validator as a season file), and the core computes everything else.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+import aiosqlite
+
+from core.season import (
+    FORMAT,
+    AbsenceReason,
+    Season,
+    data_to_json,
+    external_result_text,
+    season_from_data,
+    season_to_data,
+)
+from storage import audit
+from storage.db import Database
+from storage.errors import InputStoreError, StoreError, StoreProblem
+
+
+async def season_id(conn: aiosqlite.Connection) -> int:
+    async with conn.execute("SELECT id FROM season WHERE active = 1 ORDER BY id DESC LIMIT 1") \
+            as cur:
+        row = await cur.fetchone()
+    if row is None:
+        raise StoreError(StoreProblem.NO_SEASON)
+    return int(row[0])
+
+
+async def has_season(db: Database) -> bool:
+    async with db.reader.execute("SELECT 1 FROM season WHERE active = 1 LIMIT 1") as cur:
+        return await cur.fetchone() is not None
+
+
+async def player_id(conn: aiosqlite.Connection, season: int, code: str) -> int:
+    async with conn.execute("SELECT id FROM player WHERE season_id = ? AND code = ?",
+                            (season, code)) as cur:
+        row = await cur.fetchone()
+    if row is None:
+        raise InputStoreError(StoreProblem.UNKNOWN_PLAYER, player=code)
+    return int(row[0])
+
+
+async def round_row(conn: aiosqlite.Connection, season: int, number: int) -> aiosqlite.Row:
+    async with conn.execute("SELECT * FROM round WHERE season_id = ? AND number = ?",
+                            (season, number)) as cur:
+        row = await cur.fetchone()
+    if row is None:
+        raise InputStoreError(StoreProblem.UNKNOWN_ROUND, round=number)
+    return row
+
+
+async def import_season(db: Database, season: Season, *, replace: bool = False,
+                        actor: int | None = None) -> int:
+    """Load a season into the database; refuses a database that has one unless `replace`."""
+    data = season_to_data(season)
+    async with db.transaction() as conn:
+        async with conn.execute("SELECT count(*) FROM season") as cur:
+            row = await cur.fetchone()
+        existing = int(row[0]) if row else 0
+        if existing and not replace:
+            raise StoreError(StoreProblem.NOT_EMPTY, seasons=existing)
+        await conn.execute("DELETE FROM season")
+        cur = await conn.execute(
+            "INSERT INTO season (club, name, rules, planned_rounds, initial_ranking, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (season.club, season.name, data_to_json(data["rules"]),
+             season.planned_rounds,
+             None if season.initial_ranking is None else json.dumps(season.initial_ranking),
+             audit.now()))
+        sid = cur.lastrowid
+        ids: dict[str, int] = {}
+        for position, p in enumerate(season.players):
+            cur = await conn.execute(
+                "INSERT INTO player (season_id, code, name, rating, youth, joined, withdrawn, "
+                "grp, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (sid, p.id, p.name, p.rating, int(p.youth), p.joined, p.withdrawn, p.group,
+                 position))
+            ids[p.id] = int(cur.lastrowid or 0)
+        for rnd in season.rounds:
+            state = "complete" if rnd.is_complete else "published" if rnd.is_paired \
+                else "planned"
+            cur = await conn.execute(
+                "INSERT INTO round (season_id, number, date, state) VALUES (?, ?, ?, ?)",
+                (sid, rnd.number, None if rnd.date is None else rnd.date.isoformat(), state))
+            rid = cur.lastrowid
+            # Results in a season file are final: imported as confirmed.
+            await conn.executemany(
+                "INSERT INTO game (round_id, board, white_id, black_id, result, confirmed_by, "
+                "confirmed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(rid, board, ids[g.white], ids[g.black],
+                  None if g.result is None else g.result.value,
+                  None if g.result is None else actor,
+                  None if g.result is None else audit.now())
+                 for board, g in enumerate(rnd.games, start=1)])
+            await conn.executemany(
+                "INSERT INTO signoff (round_id, player_id, reason, day, team, result) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [(rid, ids[a.player], a.reason.value, None if a.day is None else a.day.value,
+                  a.team, None if a.result is None else external_result_text(a.result))
+                 for a in rnd.absent])
+        await audit.record(conn, actor=actor, action="import", entity="season", entity_id=sid,
+                           new={"club": season.club, "season": season.name,
+                                "players": len(season.players), "rounds": len(season.rounds)})
+    return int(sid or 0)
+
+
+async def season_data(conn: aiosqlite.Connection) -> dict[str, Any]:
+    """The active season as season-file data (canonical form)."""
+    sid = await season_id(conn)
+    async with conn.execute("SELECT * FROM season WHERE id = ?", (sid,)) as cur:
+        s = await cur.fetchone()
+    assert s is not None
+    data: dict[str, Any] = {"format": FORMAT, "club": s["club"], "season": s["name"],
+                            "rules": json.loads(s["rules"], parse_float=Decimal)}
+    if s["planned_rounds"] is not None:
+        data["planned_rounds"] = s["planned_rounds"]
+    async with conn.execute("SELECT * FROM player WHERE season_id = ? ORDER BY position",
+                            (sid,)) as cur:
+        players = await cur.fetchall()
+    codes = {p["id"]: p["code"] for p in players}
+    data["players"] = [_player(p) for p in players]
+    if s["initial_ranking"] is not None:
+        data["initial_ranking"] = json.loads(s["initial_ranking"])
+    data["rounds"] = []
+    async with conn.execute("SELECT * FROM round WHERE season_id = ? ORDER BY number",
+                            (sid,)) as cur:
+        rounds = await cur.fetchall()
+    for rnd in rounds:
+        async with conn.execute("SELECT * FROM game WHERE round_id = ? ORDER BY board",
+                                (rnd["id"],)) as cur:
+            games = await cur.fetchall()
+        async with conn.execute("SELECT * FROM signoff WHERE round_id = ? ORDER BY id",
+                                (rnd["id"],)) as cur:
+            signoffs = await cur.fetchall()
+        entry: dict[str, Any] = {"round": rnd["number"]}
+        if rnd["date"] is not None:
+            entry["date"] = rnd["date"]
+        playing = {g["white_id"] for g in games} | {g["black_id"] for g in games}
+        if games:
+            entry["games"] = [_game(g, codes) for g in games]
+        # A late sign-off of a paired player is settled by the game's result (a forfeit).
+        entry["absent"] = [_absence(a, codes) for a in signoffs if a["player_id"] not in playing]
+        data["rounds"].append(entry)
+        if not games:
+            break  # only the round waiting to be paired; later rounds are only planned
+    return data
+
+
+def _player(row: aiosqlite.Row) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": row["code"], "name": row["name"]}
+    if row["rating"] is not None:
+        out["rating"] = row["rating"]
+    if row["youth"]:
+        out["youth"] = True
+    if row["joined"] != 1:
+        out["joined"] = row["joined"]
+    if row["withdrawn"] is not None:
+        out["withdrawn"] = row["withdrawn"]
+    if row["grp"] is not None:
+        out["group"] = row["grp"]
+    return out
+
+
+def _game(row: aiosqlite.Row, codes: dict[int, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {"white": codes[row["white_id"]], "black": codes[row["black_id"]]}
+    if row["result"] is not None:
+        out["result"] = row["result"]
+    return out
+
+
+def _absence(row: aiosqlite.Row, codes: dict[int, str]) -> dict[str, Any]:
+    reason = row["reason"]
+    if reason == AbsenceReason.NOTICE.value and not row["on_time"]:
+        reason = AbsenceReason.NO_NOTICE.value  # late: earns what no notice earns
+    out: dict[str, Any] = {"player": codes[row["player_id"]], "reason": reason}
+    for key in ("day", "team", "result"):
+        if row[key] is not None:
+            out[key] = row[key]
+    return out
+
+
+async def load_season(db: Database) -> Season:
+    """The active season as the core sees it."""
+    return season_from_data(await season_data(db.reader))
+
+
+async def export_json(db: Database) -> str:
+    return data_to_json(await season_data(db.reader))
+
+
+async def checked(conn: aiosqlite.Connection) -> Season:
+    """The season as it stands inside the caller's transaction, validated by the core; raises
+    InvalidSeasonError (and so rolls the transaction back) if a change broke it."""
+    return season_from_data(await season_data(conn))
