@@ -124,3 +124,26 @@ def test_the_installed_command_runs(season_file):
     done = subprocess.run([exe, "standings", str(season_file), "--json"], capture_output=True,
                           text=True, check=False)
     assert done.returncode == 0 and json.loads(done.stdout)["after_round"] == 2
+
+
+def test_import_export_backup(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("KEIZER_DB", str(tmp_path / "data" / "keizer.db"))
+    example = Path(__file__).resolve().parents[2] / "examples" / "drie-cycli.json"
+    code, out, _ = run(capsys, "import", example)
+    assert code == 0 and "Seizoen geladen: 20 spelers, 19 rondes" in out
+    code, _, err = run(capsys, "import", example)
+    assert code == 1 and "--replace" in err
+    assert run(capsys, "import", example, "--replace")[0] == 0
+    code, out, _ = run(capsys, "export")
+    assert code == 0 and out == example.read_text(encoding="utf-8")
+    code, out, _ = run(capsys, "export", tmp_path / "terug.json")
+    assert (tmp_path / "terug.json").read_text(encoding="utf-8") == \
+        example.read_text(encoding="utf-8")
+    code, out, _ = run(capsys, "backup", "--keep", "1")
+    assert code == 0 and "Reservekopie gemaakt" in out
+    assert len(list((tmp_path / "data" / "backups").glob("keizer-*.db"))) == 1
+
+
+def test_export_without_a_season_says_how_to_get_one(capsys, tmp_path):
+    code, _, err = run(capsys, "export", "--db", tmp_path / "leeg.db")
+    assert code == 1 and "keizerbot import" in err

@@ -17,8 +17,11 @@ COMMANDS = [shlex.split(m.group(1), comments=True)
 
 
 @pytest.mark.parametrize("args", COMMANDS, ids=[" ".join(a) for a in COMMANDS])
-def test_readme_command(args, monkeypatch, capsys):
+def test_readme_command(args, monkeypatch, capsys, tmp_path):
     monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("KEIZER_DB", str(tmp_path / "keizer.db"))
+    if args[0] in ("export", "backup"):
+        assert main(["import", "examples/drie-groepen.json"]) == 0
     assert main(args) == 0
     assert capsys.readouterr().out.strip()
 

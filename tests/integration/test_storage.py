@@ -1,0 +1,247 @@
+"""The store on a real SQLite file: round trips, sign-offs, results, pairings, corrections,
+refusals that change nothing, backups, migrations."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sqlite3
+from dataclasses import replace
+from decimal import Decimal
+
+import aiosqlite
+import pytest
+
+from core.errors import InvalidSeasonError
+from core.pairing import pair, request_for_round
+from core.season import AbsenceReason, ExternalDay, Result, season_from_json
+from core.standings import compute_standings
+from storage import attendance, audit, results, rounds
+from storage.backup import backup
+from storage.db import Database, migrate
+from storage.errors import InputStoreError, StoreError, StoreProblem
+from storage.migrations import MIGRATIONS, VERSION
+from storage.seasons import export_json, import_season, load_season
+from tests.integration.conftest import EXAMPLES, NOON, ROOT, dump
+
+SEVILLA = ROOT.parent / "shared" / "data" / "sevilla-2025-26.season.json"
+
+
+@pytest.mark.parametrize("path", [*EXAMPLES, SEVILLA], ids=lambda p: p.stem)
+async def test_export_of_import_is_the_same_season(db, path):
+    if not path.exists():
+        pytest.skip(f"{path} is not here")
+    text = path.read_text(encoding="utf-8")
+    await import_season(db, season_from_json(text))
+    exported = await export_json(db)
+    assert json.loads(exported, parse_float=Decimal) == json.loads(text, parse_float=Decimal)
+
+
+async def test_import_refuses_a_database_with_a_season(club):
+    season = await load_season(club)
+    before = await dump(club)
+    with pytest.raises(StoreError) as caught:
+        await import_season(club, season)
+    assert caught.value.problem is StoreProblem.NOT_EMPTY
+    assert await dump(club) == before
+    await import_season(club, season, replace=True)
+
+
+async def deadline_round(db, hours_from_noon: int = 6):
+    """Round 21 of the example gets a deadline."""
+    await db.writer.execute("UPDATE round SET deadline = ? WHERE number = 21",
+                            ((NOON + dt.timedelta(hours=hours_from_noon)).isoformat(),))
+
+
+async def test_sign_off_in_time_and_late(club):
+    await deadline_round(club)
+    on_time = await attendance.sign_off(club, 21, "rm0", sent_at=NOON, actor=7)
+    assert on_time.on_time and not on_time.paired
+    late = await attendance.sign_off(club, 21, "bv1", sent_at=NOON + dt.timedelta(hours=7),
+                                     actor=8)
+    assert not late.on_time
+    absent = {a.player: a.reason for a in (await load_season(club)).rounds[20].absent}
+    assert absent["rm0"] is AbsenceReason.NOTICE
+    assert absent["bv1"] is AbsenceReason.NO_NOTICE  # late earns what no notice earns
+
+
+async def test_the_time_the_member_sent_it_counts(club):
+    await deadline_round(club)
+    # Read by the bot after the deadline, but sent before it.
+    sent = await attendance.sign_off(club, 21, "rm0", sent_at=NOON + dt.timedelta(hours=5),
+                                     actor=7)
+    assert sent.on_time
+
+
+async def test_cancel_only_before_the_deadline(club):
+    await deadline_round(club)
+    await attendance.sign_off(club, 21, "rm0", sent_at=NOON, actor=7)
+    await attendance.cancel_sign_off(club, 21, "rm0", sent_at=NOON, actor=7)
+    await attendance.sign_off(club, 21, "rm0", sent_at=NOON, actor=7)
+    with pytest.raises(InputStoreError) as caught:
+        await attendance.cancel_sign_off(club, 21, "rm0", sent_at=NOON + dt.timedelta(days=1),
+                                         actor=7)
+    assert caught.value.problem is StoreProblem.TOO_LATE
+
+
+async def test_external_sign_off_keeps_its_day(club):
+    signed = await attendance.sign_off(club, 21, "rm0", AbsenceReason.EXTERNAL, sent_at=NOON,
+                                       actor=7, day=ExternalDay.CLUB_NIGHT)
+    assert signed.day is ExternalDay.CLUB_NIGHT
+    absent = (await load_season(club)).rounds[20].absent
+    assert [(a.player, a.kind.value) for a in absent if a.player == "rm0"] == \
+        [("rm0", "external_club_night")]
+
+
+async def draft_and_publish(db, round_no: int = 21):
+    season = await load_season(db)
+    pairing = pair(request_for_round(season, round_no))
+    await rounds.save_pairing(db, pairing, actor=1)
+    await rounds.set_state(db, round_no, rounds.RoundState.PUBLISHED, actor=1)
+    return pairing
+
+
+async def test_pairing_is_stored_with_its_bye_and_broken_rules(club):
+    pairing = await draft_and_publish(club)
+    season = await load_season(club)
+    stored = season.rounds[20]
+    assert [(g.white, g.black) for g in stored.games] == \
+        [(b.white, b.black) for b in pairing.boards]
+    assert (pairing.bye is None) or any(a.player == pairing.bye and a.reason is AbsenceReason.BYE
+                                        for a in stored.absent)
+
+
+async def test_result_reported_then_confirmed_by_the_opponent(club):
+    pairing = await draft_and_publish(club)
+    board = pairing.boards[0]
+    first = await results.report(club, 21, 1, Result.WHITE_WINS, player=board.white, actor=11)
+    assert first.outcome is results.Outcome.RECORDED
+    second = await results.report(club, 21, 1, Result.WHITE_WINS, player=board.black,
+                                  actor=12)
+    assert second.outcome is results.Outcome.CONFIRMED
+
+
+async def test_conflicting_reports_change_nothing_and_go_to_the_arbiter(club):
+    pairing = await draft_and_publish(club)
+    board = pairing.boards[0]
+    await results.report(club, 21, 1, Result.WHITE_WINS, player=board.white, actor=11)
+    before = await dump(club)
+    clash = await results.report(club, 21, 1, Result.BLACK_WINS, player=board.black, actor=12)
+    assert clash.outcome is results.Outcome.CONFLICT and clash.result is Result.WHITE_WINS
+    assert await dump(club) == before
+
+
+async def test_round_completes_when_every_result_is_final(club):
+    pairing = await draft_and_publish(club)
+    outcomes = [await results.report(club, 21, b.number, Result.DRAW, player=None, actor=1)
+                for b in pairing.boards]
+    assert [o.round_complete for o in outcomes] == [False] * (len(outcomes) - 1) + [True]
+    assert (await load_season(club)).complete_rounds == 21
+
+
+async def test_correcting_an_early_result_changes_every_later_standing(club):
+    before = compute_standings(await load_season(club))
+    old = (await load_season(club)).rounds[2].games[0]
+    flipped = Result.BLACK_WINS if old.result is Result.WHITE_WINS else Result.WHITE_WINS
+    await results.correct(club, 3, 1, flipped, actor=1)
+    after = compute_standings(await load_season(club))
+    assert after.after_round == before.after_round
+    assert after.row(old.white).score != before.row(old.white).score
+    entry = (await audit.entries(club.reader, 1))[0]
+    assert (entry.action, entry.entity_id, entry.old, entry.new) == \
+        ("result.correct", "3/1", old.result.value, flipped.value)
+
+
+@pytest.mark.parametrize(("action", "problem"), [
+    (lambda db: attendance.sign_off(db, 21, "nobody", sent_at=NOON, actor=1),
+     StoreProblem.UNKNOWN_PLAYER),
+    (lambda db: attendance.sign_off(db, 5, "rm0", sent_at=NOON, actor=1),
+     StoreProblem.ROUND_CLOSED),
+    (lambda db: attendance.sign_off(db, 40, "rm0", sent_at=NOON, actor=1),
+     StoreProblem.UNKNOWN_ROUND),
+    (lambda db: results.report(db, 5, 99, Result.DRAW, player=None, actor=1),
+     StoreProblem.NO_SUCH_GAME),
+    (lambda db: results.report(db, 5, 1, Result.DRAW, player="rm0", actor=1),
+     StoreProblem.ALREADY_CONFIRMED),
+    (lambda db: attendance.cancel_sign_off(db, 21, "rm0", sent_at=NOON, actor=1),
+     StoreProblem.NO_SIGNOFF),
+])
+async def test_bad_requests_are_refused_and_change_nothing(club, action, problem):
+    before = await dump(club)
+    with pytest.raises(InputStoreError) as caught:
+        await action(club)
+    assert caught.value.problem is problem
+    assert await dump(club) == before
+
+
+async def test_a_result_for_a_game_you_are_not_in(club):
+    pairing = await draft_and_publish(club)
+    outsider = next(p.id for p in (await load_season(club)).players
+                    if p.id not in (pairing.boards[0].white, pairing.boards[0].black))
+    before = await dump(club)
+    with pytest.raises(InputStoreError) as caught:
+        await results.report(club, 21, 1, Result.DRAW, player=outsider, actor=5)
+    assert caught.value.problem is StoreProblem.NOT_IN_GAME
+    assert await dump(club) == before
+
+
+async def test_a_change_that_would_break_the_season_is_rolled_back(club):
+    # A pairing that leaves a present player out: the core's validation refuses the season.
+    pairing = await draft_and_publish(club)
+    broken = replace(pairing, boards=pairing.boards[1:])
+    before = await dump(club)
+    with pytest.raises(InvalidSeasonError):
+        await rounds.replace_boards(club, broken, actor=1)
+    assert await dump(club) == before
+
+
+async def test_every_change_is_audited(club):
+    await attendance.sign_off(club, 21, "rm0", sent_at=NOON, actor=7)
+    entry = (await audit.entries(club.reader, 1))[0]
+    assert (entry.actor, entry.action, entry.entity_id) == (7, "signoff.set", "21/rm0")
+    assert entry.new["reason"] == "notice" and entry.old is None
+
+
+async def test_backup_is_a_consistent_copy_and_old_ones_are_rotated(club, tmp_path):
+    for _ in range(4):
+        latest = await backup(club, tmp_path / "backups", keep=3)
+    assert len(list((tmp_path / "backups").glob("keizer-*.db"))) == 3
+    copy = await Database.open(latest)
+    try:
+        async with copy.reader.execute("PRAGMA integrity_check") as cur:
+            assert (await cur.fetchone())[0] == "ok"
+        assert await export_json(copy) == await export_json(club)
+    finally:
+        await copy.close()
+
+
+async def test_migrations_start_from_an_empty_file(tmp_path):
+    db = await Database.open(tmp_path / "new.db")
+    try:
+        async with db.reader.execute("PRAGMA user_version") as cur:
+            assert (await cur.fetchone())[0] == VERSION
+    finally:
+        await db.close()
+
+
+async def test_a_failed_migration_leaves_the_previous_version(tmp_path):
+    path = tmp_path / "old.db"
+    await (await Database.open(path)).close()  # a file at the shipped version
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        with pytest.raises(sqlite3.Error):
+            await migrate(conn, (*MIGRATIONS, "CREATE TABLE extra (x INT); SELECT broken("))
+        async with conn.execute("PRAGMA user_version") as cur:
+            assert (await cur.fetchone())[0] == VERSION
+        async with conn.execute("SELECT name FROM sqlite_master WHERE name = 'extra'") as cur:
+            assert await cur.fetchone() is None
+    finally:
+        await conn.close()
+
+
+async def test_a_newer_database_is_refused(tmp_path):
+    path = tmp_path / "future.db"
+    sqlite3.connect(path).execute(f"PRAGMA user_version = {VERSION + 1}").connection.close()
+    with pytest.raises(StoreError) as caught:
+        await Database.open(path)
+    assert caught.value.problem is StoreProblem.NEWER_DATABASE
