@@ -245,3 +245,19 @@ async def test_a_newer_database_is_refused(tmp_path):
     with pytest.raises(StoreError) as caught:
         await Database.open(path)
     assert caught.value.problem is StoreProblem.NEWER_DATABASE
+
+
+async def test_arbiter_corrects_a_sign_off_of_a_finished_round(club):
+    season = await load_season(club)
+    absence = next(a for a in season.rounds[4].absent if a.reason is AbsenceReason.NOTICE)
+    before = compute_standings(season).row(absence.player).score
+    with pytest.raises(InputStoreError):
+        await attendance.sign_off(club, 5, absence.player, AbsenceReason.EXTERNAL,
+                                  day=ExternalDay.CLUB_NIGHT, sent_at=NOON, actor=9)
+    await attendance.sign_off(club, 5, absence.player, AbsenceReason.EXTERNAL,
+                              day=ExternalDay.CLUB_NIGHT, sent_at=NOON, actor=1,
+                              correction=True)
+    after = compute_standings(await load_season(club)).row(absence.player).score
+    assert after > before  # 66% instead of 33% of his value
+    entry = (await audit.entries(club.reader, 1))[0]
+    assert entry.old["reason"] == "notice" and entry.new["reason"] == "external"
