@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import os
 import sqlite3
 import sys
@@ -18,6 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from bot import tables, texts
+from bot.app import build as build_app
+from bot.config import ConfigError
+from bot.config import load as load_config
 from core.errors import InvalidInputError
 from core.numbers import round_half_up
 from core.pairing import Pairing, pair, request_for_round
@@ -107,7 +111,16 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run_bot(args: argparse.Namespace) -> ExitCode:
-    print(texts.BOT_NOT_YET)
+    """The main job: run the Telegram bot until stopped."""
+    try:
+        config = load_config()
+    except ConfigError as exc:
+        raise CliError(str(exc), ExitCode.FAILURE) from exc
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        level=logging.INFO)
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request, token in URL
+    build_app(config).run_polling(allowed_updates=["message", "edited_message",
+                                                   "callback_query"])
     return ExitCode.OK
 
 

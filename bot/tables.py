@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import Protocol
 
 from bot import texts
 from core.numbers import format_number
-from core.pairing import Pairing
+from core.pairing import Board, BrokenRule
 from core.season import Season
 from core.standings import BreakdownLine, Standings
 
@@ -72,7 +73,20 @@ def _breakdown_row(line: BreakdownLine, names: dict[str, str], decimals: int) ->
     return [str(line.round or ""), what, result, num(line.value), factor, num(line.points)]
 
 
-def pairing_table(pairing: Pairing, season: Season, ranking: Sequence[str],
+class PairingView(Protocol):
+    """A fresh pairing (core) or a stored one (storage): what a pairing list shows."""
+
+    @property
+    def round(self) -> int: ...
+    @property
+    def boards(self) -> tuple[Board, ...]: ...
+    @property
+    def bye(self) -> str | None: ...
+    @property
+    def broken(self) -> tuple[BrokenRule, ...]: ...
+
+
+def pairing_table(pairing: PairingView, season: Season, ranking: Sequence[str],
                   values: Mapping[str, Fraction]) -> str:
     """A pairing list a club can print: board, white and black with place and value, the bye,
     and the rules it could not keep."""

@@ -97,14 +97,6 @@ STANDINGS_TITLE = "Stand na ronde {round}"
 STANDINGS_START = "Beginstand (voor ronde 1)"
 STANDINGS_COLUMNS = ("Pos", "Naam", "Punten", "Waarde", "Gesp", "W", "R", "V", "%")
 
-BOT_NOT_YET = (
-    "keizerbot: de Telegram-bot zelf is nog in aanbouw.\n"
-    "Wat nu al werkt:\n"
-    "  keizerbot standings SEIZOEN.json [--after-round R] [--json]   de Keizerstand\n"
-    "  keizerbot pair SEIZOEN.json [--json]                          de indeling van de ronde\n"
-    "  keizerbot rules REGLEMENT.toml                                het reglement controleren\n"
-    "Zie README.md."
-)
 
 KIND_LABELS: Mapping[CompensationKind, str] = {
     CompensationKind.NOTICE: "afgemeld",
@@ -179,3 +171,161 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
 
 def store_problem(error: StoreError) -> str:
     return _STORE_PROBLEMS[error.problem].format_map(_Missing(error.facts))
+
+
+# --- the bot -----------------------------------------------------------------------------------
+
+WEEKDAYS = ("ma", "di", "wo", "do", "vr", "za", "zo")
+MONTHS = ("jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec")
+
+START = (
+    "Hallo! Ik regel de interne Keizercompetitie van de club.\n\n"
+    "Eerst koppelen: stuur <code>/ik je naam</code>, dan keurt de wedstrijdleider het goed.\n"
+    "Daarna:\n"
+    "/afmelden – afmelden voor de volgende ronde\n"
+    "/aanmelden – afmelding intrekken\n"
+    "/uitslag 1-0 – uitslag doorgeven (als antwoord op de indeling)\n"
+    "/stand – de stand, /stand mij – jouw punten per ronde\n"
+    "/indeling – de indeling, /mijn – jouw afmeldingen en partij\n"
+    "/help – dit overzicht"
+)
+HELP_ARBITER = (
+    "\n\nVoor de wedstrijdleider:\n"
+    "/indeling maak | opnieuw | bevestig | bye NAAM | ruil NAAM NAAM\n"
+    "/uitslag BORD UITSLAG [ronde N] – ook reglementair: +- -+ --\n"
+    "/afmelden NAAM … – namens een lid; /extern NAAM TEAM UITSLAG [clubavond|anderedag]\n"
+    "/speler nieuw NAAM [rating] [jeugd] | weg NAAM; /spelers\n"
+    "/ronde – programma; /ronde nieuw DATUM; /ronde uitstel N DATUM\n"
+    "/instellingen [start 20:00 | deadline MINUTEN | herinnering MINUTEN]\n"
+    "/club – deze groep wordt de clubgroep; /arbiter NUMMER | weg NUMMER"
+)
+
+NOT_LINKED = "Ik weet nog niet wie je bent. Stuur <code>/ik je naam</code>."
+ONLY_ARBITER = "Dat mag alleen de wedstrijdleider."
+NO_SEASON = "Er is nog geen seizoen geladen. De wedstrijdleider doet dat met keizerbot import."
+UNKNOWN_COMMAND = "Dat commando ken ik niet. Stuur /help voor een overzicht."
+EDITED = "Een gewijzigd bericht verwerk ik niet. Stuur het commando opnieuw."
+PRIVATE_HINT = "Stuur /help voor wat ik kan."
+SOMETHING_WRONG = "Er ging iets mis. De wedstrijdleider is ingelicht."
+ERROR_TO_ARBITER = "Fout in keizerbot: {error}"
+
+IK_USAGE = "Stuur /ik gevolgd door je naam, bijvoorbeeld <code>/ik Jan de Vries</code>."
+IK_UNKNOWN = "Ik ken geen lid met de naam '{name}'. Vraag de wedstrijdleider je toe te voegen."
+IK_CHOOSE = "Welke ben jij?"
+IK_SENT = "Je verzoek om gekoppeld te worden aan {name} is naar de wedstrijdleider gestuurd."
+IK_ASK_ARBITER = "{user} zegt {name} te zijn. Koppelen?"
+IK_YES = "Ja, koppel"
+IK_NO = "Nee"
+IK_LINKED = "Gekoppeld: {user} is {name}."
+IK_REFUSED = "Niet gekoppeld."
+IK_WELCOME = "Je bent gekoppeld aan {name}. Stuur /help voor wat je nu kunt."
+IK_DECLINED = "De wedstrijdleider heeft je koppeling niet goedgekeurd. Vraag het hem even."
+ALREADY_HANDLED = "Dit is al afgehandeld."
+
+AFMELDEN_USAGE = ("Zo meld je je af: <code>/afmelden</code> (volgende ronde), "
+                  "<code>/afmelden 12</code> (ronde 12), <code>/afmelden 3-12</code> (datum), "
+                  "<code>/afmelden van 12 t/m 14</code>, eventueel met <code>extern</code> of "
+                  "<code>extern-clubavond</code> en een reden.")
+NO_OPEN_ROUND = "Er staat geen ronde op het programma om je voor af te melden."
+NOT_SCHEDULED = "Ronde {round} staat niet op het programma."
+NO_ROUND_ON_DATE = "Op {date} staat geen ronde op het programma."
+SIGNED_OFF = "{who} afgemeld voor ronde {round} ({date}): {kind}. {earns}"
+SIGNED_OFF_LATE = ("{who} afgemeld voor ronde {round} ({date}), maar te laat: de deadline was "
+                   "{deadline}. Dat telt als niet afgemeld (geen punten). De wedstrijdleider "
+                   "is ingelicht.")
+LATE_TO_ARBITER = "Te late afmelding: {who} voor ronde {round}{paired}."
+LATE_PAIRED = " (al ingedeeld tegen {opponent})"
+LATE_TO_OPPONENT = ("Je tegenstander {who} heeft zich te laat afgemeld voor ronde {round}. "
+                    "De wedstrijdleider laat weten hoe het verder gaat.")
+EARNS = "Dat levert {fraction} van je waarde op (nu {value}: {points} punten)."
+EARNS_TEAM = "Dat telt volgens de teamtabel zodra de uitslag bekend is."
+EARNS_CAPPED = "Je maximum van {cap} betaalde afmeldingen is bereikt: dit levert geen punten op."
+EARNS_NOTHING = "Dat levert geen punten op."
+KIND_WORDS = {"notice": "afgemeld", "external_club_night": "externe wedstrijd op clubavond",
+              "external_other_day": "externe wedstrijd op een andere dag"}
+AANMELDEN_DONE = "Je afmelding voor ronde {round} is ingetrokken: je speelt mee."
+
+UITSLAG_USAGE = ("Zo geef je een uitslag door: <code>/uitslag 1-0</code>, <code>0-1</code> of "
+                 "<code>remise</code> (wit eerst), als antwoord op de indeling of hier.")
+UITSLAG_USAGE_ARBITER = "Wedstrijdleider: <code>/uitslag BORD UITSLAG [ronde N]</code>."
+NO_PUBLISHED_ROUND = "Er is nog geen indeling gepubliceerd."
+RESULT_WORDS = {
+    "1-0": "{white} wint met wit van {black}",
+    "0-1": "{black} wint met zwart van {white}",
+    "1/2-1/2": "{white} en {black} spelen remise",
+    "+-": "{white} wint reglementair: {black} kwam niet",
+    "-+": "{black} wint reglementair: {white} kwam niet",
+    "--": "{white} en {black} kwamen geen van beiden",
+}
+RESULT_RECORDED = "Genoteerd, ronde {round} bord {board}: {words}. {opponent} moet nog bevestigen."
+RESULT_FINAL = "Vastgelegd, ronde {round} bord {board}: {words}."
+RESULT_CONFLICT = ("{opponent} gaf voor ronde {round} bord {board} een andere uitslag door: "
+                   "{words}. De wedstrijdleider beslist.")
+CONFLICT_TO_ARBITER = ("Tegenstrijdige uitslagen, ronde {round} bord {board}: eerst '{first}', "
+                       "nu '{second}'. Leg de uitslag vast met /uitslag {board} … ronde {round}.")
+CONFIRM_ASK = "{reporter} gaf door voor ronde {round} bord {board}: {words}. Klopt dat?"
+CONFIRM_YES = "Klopt"
+CONFIRM_NO = "Klopt niet"
+CONFIRMED = "Bevestigd: {words}."
+DISPUTED = "Je hebt aangegeven dat het niet klopt. De wedstrijdleider beslist."
+DISPUTE_TO_ARBITER = "{who} betwist de uitslag van ronde {round} bord {board}: {words}."
+NOT_YOUR_BUTTON = "Deze knop is niet voor jou."
+ROUND_COMPLETE = "Alle uitslagen van ronde {round} zijn binnen. De nieuwe stand:"
+
+STAND_GROUP_MORE = "De hele stand: stuur /stand in een privégesprek met mij."
+STAND_EMPTY = "Er is nog geen stand: er is nog geen ronde gespeeld."
+MIJN = "{name}: {rank}e met {score} punten, waarde {value}."
+MIJN_SIGNOFFS = "Afgemeld voor: {rounds}."
+MIJN_NO_SIGNOFFS = "Geen afmeldingen voor komende rondes."
+MIJN_GAME = "Ronde {round}: bord {board}, {colour} tegen {opponent}{result}."
+MIJN_BYE = "Ronde {round}: je bent oneven (bye)."
+
+INDELING_NONE = "Er is nog geen indeling."
+INDELING_DRAFT_TITLE = "Concept, nog niet gepubliceerd. Publiceren: /indeling bevestig"
+DRAFT_TO_ARBITER = "De deadline van ronde {round} is verstreken; hier is de conceptindeling."
+PUBLISHED = "Ronde {round} is gepubliceerd in de clubgroep en aan {count} spelers gestuurd."
+PUBLISH_FAILED = "Niet bereikt (bot geblokkeerd of nooit gestart): {names}."
+NO_GROUP = "Er is nog geen clubgroep: stuur /club in de groep."
+NO_DRAFT = "Er is geen conceptindeling om te bevestigen."
+PERSONAL_PAIRING = ("Ronde {round} ({date}): je speelt met {colour} tegen {opponent} "
+                    "(bord {board}). Tempo: {tempo}.")
+PERSONAL_BYE = "Ronde {round} ({date}): je bent oneven en speelt niet (bye)."
+TEMPO = "90 minuten + 15 seconden per zet"
+TEMPO_YOUTH = "50 minuten + 15 seconden per zet"
+COLOURS_WORD = {"white": "wit", "black": "zwart"}
+INDELING_USAGE = ("<code>/indeling</code>, of voor de wedstrijdleider: <code>maak</code>, "
+                  "<code>opnieuw</code>, <code>bevestig</code>, <code>bye NAAM</code>, "
+                  "<code>ruil NAAM NAAM</code>.")
+
+WHO_UNKNOWN = "Ik ken geen speler '{name}'."
+WHO_AMBIGUOUS = "'{name}' kan meerdere spelers zijn: {names}. Wees preciezer."
+SPELER_USAGE = ("<code>/speler nieuw NAAM [rating] [jeugd]</code> of "
+                "<code>/speler weg NAAM</code>.")
+SPELER_ADDED = "{name} doet mee vanaf ronde {round}."
+SPELER_GONE = "{name} doet niet meer mee na ronde {round}."
+SPELERS_TITLE = "Spelers ({count}):"
+SPELERS_LINKED = " (gekoppeld)"
+RONDE_USAGE = "<code>/ronde nieuw DATUM</code> of <code>/ronde uitstel N DATUM</code>."
+RONDE_NONE = "Er staan nog geen rondes op het programma."
+RONDE_LINE = "Ronde {round}: {date}, afmelden tot {deadline} – {state}"
+RONDE_ADDED = "Ronde {round} gepland op {date}; afmelden kan tot {deadline}."
+RONDE_MOVED = "Ronde {round} verplaatst naar {date}; afmelden kan tot {deadline}."
+STATE_WORDS = {"planned": "gepland", "locked": "deadline verstreken", "drafted": "concept klaar",
+               "published": "gepubliceerd", "complete": "afgelopen"}
+BAD_DATE = "'{text}' is geen datum. Schrijf bijvoorbeeld 3-12 of 3-12-2026."
+CLUB_SET = "Deze groep is nu de clubgroep: indelingen en standen komen hier."
+CLUB_ONLY_GROUP = "Stuur /club in de groep die de clubgroep moet worden."
+ARBITER_USAGE = "<code>/arbiter NUMMER</code> of <code>/arbiter weg NUMMER</code>."
+ARBITER_ADDED = "{id} is nu wedstrijdleider."
+ARBITER_REMOVED = "{id} is geen wedstrijdleider meer."
+INSTELLINGEN = ("Clubavond begint om {start}; afmelden kan tot {deadline} minuten ervoor; "
+                "herinnering {reminder} minuten ervoor.\nReglement: {rules}.")
+INSTELLINGEN_USAGE = ("<code>/instellingen start 20:00</code>, <code>deadline 120</code> of "
+                      "<code>herinnering 1440</code> (minuten voor de start).")
+INSTELLINGEN_DONE = "Opgeslagen."
+EXTERN_USAGE = ("<code>/extern NAAM TEAM UITSLAG [clubavond|anderedag]</code>, "
+                "uitslag 1, ½ of 0.")
+EXTERN_DONE = "Externe partij van {name} (team {team}, {result}) geboekt in ronde {round}."
+REMINDER = ("Herinnering: ronde {round} is {date}. Afmelden kan tot {deadline} met /afmelden "
+            "(in een privégesprek met mij).")
+BACKUP_FAILED = "De dagelijkse reservekopie is mislukt: {error}"

@@ -13,7 +13,6 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE club (
         id INTEGER PRIMARY KEY CHECK (id = 1),
         name TEXT NOT NULL DEFAULT '',
-        timezone TEXT NOT NULL DEFAULT 'Europe/Amsterdam',
         round_start TEXT NOT NULL DEFAULT '20:00',
         deadline_minutes INTEGER NOT NULL DEFAULT 120,
         reminder_minutes INTEGER NOT NULL DEFAULT 1440,
@@ -61,6 +60,7 @@ MIGRATIONS: tuple[str, ...] = (
         number INTEGER NOT NULL,
         date TEXT,
         deadline TEXT,
+        reminded_at TEXT,
         state TEXT NOT NULL DEFAULT 'planned'
             CHECK (state IN ('planned', 'locked', 'drafted', 'published', 'complete')),
         UNIQUE (season_id, number)

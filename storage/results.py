@@ -48,6 +48,21 @@ async def _game(conn: aiosqlite.Connection, sid: int, round_no: int,
     return rnd, game
 
 
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    white: str
+    black: str
+    result: Result | None
+    confirmed: bool
+
+
+async def game(db: Database, round_no: int, board: int) -> StoredGame:
+    _, row = await _game(db.reader, await season_id(db.reader), round_no, board)
+    return StoredGame(row["white_code"], row["black_code"],
+                      None if row["result"] is None else Result(row["result"]),
+                      row["confirmed_at"] is not None)
+
+
 async def board_of(db: Database, round_no: int, player: str) -> int:
     """The board a player plays in a round."""
     conn = db.reader

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from dataclasses import dataclass
 from enum import StrEnum
 
 import aiosqlite
 
-from core.pairing import Pairing
+from core.pairing import Board, BrokenRule, Pairing, Rule
+from core.season import Result
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
@@ -64,7 +66,8 @@ async def save_pairing(db: Database, pairing: Pairing, *, actor: int | None) -> 
         if rnd["state"] in (RoundState.PUBLISHED, RoundState.COMPLETE):
             raise InputStoreError(StoreProblem.BAD_STATE, round=pairing.round,
                                   state=rnd["state"])
-        await _write_boards(conn, sid, rnd["id"], pairing, actor)
+        await _write_boards(conn, sid, rnd["id"], pairing.round, pairing.boards, pairing.bye,
+                            actor)
         await conn.execute("DELETE FROM broken_rule WHERE round_id = ?", (rnd["id"],))
         await conn.executemany(
             "INSERT INTO broken_rule (round_id, rule, players, facts) VALUES (?, ?, ?, ?)",
@@ -78,23 +81,25 @@ async def save_pairing(db: Database, pairing: Pairing, *, actor: int | None) -> 
         await checked(conn)
 
 
-async def replace_boards(db: Database, pairing: Pairing, *, actor: int | None) -> None:
+async def replace_boards(db: Database, number: int, boards: tuple[Board, ...],
+                         bye: str | None, *, actor: int | None) -> None:
     """The arbiter's correction of a pairing in any state; results of boards that keep the
     same players and colours are kept."""
     async with db.transaction() as conn:
         sid = await season_id(conn)
-        rnd = await round_row(conn, sid, pairing.round)
-        await _write_boards(conn, sid, rnd["id"], pairing, actor)
+        rnd = await round_row(conn, sid, number)
+        await _write_boards(conn, sid, rnd["id"], number, boards, bye, actor)
         await checked(conn)
 
 
-async def _write_boards(conn: aiosqlite.Connection, sid: int, round_id: int, pairing: Pairing,
+async def _write_boards(conn: aiosqlite.Connection, sid: int, round_id: int, number: int,
+                        boards: tuple[Board, ...], bye: str | None,
                         actor: int | None) -> None:
     async with conn.execute("SELECT * FROM game WHERE round_id = ?", (round_id,)) as cur:
         old = {(g["white_id"], g["black_id"]): g for g in await cur.fetchall()}
     await conn.execute("DELETE FROM game WHERE round_id = ?", (round_id,))
     await conn.execute("DELETE FROM signoff WHERE round_id = ? AND reason = 'bye'", (round_id,))
-    for board in pairing.boards:
+    for board in boards:
         white = await player_id(conn, sid, board.white)
         black = await player_id(conn, sid, board.black)
         kept = old.get((white, black))
@@ -104,14 +109,51 @@ async def _write_boards(conn: aiosqlite.Connection, sid: int, round_id: int, pai
             (round_id, board.number, white, black,
              *((kept["result"], kept["reported_by"], kept["reported_at"], kept["confirmed_by"],
                 kept["confirmed_at"]) if kept else (None,) * 5)))
-    if pairing.bye is not None:
-        bye = await player_id(conn, sid, pairing.bye)
+    if bye is not None:
+        bye_id = await player_id(conn, sid, bye)
         await conn.execute("DELETE FROM signoff WHERE round_id = ? AND player_id = ?",
-                           (round_id, bye))
+                           (round_id, bye_id))
         await conn.execute("INSERT INTO signoff (round_id, player_id, reason, entered_by, "
                            "sent_at) VALUES (?, ?, 'bye', ?, ?)",
-                           (round_id, bye, actor, audit.now()))
+                           (round_id, bye_id, actor, audit.now()))
     await audit.record(conn, actor=actor, action="pairing.boards", entity="round",
-                       entity_id=pairing.round,
+                       entity_id=number,
                        old=[(k[0], k[1], g["result"]) for k, g in old.items()],
-                       new=[(b.white, b.black) for b in pairing.boards])
+                       new=[(b.white, b.black) for b in boards])
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPairing:
+    """A round's pairing as stored: boards (with their results), bye, broken rules."""
+
+    round: int
+    state: RoundState
+    boards: tuple[Board, ...]
+    results: tuple[Result | None, ...]
+    bye: str | None
+    broken: tuple[BrokenRule, ...]
+
+
+async def stored_pairing(db: Database, number: int) -> StoredPairing | None:
+    conn = db.reader
+    sid = await season_id(conn)
+    rnd = await round_row(conn, sid, number)
+    async with conn.execute(
+            "SELECT g.board, g.result, w.code AS white, b.code AS black FROM game g "
+            "JOIN player w ON w.id = g.white_id JOIN player b ON b.id = g.black_id "
+            "WHERE g.round_id = ? ORDER BY g.board", (rnd["id"],)) as cur:
+        games = await cur.fetchall()
+    if not games:
+        return None
+    async with conn.execute("SELECT p.code FROM signoff s JOIN player p ON p.id = s.player_id "
+                            "WHERE s.round_id = ? AND s.reason = 'bye'", (rnd["id"],)) as cur:
+        bye = await cur.fetchone()
+    async with conn.execute("SELECT * FROM broken_rule WHERE round_id = ? ORDER BY id",
+                            (rnd["id"],)) as cur:
+        broken = [BrokenRule(Rule(r["rule"]), tuple(json.loads(r["players"])),
+                             json.loads(r["facts"])) for r in await cur.fetchall()]
+    return StoredPairing(number, RoundState(rnd["state"]),
+                         tuple(Board(g["board"], g["white"], g["black"]) for g in games),
+                         tuple(None if g["result"] is None else Result(g["result"])
+                               for g in games),
+                         None if bye is None else bye[0], tuple(broken))

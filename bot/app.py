@@ -1,0 +1,83 @@
+"""The Telegram application: built from the config, handlers registered in order, the
+database opened and closed with it."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import BotCommand, BotCommandScopeAllPrivateChats, BotCommandScopeChat
+from telegram.constants import ParseMode
+from telegram.error import TelegramError
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes, Defaults
+
+from bot import jobs
+from bot.config import Config
+from bot.handlers import admin, errors, general, members, pairing, results, signoff, standings
+from bot.services import Context, Services
+from storage.db import Database
+
+log = logging.getLogger(__name__)
+
+MEMBER_COMMANDS = [
+    ("afmelden", "afmelden voor een ronde"), ("aanmelden", "afmelding intrekken"),
+    ("uitslag", "uitslag doorgeven, bijv. /uitslag 1-0"), ("stand", "de stand"),
+    ("indeling", "de indeling"), ("mijn", "mijn afmeldingen en partij"),
+    ("ik", "zeggen wie je bent"), ("help", "wat ik kan"),
+]
+ARBITER_COMMANDS = [
+    *MEMBER_COMMANDS,
+    ("speler", "speler nieuw of weg"), ("spelers", "alle spelers"),
+    ("ronde", "het programma"), ("extern", "externe partij boeken"),
+    ("instellingen", "tijden en reglement"), ("arbiter", "wedstrijdleiders"),
+    ("club", "deze groep wordt de clubgroep"),
+]
+
+
+def build(config: Config, services: Services | None = None) -> Application:  # type: ignore[type-arg]
+    """The application; `services` lets tests bring their own clock."""
+    context_types = ContextTypes(context=Context, bot_data=Services)
+    app = (
+        ApplicationBuilder()
+        .token(config.token)
+        .base_url(config.api_url)
+        .base_file_url(f"{config.base_url.rstrip('/')}/file/bot")
+        .defaults(Defaults(parse_mode=ParseMode.HTML, tzinfo=config.timezone))
+        .rate_limiter(AIORateLimiter(max_retries=3))
+        .context_types(context_types)
+        .post_init(_start)
+        .post_shutdown(_stop)
+        .build()
+    )
+    shared: Services = app.bot_data
+    shared.config = config
+    if services is not None:
+        shared.clock = services.clock
+    # Order matters: specific commands and buttons first, the catch-alls last.
+    for module in (general, members, signoff, results, standings, pairing, admin):
+        module.register(app)
+    general.register_fallbacks(app)
+    errors.register(app)
+    return app
+
+
+async def _start(app: Application) -> None:  # type: ignore[type-arg]
+    services: Services = app.bot_data
+    services.database = await Database.open(services.settings.database)
+    try:
+        await app.bot.set_my_commands([BotCommand(*c) for c in MEMBER_COMMANDS])
+        await app.bot.set_my_commands([BotCommand(*c) for c in MEMBER_COMMANDS],
+                                      scope=BotCommandScopeAllPrivateChats())
+        for arbiter in sorted(await services.arbiters()):
+            await app.bot.set_my_commands([BotCommand(*c) for c in ARBITER_COMMANDS],
+                                          scope=BotCommandScopeChat(arbiter))
+    except TelegramError as exc:  # commands are a convenience; the bot works without them
+        log.warning("could not set the command list: %s", exc)
+    jobs.schedule(app)
+    log.info("keizerbot started with database %s", services.settings.database)
+
+
+async def _stop(app: Application) -> None:  # type: ignore[type-arg]
+    services: Services = app.bot_data
+    if services.database is not None:
+        await services.database.close()
+        services.database = None

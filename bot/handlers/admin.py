@@ -1,0 +1,213 @@
+"""The arbiter's housekeeping: members, the schedule, the club group, arbiters, settings,
+external matches."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from fractions import Fraction
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.ext import Application
+
+from bot import texts
+from bot.handlers.common import (
+    arbiter_only,
+    command,
+    esc,
+    find_member,
+    parse_date,
+    reply,
+    show_date,
+    show_moment,
+)
+from bot.services import Context, deadline_for, open_round, published_round
+from core.season import AbsenceReason, ExternalDay
+from storage import attendance, club, rounds
+from storage.seasons import load_season
+
+
+def _actor(update: Update) -> int:
+    assert update.effective_user is not None
+    return update.effective_user.id
+
+
+@arbiter_only
+async def speler(update: Update, context: Context) -> None:
+    args = list(context.args or [])
+    if len(args) < 2 or args[0].lower() not in ("nieuw", "weg"):
+        await reply(update, texts.SPELER_USAGE)
+        return
+    season = await load_season(context.services.db)
+    upcoming = await open_round(context.services)
+    next_round = upcoming.number if upcoming else len(season.rounds) + 1
+    if args[0].lower() == "weg":
+        who = await find_member(update, context, " ".join(args[1:]))
+        if who is not None:
+            await club.withdraw(context.services.db, who.code, last_round=next_round - 1,
+                                actor=_actor(update))
+            await reply(update, texts.SPELER_GONE.format(name=esc(who.name),
+                                                         round=next_round - 1))
+        return
+    words, rating, youth = args[1:], None, False
+    if words and words[-1].lower() == "jeugd":
+        youth, words = True, words[:-1]
+    if words and words[-1].isdigit():
+        rating, words = int(words[-1]), words[:-1]
+    if not words:
+        await reply(update, texts.SPELER_USAGE)
+        return
+    name = " ".join(words)
+    await club.add_player(context.services.db, name, rating=rating, youth=youth,
+                          joined=next_round, actor=_actor(update))
+    await reply(update, texts.SPELER_ADDED.format(name=esc(name), round=next_round))
+
+
+@arbiter_only
+async def spelers(update: Update, context: Context) -> None:
+    everyone = await club.members(context.services.db)
+    lines = [texts.SPELERS_TITLE.format(count=len(everyone))]
+    lines += [f"{esc(m.name)}{texts.SPELERS_LINKED if m.telegram_id else ''}" for m in everyone]
+    await reply(update, "\n".join(lines))
+
+
+@arbiter_only
+async def ronde(update: Update, context: Context) -> None:
+    args = list(context.args or [])
+    services = context.services
+    zone = services.settings.timezone
+    today = services.clock().astimezone(zone).date()
+    settings = await club.settings(services.db)
+    if not args:
+        schedule = await club.schedule(services.db)
+        lines = [texts.RONDE_LINE.format(round=r.number, date=show_date(r.date),
+                                         deadline=show_moment(r.deadline, zone),
+                                         state=texts.STATE_WORDS[r.state])
+                 for r in schedule if r.state != "complete"] or [texts.RONDE_NONE]
+        await reply(update, "\n".join(lines))
+        return
+    if args[0].lower() == "nieuw" and len(args) == 2:
+        date = parse_date(args[1], today)
+        if date is None:
+            await reply(update, texts.BAD_DATE.format(text=esc(args[1])))
+            return
+        number = max((r.number for r in await club.schedule(services.db)), default=0) + 1
+        deadline = deadline_for(date, settings, zone)
+        await rounds.add_round(services.db, number, date=date, deadline=deadline,
+                               actor=_actor(update))
+        await reply(update, texts.RONDE_ADDED.format(round=number, date=show_date(date),
+                                                     deadline=show_moment(deadline, zone)))
+        return
+    if args[0].lower() == "uitstel" and len(args) == 3 and args[1].isdigit():
+        date = parse_date(args[2], today)
+        if date is None:
+            await reply(update, texts.BAD_DATE.format(text=esc(args[2])))
+            return
+        deadline = deadline_for(date, settings, zone)
+        await club.set_schedule(services.db, int(args[1]), date=date, deadline=deadline,
+                                actor=_actor(update))
+        await reply(update, texts.RONDE_MOVED.format(round=args[1], date=show_date(date),
+                                                     deadline=show_moment(deadline, zone)))
+        return
+    await reply(update, texts.RONDE_USAGE)
+
+
+@arbiter_only
+async def club_group(update: Update, context: Context) -> None:
+    chat, message = update.effective_chat, update.effective_message
+    if chat is None or chat.type == ChatType.PRIVATE or message is None:
+        await reply(update, texts.CLUB_ONLY_GROUP)
+        return
+    thread = message.message_thread_id if message.is_topic_message else None
+    await club.change_settings(context.services.db, actor=_actor(update),
+                               group_chat_id=chat.id, group_thread_id=thread,
+                               name=chat.title or "")
+    await reply(update, texts.CLUB_SET)
+
+
+@arbiter_only
+async def arbiter(update: Update, context: Context) -> None:
+    args = list(context.args or [])
+    remove = bool(args) and args[0].lower() == "weg"
+    ids = args[1:] if remove else args
+    if len(ids) != 1 or not ids[0].isdigit():
+        await reply(update, texts.ARBITER_USAGE)
+        return
+    await club.set_arbiter(context.services.db, int(ids[0]), on=not remove,
+                           actor=_actor(update))
+    await reply(update, (texts.ARBITER_REMOVED if remove else texts.ARBITER_ADDED)
+                .format(id=ids[0]))
+
+
+SETTINGS = {"start": "round_start", "deadline": "deadline_minutes",
+            "herinnering": "reminder_minutes"}
+
+
+@arbiter_only
+async def instellingen(update: Update, context: Context) -> None:
+    args = list(context.args or [])
+    if not args:
+        settings = await club.settings(context.services.db)
+        season = await load_season(context.services.db)
+        await reply(update, texts.INSTELLINGEN.format(
+            start=settings.round_start.strftime("%H:%M"), deadline=settings.deadline_minutes,
+            reminder=settings.reminder_minutes,
+            rules=esc(json.dumps(season.rules_source, default=str, ensure_ascii=False))))
+        return
+    key = SETTINGS.get(args[0].lower())
+    value: object = None
+    if key == "round_start" and len(args) == 2:
+        try:
+            value = dt.time.fromisoformat(args[1])
+        except ValueError:
+            value = None
+    elif key is not None and len(args) == 2 and args[1].isdigit():
+        value = int(args[1])
+    if key is None or value is None:
+        await reply(update, texts.INSTELLINGEN_USAGE)
+        return
+    await club.change_settings(context.services.db, actor=_actor(update), **{key: value})
+    await reply(update, texts.INSTELLINGEN_DONE)
+
+
+EXTERNAL_RESULTS = {"1": Fraction(1), "½": Fraction(1, 2), "1/2": Fraction(1, 2),
+                    "0.5": Fraction(1, 2), "0": Fraction(0)}
+
+
+@arbiter_only
+async def extern(update: Update, context: Context) -> None:
+    args = list(context.args or [])
+    day = ExternalDay.CLUB_NIGHT
+    if args and args[-1].lower() in ("clubavond", "anderedag"):
+        day = ExternalDay.CLUB_NIGHT if args.pop().lower() == "clubavond" \
+            else ExternalDay.OTHER_DAY
+    if len(args) < 3 or not args[-2].isdigit() or args[-1] not in EXTERNAL_RESULTS:
+        await reply(update, texts.EXTERN_USAGE)
+        return
+    who = await find_member(update, context, " ".join(args[:-2]))
+    if who is None:
+        return
+    upcoming = await open_round(context.services)
+    number = upcoming.number if upcoming else await published_round(context.services)
+    if number is None:
+        await reply(update, texts.NO_OPEN_ROUND)
+        return
+    message = update.effective_message
+    assert message is not None
+    result = EXTERNAL_RESULTS[args[-1]]
+    await attendance.sign_off(context.services.db, number, who.code, AbsenceReason.EXTERNAL,
+                              sent_at=message.date, actor=_actor(update), day=day,
+                              team=int(args[-2]), result=result, correction=True)
+    await reply(update, texts.EXTERN_DONE.format(name=esc(who.name), team=args[-2],
+                                                 result=args[-1], round=number))
+
+
+def register(app: Application) -> None:  # type: ignore[type-arg]
+    app.add_handler(command("speler", speler))
+    app.add_handler(command("spelers", spelers))
+    app.add_handler(command("ronde", ronde))
+    app.add_handler(command("club", club_group))
+    app.add_handler(command("arbiter", arbiter))
+    app.add_handler(command("instellingen", instellingen))
+    app.add_handler(command("extern", extern))

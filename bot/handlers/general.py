@@ -1,0 +1,40 @@
+"""/start and /help; unknown commands, edited messages and plain text get a short answer."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import Application, MessageHandler, filters
+
+from bot import texts
+from bot.handlers.common import command, is_arbiter, reply
+from bot.services import Context
+
+
+async def start(update: Update, context: Context) -> None:
+    extra = texts.HELP_ARBITER if await is_arbiter(update, context) else ""
+    await reply(update, texts.START + extra)
+
+
+async def unknown(update: Update, context: Context) -> None:
+    await reply(update, texts.UNKNOWN_COMMAND)
+
+
+async def edited(update: Update, context: Context) -> None:
+    await reply(update, texts.EDITED)
+
+
+async def chatter(update: Update, context: Context) -> None:
+    await reply(update, texts.PRIVATE_HINT)
+
+
+def register(app: Application) -> None:  # type: ignore[type-arg]
+    app.add_handler(command("start", start))
+    app.add_handler(command("help", start))
+
+
+def register_fallbacks(app: Application) -> None:  # type: ignore[type-arg]
+    """Last in line: whatever no other handler took."""
+    app.add_handler(MessageHandler(filters.UpdateType.EDITED_MESSAGE & filters.COMMAND, edited))
+    app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.COMMAND, unknown))
+    app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.ChatType.PRIVATE
+                                   & filters.TEXT, chatter))

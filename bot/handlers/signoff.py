@@ -1,0 +1,202 @@
+"""/afmelden and /aanmelden: members sign off (or undo it); arbiters on a member's behalf."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from telegram import Update
+from telegram.ext import Application
+
+from bot import texts
+from bot.handlers.common import (
+    command,
+    esc,
+    is_arbiter,
+    member,
+    parse_date,
+    reply,
+    send,
+    show_date,
+    show_moment,
+    tell_arbiters,
+)
+from bot.services import Context, open_round
+from core.ledger import Awaiting, Awarded, Compensated, season_events
+from core.numbers import format_number
+from core.season import AbsenceReason, ExternalDay
+from core.standings import compute_standings
+from storage import attendance, club, rounds
+from storage.seasons import load_season
+
+
+@dataclass
+class Request:
+    rounds: list[int] = field(default_factory=list)
+    reason: AbsenceReason = AbsenceReason.NOTICE
+    day: ExternalDay | None = None
+    note: str = ""
+    problem: str | None = None
+
+
+def parse(words: list[str], schedule: list[club.ScheduledRound], today: dt.date) -> Request:
+    """`[datum | rondenummer | van X t/m Y] [extern | extern-clubavond] [reden]`."""
+    request = Request()
+    by_date = {r.date: r.number for r in schedule if r.date is not None}
+    numbers = {r.number for r in schedule}
+    pending_range = False
+    for k, word in enumerate(words):
+        low = word.lower()
+        if low == "van":
+            continue
+        if low in ("t/m", "tm", "tot"):
+            pending_range = True
+            continue
+        if low in ("extern", "extern-anderedag"):
+            request.reason, request.day = AbsenceReason.EXTERNAL, ExternalDay.OTHER_DAY
+            continue
+        if low in ("extern-clubavond", "clubavond"):
+            request.reason, request.day = AbsenceReason.EXTERNAL, ExternalDay.CLUB_NIGHT
+            continue
+        number: int | None = None
+        if word.isdigit():
+            number = int(word)
+            if number not in numbers:
+                request.problem = texts.NOT_SCHEDULED.format(round=number)
+                return request
+        elif (date := parse_date(word, today)) is not None:
+            number = by_date.get(date)
+            if number is None:
+                request.problem = texts.NO_ROUND_ON_DATE.format(date=show_date(date))
+                return request
+        else:
+            request.note = " ".join(words[k:])
+            break
+        if pending_range and request.rounds:
+            request.rounds += list(range(request.rounds[-1] + 1, number + 1))
+            pending_range = False
+        else:
+            request.rounds.append(number)
+    return request
+
+
+async def _target(update: Update, context: Context,
+                  words: list[str]) -> tuple[club.Member | None, list[str]]:
+    """Who signs off: an arbiter may name a member first; anyone else is himself."""
+    if await is_arbiter(update, context) and words:
+        everyone = await club.members(context.services.db)
+        for length in range(len(words), 0, -1):
+            found = club.exact(everyone, " ".join(words[:length]))
+            if len(found) == 1:
+                return found[0], words[length:]
+    return await member(update, context), words
+
+
+async def afmelden(update: Update, context: Context) -> None:
+    services = context.services
+    words = list(context.args or [])
+    who, words = await _target(update, context, words)
+    if who is None:
+        return
+    zone = services.settings.timezone
+    today = services.clock().astimezone(zone).date()
+    schedule = await club.schedule(services.db)
+    request = parse(words, schedule, today)
+    if request.problem:
+        await reply(update, request.problem + "\n" + texts.AFMELDEN_USAGE)
+        return
+    if not request.rounds:
+        upcoming = await open_round(services)
+        if upcoming is None:
+            await reply(update, texts.NO_OPEN_ROUND)
+            return
+        request.rounds = [upcoming.number]
+    message = update.effective_message
+    assert message is not None and update.effective_user is not None
+    actor = update.effective_user.id
+    correction = await is_arbiter(update, context) and who.telegram_id != actor
+    lines = []
+    dates = {r.number: r for r in schedule}
+    for number in request.rounds:
+        signed = await attendance.sign_off(
+            services.db, number, who.code, request.reason, sent_at=message.date, actor=actor,
+            day=request.day, note=request.note, correction=correction)
+        when = show_date(dates[number].date)
+        if not signed.on_time:
+            lines.append(texts.SIGNED_OFF_LATE.format(
+                who=esc(who.name), round=number, date=when,
+                deadline=show_moment(dates[number].deadline, zone)))
+            await _tell_about_late(context, who, number)
+            continue
+        kind = texts.KIND_WORDS.get(signed.reason.value if signed.day is None else
+                                    f"external_{signed.day.value}", "afgemeld")
+        lines.append(texts.SIGNED_OFF.format(who=esc(who.name), round=number, date=when,
+                                             kind=kind, earns=await _earns(context, who,
+                                                                           number)))
+    await reply(update, "\n".join(lines))
+
+
+async def _earns(context: Context, who: club.Member, number: int) -> str:
+    """What the sign-off earns, as the core's ledger prices it (caps included)."""
+    season = await load_season(context.services.db)
+    event = next((e for e in season_events(season, number)[number - 1].get(who.code, [])
+                  if e.round == number), None)
+    if isinstance(event, Awaiting | Awarded):
+        return texts.EARNS_TEAM
+    if not isinstance(event, Compensated):
+        return ""
+    if event.capped:
+        return texts.EARNS_CAPPED.format(cap=season.rules.notice_cap)
+    if not event.fraction:
+        return texts.EARNS_NOTHING
+    standings = compute_standings(season)
+    value = standings.values.get(who.code)
+    if value is None:
+        return ""
+    decimals = season.rules.display_decimals
+    return texts.EARNS.format(fraction=f"{format_number(event.fraction * 100, 0)}%",
+                              value=format_number(value, 0),
+                              points=format_number(event.fraction * value, decimals, comma=True))
+
+
+async def _tell_about_late(context: Context, who: club.Member, number: int) -> None:
+    stored = await rounds.stored_pairing(context.services.db, number)
+    opponent = None
+    if stored is not None:
+        board = next((b for b in stored.boards if who.code in (b.white, b.black)), None)
+        if board is not None:
+            opponent = board.black if board.white == who.code else board.white
+    everyone = {m.code: m for m in await club.members(context.services.db)}
+    paired = "" if opponent is None else texts.LATE_PAIRED.format(
+        opponent=esc(everyone[opponent].name))
+    await tell_arbiters(context, texts.LATE_TO_ARBITER.format(who=esc(who.name), round=number,
+                                                              paired=paired))
+    if opponent is not None and everyone[opponent].telegram_id is not None:
+        await send(context, everyone[opponent].telegram_id,  # type: ignore[arg-type]
+                   texts.LATE_TO_OPPONENT.format(who=esc(who.name), round=number))
+
+
+async def aanmelden(update: Update, context: Context) -> None:
+    services = context.services
+    words = list(context.args or [])
+    who, words = await _target(update, context, words)
+    if who is None:
+        return
+    upcoming = await open_round(services)
+    number = int(words[0]) if words and words[0].isdigit() else \
+        (upcoming.number if upcoming else None)
+    if number is None:
+        await reply(update, texts.NO_OPEN_ROUND)
+        return
+    message = update.effective_message
+    assert message is not None and update.effective_user is not None
+    actor = update.effective_user.id
+    await attendance.cancel_sign_off(services.db, number, who.code, sent_at=message.date,
+                                     actor=actor,
+                                     correction=await is_arbiter(update, context))
+    await reply(update, texts.AANMELDEN_DONE.format(round=number))
+
+
+def register(app: Application) -> None:  # type: ignore[type-arg]
+    app.add_handler(command("afmelden", afmelden))
+    app.add_handler(command("aanmelden", aanmelden))

@@ -1,0 +1,99 @@
+"""/stand (the standings; top part in the group), /stand mij (my points round by round),
+/mijn (my sign-offs and my next game)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.ext import Application
+
+from bot import tables, texts
+from bot.handlers.common import command, esc, member, reply, send
+from bot.services import Context, open_round, published_round, standings_now
+from core.numbers import format_number
+from core.standings import compute_standings
+from storage import club, rounds
+from storage.seasons import load_season
+
+GROUP_TOP = 12
+
+
+def _table(standings, decimals: int, top: int | None = None) -> str:  # type: ignore[no-untyped-def]
+    shown = standings if top is None else replace(standings, rows=standings.rows[:top])
+    return f"<pre>{esc(tables.standings_table(shown, decimals))}</pre>"
+
+
+async def stand(update: Update, context: Context) -> None:
+    season, standings = await standings_now(context.services)
+    if standings.after_round == 0:
+        await reply(update, texts.STAND_EMPTY)
+        return
+    decimals = season.rules.display_decimals
+    if context.args and context.args[0].lower() == "mij":
+        who = await member(update, context)
+        if who is not None:
+            text = tables.breakdown_table(standings, who.code, decimals)
+            await reply(update, f"<pre>{esc(text)}</pre>")
+        return
+    chat = update.effective_chat
+    if chat is not None and chat.type != ChatType.PRIVATE:
+        await reply(update, _table(standings, decimals, GROUP_TOP) + "\n" +
+                    texts.STAND_GROUP_MORE)
+    else:
+        await reply(update, _table(standings, decimals))
+
+
+async def post_standings(context: Context, number: int) -> None:
+    """After the last result of a round: the new standings in the club group."""
+    settings = await club.settings(context.services.db)
+    if settings.group_chat_id is None:
+        return
+    season = await load_season(context.services.db)
+    standings = compute_standings(season, number)
+    await send(context, settings.group_chat_id,
+               texts.ROUND_COMPLETE.format(round=number) + "\n" +
+               _table(standings, season.rules.display_decimals, GROUP_TOP),
+               thread_id=settings.group_thread_id)
+
+
+async def mijn(update: Update, context: Context) -> None:
+    who = await member(update, context)
+    if who is None:
+        return
+    season, standings = await standings_now(context.services)
+    lines = []
+    if who.code in standings.ranking:
+        row = standings.row(who.code)
+        lines.append(texts.MIJN.format(
+            name=esc(who.name), rank=row.rank, value=format_number(row.value, 0),
+            score=format_number(row.score, season.rules.display_decimals, comma=True)))
+    upcoming = await open_round(context.services)
+    signed = [r.number for r in await club.schedule(context.services.db)
+              if upcoming is not None and r.number >= upcoming.number
+              and r.number <= len(season.rounds)
+              and any(a.player == who.code and a.reason.value != "bye"
+                      for a in season.round(r.number).absent)]
+    lines.append(texts.MIJN_SIGNOFFS.format(rounds=", ".join(map(str, signed))) if signed
+                 else texts.MIJN_NO_SIGNOFFS)
+    number = await published_round(context.services)
+    stored = None if number is None else await rounds.stored_pairing(context.services.db, number)
+    if stored is not None:
+        names = {m.code: m.name for m in await club.members(context.services.db)}
+        for board, result in zip(stored.boards, stored.results, strict=True):
+            if who.code in (board.white, board.black):
+                white = board.white == who.code
+                lines.append(texts.MIJN_GAME.format(
+                    round=number, board=board.number,
+                    colour=texts.COLOURS_WORD["white" if white else "black"],
+                    opponent=esc(names[board.black if white else board.white]),
+                    result="" if result is None else f" ({result})"))
+        if stored.bye == who.code:
+            lines.append(texts.MIJN_BYE.format(round=number))
+    await reply(update, "\n".join(lines))
+
+
+def register(app: Application) -> None:  # type: ignore[type-arg]
+    app.add_handler(command("stand", stand))
+    app.add_handler(command("mijn", mijn))

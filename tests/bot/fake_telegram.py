@@ -1,0 +1,273 @@
+"""A local fake of the Telegram Bot API, served over real HTTP (aiohttp), for end-to-end tests
+of the real `Application`: the bot talks to it through `TELEGRAM_BASE_URL` as it would to a
+self-hosted Bot API server.
+
+Tests play the members: `user_says(...)` queues an update the bot gets from `getUpdates`,
+`press(...)` taps a button, and `wait_for(...)` waits for the bot's messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+BOT = {"id": 999, "is_bot": True, "first_name": "Keizerbot", "username": "keizerbot"}
+JSON_FIELDS = {"chat_id", "message_id", "reply_markup", "offset", "timeout", "limit",
+               "allowed_updates", "commands", "scope", "reply_parameters",
+               "link_preview_options", "show_alert", "message_thread_id", "disable_notification",
+               "entities", "reply_to_message_id", "cache_time", "drop_pending_updates",
+               "protect_content", "allow_sending_without_reply"}
+
+
+@dataclass(frozen=True)
+class User:
+    id: int
+    first_name: str
+    last_name: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        out = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.last_name:
+            out["last_name"] = self.last_name
+        return out
+
+
+@dataclass
+class Sent:
+    """A message the bot sent (or edited)."""
+
+    chat_id: int
+    message_id: int
+    text: str
+    reply_markup: dict[str, Any] | None = None
+    thread_id: int | None = None
+    method: str = "sendMessage"
+    edits: list[str] = field(default_factory=list)
+
+    @property
+    def buttons(self) -> list[tuple[str, str]]:
+        rows = (self.reply_markup or {}).get("inline_keyboard", [])
+        return [(b["text"], b.get("callback_data", "")) for row in rows for b in row]
+
+
+class FakeTelegram:
+    def __init__(self) -> None:
+        self.updates: list[dict[str, Any]] = []
+        self.update_ids = itertools.count(1)
+        self.message_ids = itertools.count(1000)
+        self.new_update = asyncio.Event()
+        self.sent: list[Sent] = []
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.failures: list[tuple[str, Callable[[dict[str, Any]], bool], int, int]] = []
+        self.commands: dict[str, Any] = {}
+        self.answered: list[dict[str, Any]] = []
+        self.changed = asyncio.Condition()
+        self.runner: web.AppRunner | None = None
+        self.url = ""
+
+    # --- the server --------------------------------------------------------------------------
+
+    async def start(self) -> str:
+        app = web.Application()
+        app.router.add_post("/bot{token}/{method}", self._handle)
+        self.runner = web.AppRunner(app)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.url = f"http://127.0.0.1:{port}"
+        return self.url
+
+    async def stop(self) -> None:
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+    async def _params(self, request: web.Request) -> dict[str, Any]:
+        if request.content_type == "application/json":
+            return dict(await request.json())
+        form = await request.post()
+        params: dict[str, Any] = {}
+        for key, value in form.items():
+            if isinstance(value, web.FileField):
+                params[key] = value.filename
+            elif key in JSON_FIELDS:
+                params[key] = json.loads(value)
+            else:
+                params[key] = value
+        return params
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        params = await self._params(request)
+        self.calls.append((method, params))
+        for k, (name, match, status, retry) in enumerate(self.failures):
+            if name == method and match(params):
+                del self.failures[k]
+                body: dict[str, Any] = {"ok": False, "error_code": status,
+                                        "description": "Forbidden: bot was blocked by the user"
+                                        if status == 403 else "Too Many Requests"}
+                if status == 429:
+                    body["parameters"] = {"retry_after": retry}
+                return web.json_response(body)
+        handler = getattr(self, f"_api_{method}", None)
+        if handler is None:
+            return web.json_response({"ok": True, "result": True})
+        result = await handler(params)
+        return web.json_response({"ok": True, "result": result})
+
+    async def _api_getMe(self, params: dict[str, Any]) -> Any:
+        return BOT
+
+    async def _api_deleteWebhook(self, params: dict[str, Any]) -> Any:
+        return True
+
+    async def _api_setMyCommands(self, params: dict[str, Any]) -> Any:
+        scope = json.dumps(params.get("scope", {"type": "default"}), sort_keys=True)
+        self.commands[scope] = params["commands"]
+        return True
+
+    async def _api_getUpdates(self, params: dict[str, Any]) -> Any:
+        offset = int(params.get("offset") or 0)
+        self.updates = [u for u in self.updates if u["update_id"] >= offset]
+        deadline = time.monotonic() + float(params.get("timeout") or 0)
+        while not self.updates and time.monotonic() < deadline:
+            self.new_update.clear()
+            try:
+                await asyncio.wait_for(self.new_update.wait(), deadline - time.monotonic())
+            except TimeoutError:
+                break
+        return self.updates[:100]
+
+    async def _record(self, sent: Sent) -> dict[str, Any]:
+        async with self.changed:
+            self.sent.append(sent)
+            self.changed.notify_all()
+        return self.message(sent.chat_id, sent.message_id, sent.text, BOT,
+                            reply_markup=sent.reply_markup)
+
+    async def _api_sendMessage(self, params: dict[str, Any]) -> Any:
+        return await self._record(Sent(int(params["chat_id"]), next(self.message_ids),
+                                       params["text"], params.get("reply_markup"),
+                                       params.get("message_thread_id")))
+
+    async def _api_sendDocument(self, params: dict[str, Any]) -> Any:
+        return await self._record(Sent(int(params["chat_id"]), next(self.message_ids),
+                                       params.get("caption", ""), method="sendDocument"))
+
+    async def _api_sendPhoto(self, params: dict[str, Any]) -> Any:
+        return await self._record(Sent(int(params["chat_id"]), next(self.message_ids),
+                                       params.get("caption", ""), method="sendPhoto"))
+
+    async def _api_editMessageText(self, params: dict[str, Any]) -> Any:
+        async with self.changed:
+            for sent in self.sent:
+                if sent.chat_id == int(params["chat_id"]) and \
+                        sent.message_id == int(params["message_id"]):
+                    sent.edits.append(sent.text)
+                    sent.text = params["text"]
+                    sent.reply_markup = params.get("reply_markup")
+                    self.changed.notify_all()
+                    return self.message(sent.chat_id, sent.message_id, sent.text, BOT)
+        return True
+
+    async def _api_editMessageReplyMarkup(self, params: dict[str, Any]) -> Any:
+        for sent in self.sent:
+            if sent.chat_id == int(params["chat_id"]) and \
+                    sent.message_id == int(params["message_id"]):
+                sent.reply_markup = params.get("reply_markup")
+        return True
+
+    async def _api_answerCallbackQuery(self, params: dict[str, Any]) -> Any:
+        self.answered.append(params)
+        return True
+
+    # --- the members -------------------------------------------------------------------------
+
+    @staticmethod
+    def chat(chat_id: int) -> dict[str, Any]:
+        if chat_id > 0:
+            return {"id": chat_id, "type": "private", "first_name": "Lid"}
+        return {"id": chat_id, "type": "supergroup", "title": "Schaakclub"}
+
+    def message(self, chat_id: int, message_id: int, text: str, sender: dict[str, Any],
+                **extra: Any) -> dict[str, Any]:
+        out = {"message_id": message_id, "date": int(extra.pop("date", time.time())),
+               "chat": self.chat(chat_id), "from": sender, "text": text}
+        out.update({k: v for k, v in extra.items() if v is not None})
+        return out
+
+    def push(self, update: dict[str, Any]) -> None:
+        update["update_id"] = next(self.update_ids)
+        self.updates.append(update)
+        self.new_update.set()
+
+    def user_says(self, user: User, text: str, *, chat_id: int | None = None,
+                  reply_to: Sent | None = None, date: float | None = None,
+                  edited: bool = False) -> int:
+        """A member sends `text` (in his private chat unless `chat_id`)."""
+        chat_id = user.id if chat_id is None else chat_id
+        message_id = next(self.message_ids)
+        extra: dict[str, Any] = {"date": date or time.time()}
+        if text.startswith("/"):
+            command = text.split()[0]
+            extra["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+        if reply_to is not None:
+            extra["reply_to_message"] = self.message(reply_to.chat_id, reply_to.message_id,
+                                                     reply_to.text, BOT)
+        msg = self.message(chat_id, message_id, text, user.as_json(), **extra)
+        self.push({"edited_message" if edited else "message": msg})
+        return message_id
+
+    def press(self, user: User, sent: Sent, data: str) -> None:
+        self.push({"callback_query": {
+            "id": str(next(self.message_ids)), "from": user.as_json(), "chat_instance": "ci",
+            "data": data, "message": self.message(sent.chat_id, sent.message_id, sent.text, BOT,
+                                                  reply_markup=sent.reply_markup)}})
+
+    def fail_next(self, method: str, status: int, *, chat_id: int | None = None,
+                  retry_after: int = 1) -> None:
+        """The next `method` call (to `chat_id`) fails with 403 or 429."""
+        self.failures.append((method, lambda p: chat_id is None or
+                              int(p.get("chat_id", 0)) == chat_id, status, retry_after))
+
+    async def wait_for(self, predicate: Callable[[Sent], bool], *,
+                       timeout: float = 10.0, after: int = 0) -> Sent:
+        """The first message (from index `after`) that matches."""
+        async def found() -> Sent:
+            async with self.changed:
+                while True:
+                    for sent in self.sent[after:]:
+                        if predicate(sent):
+                            return sent
+                    await self.changed.wait()
+        try:
+            return await asyncio.wait_for(found(), timeout)
+        except TimeoutError:
+            seen = "\n".join(f"  {s.chat_id}: {s.text[:120]!r}" for s in self.sent[after:])
+            raise AssertionError(f"no such message; the bot sent:\n{seen}") from None
+
+    async def edited(self, message: Sent, contains: str, *, timeout: float = 10.0) -> Sent:
+        """Wait until the bot edits `message` to say `contains`."""
+        return await self.wait_for(lambda s: s is message and contains in s.text,
+                                   timeout=timeout, after=self.sent.index(message))
+
+    async def reply_to(self, user_or_chat: User | int, text: str, *, contains: str = "",
+                       timeout: float = 10.0, **kwargs: Any) -> Sent:
+        """Send `text` and wait for the bot's next message in that chat."""
+        chat_id = kwargs.get("chat_id", user_or_chat.id if isinstance(user_or_chat, User)
+                             else user_or_chat)
+        mark = len(self.sent)
+        assert isinstance(user_or_chat, User)
+        self.user_says(user_or_chat, text, **kwargs)
+        return await self.wait_for(lambda s: s.chat_id == chat_id and contains in s.text,
+                                   timeout=timeout, after=mark)
+
+    def to(self, chat_id: int) -> list[Sent]:
+        return [s for s in self.sent if s.chat_id == chat_id]

@@ -1,0 +1,102 @@
+"""End to end over real HTTP: a club runs a season through the bot."""
+
+from __future__ import annotations
+
+import re
+
+from tests.bot.conftest import ARBITER, GROUP
+
+
+async def link_everyone(bot, members) -> None:
+    """Each member says who he is; the arbiter approves with one tap."""
+    await bot.ask(ARBITER, "/ik Wim")  # unknown name: the arbiter is not a player
+    for user in members:
+        mark = len(bot.tg.sent)
+        sent = await bot.ask(user, f"/ik {user.first_name} {user.last_name}", contains="wedstr")
+        assert "gestuurd" in sent.text
+        ask = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Koppelen" in s.text,
+                                    after=mark)
+        data = next(d for text, d in ask.buttons if text == "Ja, koppel")
+        mark = len(bot.tg.sent)
+        bot.tg.press(ARBITER, ask, data)
+        welcome = await bot.tg.wait_for(lambda s, u=user: s.chat_id == u.id, after=mark)
+        assert "gekoppeld" in welcome.text
+
+
+async def set_up_club(bot, members, rounds: int = 3) -> None:
+    await link_everyone(bot, members)
+    answer = await bot.ask(ARBITER, "/club", chat_id=GROUP)
+    assert "clubgroep" in answer.text
+    for k in range(rounds):
+        day = 3 + 7 * k
+        answer = await bot.ask(ARBITER, f"/ronde nieuw {day}-12-2026")
+        assert f"Ronde {k + 1} gepland" in answer.text
+
+
+async def pass_deadline(bot, number: int):
+    """Move the clock past the round's deadline; the tick drafts it and tells the arbiter."""
+    mark = len(bot.tg.sent)
+    bot.clock.now = bot.clock.now.replace(year=2026, month=12, day=3 + 7 * (number - 1),
+                                          hour=18)
+    return await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and
+                                 f"deadline van ronde {number}" in s.text, after=mark)
+
+
+async def publish(bot, number: int):
+    mark = len(bot.tg.sent)
+    answer = await bot.ask(ARBITER, "/indeling bevestig")
+    assert f"Ronde {number} is gepubliceerd" in answer.text
+    return await bot.tg.wait_for(lambda s: s.chat_id == GROUP and "Indeling ronde" in s.text,
+                                 after=mark)
+
+
+def boards_of(text: str, members) -> list[tuple[str, str]]:
+    """(white, black) first names from a pairing list."""
+    names = {u.first_name for u in members}
+    out = []
+    for line in text.splitlines():
+        found = [w for w in re.findall(r"[A-Z][a-z]+", line) if w in names]
+        if len(found) == 2 and re.match(r"\s*\d+\s", line):
+            out.append((found[0], found[1]))
+    return out
+
+
+async def play_round(bot, members, number: int, post) -> None:
+    """Each white player reports 1-0 replying to the pairing; black confirms by button."""
+    by_name = {u.first_name: u for u in members}
+    for white, black in boards_of(post.text, members):
+        mark = len(bot.tg.sent)
+        answer = await bot.ask(by_name[white], "/uitslag 1-0", chat_id=GROUP, reply_to=post)
+        assert "wint met wit" in answer.text and "moet nog bevestigen" in answer.text
+        ask = await bot.tg.wait_for(lambda s, b=by_name[black]: s.chat_id == b.id and
+                                    "Klopt dat" in s.text, after=mark)
+        bot.tg.press(by_name[black], ask, ask.buttons[0][1])
+        await bot.tg.edited(ask, "Bevestigd")
+
+
+async def test_a_three_round_season_from_linking_to_final_standings(bot, members):
+    await set_up_club(bot, members)
+    # Round 1: Femke signs off in time.
+    answer = await bot.ask(members[5], "/afmelden")
+    assert "afgemeld voor ronde 1" in answer.text and "33%" in answer.text
+    for number in (1, 2, 3):
+        mark = len(bot.tg.sent)
+        draft = await pass_deadline(bot, number)
+        assert "Concept" in draft.text
+        post = await publish(bot, number)
+        personal = [s for s in bot.tg.sent[mark:] if s.chat_id in {u.id for u in members}
+                    and f"Ronde {number}" in s.text]
+        present = 5 if number == 1 else 6
+        assert len(personal) == present  # every present player, his board or his bye
+        mark = len(bot.tg.sent)
+        await play_round(bot, members, number, post)
+        done = f"Alle uitslagen van ronde {number}"
+        standings = await bot.tg.wait_for(lambda s, d=done: s.chat_id == GROUP and d in s.text,
+                                          after=mark)
+        assert "Pos" in standings.text
+    final = await bot.ask(members[0], "/stand")
+    assert "Stand na ronde 3" in final.text
+    table = [line.split() for line in final.text.splitlines() if re.match(r"\s*\d+\s", line)]
+    assert len(table) == 6
+    mine = await bot.ask(members[0], "/stand mij")
+    assert "Totaal" in mine.text and "eigen waarde" in mine.text
