@@ -115,7 +115,7 @@ class FakeTelegram:
                                         if status == 403 else "Too Many Requests"}
                 if status == 429:
                     body["parameters"] = {"retry_after": retry}
-                return web.json_response(body)
+                return web.json_response(body, status=status)
         handler = getattr(self, f"_api_{method}", None)
         if handler is None:
             return web.json_response({"ok": True, "result": True})

@@ -1,0 +1,170 @@
+"""The scenarios of issue 5, end to end over real HTTP against the fake Bot API."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from tests.bot.conftest import ARBITER, GROUP
+from tests.bot.fake_telegram import User
+from tests.bot.test_season import pass_deadline, publish, set_up_club
+
+
+def drafts(bot, number: int) -> list:
+    return [s for s in bot.tg.to(ARBITER.id) if f"deadline van ronde {number}" in s.text]
+
+
+async def test_sign_off_before_and_after_the_deadline(bot, members):
+    await set_up_club(bot, members, rounds=2)
+    anna, bram = members[0], members[1]
+    early = await bot.ask(anna, "/afmelden 1")
+    assert "afgemeld voor ronde 1" in early.text and "te laat" not in early.text
+    undo = await bot.ask(anna, "/aanmelden")
+    assert "ingetrokken" in undo.text
+    await pass_deadline(bot, 1)
+    await publish(bot, 1)
+    # After the deadline, already paired: recorded as late; arbiter and opponent are told.
+    mark = len(bot.tg.sent)
+    late = await bot.ask(bram, "/afmelden 1 ziek")
+    assert "te laat" in late.text and "niet afgemeld" in late.text
+    told = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Te late" in s.text,
+                                 after=mark)
+    assert "al ingedeeld tegen" in told.text
+    opponent = told.text.split("al ingedeeld tegen ")[1].rstrip(").")
+    who = next(u for u in members if f"{u.first_name} {u.last_name}" == opponent)
+    await bot.tg.wait_for(lambda s: s.chat_id == who.id and "te laat afgemeld" in s.text,
+                          after=mark)
+
+
+async def test_arbiter_signs_off_for_a_member_with_a_reason(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    answer = await bot.ask(ARBITER, "/afmelden Cor Jansen extern-clubavond")
+    assert "Cor Jansen afgemeld voor ronde 1" in answer.text
+    assert "externe wedstrijd op clubavond" in answer.text and "66%" in answer.text
+
+
+async def test_the_deadline_is_processed_once_however_often_the_job_fires(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    await asyncio.sleep(1.0)  # five more ticks
+    assert len(drafts(bot, 1)) == 1
+
+
+async def test_restart_between_deadline_and_publication(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    first = await pass_deadline(bot, 1)
+    await bot.stop()
+    await bot.start()
+    await asyncio.sleep(0.6)
+    assert len(drafts(bot, 1)) == 1  # not paired again
+    post = await publish(bot, 1)
+    assert post.text.count("Bord") == 1 and "Indeling ronde 1" in first.text
+
+
+async def test_a_deadline_missed_while_down_is_processed_at_start(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await bot.ask(members[0], "/afmelden")
+    await bot.stop()
+    bot.clock.now = bot.clock.now.replace(month=12, day=5)  # two days past the deadline
+    await bot.start()
+    draft = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and
+                                  "deadline van ronde 1" in s.text)
+    assert "Anna" not in draft.text.split("Oneven")[0].split("Bord", 1)[1]
+
+
+async def test_a_non_arbiter_tries_every_arbiter_command(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    outsider = members[2]
+    for text in ["/indeling maak", "/indeling bevestig", "/indeling opnieuw",
+                 "/indeling bye Anna", "/indeling ruil Anna Bram", "/uitslag 1 1-0",
+                 "/speler nieuw Piet", "/speler weg Anna", "/spelers", "/ronde",
+                 "/ronde nieuw 1-1-2027", "/club", "/arbiter 103", "/instellingen",
+                 "/instellingen start 19:00", "/extern Anna 1 1"]:
+        answer = await bot.ask(outsider, text)
+        assert answer.text in ("Dat mag alleen de wedstrijdleider.",
+                               "Zo geef je een uitslag door: <code>/uitslag 1-0</code>, "
+                               "<code>0-1</code> of <code>remise</code> (wit eerst), als "
+                               "antwoord op de indeling of hier."), text
+    # Nothing changed: still one round, still not drafted, still not an arbiter.
+    schedule = await bot.ask(ARBITER, "/ronde")
+    assert schedule.text.count("Ronde") == 1 and "gepland" in schedule.text
+
+
+async def test_a_member_cannot_report_a_game_that_is_not_his(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await bot.ask(members[5], "/afmelden")
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    answer = await bot.ask(members[5], "/uitslag 1-0", chat_id=GROUP, reply_to=post)
+    assert "speelt die partij niet" in answer.text
+
+
+async def test_conflicting_results_go_to_the_arbiter(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    line = next(x for x in post.text.splitlines() if x.strip().startswith("1 "))
+    white = next(u for u in members if u.first_name in line.split()[1])
+    black = next(u for u in members if u.first_name in line.split()[-3:][0] or
+                 (f"{u.first_name} {u.last_name}" in line and u is not white))
+    await bot.ask(white, "/uitslag 1-0", chat_id=GROUP, reply_to=post)
+    mark = len(bot.tg.sent)
+    clash = await bot.ask(black, "/uitslag 0-1", chat_id=GROUP, reply_to=post)
+    assert "andere uitslag" in clash.text
+    await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Tegenstrijdige" in s.text,
+                          after=mark)
+    settled = await bot.ask(ARBITER, "/uitslag 1 1/2-1/2")
+    assert "Vastgelegd" in settled.text and "remise" in settled.text
+
+
+async def test_a_member_who_blocked_the_bot_does_not_stop_publication(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    bot.tg.fail_next("sendMessage", 403, chat_id=members[3].id)
+    bot.tg.fail_next("sendMessage", 429, chat_id=members[4].id, retry_after=1)
+    mark = len(bot.tg.sent)
+    answer = await bot.ask(ARBITER, "/indeling bevestig", timeout=20)
+    assert "aan 5 spelers gestuurd" in answer.text and "Daan Smit" in answer.text
+    # The 429 was retried by the rate limiter: Eva still got her board.
+    await bot.tg.wait_for(lambda s: s.chat_id == members[4].id and "Ronde 1" in s.text,
+                          after=mark)
+
+
+async def test_group_commands_with_the_bot_name_and_edited_messages(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    answer = await bot.ask(members[0], "/stand@keizerbot", chat_id=GROUP)
+    assert "nog geen stand" in answer.text
+    mark = len(bot.tg.sent)
+    bot.says(members[0], "/afmelden", edited=True)
+    edited = await bot.tg.wait_for(lambda s: s.chat_id == members[0].id, after=mark)
+    assert "gewijzigd bericht" in edited.text
+
+
+async def test_unlinked_users_are_asked_who_they_are(bot):
+    stranger = User(555, "Onbekend")
+    answer = await bot.ask(stranger, "/afmelden")
+    assert "/ik" in answer.text
+    answer = await bot.ask(stranger, "/ik Zorro")
+    assert "Ik ken geen lid" in answer.text
+
+
+MALFORMED = ["/afmelden morgen", "/afmelden 99", "/afmelden 31-2", "/afmelden van t/m",
+             "/uitslag", "/uitslag 2-0", "/uitslag 1-0 1-0", "/uitslag ½-1", "/stand jij",
+             "/indeling zomaar", "/ik", "/aanmelden 77", "/mijn extra", "/onbekend", "hallo",
+             "/uitslag remise remise", "/afmelden 1 t/m", "/afmelden 0", "/stand mij mij",
+             "/afmelden -5", "/ik " + "x" * 300, "/afmelden " + "1 " * 50, "/uitslag +-"]
+
+
+async def test_two_hundred_malformed_messages_are_each_answered(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    rng = random.Random(200)
+    users = [*members, User(777, "Vreemd")]
+    for k in range(200):
+        user = rng.choice(users)
+        text = rng.choice(MALFORMED)
+        mark = len(bot.tg.sent)
+        bot.says(user, text)
+        answer = await bot.tg.wait_for(lambda s, u=user: s.chat_id == u.id, after=mark)
+        assert answer.text, (k, text)
+    alive = await bot.ask(members[0], "/help")
+    assert "Keizercompetitie" in alive.text
