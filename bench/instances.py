@@ -8,23 +8,15 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import replace
 from pathlib import Path
 
-from core.season import AbsenceReason, Player, Round, Season, season_to_data
+from core.pairing import before_pairing
+from core.season import Player, Season, season_to_data
 from core.simulation import Habits, simulate
 
 HERE = Path(__file__).parent / "instances"
 ALL_PRESENT = Habits(notice=0.0, no_notice=0.0, external_club_night=0.0,
                      external_other_day=0.0, forfeit=0.0)
-
-
-def cut(season: Season, round_no: int) -> Season:
-    """The season as it stood when round `round_no` was about to be paired."""
-    waiting = season.round(round_no)
-    absent = tuple(a for a in waiting.absent if a.reason is not AbsenceReason.BYE)
-    return replace(season, rounds=(*season.rounds[:round_no - 1],
-                                   Round(round_no, waiting.date, (), absent)))
 
 
 def members(rng: random.Random, count: int) -> tuple[Player, ...]:
@@ -45,13 +37,13 @@ def main() -> None:
         season = simulate(rng, rules="sliedrecht", players=members(rng, n), rounds=15,
                           habits=ALL_PRESENT)
         for phase, round_no in (("early", 3), ("middle", 8), ("last", 15)):
-            write(f"n{n:03d}-{phase}", cut(season, round_no))
+            write(f"n{n:03d}-{phase}", before_pairing(season, round_no))
     for n in range(13, 18):
         for preset, last in (("sliedrecht", 15), ("drie-groepen", 15), ("drie-cycli", 9)):
             rng = random.Random(f"{preset}{n}")
             season = simulate(rng, rules=preset, players=members(rng, n), rounds=last,
                               habits=ALL_PRESENT)
-            write(f"small{n}-{preset}-last", cut(season, last))
+            write(f"small{n}-{preset}-last", before_pairing(season, last))
     for n in (400, 401):
         # One period for the whole season and at most 8 places apart: by round 28 most players
         # have met everyone within reach.
@@ -59,7 +51,7 @@ def main() -> None:
         rng = random.Random(f"impossible{n}")
         season = simulate(rng, rules=rules, players=members(rng, n), rounds=28,
                           habits=ALL_PRESENT)
-        write(f"impossible{n}", cut(season, 28))
+        write(f"impossible{n}", before_pairing(season, 28))
 
 
 if __name__ == "__main__":

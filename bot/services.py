@@ -12,7 +12,7 @@ from typing import Any
 from telegram.ext import CallbackContext, ExtBot
 
 from bot.config import Config
-from core.pairing import Fixes, Pairing, pair, request_for_round
+from core.pairing import Fixes, Pairing, before_pairing, pair, request_for_round
 from core.season import Season
 from core.standings import Standings, compute_standings
 from storage import club, rounds
@@ -91,7 +91,7 @@ async def draft(services: Services, number: int, *, actor: int | None) -> Pairin
     """Lock attendance (if still open) and pair the round with the arbiter's fixes."""
     await rounds.set_state(services.db, number, rounds.RoundState.LOCKED, actor=actor,
                            expect=(rounds.RoundState.PLANNED,))
-    season = await load_season(services.db)
+    season = before_pairing(await load_season(services.db), number)
     pairing = pair(request_for_round(season, number, services.drafts.get(number, Fixes())))
     await rounds.save_pairing(services.db, pairing, actor=actor)
     return pairing

@@ -195,7 +195,7 @@ HELP_ARBITER = (
     "/uitslag BORD UITSLAG [ronde N] – ook reglementair: +- -+ --\n"
     "/afmelden NAAM … – namens een lid; /extern NAAM TEAM UITSLAG [clubavond|anderedag]\n"
     "/speler nieuw NAAM [rating] [jeugd] | weg NAAM; /spelers\n"
-    "/ronde – programma; /ronde nieuw DATUM; /ronde uitstel N DATUM\n"
+    "/ronde – programma; /ronde nieuw DATUM | uitstel N DATUM | vervalt N\n"
     "/instellingen [start 20:00 | deadline MINUTEN | herinnering MINUTEN]\n"
     "/club – deze groep wordt de clubgroep; /arbiter NUMMER | weg NUMMER"
 )
@@ -305,7 +305,9 @@ SPELER_ADDED = "{name} doet mee vanaf ronde {round}."
 SPELER_GONE = "{name} doet niet meer mee na ronde {round}."
 SPELERS_TITLE = "Spelers ({count}):"
 SPELERS_LINKED = " (gekoppeld)"
-RONDE_USAGE = "<code>/ronde nieuw DATUM</code> of <code>/ronde uitstel N DATUM</code>."
+RONDE_USAGE = ("<code>/ronde nieuw DATUM</code>, <code>/ronde uitstel N DATUM</code> of "
+               "<code>/ronde vervalt N</code>.")
+RONDE_CANCELLED = "Ronde {round} vervalt; de rondes erna schuiven een nummer op."
 RONDE_NONE = "Er staan nog geen rondes op het programma."
 RONDE_LINE = "Ronde {round}: {date}, afmelden tot {deadline} – {state}"
 RONDE_ADDED = "Ronde {round} gepland op {date}; afmelden kan tot {deadline}."
@@ -329,3 +331,4 @@ EXTERN_DONE = "Externe partij van {name} (team {team}, {result}) geboekt in rond
 REMINDER = ("Herinnering: ronde {round} is {date}. Afmelden kan tot {deadline} met /afmelden "
             "(in een privégesprek met mij).")
 BACKUP_FAILED = "De dagelijkse reservekopie is mislukt: {error}"
+CHANGE_REFUSED = "Dat kan niet, want dan klopt het seizoen niet meer"

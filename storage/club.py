@@ -144,11 +144,19 @@ async def add_player(db: Database, name: str, *, rating: int | None, youth: bool
 
 
 async def withdraw(db: Database, code: str, *, last_round: int, actor: int | None) -> None:
-    """A member stops: `last_round` is the last round he took part in."""
+    """A member stops: `last_round` is the last round he took part in. One who never took
+    part (nothing played, nothing signed off) is simply removed."""
     async with db.transaction() as conn:
         sid = await season_id(conn)
         pid = await player_id(conn, sid, code)
-        await conn.execute("UPDATE player SET withdrawn = ? WHERE id = ?", (last_round, pid))
+        async with conn.execute("SELECT joined FROM player WHERE id = ?", (pid,)) as cur:
+            row = await cur.fetchone()
+        if row is not None and last_round < row["joined"]:
+            await conn.execute("DELETE FROM signoff WHERE player_id = ?", (pid,))
+            await conn.execute("DELETE FROM player WHERE id = ?", (pid,))
+        else:
+            await conn.execute("UPDATE player SET withdrawn = ? WHERE id = ?",
+                               (last_round, pid))
         await audit.record(conn, actor=actor, action="player.withdraw", entity="player",
                            entity_id=code, new=last_round)
         await checked(conn)
@@ -218,3 +226,28 @@ async def mark_reminded(db: Database, number: int) -> bool:
         await conn.execute("UPDATE round SET reminded_at = ? WHERE id = ?",
                            (audit.now(), rnd["id"]))
     return True
+
+
+async def cancel_round(db: Database, number: int, *, actor: int | None) -> None:
+    """A round that will not be played (a holiday, the hall is closed): it goes, with its
+    sign-offs and any draft, and the later rounds move up one number. Only rounds not yet
+    published, and only when no later round is."""
+    async with db.transaction() as conn:
+        sid = await season_id(conn)
+        rnd = await round_row(conn, sid, number)
+        async with conn.execute("SELECT number, state FROM round WHERE season_id = ? AND "
+                                "number >= ?", (sid, number)) as cur:
+            later = await cur.fetchall()
+        busy = next((r for r in later if r["state"] in ("published", "complete")), None)
+        if busy is not None:
+            raise InputStoreError(StoreProblem.BAD_STATE, round=busy["number"],
+                                  state=busy["state"])
+        await conn.execute("DELETE FROM round WHERE id = ?", (rnd["id"],))
+        # Two steps, because (season, number) is unique at every row of an UPDATE.
+        await conn.execute("UPDATE round SET number = -number WHERE season_id = ? AND "
+                           "number > ?", (sid, number))
+        await conn.execute("UPDATE round SET number = -number - 1 WHERE season_id = ? AND "
+                           "number < 0", (sid,))
+        await audit.record(conn, actor=actor, action="round.cancel", entity="round",
+                           entity_id=number, old={"date": rnd["date"], "state": rnd["state"]})
+        await checked(conn)

@@ -110,6 +110,10 @@ async def ronde(update: Update, context: Context) -> None:
         await reply(update, texts.RONDE_MOVED.format(round=args[1], date=show_date(date),
                                                      deadline=show_moment(deadline, zone)))
         return
+    if args[0].lower() == "vervalt" and len(args) == 2 and args[1].isdigit():
+        await club.cancel_round(services.db, int(args[1]), actor=_actor(update))
+        await reply(update, texts.RONDE_CANCELLED.format(round=args[1]))
+        return
     await reply(update, texts.RONDE_USAGE)
 
 

@@ -14,6 +14,7 @@ from telegram.ext import CommandHandler, filters
 
 from bot import texts
 from bot.services import Context
+from core.errors import InvalidInputError
 from storage import club
 from storage.errors import StoreError, StoreProblem
 
@@ -121,7 +122,8 @@ def arbiter_only(handler: Handler) -> Handler:
 
 
 def refusing_store_errors(handler: Handler) -> Handler:
-    """A refusal from the store (unknown player, closed round, ...) becomes a Dutch reply."""
+    """A refusal (unknown player, closed round, a change that would break the season, ...)
+    becomes a Dutch reply; nothing was written."""
     async def guarded(update: Update, context: Context) -> None:
         try:
             await handler(update, context)
@@ -129,6 +131,8 @@ def refusing_store_errors(handler: Handler) -> Handler:
             text = texts.NO_SEASON if exc.problem is StoreProblem.NO_SEASON \
                 else texts.store_problem(exc)
             await reply(update, text)
+        except InvalidInputError as exc:
+            await reply(update, esc(texts.problems_report(texts.CHANGE_REFUSED, exc.problems)))
     return guarded
 
 

@@ -20,7 +20,7 @@ from core.pairing.model import (
     Tier,
     Timings,
 )
-from core.pairing.request import request_for_round
+from core.pairing.request import before_pairing, request_for_round
 from core.pairing.selection import Selection, objective, to_pairing
 
 
@@ -86,5 +86,5 @@ def conflicting_tiers(request: PairingRequest) -> tuple[Tier, ...]:
 
 __all__ = ["Board", "BrokenRule", "EdgeTable", "Engine", "Fixes", "Meeting", "Objective",
            "Pairing", "PairingImpossibleError", "PairingRequest", "Rule", "Selection", "Tier",
-           "Timings", "baseline", "conflicting_tiers", "evaluate", "objective", "pair",
-           "request_for_round"]
+           "Timings", "baseline", "before_pairing", "conflicting_tiers", "evaluate", "objective",
+           "pair", "request_for_round"]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from core.errors import InvalidInputError, ProblemCode, Problems
 from core.pairing.model import Fixes, Meeting, PairingRequest
 from core.rules import Colour
-from core.season import AbsenceReason, Season
+from core.season import AbsenceReason, Round, Season
 from core.standings import compute_standings, insert_by_rating
 
 
@@ -18,6 +20,15 @@ def pairing_ranking(season: Season, round_no: int) -> tuple[str, ...]:
 
 
 NO_FIXES = Fixes()
+
+
+def before_pairing(season: Season, round_no: int) -> Season:
+    """The season as it stood when round `round_no` waited to be paired: later rounds gone,
+    the round's games and bye removed, its sign-offs kept (to pair a draft again)."""
+    waiting = season.round(round_no)
+    absent = tuple(a for a in waiting.absent if a.reason is not AbsenceReason.BYE)
+    return replace(season, rounds=(*season.rounds[:round_no - 1],
+                                   Round(round_no, waiting.date, (), absent)))
 
 
 def request_for_round(season: Season, round_no: int,

@@ -1,0 +1,115 @@
+"""The arbiter's tools, end to end: adjusting a draft, members, schedule, settings, externals;
+the reminder; a member's own overview."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from tests.bot.conftest import ARBITER, GROUP
+from tests.bot.test_season import pass_deadline, publish, set_up_club
+
+
+def boards(text: str) -> list[tuple[str, str]]:
+    """(white, black) full names from a pairing list."""
+    names = ["Anna Visser", "Bram de Boer", "Cor Jansen", "Daan Smit", "Eva Bos", "Femke Kok"]
+    out = []
+    for line in text.splitlines():
+        if re.match(r"\s+\d+\s", line):
+            found = sorted((line.index(n), n) for n in names if n in line)
+            out.append((found[0][1], found[1][1]))
+    return out
+
+
+def opponent(pairs: list[tuple[str, str]], who: str) -> tuple[str, str]:
+    """(colour, opponent) of `who`."""
+    white, black = next(p for p in pairs if who in p)
+    return ("white", black) if white == who else ("black", white)
+
+
+async def test_draft_adjustments_bye_swap_and_repair(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await bot.ask(members[0], "/afmelden")  # five present: somebody gets the bye
+    await pass_deadline(bot, 1)
+    volunteer = await bot.ask(ARBITER, "/indeling bye Bram de Boer")
+    assert "Oneven (bye): Bram de Boer" in volunteer.text
+    before = boards(volunteer.text)
+    swapped = await bot.ask(ARBITER, "/indeling ruil Cor Jansen en Eva Bos")
+    after = boards(swapped.text)
+    # Cor and Eva changed places: each now has the other's opponent and colour.
+    assert opponent(after, "Cor Jansen") == opponent(before, "Eva Bos")
+    assert opponent(after, "Eva Bos") == opponent(before, "Cor Jansen")
+    again = await bot.ask(ARBITER, "/indeling opnieuw")
+    # Re-pairing keeps what the arbiter fixed by hand: the volunteer and the swapped boards.
+    assert "Oneven (bye): Bram de Boer" in again.text
+    assert {p for p in after if {"Cor Jansen", "Eva Bos"} & set(p)} <= set(boards(again.text))
+    post = await publish(bot, 1)
+    assert "Bram de Boer" in post.text.split("Oneven")[1]
+
+
+async def test_members_come_and_go(bot, members):
+    await set_up_club(bot, members, rounds=2)
+    added = await bot.ask(ARBITER, "/speler nieuw Gijs Post 1650 jeugd")
+    assert "Gijs Post doet mee vanaf ronde 1" in added.text
+    gone = await bot.ask(ARBITER, "/speler weg Femke Kok")
+    assert "Femke Kok doet niet meer mee" in gone.text
+    listing = await bot.ask(ARBITER, "/spelers")
+    # Femke never played: she is removed rather than marked as stopped.
+    assert "Spelers (6)" in listing.text and "Gijs Post" in listing.text
+    assert "Femke" not in listing.text
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    assert "Gijs Post" in post.text and "Femke Kok" not in post.text
+
+
+async def test_schedule_postpone_and_cancel(bot, members):
+    await set_up_club(bot, members, rounds=3)
+    moved = await bot.ask(ARBITER, "/ronde uitstel 2 12-12-2026")
+    assert "Ronde 2 verplaatst naar za 12 dec" in moved.text
+    cancelled = await bot.ask(ARBITER, "/ronde vervalt 2")
+    assert "Ronde 2 vervalt" in cancelled.text
+    schedule = await bot.ask(ARBITER, "/ronde")
+    assert schedule.text.count("Ronde") == 2 and "do 17 dec" in schedule.text
+    bad = await bot.ask(ARBITER, "/ronde nieuw 31-2")
+    assert "geen datum" in bad.text
+
+
+async def test_settings_and_arbiters(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    shown = await bot.ask(ARBITER, "/instellingen")
+    assert "20:00" in shown.text and "sliedrecht" in shown.text
+    assert "Opgeslagen" in (await bot.ask(ARBITER, "/instellingen deadline 60")).text
+    assert "Opgeslagen" in (await bot.ask(ARBITER, "/instellingen start 19:30")).text
+    shown = await bot.ask(ARBITER, "/instellingen")
+    assert "19:30" in shown.text and "tot 60 minuten" in shown.text
+    await bot.ask(ARBITER, f"/arbiter {members[1].id}")
+    assert "Dit overzicht" not in (await bot.ask(members[1], "/spelers")).text
+    assert "Spelers (6)" in (await bot.ask(members[1], "/spelers")).text
+    await bot.ask(ARBITER, f"/arbiter weg {members[1].id}")
+    assert "alleen de wedstrijdleider" in (await bot.ask(members[1], "/spelers")).text
+
+
+async def test_external_match_is_booked(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    booked = await bot.ask(ARBITER, "/extern Daan Smit 2 1 anderedag")
+    assert "Externe partij van Daan Smit (team 2, 1) geboekt in ronde 1" in booked.text
+    mine = await bot.ask(members[3], "/mijn")
+    assert "Afgemeld voor: 1" in mine.text
+
+
+async def test_reminder_goes_to_the_group_once(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    bot.clock.now = bot.clock.now.replace(month=12, day=2, hour=20)  # a day before round 1
+    reminder = await bot.tg.wait_for(lambda s: s.chat_id == GROUP and "Herinnering" in s.text)
+    assert "afmelden" in reminder.text.lower()
+    await asyncio.sleep(0.6)
+    assert len([s for s in bot.tg.to(GROUP) if "Herinnering" in s.text]) == 1
+
+
+async def test_my_overview(bot, members):
+    await set_up_club(bot, members, rounds=2)
+    await bot.ask(members[0], "/afmelden 2")
+    await pass_deadline(bot, 1)
+    await publish(bot, 1)
+    mine = await bot.ask(members[0], "/mijn")
+    assert "Afgemeld voor: 2" in mine.text and "Ronde 1: bord" in mine.text

@@ -1,0 +1,74 @@
+"""Configuration is checked at start with Dutch reasons; long messages are split safely."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from bot.config import ConfigError, load
+from bot.handlers.common import LIMIT, split
+from tests.bot.conftest import TOKEN
+from tests.integration.conftest import ROOT
+
+GOOD = {"TELEGRAM_BOT_TOKEN": TOKEN}
+
+
+@pytest.mark.parametrize(("env", "says"), [
+    ({}, "BotFather"),
+    ({"TELEGRAM_BOT_TOKEN": "abc"}, "ziet er niet uit als een token"),
+    ({**GOOD, "KEIZER_ARBITERS": "12,wim"}, "'wim' is geen Telegram-gebruikersnummer"),
+    ({**GOOD, "KEIZER_TIMEZONE": "Mars/Olympus"}, "geen tijdzone"),
+    ({**GOOD, "TELEGRAM_BASE_URL": "localhost"}, "moet een adres zijn"),
+])
+def test_a_bad_setting_is_named_with_how_to_fix_it(env, says):
+    with pytest.raises(ConfigError) as caught:
+        load(env)
+    assert says in str(caught.value)
+
+
+def test_good_settings(tmp_path):
+    config = load({**GOOD, "KEIZER_ARBITERS": "12, 34", "KEIZER_DB": str(tmp_path / "k.db"),
+                   "TELEGRAM_BASE_URL": "http://127.0.0.1:8081"})
+    assert config.arbiters == (12, 34) and config.api_url == "http://127.0.0.1:8081/bot"
+
+
+def test_env_file_is_read(tmp_path, monkeypatch):
+    (tmp_path / ".env").write_text(f"TELEGRAM_BOT_TOKEN={TOKEN}\nKEIZER_ARBITERS=7\n")
+    monkeypatch.delenv("TELEGRAM_BOT_TOKEN", raising=False)
+    monkeypatch.delenv("KEIZER_ARBITERS", raising=False)
+    assert load(env_file=tmp_path / ".env").arbiters == (7,)
+
+
+def test_long_messages_are_split_at_lines_and_keep_pre_blocks_whole():
+    text = "<pre>" + "\n".join(f"{k:4d}  Speler {k}" for k in range(900)) + "</pre>"
+    pieces = split(text)
+    assert len(pieces) > 1 and all(len(p) <= LIMIT for p in pieces)
+    assert all(p.count("<pre>") == p.count("</pre>") == 1 for p in pieces)
+    joined = "".join(p.removeprefix("<pre>").removesuffix("</pre>") + "\n" for p in pieces)
+    assert joined.split() == text.removeprefix("<pre>").removesuffix("</pre>").split()
+
+
+async def test_keizerbot_runs_the_bot_against_a_bot_api_server(tg, tmp_path):
+    """The main job, as a real process: `keizerbot` with a token and a Bot API address."""
+    env = {**os.environ, "TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_BASE_URL": tg.url,
+           "KEIZER_DB": str(tmp_path / "keizer.db"), "KEIZER_ARBITERS": "1"}
+    process = subprocess.Popen([sys.executable, "-m", "bot.cli"], cwd=ROOT, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not any(method == "getUpdates" for method, _ in tg.calls):
+            assert process.poll() is None and time.monotonic() < deadline
+            await __import__("asyncio").sleep(0.1)
+        from tests.bot.fake_telegram import User
+        answer = await tg.reply_to(User(1, "Wim"), "/start")
+        assert "Keizercompetitie" in answer.text
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=30)
+    assert process.returncode == 0, out
+    assert TOKEN not in out  # the token never reaches the log
