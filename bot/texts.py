@@ -196,7 +196,8 @@ HELP_ARBITER = (
     "/afmelden NAAM … – namens een lid; /extern NAAM TEAM UITSLAG [clubavond|anderedag]\n"
     "/speler nieuw NAAM [rating] [jeugd] | weg NAAM; /spelers\n"
     "/ronde – programma; /ronde nieuw DATUM | uitstel N DATUM | vervalt N\n"
-    "/instellingen [start 20:00 | deadline MINUTEN | herinnering MINUTEN]\n"
+    "/instellingen [start 20:00 | deadline MIN | herinnering MIN | reglement NAAM | "
+    "regel PARAMETER WAARDE]\n"
     "/club – deze groep wordt de clubgroep; /arbiter NUMMER | weg NUMMER"
 )
 
@@ -322,8 +323,9 @@ ARBITER_ADDED = "{id} is nu wedstrijdleider."
 ARBITER_REMOVED = "{id} is geen wedstrijdleider meer."
 INSTELLINGEN = ("Clubavond begint om {start}; afmelden kan tot {deadline} minuten ervoor; "
                 "herinnering {reminder} minuten ervoor.\nReglement: {rules}.")
-INSTELLINGEN_USAGE = ("<code>/instellingen start 20:00</code>, <code>deadline 120</code> of "
-                      "<code>herinnering 1440</code> (minuten voor de start).")
+INSTELLINGEN_USAGE = ("<code>/instellingen start 20:00</code>, <code>deadline 120</code>, "
+                      "<code>herinnering 1440</code> (minuten voor de start), "
+                      "<code>reglement drie-cycli</code> of <code>regel notice_cap 8</code>.")
 INSTELLINGEN_DONE = "Opgeslagen."
 EXTERN_USAGE = ("<code>/extern NAAM TEAM UITSLAG [clubavond|anderedag]</code>, "
                 "uitslag 1, ½ of 0.")
@@ -332,3 +334,5 @@ REMINDER = ("Herinnering: ronde {round} is {date}. Afmelden kan tot {deadline} m
             "(in een privégesprek met mij).")
 BACKUP_FAILED = "De dagelijkse reservekopie is mislukt: {error}"
 CHANGE_REFUSED = "Dat kan niet, want dan klopt het seizoen niet meer"
+SENT_PRIVATELY = "Dat heb ik je privé gestuurd."
+START_PRIVATE_FIRST = "Start eerst een privégesprek met mij, dan stuur ik het je daar."

@@ -8,6 +8,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from core.season import data_to_json
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
@@ -250,4 +251,19 @@ async def cancel_round(db: Database, number: int, *, actor: int | None) -> None:
                            "number < 0", (sid,))
         await audit.record(conn, actor=actor, action="round.cancel", entity="round",
                            entity_id=number, old={"date": rnd["date"], "state": rnd["state"]})
+        await checked(conn)
+
+
+async def set_rules(db: Database, source: object, *, actor: int | None) -> None:
+    """Replace the season's rules (preset and overrides, as written); the core validates the
+    whole season with them before anything is kept."""
+    async with db.transaction() as conn:
+        sid = await season_id(conn)
+        async with conn.execute("SELECT rules FROM season WHERE id = ?", (sid,)) as cur:
+            row = await cur.fetchone()
+        await conn.execute("UPDATE season SET rules = ? WHERE id = ?",
+                           (data_to_json(source), sid))
+        await audit.record(conn, actor=actor, action="season.rules", entity="season",
+                           entity_id=sid, old=None if row is None else row["rules"],
+                           new=source)
         await checked(conn)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from decimal import Decimal
 from fractions import Fraction
 
 from telegram import Update
@@ -159,6 +160,9 @@ async def instellingen(update: Update, context: Context) -> None:
             reminder=settings.reminder_minutes,
             rules=esc(json.dumps(season.rules_source, default=str, ensure_ascii=False))))
         return
+    if args[0].lower() in ("reglement", "regel"):
+        await _change_rules(update, context, args)
+        return
     key = SETTINGS.get(args[0].lower())
     value: object = None
     if key == "round_start" and len(args) == 2:
@@ -173,6 +177,30 @@ async def instellingen(update: Update, context: Context) -> None:
         return
     await club.change_settings(context.services.db, actor=_actor(update), **{key: value})
     await reply(update, texts.INSTELLINGEN_DONE)
+
+
+async def _change_rules(update: Update, context: Context, args: list[str]) -> None:
+    """`reglement PRESET` (keeps the club's overrides) or `regel PARAMETER WAARDE`."""
+    season = await load_season(context.services.db)
+    source = season.rules_source
+    rules = dict(source) if isinstance(source, dict) else {"preset": source}
+    if args[0].lower() == "reglement" and len(args) == 2:
+        rules["preset"] = args[1]
+    elif args[0].lower() == "regel" and len(args) >= 3:
+        rules[args[1]] = _value(" ".join(args[2:]))
+    else:
+        await reply(update, texts.INSTELLINGEN_USAGE)
+        return
+    await club.set_rules(context.services.db, rules, actor=_actor(update))
+    await reply(update, texts.INSTELLINGEN_DONE)
+
+
+def _value(text: str) -> object:
+    """A parameter value as typed: a number (exact), null, true/false, a table, or text."""
+    try:
+        return json.loads(text, parse_float=Decimal)
+    except json.JSONDecodeError:
+        return text
 
 
 EXTERNAL_RESULTS = {"1": Fraction(1), "½": Fraction(1, 2), "1/2": Fraction(1, 2),

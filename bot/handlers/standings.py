@@ -35,7 +35,7 @@ async def stand(update: Update, context: Context) -> None:
         who = await member(update, context)
         if who is not None:
             text = tables.breakdown_table(standings, who.code, decimals)
-            await reply(update, f"<pre>{esc(text)}</pre>")
+            await personal(update, context, f"<pre>{esc(text)}</pre>")
         return
     chat = update.effective_chat
     if chat is not None and chat.type != ChatType.PRIVATE:
@@ -91,7 +91,17 @@ async def mijn(update: Update, context: Context) -> None:
                     result="" if result is None else f" ({result})"))
         if stored.bye == who.code:
             lines.append(texts.MIJN_BYE.format(round=number))
-    await reply(update, "\n".join(lines))
+    await personal(update, context, "\n".join(lines))
+
+
+async def personal(update: Update, context: Context, text: str) -> None:
+    """Personal details go to the private chat, also when asked for in the group."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None or chat.type == ChatType.PRIVATE:
+        await reply(update, text)
+        return
+    sent = await send(context, user.id, text)
+    await reply(update, texts.SENT_PRIVATELY if sent else texts.START_PRIVATE_FIRST)
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]

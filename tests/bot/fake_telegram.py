@@ -9,8 +9,10 @@ Tests play the members: `user_says(...)` queues an update the bot gets from `get
 from __future__ import annotations
 
 import asyncio
+import html
 import itertools
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -50,6 +52,11 @@ class Sent:
     thread_id: int | None = None
     method: str = "sendMessage"
     edits: list[str] = field(default_factory=list)
+
+    @property
+    def plain(self) -> str:
+        """The text as the member sees it: HTML tags gone, entities unescaped."""
+        return html.unescape(re.sub(r"<[^>]+>", "", self.text))
 
     @property
     def buttons(self) -> list[tuple[str, str]]:

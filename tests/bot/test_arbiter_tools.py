@@ -113,3 +113,28 @@ async def test_my_overview(bot, members):
     await publish(bot, 1)
     mine = await bot.ask(members[0], "/mijn")
     assert "Afgemeld voor: 2" in mine.text and "Ronde 1: bord" in mine.text
+
+
+async def test_rules_are_changed_and_checked(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    assert "Opgeslagen" in (await bot.ask(ARBITER, "/instellingen regel notice_cap 8")).text
+    assert "Opgeslagen" in (await bot.ask(ARBITER, "/instellingen reglement drie-cycli")).text
+    shown = await bot.ask(ARBITER, "/instellingen")
+    assert "drie-cycli" in shown.text and "notice_cap" in shown.text
+    refused = await bot.ask(ARBITER, "/instellingen regel notice_kap 8")
+    assert "onbekend veld 'notice_kap'" in refused.plain
+    refused = await bot.ask(ARBITER, "/instellingen reglement zwolle")
+    assert "onbekende voorinstelling" in refused.text
+    assert "notice_kap" not in (await bot.ask(ARBITER, "/instellingen")).text
+
+
+async def test_personal_details_asked_in_the_group_go_privately(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    mark = len(bot.tg.sent)
+    note = await bot.ask(members[0], "/mijn", chat_id=GROUP)
+    assert "privé gestuurd" in note.text
+    private = await bot.tg.wait_for(lambda s: s.chat_id == members[0].id, after=mark)
+    assert "Afmeldingen" in private.text or "afmeldingen" in private.text
+    bot.tg.fail_next("sendMessage", 403, chat_id=members[1].id)
+    note = await bot.ask(members[1], "/mijn", chat_id=GROUP)
+    assert "Start eerst een privégesprek" in note.text
