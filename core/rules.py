@@ -59,6 +59,18 @@ class Weekday(StrEnum):
     SUNDAY = "sunday"
 
 
+class Titles(StrEnum):
+    """What the season's prizes are decided by, beside the club championship (section 6)."""
+
+    NONE = "none"
+    PLAYOFF = "playoff"
+    """`sliedrecht`: a play-off when #2 is within half the top value of #1."""
+    PERIOD_GROUPS = "period_groups"
+    """`drie-groepen`: per period, the ranking cut into groups, champions by match points."""
+    SUBGROUPS = "subgroups"
+    """`drie-cycli`: two groups with prizes and promotion at mid-season."""
+
+
 class CompensationKind(StrEnum):
     """A round without a game, and why (rules.md section 3)."""
 
@@ -170,6 +182,15 @@ class Rules:
     equal_balance_higher_gets: Colour = Colour.BLACK
     display_decimals: int = 1
     """Decimals a club publishes scores with (rounded half up)."""
+    titles: Titles = Titles.NONE
+    period_groups: int = 3
+    """`period_groups`: how many groups each period's ranking is cut into."""
+    promotion: int = 3
+    """`subgroups`: how many go up (and at most how many go down) at mid-season."""
+    time_control: str = "90+15"
+    """Minutes per player + seconds per move."""
+    youth_time_control: str = "50+15"
+    playoff_time_control: str = "30+5"
 
     @property
     def rounds_per_period(self) -> int:
@@ -217,6 +238,7 @@ PRESETS: Mapping[str, Rules] = MappingProxyType(
             max_meetings=2,
             per_period=1,
             top_exception=TopException(from_round=16, top=10),
+            titles=Titles.PLAYOFF,
         ),
         "drie-groepen": Rules(
             preset="drie-groepen",
@@ -247,6 +269,7 @@ PRESETS: Mapping[str, Rules] = MappingProxyType(
             periods=2,
             per_period=1,
             min_rounds_between=2,
+            titles=Titles.PERIOD_GROUPS,
         ),
         "drie-cycli": Rules(
             preset="drie-cycli",
@@ -269,6 +292,7 @@ PRESETS: Mapping[str, Rules] = MappingProxyType(
             period_length=9,
             max_meetings=3,
             per_period=1,
+            titles=Titles.SUBGROUPS,
         ),
     }
 )
@@ -446,6 +470,16 @@ def _top_exception(raw: Any, current: Any, path: str, problems: Problems) -> Any
     return TopException(from_round=merged["from_round"], top=merged["top"])
 
 
+_TIME_CONTROL = re.compile(r"^\d{1,3}\+\d{1,3}$")
+
+
+def _time_control(raw: Any, current: Any, path: str, problems: Problems) -> Any:
+    if isinstance(raw, str) and _TIME_CONTROL.match(raw.strip()):
+        return raw.strip()
+    problems.add(path, ProblemCode.BAD_VALUE, value=_show(raw), expected='"90+15"')
+    return current
+
+
 _PARSERS: Mapping[str, _Parser] = {
     "club_night": _choice(Weekday),
     "ladder": _choice(Ladder),
@@ -474,6 +508,12 @@ _PARSERS: Mapping[str, _Parser] = {
     "rematch_reverses_colours": _boolean,
     "equal_balance_higher_gets": _choice(Colour),
     "display_decimals": _integer(0, 4),
+    "titles": _choice(Titles),
+    "period_groups": _integer(1, 10),
+    "promotion": _integer(0, 20),
+    "time_control": _time_control,
+    "youth_time_control": _time_control,
+    "playoff_time_control": _time_control,
 }
 
 PARAMETERS: tuple[str, ...] = tuple(_PARSERS)
