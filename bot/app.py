@@ -12,7 +12,17 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Contex
 
 from bot import jobs
 from bot.config import Config
-from bot.handlers import admin, errors, general, members, pairing, results, signoff, standings
+from bot.handlers import (
+    admin,
+    errors,
+    general,
+    media,
+    members,
+    pairing,
+    results,
+    signoff,
+    standings,
+)
 from bot.services import Context, Services
 from storage.db import Database
 
@@ -22,6 +32,7 @@ MEMBER_COMMANDS = [
     ("afmelden", "afmelden voor een ronde"), ("aanmelden", "afmelding intrekken"),
     ("uitslag", "uitslag doorgeven, bijv. /uitslag 1-0"), ("stand", "de stand"),
     ("indeling", "de indeling"), ("mijn", "mijn afmeldingen en partij"),
+    ("grafiek", "het verloop van de ranglijst"),
     ("ik", "zeggen wie je bent"), ("help", "wat ik kan"),
 ]
 ARBITER_COMMANDS = [
@@ -29,7 +40,7 @@ ARBITER_COMMANDS = [
     ("speler", "speler nieuw of weg"), ("spelers", "alle spelers"),
     ("ronde", "het programma"), ("extern", "externe partij boeken"),
     ("instellingen", "tijden en reglement"), ("arbiter", "wedstrijdleiders"),
-    ("club", "deze groep wordt de clubgroep"),
+    ("club", "deze groep wordt de clubgroep"), ("export", "webpagina's en CSV"),
 ]
 
 
@@ -53,7 +64,7 @@ def build(config: Config, services: Services | None = None) -> Application:  # t
     if services is not None:
         shared.clock = services.clock
     # Order matters: specific commands and buttons first, the catch-alls last.
-    for module in (general, members, signoff, results, standings, pairing, admin):
+    for module in (general, members, signoff, results, standings, pairing, admin, media):
         module.register(app)
     general.register_fallbacks(app)
     errors.register(app)

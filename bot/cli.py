@@ -16,9 +16,9 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from enum import IntEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from bot import tables, texts
+from bot import exports, tables, texts
 from bot.app import build as build_app
 from bot.config import ConfigError
 from bot.config import load as load_config
@@ -32,8 +32,10 @@ from storage.backup import KEEP, backup
 from storage.db import Database
 from storage.errors import StoreError
 from storage.seasons import export_json, import_season
+from storage.seasons import load_season as load_db_season
 
 DEFAULT_DB = Path("data") / "keizer.db"
+T = TypeVar("T")
 
 
 class ExitCode(IntEnum):
@@ -103,6 +105,16 @@ def _parser() -> argparse.ArgumentParser:
     copy.add_argument("--db", type=Path, default=None, help="databasebestand")
     copy.add_argument("--keep", type=int, default=KEEP, help="zoveel kopieën bewaren")
     copy.set_defaults(run=_run_backup)
+
+    for name, writer, what in (("export-html", exports.write_html, "webpagina's"),
+                               ("export-csv", exports.write_csv, "CSV-bestanden")):
+        web = sub.add_parser(name, help=f"stand, rondes en kruistabel als {what}")
+        web.add_argument("directory", type=Path, metavar="MAP")
+        source = web.add_mutually_exclusive_group()
+        source.add_argument("--db", type=Path, default=None, help="databasebestand")
+        source.add_argument("--season", type=Path, default=None, metavar="SEIZOEN.json",
+                            help="uit een seizoensbestand in plaats van de database")
+        web.set_defaults(run=_run_site, writer=writer)
 
     rules = sub.add_parser("rules", help="een reglementbestand (TOML) controleren en tonen")
     rules.add_argument("file", type=Path, metavar="REGLEMENT.toml")
@@ -219,7 +231,7 @@ def database_path(option: Path | None) -> Path:
     return option or Path(os.environ.get("KEIZER_DB") or DEFAULT_DB)
 
 
-async def _with_database(path: Path, work: Callable[[Database], Awaitable[ExitCode]]) -> ExitCode:
+async def _with_database(path: Path, work: Callable[[Database], Awaitable[T]]) -> T:
     try:
         db = await Database.open(path)
     except (OSError, sqlite3.Error) as exc:
@@ -268,6 +280,20 @@ def _run_backup(args: argparse.Namespace) -> ExitCode:
         return ExitCode.OK
 
     return asyncio.run(_with_database(path, work))
+
+
+def _run_site(args: argparse.Namespace) -> ExitCode:
+    """export-html / export-csv, from a season file or the club's database."""
+    if args.season is not None:
+        season = load_season(args.season)
+    else:
+        async def work(db: Database) -> Season:
+            return await load_db_season(db)
+
+        season = asyncio.run(_with_database(database_path(args.db), work))
+    written = args.writer(season, args.directory)
+    print(texts.SITE_WRITTEN.format(count=len(written), path=args.directory))
+    return ExitCode.OK
 
 
 def _run_rules(args: argparse.Namespace) -> ExitCode:

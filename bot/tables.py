@@ -9,6 +9,7 @@ from typing import Protocol
 from bot import texts
 from core.numbers import format_number
 from core.pairing import Board, BrokenRule
+from core.rules import Colour
 from core.season import Season
 from core.standings import BreakdownLine, Standings
 
@@ -98,8 +99,17 @@ def pairing_table(pairing: PairingView, season: Season, ranking: Sequence[str],
     def value(pid: str) -> str:
         return format_number(values[pid], 0) if pid in values else "-"
 
+    def tempo(board: Board) -> str:
+        own = {season.rules.youth_time_control if season.player(p).youth
+               else season.rules.time_control for p in (board.white, board.black)}
+        if len(own) == 1:
+            return own.pop()
+        return " / ".join(season.rules.youth_time_control if season.player(p).youth
+                          else season.rules.time_control for p in (board.white, board.black))
+
     rows = [[str(b.number), name(b.white), str(place[b.white]), value(b.white),
-             name(b.black), str(place[b.black]), value(b.black)] for b in pairing.boards]
+             name(b.black), str(place[b.black]), value(b.black), tempo(b)]
+            for b in pairing.boards]
     parts = [texts.PAIRING_TITLE.format(round=pairing.round), "",
              table(texts.PAIRING_COLUMNS, rows, left=frozenset({1, 4}))]
     if pairing.bye:
@@ -111,3 +121,33 @@ def pairing_table(pairing: PairingView, season: Season, ranking: Sequence[str],
     else:
         parts.append(texts.PAIRING_ALL_RULES_KEPT)
     return "\n".join(parts)
+
+
+CROSS_SYMBOLS = {Fraction(1): "1", Fraction(1, 2): "½", Fraction(0): "0"}
+KIND_SHORT = {"notice": "afm", "no_notice": "-", "bye": "bye", "opponent_absent": "+",
+              "arbiter": "wl", "external_club_night": "ext", "external_other_day": "ext",
+              "late_join": "nw"}
+
+
+def crosstable(standings: Standings, decimals: int) -> tuple[list[str], list[list[str]]]:
+    """The classic grid: per player and round, opponent's place, colour, result and the value
+    the opponent was priced at (`12w1 45`); rounds without a game show their kind."""
+    place = {pid: k for k, pid in enumerate(standings.ranking, start=1)}
+    rounds = standings.after_round
+    header = ["Pos", "Naam", *(str(r) for r in range(1, rounds + 1)), "Punten"]
+    rows = []
+    for row in standings.rows:
+        cells = [""] * rounds
+        for line in standings.breakdown(row.id):
+            if not line.round:
+                continue
+            if line.kind is None and line.opponent is not None:
+                colour = "w" if line.colour is Colour.WHITE else "z"
+                result = "…" if line.pending else CROSS_SYMBOLS.get(line.result or Fraction(0), "")
+                value = "" if line.value is None else format_number(line.value, 0)
+                cells[line.round - 1] = f"{place[line.opponent]}{colour}{result} {value}".strip()
+            elif line.kind is not None:
+                cells[line.round - 1] = KIND_SHORT[line.kind.value]
+        rows.append([str(row.rank), row.player.name, *cells,
+                     format_number(row.score, decimals, comma=True)])
+    return header, rows

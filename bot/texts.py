@@ -112,7 +112,7 @@ UNKNOWN_PLAYER_ID = "Speler '{player}' staat niet in deze stand."
 PAIRING_WITH_PENDING = "Let op: ronde {round} heeft nog uitslagen open; de indeling gaat uit " \
     "van de stand zonder die partijen."
 PAIRING_TITLE = "Indeling ronde {round}"
-PAIRING_COLUMNS = ("Bord", "Wit", "Pl", "Wrd", "Zwart", "Pl", "Wrd")
+PAIRING_COLUMNS = ("Bord", "Wit", "Pl", "Wrd", "Zwart", "Pl", "Wrd", "Tempo")
 PAIRING_BYE = "Oneven (bye): {name}"
 PAIRING_ALL_RULES_KEPT = "Alle regels van het reglement zijn gehaald."
 PAIRING_BROKEN_TITLE = "Niet alle regels konden worden gehaald:"
@@ -186,6 +186,7 @@ START = (
     "/aanmelden – afmelding intrekken\n"
     "/uitslag 1-0 – uitslag doorgeven (als antwoord op de indeling)\n"
     "/stand – de stand, /stand mij – jouw punten per ronde\n"
+    "/stand periode | groep | kruistabel; /grafiek [mij] – het verloop\n"
     "/indeling – de indeling, /mijn – jouw afmeldingen en partij\n"
     "/help – dit overzicht"
 )
@@ -198,7 +199,8 @@ HELP_ARBITER = (
     "/ronde – programma; /ronde nieuw DATUM | uitstel N DATUM | vervalt N\n"
     "/instellingen [start 20:00 | deadline MIN | herinnering MIN | reglement NAAM | "
     "regel PARAMETER WAARDE]\n"
-    "/club – deze groep wordt de clubgroep; /arbiter NUMMER | weg NUMMER"
+    "/club – deze groep wordt de clubgroep; /arbiter NUMMER | weg NUMMER\n"
+    "/export – stand, rondes en kruistabel als webpagina's en CSV"
 )
 
 NOT_LINKED = "Ik weet nog niet wie je bent. Stuur <code>/ik je naam</code>."
@@ -336,3 +338,27 @@ BACKUP_FAILED = "De dagelijkse reservekopie is mislukt: {error}"
 CHANGE_REFUSED = "Dat kan niet, want dan klopt het seizoen niet meer"
 SENT_PRIVATELY = "Dat heb ik je privé gestuurd."
 START_PRIVATE_FIRST = "Start eerst een privégesprek met mij, dan stuur ik het je daar."
+
+CHAMPION = "🏆 {name} is clubkampioen!"
+PLAYOFF_MATCH = ("De competitie is klaar, maar {a} en {b} liggen binnen {margin} punten van "
+                 "elkaar: er komt een barrage van twee rapidpartijen ({tempo}). {a} heeft wit "
+                 "in de eerste partij.")
+PLAYOFF_ROUND_ROBIN = ("De competitie is klaar, maar {names} liggen binnen {margin} punten van "
+                       "de koploper: er komt een enkelrondige barrage ({tempo}).\n{games}")
+PERIOD_DONE = "Periode {period} is voorbij. De periodekampioenen:"
+PERIOD_GROUP_LINE = "Groep {group}: {name} ({points} punten)"
+PERIOD_TABLE_TITLE = "Periode {period} (rondes {first} t/m {last}), groep {group}"
+PERIOD_COLUMNS = ("#", "Naam", "Punten", "Gemist")
+NO_PERIOD_GROUPS = "Dit reglement kent geen periodegroepen."
+NO_SUBGROUPS = "Dit reglement kent geen subgroepen."
+SUBGROUP_TITLE = "Groep {group}"
+MID_SEASON = ("Halverwege het seizoen. Prijzen groep 1: {g1}; groep 2: {g2}.\n"
+              "Naar groep 1: {up}. Naar groep 2: {down}.")
+SEASON_PRIZES = ("Prijzen tweede helft: groep 1: {g1}; groep 2: {g2}.\n"
+                 "Beste drie van het seizoen: {overall}.")
+NOBODY = "niemand"
+CROSSTABLE_CAPTION = "Kruistabel na ronde {round}"
+EXPORT_CAPTION = "Stand, rondes en kruistabel als webpagina's en CSV, na ronde {round}."
+CHART_CAPTION = "Het verloop van de ranglijst na ronde {round}."
+CHART_NONE = "Er is nog geen ronde gespeeld."
+SITE_WRITTEN = "{count} bestanden geschreven in {path}."

@@ -42,6 +42,8 @@ class BreakdownLine:
     """A game without a result yet."""
     capped: bool = False
     """A notice past the cap."""
+    colour: Colour | None = None
+    """His colour in a game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +115,7 @@ def _line(event: Event, player: str, prices: Valuation) -> BreakdownLine:
     if isinstance(event, Played):
         value = prices[event.opponent]
         return BreakdownLine(event.round, None, event.opponent, event.score, value, event.score,
-                             event.score * value)
+                             event.score * value, colour=event.colour)
     if isinstance(event, Compensated):
         own = prices[player]
         return BreakdownLine(event.round, event.kind, value=own, factor=event.fraction,
@@ -122,7 +124,7 @@ def _line(event: Event, player: str, prices: Valuation) -> BreakdownLine:
         return BreakdownLine(event.round, event.kind, result=event.result, points=event.points)
     if isinstance(event, Awaiting):
         return BreakdownLine(event.round, event.kind, pending=True)
-    return BreakdownLine(event.round, None, event.opponent, pending=True)
+    return BreakdownLine(event.round, None, event.opponent, pending=True, colour=event.colour)
 
 
 def compute_standings(season: Season, after_round: int | None = None) -> Standings:

@@ -3,17 +3,22 @@
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import replace
+from pathlib import Path
 
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import Application
 
-from bot import tables, texts
+from bot import announce, exports, tables, texts
 from bot.handlers.common import command, esc, member, reply, send
 from bot.services import Context, open_round, published_round, standings_now
 from core.numbers import format_number
+from core.rules import Titles
+from core.season import Season
 from core.standings import compute_standings
+from core.titles import announcements, period_groups, subgroups
 from storage import club, rounds
 from storage.seasons import load_season
 
@@ -27,11 +32,15 @@ def _table(standings, decimals: int, top: int | None = None) -> str:  # type: ig
 
 async def stand(update: Update, context: Context) -> None:
     season, standings = await standings_now(context.services)
+    view = (context.args or [""])[0].lower()
+    if view in VIEWS:  # groups exist from the initial ranking on
+        await VIEWS[view](update, context, season)
+        return
     if standings.after_round == 0:
         await reply(update, texts.STAND_EMPTY)
         return
     decimals = season.rules.display_decimals
-    if context.args and context.args[0].lower() == "mij":
+    if view == "mij":
         who = await member(update, context)
         if who is not None:
             text = tables.breakdown_table(standings, who.code, decimals)
@@ -46,7 +55,8 @@ async def stand(update: Update, context: Context) -> None:
 
 
 async def post_standings(context: Context, number: int) -> None:
-    """After the last result of a round: the new standings in the club group."""
+    """After the last result of a round: the new standings in the club group, and whatever
+    titles and prizes the round decided."""
     settings = await club.settings(context.services.db)
     if settings.group_chat_id is None:
         return
@@ -56,6 +66,40 @@ async def post_standings(context: Context, number: int) -> None:
                texts.ROUND_COMPLETE.format(round=number) + "\n" +
                _table(standings, season.rules.display_decimals, GROUP_TOP),
                thread_id=settings.group_thread_id)
+    for item in announcements(season, number):
+        await send(context, settings.group_chat_id, announce.announcement(season, item),
+                   thread_id=settings.group_thread_id)
+
+
+async def periode(update: Update, context: Context, season: Season) -> None:
+    if season.rules.titles is not Titles.PERIOD_GROUPS:
+        await reply(update, texts.NO_PERIOD_GROUPS)
+        return
+    current = season.rules.period_of(min(season.complete_rounds + 1,
+                                         season.rules.planned_rounds))
+    await reply(update, announce.period_tables(season, period_groups(season, current)))
+
+
+async def groep(update: Update, context: Context, season: Season) -> None:
+    if season.rules.titles is not Titles.SUBGROUPS:
+        await reply(update, texts.NO_SUBGROUPS)
+        return
+    await reply(update, announce.subgroup_tables(season, subgroups(season)))
+
+
+async def kruistabel(update: Update, context: Context, season: Season) -> None:
+    """Too wide for a chat: sent as a web page that scrolls sideways on a phone."""
+    chat = update.effective_chat
+    assert chat is not None
+    with tempfile.TemporaryDirectory() as folder:
+        page = next(p for p in exports.write_html(season, Path(folder))
+                    if p.name == "kruistabel.html")
+        await context.bot.send_document(chat.id, page.read_bytes(), filename=page.name,
+                                        caption=texts.CROSSTABLE_CAPTION.format(
+                                            round=season.complete_rounds))
+
+
+VIEWS = {"periode": periode, "groep": groep, "kruistabel": kruistabel}
 
 
 async def mijn(update: Update, context: Context) -> None:

@@ -138,3 +138,36 @@ async def test_personal_details_asked_in_the_group_go_privately(bot, members):
     bot.tg.fail_next("sendMessage", 403, chat_id=members[1].id)
     note = await bot.ask(members[1], "/mijn", chat_id=GROUP)
     assert "Start eerst een privégesprek" in note.text
+
+
+async def test_chart_export_and_crosstable_are_sent(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    assert "nog geen ronde" in (await bot.ask(members[0], "/grafiek")).text
+    await pass_deadline(bot, 1)
+    await publish(bot, 1)
+    for board in range(1, 4):
+        await bot.ask(ARBITER, f"/uitslag {board} 1-0")
+    photo = await bot.ask(members[0], "/grafiek")
+    assert photo.method == "sendPhoto" and "verloop" in photo.text
+    document = await bot.ask(ARBITER, "/export")
+    assert document.method == "sendDocument" and "CSV" in document.text
+    cross = await bot.ask(members[0], "/stand kruistabel")
+    assert cross.method == "sendDocument" and "Kruistabel na ronde 1" in cross.text
+    refused = await bot.ask(members[0], "/export")
+    assert "alleen de wedstrijdleider" in refused.text
+
+
+async def test_period_and_group_tables_follow_the_rules(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    assert "geen periodegroepen" in (await bot.ask(members[0], "/stand periode")).text
+    await bot.ask(ARBITER, "/instellingen reglement drie-groepen")
+    await pass_deadline(bot, 1)
+    await publish(bot, 1)
+    for board in range(1, 4):
+        await bot.ask(ARBITER, f"/uitslag {board} 1-0")
+    tables = await bot.ask(members[0], "/stand periode")
+    assert "Periode 1" in tables.plain and "groep 3" in tables.plain
+    assert "geen subgroepen" in (await bot.ask(members[0], "/stand groep")).text
+    await bot.ask(ARBITER, "/instellingen reglement drie-cycli")
+    groups = await bot.ask(members[0], "/stand groep")
+    assert "Groep 1" in groups.plain and "Groep 2" in groups.plain

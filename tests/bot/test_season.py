@@ -94,6 +94,10 @@ async def test_a_three_round_season_from_linking_to_final_standings(bot, members
         standings = await bot.tg.wait_for(lambda s, d=done: s.chat_id == GROUP and d in s.text,
                                           after=mark)
         assert "Pos" in standings.text
+    title = await bot.tg.wait_for(lambda s: s.chat_id == GROUP and
+                                  ("clubkampioen" in s.text or "barrage" in s.text))
+    assert "Anna" in title.text or "Bram" in title.text or "Cor" in title.text or \
+        "Daan" in title.text or "Eva" in title.text or "Femke" in title.text
     final = await bot.ask(members[0], "/stand")
     assert "Stand na ronde 3" in final.text
     table = [line.split() for line in final.text.splitlines() if re.match(r"\s*\d+\s", line)]

@@ -147,3 +147,24 @@ def test_import_export_backup(capsys, tmp_path, monkeypatch):
 def test_export_without_a_season_says_how_to_get_one(capsys, tmp_path):
     code, _, err = run(capsys, "export", "--db", tmp_path / "leeg.db")
     assert code == 1 and "keizerbot import" in err
+
+
+def test_pairing_list_shows_each_players_time_control(capsys):
+    example = Path(__file__).resolve().parents[2] / "examples" / "drie-cycli.json"
+    code, out, _ = run(capsys, "pair", example)
+    assert code == 0 and "Tempo" in out.splitlines()[2]
+    assert "90+15" in out
+    youth = json.loads(example.read_text(encoding="utf-8"))["players"]
+    youth_names = {p["name"] for p in youth if p.get("youth")}
+    lines = [line for line in out.splitlines() if any(n in line for n in youth_names)]
+    assert lines and all("50+15" in line for line in lines)
+
+
+def test_export_html_and_csv_from_a_season_file(capsys, tmp_path):
+    example = Path(__file__).resolve().parents[2] / "examples" / "sliedrecht.json"
+    code, out, _ = run(capsys, "export-html", tmp_path / "web", "--season", example)
+    assert code == 0 and (tmp_path / "web" / "index.html").exists()
+    assert "bestanden geschreven" in out
+    code, out, _ = run(capsys, "export-csv", tmp_path / "csv", "--season", example)
+    assert code == 0 and (tmp_path / "csv" / "stand.csv").exists()
+    assert out.startswith("3 bestanden geschreven")

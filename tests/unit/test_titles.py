@@ -173,3 +173,54 @@ def test_fewer_go_down_when_group_one_has_shrunk():
     prizes = subgroups(season)
     # d still counts in group 1 (withdrawn players stay ranked): 4 + 2 up - 4 = 2 down.
     assert len(prizes.promoted) == 2 and len(prizes.relegated) == 2
+
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+
+
+def example(name: str):
+    return season_from_json((EXAMPLES / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def test_drie_groepen_example_announces_period_champions_after_round_15():
+    season = example("drie-groepen")
+    assert announcements(season, 14) == []
+    (news,) = announcements(season, 15)
+    groups = news.period
+    assert groups is not None and groups.complete and len(groups.tables) == 3
+    for table, champion, members in zip(groups.tables, groups.champions, groups.groups,
+                                        strict=True):
+        best = max(line.points for line in table)
+        tied = [m for m in members if any(x.player == m and x.points == best for x in table)]
+        assert champion == tied[-1]  # the lowest placed of those with the most points
+
+
+def test_drie_cycli_example_announces_mid_season_prizes_and_promotion():
+    season = example("drie-cycli")
+    (news,) = announcements(season, 13)
+    prizes = news.subgroups
+    assert prizes is not None and prizes.half == 13
+    mid = compute_standings(season, 13).ranking
+    group2 = [p for p in mid if p in prizes.first_half[1]]
+    assert prizes.promoted == tuple(group2[:3])
+    assert set(prizes.second_half[0]) >= set(prizes.promoted)
+    assert not set(prizes.second_half[0]) & set(prizes.relegated)
+
+
+def test_sliedrecht_example_has_no_title_before_the_last_round_and_one_after():
+    import random
+
+    from core.season import Player
+    from core.simulation import simulate
+
+    season = example("sliedrecht")
+    assert all(announcements(season, r) == [] for r in range(1, season.complete_rounds + 1))
+    members = tuple(Player(p.id, p.name, p.rating) for p in season.players)
+    full = simulate(random.Random(30), rules="sliedrecht", players=members, rounds=30)
+    (news,) = announcements(full, 30)
+    final = compute_standings(full)
+    gap = final.rows[0].score - final.rows[1].score
+    if gap <= final.rows[0].value / 2:
+        assert news.playoff is not None and news.playoff.players[:2] == final.ranking[:2]
+    else:
+        assert news.champion == final.ranking[0]

@@ -1,0 +1,58 @@
+"""/grafiek (the ranking race as a picture) and /export (web pages and CSV for the arbiter)."""
+
+from __future__ import annotations
+
+import io
+import tempfile
+import zipfile
+from pathlib import Path
+
+from telegram import Update
+from telegram.ext import Application
+
+from bot import chart, exports, texts
+from bot.handlers.common import arbiter_only, command, member, reply
+from bot.services import Context
+from core.standings import standings_history
+from storage.seasons import load_season
+
+
+async def grafiek(update: Update, context: Context) -> None:
+    season = await load_season(context.services.db)
+    history = standings_history(season)
+    if len(history) < 2:
+        await reply(update, texts.CHART_NONE)
+        return
+    players = None
+    if context.args and context.args[0].lower() == "mij":
+        who = await member(update, context)
+        if who is None:
+            return
+        players = [who.code]
+    picture = chart.race(season, history, players)
+    chat = update.effective_chat
+    assert chat is not None
+    await context.bot.send_photo(chat.id, picture, caption=texts.CHART_CAPTION.format(
+        round=history[-1].after_round))
+
+
+@arbiter_only
+async def export(update: Update, context: Context) -> None:
+    season = await load_season(context.services.db)
+    archive = io.BytesIO()
+    with tempfile.TemporaryDirectory() as folder:
+        written = exports.write_html(season, Path(folder)) + \
+            exports.write_csv(season, Path(folder))
+        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
+            for path in written:
+                zipped.write(path, path.name)
+    chat = update.effective_chat
+    assert chat is not None
+    await context.bot.send_document(chat.id, archive.getvalue(), filename="keizer-export.zip",
+                                    caption=texts.EXPORT_CAPTION.format(
+                                        round=season.complete_rounds))
+
+
+def register(app: Application) -> None:  # type: ignore[type-arg]
+    app.add_handler(command("grafiek", grafiek))
+    app.add_handler(command("export", export))

@@ -1,0 +1,76 @@
+"""The website export renders in a real headless browser; CSV opens as data; the chart is a
+real picture."""
+
+from __future__ import annotations
+
+import csv
+import io
+import shutil
+import subprocess
+from pathlib import Path
+
+import matplotlib.image
+import numpy as np
+import pytest
+
+from bot import chart
+from bot.exports import write_csv, write_html
+from core.season import season_from_json
+from core.standings import standings_history
+from tests.integration.conftest import EXAMPLES
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--window-size=412,900"]
+needs_browser = pytest.mark.skipif(CHROMIUM is None,
+                                   reason="chromium is not installed (.ci/run installs it)")
+
+
+def browser(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    profile = tmp_path / "profile"
+    return subprocess.run([CHROMIUM or "chromium", *FLAGS, f"--user-data-dir={profile}", *args],
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+@needs_browser
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_html_export_renders_in_a_browser(tmp_path, path):
+    season = season_from_json(path.read_text(encoding="utf-8"))
+    site = tmp_path / "site"
+    pages = write_html(season, site)
+    assert {p.name for p in pages} >= {"index.html", "kruistabel.html", "ronde-1.html"}
+    for page in ("index.html", "kruistabel.html", "ronde-1.html"):
+        dom = browser(tmp_path, "--dump-dom", (site / page).as_uri()).stdout
+        assert "<table>" in dom and season.players[0].name in dom
+    shot = tmp_path / "shot.png"
+    browser(tmp_path, f"--screenshot={shot}", (site / "index.html").as_uri())
+    pixels = matplotlib.image.imread(shot)
+    assert pixels.shape[0] >= 800 and pixels.shape[1] >= 400
+    assert pixels.std() > 0.05  # text and table lines, not an empty page
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_csv_export_opens_as_data(tmp_path, path):
+    season = season_from_json(path.read_text(encoding="utf-8"))
+    files = {p.name: p for p in write_csv(season, tmp_path)}
+    with files["stand.csv"].open(encoding="utf-8") as handle:
+        rows = list(csv.reader(handle, delimiter=";"))
+    assert rows[0][:3] == ["Pos", "Naam", "Punten"]
+    assert len(rows) - 1 == len(standings_history(season)[-1].rows)
+    with files["partijen.csv"].open(encoding="utf-8") as handle:
+        games = list(csv.reader(handle, delimiter=";"))
+    assert len(games) - 1 == sum(len(r.games) for r in season.rounds)
+
+
+def test_the_chart_is_a_real_picture():
+    season = season_from_json(EXAMPLES[0].read_text(encoding="utf-8"))
+    history = standings_history(season)
+    png = chart.race(season, history)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    pixels = matplotlib.image.imread(io.BytesIO(png))
+    assert pixels.shape[0] >= 800 and pixels.shape[1] >= 700  # readable on a phone
+    colours = {tuple(np.round(p[:3], 1)) for p in pixels.reshape(-1, pixels.shape[-1])[::7]}
+    assert len(colours) > 20  # eight coloured lines, not a blank canvas
+    mine = chart.race(season, history, [season.players[0].id])
+    assert mine != png
