@@ -18,7 +18,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot import exports, tables, texts
+from bot import demo, doctor, exports, tables, texts
 from bot.app import build as build_app
 from bot.config import ConfigError
 from bot.config import load as load_config
@@ -85,6 +85,14 @@ def _parser() -> argparse.ArgumentParser:
     pairing.add_argument("season", type=Path, metavar="SEIZOEN.json")
     pairing.add_argument("--json", action="store_true", help="uitvoer als JSON")
     pairing.set_defaults(run=_run_pair)
+
+    show = sub.add_parser("demo", help="een gesimuleerd seizoen door de echte bot, zonder token")
+    show.add_argument("--chat-page", type=Path, metavar="BESTAND.html",
+                      help="schrijf ook de chats van één ronde als webpagina")
+    show.set_defaults(run=_run_demo)
+
+    check = sub.add_parser("doctor", help="de installatie controleren")
+    check.set_defaults(run=_run_doctor)
 
     load = sub.add_parser("import", help="een seizoensbestand in de database laden")
     load.add_argument("file", type=Path, metavar="SEIZOEN.json")
@@ -224,6 +232,17 @@ def pairing_json(pairing: Pairing) -> dict[str, Any]:
         "broken_rules": [{"rule": r.rule.value, "players": list(r.players), "detail": r.detail}
                          for r in pairing.broken],
     }
+
+
+def _run_demo(args: argparse.Namespace) -> ExitCode:
+    asyncio.run(demo.run(sys.stdout, chat_page=args.chat_page))
+    return ExitCode.OK
+
+
+def _run_doctor(args: argparse.Namespace) -> ExitCode:
+    found = asyncio.run(doctor.checks())
+    print(doctor.report(found))
+    return ExitCode.OK if all(c.ok for c in found) else ExitCode.FAILURE
 
 
 def database_path(option: Path | None) -> Path:

@@ -87,4 +87,6 @@ Zo kom je eraan:
   4. Kopieer .env.example naar .env en zet het token achter TELEGRAM_BOT_TOKEN=.
   5. Zet je eigen Telegram-nummer achter KEIZER_ARBITERS= (vraag het op bij @userinfobot).
 
-Start daarna opnieuw: uv run keizerbot"""
+Start daarna opnieuw: uv run keizerbot
+
+Eerst zien hoe het werkt? uv run keizerbot demo speelt een heel seizoen na, zonder token."""

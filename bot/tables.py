@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import html
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Protocol
 
@@ -26,7 +27,24 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], *,
     return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
 
 
-def standings_table(standings: Standings, decimals: int) -> str:
+COMPACT_COLUMNS = ("Pos", "Naam", "Punten", "Waarde")
+
+
+def standings_table(standings: Standings, decimals: int, *, compact: bool = False) -> str:
+    """The standings; `compact` (for a phone): place, name, points and value only."""
+    if compact:
+        rows = [[str(r.rank), r.player.name, format_number(r.score, decimals, comma=True),
+                 format_number(r.value, 0)] for r in standings.rows]
+        return f"{_standings_title(standings)}\n\n{table(COMPACT_COLUMNS, rows)}"
+    return _full_standings(standings, decimals)
+
+
+def _standings_title(standings: Standings) -> str:
+    return texts.STANDINGS_START if standings.after_round == 0 else \
+        texts.STANDINGS_TITLE.format(round=standings.after_round)
+
+
+def _full_standings(standings: Standings, decimals: int) -> str:
     rows = []
     for row in standings.rows:
         pct = row.percentage
@@ -36,9 +54,7 @@ def standings_table(standings: Standings, decimals: int) -> str:
             str(row.played), str(row.won), str(row.drawn), str(row.lost),
             "" if pct is None else format_number(pct * 100, 0),
         ])
-    title = texts.STANDINGS_START if standings.after_round == 0 else \
-        texts.STANDINGS_TITLE.format(round=standings.after_round)
-    return f"{title}\n\n{table(texts.STANDINGS_COLUMNS, rows)}"
+    return f"{_standings_title(standings)}\n\n{table(texts.STANDINGS_COLUMNS, rows)}"
 
 
 BREAKDOWN_COLUMNS = ("Ronde", "Wat", "Uitslag", "Waarde", "×", "Punten")
@@ -151,3 +167,33 @@ def crosstable(standings: Standings, decimals: int) -> tuple[list[str], list[lis
         rows.append([str(row.rank), row.player.name, *cells,
                      format_number(row.score, decimals, comma=True)])
     return header, rows
+
+
+def pairing_lines(pairing: PairingView, season: Season, ranking: Sequence[str]) -> str:
+    """A pairing for a phone: one short line per board (places in brackets), the bye, who
+    plays at another time control, and the rules it could not keep. HTML-escaped."""
+    place = {pid: k for k, pid in enumerate(ranking, start=1)}
+
+    def name(pid: str) -> str:
+        return html.escape(season.player(pid).name)
+
+    lines = [f"{b.number}. {name(b.white)} ({place[b.white]}) – {name(b.black)} "
+             f"({place[b.black]})" for b in pairing.boards]
+    if pairing.bye:
+        lines.append(texts.PAIRING_BYE.format(name=name(pairing.bye)))
+    youth = [name(p) for b in pairing.boards for p in (b.white, b.black)
+             if season.player(p).youth]
+    lines.append(texts.PAIRING_TEMPO.format(tempo=season.rules.time_control) +
+                 (texts.PAIRING_TEMPO_YOUTH.format(tempo=season.rules.youth_time_control,
+                                                   names=", ".join(youth)) if youth else ""))
+    if pairing.broken:
+        lines.append(texts.PAIRING_BROKEN_TITLE)
+        lines += [f"– {html.escape(texts.broken_rule(rule, season_name(season)))}"
+                  for rule in pairing.broken]
+    else:
+        lines.append(texts.PAIRING_ALL_RULES_KEPT)
+    return "\n".join(lines)
+
+
+def season_name(season: Season) -> Callable[[str], str]:
+    return lambda pid: season.player(pid).name

@@ -114,6 +114,8 @@ PAIRING_WITH_PENDING = "Let op: ronde {round} heeft nog uitslagen open; de indel
 PAIRING_TITLE = "Indeling ronde {round}"
 PAIRING_COLUMNS = ("Bord", "Wit", "Pl", "Wrd", "Zwart", "Pl", "Wrd", "Tempo")
 PAIRING_BYE = "Oneven (bye): {name}"
+PAIRING_TEMPO = "Tempo {tempo}"
+PAIRING_TEMPO_YOUTH = "; jeugd {tempo}: {names}"
 PAIRING_ALL_RULES_KEPT = "Alle regels van het reglement zijn gehaald."
 PAIRING_BROKEN_TITLE = "Niet alle regels konden worden gehaald:"
 

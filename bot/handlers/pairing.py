@@ -21,18 +21,17 @@ from bot.handlers.common import (
 )
 from bot.services import Context, draft, open_round, published_round
 from core.pairing import Board, Fixes
-from core.standings import compute_standings
+from core.pairing.request import pairing_ranking
 from storage import club, rounds
 from storage.seasons import load_season
 
 
-async def render(context: Context, stored: tables.PairingView) -> str:
+async def render(context: Context, stored: tables.PairingView, *, when: str = "") -> str:
+    """The pairing as a chat message: a bold title, then one line per board."""
     season = await load_season(context.services.db)
-    from core.pairing.request import pairing_ranking
-
-    ranking = pairing_ranking(season, stored.round)
-    values = compute_standings(season, stored.round - 1).values
-    return f"<pre>{esc(tables.pairing_table(stored, season, ranking, values))}</pre>"
+    title = texts.PAIRING_TITLE.format(round=stored.round) + (f" ({when})" if when else "")
+    lines = tables.pairing_lines(stored, season, pairing_ranking(season, stored.round))
+    return f"<b>{title}</b>\n{lines}"
 
 
 async def indeling(update: Update, context: Context) -> None:
@@ -129,8 +128,7 @@ async def publish(update: Update, context: Context) -> None:
         await reply(update, texts.NO_DRAFT)
         return
     context.services.drafts.pop(upcoming.number, None)
-    text = f"<b>{texts.PAIRING_TITLE.format(round=upcoming.number)}</b> " \
-           f"({show_date(upcoming.date)})\n" + await render(context, stored)
+    text = await render(context, stored, when=show_date(upcoming.date))
     posted = await send(context, settings.group_chat_id, text, thread_id=settings.group_thread_id)
     if posted is not None:
         await club.remember_message(context.services.db, upcoming.number, "pairing",

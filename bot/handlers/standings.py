@@ -17,7 +17,7 @@ from bot.services import Context, open_round, published_round, standings_now
 from core.numbers import format_number
 from core.rules import Titles
 from core.season import Season
-from core.standings import compute_standings
+from core.standings import Standings, compute_standings
 from core.titles import announcements, period_groups, subgroups
 from storage import club, rounds
 from storage.seasons import load_season
@@ -25,9 +25,10 @@ from storage.seasons import load_season
 GROUP_TOP = 12
 
 
-def _table(standings, decimals: int, top: int | None = None) -> str:  # type: ignore[no-untyped-def]
+def _table(standings: Standings, decimals: int, top: int | None = None) -> str:
+    """Compact, for a phone; the full columns are on the website export."""
     shown = standings if top is None else replace(standings, rows=standings.rows[:top])
-    return f"<pre>{esc(tables.standings_table(shown, decimals))}</pre>"
+    return f"<pre>{esc(tables.standings_table(shown, decimals, compact=True))}</pre>"
 
 
 async def stand(update: Update, context: Context) -> None:

@@ -4,21 +4,9 @@ the reminder; a member's own overview."""
 from __future__ import annotations
 
 import asyncio
-import re
 
-from tests.bot.conftest import ARBITER, GROUP
+from tests.bot.conftest import ARBITER, GROUP, boards
 from tests.bot.test_season import pass_deadline, publish, set_up_club
-
-
-def boards(text: str) -> list[tuple[str, str]]:
-    """(white, black) full names from a pairing list."""
-    names = ["Anna Visser", "Bram de Boer", "Cor Jansen", "Daan Smit", "Eva Bos", "Femke Kok"]
-    out = []
-    for line in text.splitlines():
-        if re.match(r"\s+\d+\s", line):
-            found = sorted((line.index(n), n) for n in names if n in line)
-            out.append((found[0][1], found[1][1]))
-    return out
 
 
 def opponent(pairs: list[tuple[str, str]], who: str) -> tuple[str, str]:

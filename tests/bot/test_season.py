@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.bot.conftest import ARBITER, GROUP
+from tests.bot.conftest import ARBITER, GROUP, boards
 
 
 async def link_everyone(bot, members) -> None:
@@ -50,21 +50,10 @@ async def publish(bot, number: int):
                                  after=mark)
 
 
-def boards_of(text: str, members) -> list[tuple[str, str]]:
-    """(white, black) first names from a pairing list."""
-    names = {u.first_name for u in members}
-    out = []
-    for line in text.splitlines():
-        found = [w for w in re.findall(r"[A-Z][a-z]+", line) if w in names]
-        if len(found) == 2 and re.match(r"\s*\d+\s", line):
-            out.append((found[0], found[1]))
-    return out
-
-
 async def play_round(bot, members, number: int, post) -> None:
     """Each white player reports 1-0 replying to the pairing; black confirms by button."""
-    by_name = {u.first_name: u for u in members}
-    for white, black in boards_of(post.text, members):
+    by_name = {f"{u.first_name} {u.last_name}": u for u in members}
+    for white, black in boards(post.text):
         mark = len(bot.tg.sent)
         answer = await bot.ask(by_name[white], "/uitslag 1-0", chat_id=GROUP, reply_to=post)
         assert "wint met wit" in answer.text and "moet nog bevestigen" in answer.text
@@ -101,6 +90,7 @@ async def test_a_three_round_season_from_linking_to_final_standings(bot, members
     final = await bot.ask(members[0], "/stand")
     assert "Stand na ronde 3" in final.text
     table = [line.split() for line in final.text.splitlines() if re.match(r"\s*\d+\s", line)]
-    assert len(table) == 6
+    assert len(table) == 6 and final.plain.splitlines()[2].split() == ["Pos", "Naam", "Punten",
+                                                                       "Waarde"]
     mine = await bot.ask(members[0], "/stand mij")
     assert "Totaal" in mine.text and "eigen waarde" in mine.text

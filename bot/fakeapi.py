@@ -1,14 +1,15 @@
-"""A local fake of the Telegram Bot API, served over real HTTP (aiohttp), for end-to-end tests
-of the real `Application`: the bot talks to it through `TELEGRAM_BASE_URL` as it would to a
-self-hosted Bot API server.
+"""A local stand-in for the Telegram Bot API, served over real HTTP (aiohttp): the bot talks
+to it through `TELEGRAM_BASE_URL` as it would to a self-hosted Bot API server. The end-to-end
+tests and `keizerbot demo` run the real `Application` against it.
 
-Tests play the members: `user_says(...)` queues an update the bot gets from `getUpdates`,
-`press(...)` taps a button, and `wait_for(...)` waits for the bot's messages.
+The caller plays the members: `user_says(...)` queues an update the bot gets from
+`getUpdates`, `press(...)` taps a button, and `wait_for(...)` waits for the bot's messages.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import itertools
 import json
@@ -69,13 +70,15 @@ class FakeTelegram:
         self.updates: list[dict[str, Any]] = []
         self.update_ids = itertools.count(1)
         self.message_ids = itertools.count(1000)
-        self.new_update = asyncio.Event()
+        self.arrived = asyncio.Condition()
         self.sent: list[Sent] = []
         self.calls: list[tuple[str, dict[str, Any]]] = []
         self.failures: list[tuple[str, Callable[[dict[str, Any]], bool], int, int]] = []
         self.commands: dict[str, Any] = {}
         self.answered: list[dict[str, Any]] = []
         self.changed = asyncio.Condition()
+        self.transcript: list[tuple[int, str, str]] = []
+        """(chat, who, text) in order: what members said and what the bot answered."""
         self.runner: web.AppRunner | None = None
         self.url = ""
 
@@ -118,8 +121,10 @@ class FakeTelegram:
             if name == method and match(params):
                 del self.failures[k]
                 body: dict[str, Any] = {"ok": False, "error_code": status,
-                                        "description": "Forbidden: bot was blocked by the user"
-                                        if status == 403 else "Too Many Requests"}
+                                        "description": {403: "Forbidden: bot was blocked by "
+                                                             "the user",
+                                                        401: "Unauthorized"}.get(
+                                                            status, "Too Many Requests")}
                 if status == 429:
                     body["parameters"] = {"retry_after": retry}
                 return web.json_response(body, status=status)
@@ -143,18 +148,18 @@ class FakeTelegram:
     async def _api_getUpdates(self, params: dict[str, Any]) -> Any:
         offset = int(params.get("offset") or 0)
         self.updates = [u for u in self.updates if u["update_id"] >= offset]
-        deadline = time.monotonic() + float(params.get("timeout") or 0)
-        while not self.updates and time.monotonic() < deadline:
-            self.new_update.clear()
-            try:
-                await asyncio.wait_for(self.new_update.wait(), deadline - time.monotonic())
-            except TimeoutError:
-                break
+        async with self.arrived:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.arrived.wait_for(lambda: bool(self.updates)),
+                                       float(params.get("timeout") or 0))
         return self.updates[:100]
 
     async def _record(self, sent: Sent) -> dict[str, Any]:
         async with self.changed:
             self.sent.append(sent)
+            self.transcript.append((sent.chat_id, BOT["first_name"],
+                                    sent.text if sent.method == "sendMessage"
+                                    else f"[{sent.method[4:].lower()}] {sent.text}"))
             self.changed.notify_all()
         return self.message(sent.chat_id, sent.message_id, sent.text, BOT,
                             reply_markup=sent.reply_markup)
@@ -213,7 +218,11 @@ class FakeTelegram:
     def push(self, update: dict[str, Any]) -> None:
         update["update_id"] = next(self.update_ids)
         self.updates.append(update)
-        self.new_update.set()
+        asyncio.get_running_loop().create_task(self._wake())
+
+    async def _wake(self) -> None:
+        async with self.arrived:
+            self.arrived.notify_all()
 
     def user_says(self, user: User, text: str, *, chat_id: int | None = None,
                   reply_to: Sent | None = None, date: float | None = None,
@@ -229,10 +238,14 @@ class FakeTelegram:
             extra["reply_to_message"] = self.message(reply_to.chat_id, reply_to.message_id,
                                                      reply_to.text, BOT)
         msg = self.message(chat_id, message_id, text, user.as_json(), **extra)
+        self.transcript.append((chat_id, f"{user.first_name} {user.last_name}".strip(), text))
         self.push({"edited_message" if edited else "message": msg})
         return message_id
 
     def press(self, user: User, sent: Sent, data: str) -> None:
+        label = next((text for text, d in sent.buttons if d == data), data)
+        self.transcript.append((sent.chat_id, f"{user.first_name} {user.last_name}".strip(),
+                                f"[knop: {label}]"))
         self.push({"callback_query": {
             "id": str(next(self.message_ids)), "from": user.as_json(), "chat_instance": "ci",
             "data": data, "message": self.message(sent.chat_id, sent.message_id, sent.text, BOT,
@@ -240,7 +253,7 @@ class FakeTelegram:
 
     def fail_next(self, method: str, status: int, *, chat_id: int | None = None,
                   retry_after: int = 1) -> None:
-        """The next `method` call (to `chat_id`) fails with 403 or 429."""
+        """The next `method` call (to `chat_id`) fails with 401, 403 or 429."""
         self.failures.append((method, lambda p: chat_id is None or
                               int(p.get("chat_id", 0)) == chat_id, status, retry_after))
 

@@ -1,0 +1,185 @@
+"""`keizerbot demo`: a simulated club season through the real bot, before you have a token.
+
+Everything is real except Telegram: a local Bot API server in this process, a SQLite file in
+a temporary folder, the real scheduler and the real pairing. Ten invented members link
+themselves, sign off, play (results by rating) and report; the arbiter publishes each round.
+It prints the chat of one round and the final standings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import html
+import random
+import re
+import tempfile
+from pathlib import Path
+from typing import TextIO
+
+from bot.config import Config
+from bot.fakeapi import FakeTelegram, Sent, User
+from bot.runner import LocalBot, ManualClock
+from core.season import Player, Result, Season, season_from_data, season_to_data
+from core.simulation import play
+from storage import rounds
+from storage.db import Database
+from storage.seasons import import_season
+
+TOKEN = "123456:" + "D" * 35
+GROUP = -1000
+ARBITER = User(1, "Wim", "Wedstrijdleider")
+NAMES = ["Anna Visser", "Bram de Boer", "Cor Jansen", "Daan Smit", "Eva Bos", "Femke Kok",
+         "Gijs Post", "Hanneke Prins", "Joost Mulder", "Lotte de Wit"]
+ROUNDS = 5
+SHOWN_ROUND = 3
+START = dt.datetime(2026, 9, 1, 9, 0, tzinfo=dt.UTC)
+
+
+def plain(text: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", text))
+
+
+def club_season(rng: random.Random) -> Season:
+    players = tuple(Player(f"m{k}", name, rng.randint(1300, 2100), youth=k == 9)
+                    for k, name in enumerate(NAMES))
+    data = {"format": "keizer-season/1", "club": "Schaakclub Demo", "season": "2026-2027",
+            "rules": {"preset": "sliedrecht", "planned_rounds": ROUNDS, "period_length": ROUNDS},
+            "players": season_to_data(Season("", "", None, players, ()))["players"],  # type: ignore[arg-type]
+            "rounds": []}
+    return season_from_data(data)
+
+
+async def run(out: TextIO, *, seed: int = 2026, chat_page: Path | None = None) -> None:
+    """Play the season; print the chat of one round and the final standings (and, with
+    `chat_page`, write that round's group and private chats as a web page)."""
+    rng = random.Random(seed)
+    season = club_season(rng)
+    members = [User(100 + k, *p.name.split(" ", 1)) for k, p in enumerate(season.players)]
+    code = {u.id: p.id for u, p in zip(members, season.players, strict=True)}
+    by_code = {p.id: u for u, p in zip(members, season.players, strict=True)}
+    tg = FakeTelegram()
+    await tg.start()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "keizer.db"
+        db = await Database.open(path)
+        await import_season(db, season)
+        await db.close()
+        config = Config(token=TOKEN, base_url=tg.url, database=path, arbiters=(ARBITER.id,),
+                        tick_seconds=0.1)
+        bot = LocalBot(tg, config, ManualClock(START))
+        await bot.start()
+        try:
+            shown_from, shown_to = await _season(bot, tg, members, code, by_code, season, rng)
+            final = await bot.ask(members[0], "/stand")
+        finally:
+            await bot.stop()
+            await tg.stop()
+    _print(out, tg, shown_from, shown_to, members[0], final)
+    if chat_page is not None:
+        shown = {GROUP: "groep", ARBITER.id: "wedstrijdleider", members[0].id:
+                 members[0].first_name}
+        chat_page.write_text(_chat_html(tg, shown_from, shown_to, shown), encoding="utf-8")
+
+
+async def _season(bot: LocalBot, tg: FakeTelegram, members: list[User], code: dict[int, str],
+                  by_code: dict[str, User], season: Season,
+                  rng: random.Random) -> tuple[int, int]:
+    for user in members:
+        mark = len(tg.sent)
+        await bot.ask(user, f"/ik {user.first_name} {user.last_name}")
+        ask = await tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Koppelen" in s.text,
+                                after=mark)
+        tg.press(ARBITER, ask, ask.buttons[0][1])
+        await tg.wait_for(lambda s, u=user: s.chat_id == u.id and "gekoppeld" in s.text,
+                          after=mark)
+    await bot.ask(ARBITER, "/club", chat_id=GROUP)
+    for number in range(ROUNDS):
+        day = START.date() + dt.timedelta(days=2 + 7 * number)
+        await bot.ask(ARBITER, f"/ronde nieuw {day.day}-{day.month}-{day.year}")
+    shown = (0, 0)
+    for number in range(1, ROUNDS + 1):
+        first = len(tg.transcript)
+        for user in rng.sample(members, rng.randint(0, 2)):
+            await bot.ask(user, "/afmelden")
+        mark = len(tg.sent)
+        deadline = START + dt.timedelta(days=2 + 7 * (number - 1), hours=17)
+        bot.clock.now = deadline
+        await tg.wait_for(lambda s, n=number: s.chat_id == ARBITER.id and
+                          f"deadline van ronde {n}" in s.text, after=mark)
+        mark = len(tg.sent)
+        await bot.ask(ARBITER, "/indeling bevestig")
+        await tg.wait_for(lambda s: s.chat_id == GROUP and "Indeling ronde" in s.text,
+                          after=mark)
+        await _results(bot, tg, number, code, by_code, season, rng)
+        await tg.wait_for(lambda s, n=number: s.chat_id == GROUP and
+                          f"Alle uitslagen van ronde {n}" in s.text, after=mark)
+        if number == SHOWN_ROUND:
+            shown = (first, len(tg.transcript))
+    await asyncio.sleep(0.2)  # the title announcement follows the last standings
+    return shown
+
+
+async def _results(bot: LocalBot, tg: FakeTelegram, number: int, code: dict[int, str],
+                   by_code: dict[str, User], season: Season, rng: random.Random) -> None:
+    """White reports each result (by rating) in his private chat; black confirms. (Replies in
+    the group work too, but Telegram allows a group about 20 messages a minute, and the rate
+    limiter keeps to that.)"""
+    db = await Database.open(bot.config.database)
+    try:
+        stored = await rounds.stored_pairing(db, number)
+    finally:
+        await db.close()
+    assert stored is not None
+    for board in stored.boards:
+        white, black = by_code[board.white], by_code[board.black]
+        result = play(rng, season, board.white, board.black)
+        if result.is_forfeit:
+            result = Result.DRAW
+        mark = len(tg.sent)
+        await bot.ask(white, f"/uitslag {result}")
+        ask = await tg.wait_for(lambda s, b=black: s.chat_id == b.id and "Klopt" in s.text,
+                                after=mark)
+        tg.press(black, ask, ask.buttons[0][1])
+        await tg.edited(ask, "Bevestigd")
+
+
+def _print(out: TextIO, tg: FakeTelegram, first: int, last: int, member: User,
+           final: Sent) -> None:
+    chats = {GROUP: "clubgroep", member.id: f"privé met {member.first_name}",
+             ARBITER.id: "privé met de wedstrijdleider"}
+    chats |= {chat: f"privé met {who.split()[0]}" for chat, who, _ in tg.transcript[first:last]
+              if chat > 0 and chat not in chats and who != "Keizerbot"}
+    out.write(f"keizerbot demo: een seizoen van {ROUNDS} rondes met {len(NAMES)} leden, "
+              "door de echte bot (Telegram nagebootst op deze computer).\n")
+    out.write(f"\n=== Ronde {SHOWN_ROUND}: wat er in de chats gebeurde ===\n")
+    for chat, who, text in tg.transcript[first:last]:
+        if chat in chats:
+            body = plain(text).replace("\n", "\n    ")
+            out.write(f"\n[{chats[chat]}] {who}:\n    {body}\n")
+    out.write("\n=== Eindstand ===\n\n")
+    out.write(plain(final.text) + "\n")
+    titles = [plain(t) for c, _, t in tg.transcript if c == GROUP and
+              ("clubkampioen" in t or "barrage" in t)]
+    if titles:
+        out.write("\n" + titles[-1] + "\n")
+
+
+def _chat_html(tg: FakeTelegram, first: int, last: int, chats: dict[int, str]) -> str:
+    """The round in some chats as bubbles, for a picture in the README."""
+    bubbles = []
+    for chat, who, text in tg.transcript[first:last]:
+        if chat not in chats:
+            continue
+        mine = who != "Keizerbot"
+        where = chats[chat]
+        body = html.escape(plain(text))
+        bubbles.append(f'<div class="b {"me" if mine else "bot"}"><div class=who>{who} · '
+                       f"{where}</div><pre>{body}</pre></div>")
+    style = ("body{background:#d9e3ea;font-family:system-ui,sans-serif;margin:0;padding:12px;"
+             "width:400px}.b{border-radius:12px;padding:8px 10px;margin:8px 0;max-width:95%;"
+             "box-shadow:0 1px 1px #0002}.bot{background:#fff}.me{background:#e1ffc7;"
+             "margin-left:auto;width:fit-content}.who{font-size:12px;color:#3a76a8;"
+             "font-weight:600;margin-bottom:3px}pre{margin:0;white-space:pre-wrap;"
+             "font:13px/1.35 ui-monospace,Menlo,monospace}")
+    return f"<!doctype html><meta charset=utf-8><style>{style}</style>{''.join(bubbles)}"

@@ -1,0 +1,24 @@
+"""`keizerbot demo` plays a whole season through the real bot and shows it."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from bot import demo
+
+
+async def test_the_demo_plays_a_season_and_prints_a_round_and_the_final_standings(tmp_path):
+    out = io.StringIO()
+    page = tmp_path / "chat.html"
+    await demo.run(out, chat_page=page)
+    text = out.getvalue()
+    round_part, final_part = text.split("=== Eindstand ===")
+    assert f"Ronde {demo.SHOWN_ROUND}" in round_part
+    assert "/indeling bevestig" in round_part and "Klopt" in round_part
+    assert "je speelt met" in round_part and "/uitslag" in round_part
+    assert f"Stand na ronde {demo.ROUNDS}" in final_part
+    rows = [line for line in final_part.splitlines() if re.match(r"\s*\d+\s", line)]
+    assert len(rows) == len(demo.NAMES)
+    assert "clubkampioen" in final_part or "barrage" in final_part
+    assert "<pre>" in page.read_text(encoding="utf-8")
