@@ -159,3 +159,15 @@ async def test_period_and_group_tables_follow_the_rules(bot, members):
     await bot.ask(ARBITER, "/instellingen reglement drie-cycli")
     groups = await bot.ask(members[0], "/stand groep")
     assert "Groep 1" in groups.plain and "Groep 2" in groups.plain
+
+
+async def test_the_daily_backup_job_writes_a_copy(bot, members):
+    from bot import jobs
+
+    backups = bot.config.database.parent / "backups"
+    bot.app.job_queue.run_once(jobs.daily_backup, 0)
+    for _ in range(50):
+        if list(backups.glob("keizer-*.db")):
+            break
+        await asyncio.sleep(0.1)
+    assert len(list(backups.glob("keizer-*.db"))) == 1
