@@ -20,7 +20,7 @@ from typing import TextIO
 from bot.config import Config
 from bot.fakeapi import FakeTelegram, Sent, User
 from bot.runner import LocalBot, ManualClock
-from core.season import Player, Result, Season, season_from_data, season_to_data
+from core.season import Result, Season, season_from_data
 from core.simulation import play
 from storage import rounds
 from storage.db import Database
@@ -41,12 +41,13 @@ def plain(text: str) -> str:
 
 
 def club_season(rng: random.Random) -> Season:
-    players = tuple(Player(f"m{k}", name, rng.randint(1300, 2100), youth=k == 9)
-                    for k, name in enumerate(NAMES))
+    """Ten members (the last one a youth player), no rounds yet."""
+    players = [{"id": f"m{k}", "name": name, "rating": rng.randint(1300, 2100)}
+               for k, name in enumerate(NAMES)]
+    players[-1]["youth"] = True
     data = {"format": "keizer-season/1", "club": "Schaakclub Demo", "season": "2026-2027",
             "rules": {"preset": "sliedrecht", "planned_rounds": ROUNDS, "period_length": ROUNDS},
-            "players": season_to_data(Season("", "", None, players, ()))["players"],  # type: ignore[arg-type]
-            "rounds": []}
+            "players": players, "rounds": []}
     return season_from_data(data)
 
 

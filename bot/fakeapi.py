@@ -89,10 +89,8 @@ class FakeTelegram:
         app.router.add_post("/bot{token}/{method}", self._handle)
         self.runner = web.AppRunner(app)
         await self.runner.setup()
-        site = web.TCPSite(self.runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self.url = f"http://127.0.0.1:{port}"
+        await web.TCPSite(self.runner, "127.0.0.1", 0).start()
+        self.url = f"http://127.0.0.1:{self.runner.addresses[0][1]}"
         return self.url
 
     async def stop(self) -> None:

@@ -171,9 +171,9 @@ async def _tell_about_late(context: Context, who: club.Member, number: int) -> N
         opponent=esc(everyone[opponent].name))
     await tell_arbiters(context, texts.LATE_TO_ARBITER.format(who=esc(who.name), round=number,
                                                               paired=paired))
-    if opponent is not None and everyone[opponent].telegram_id is not None:
-        await send(context, everyone[opponent].telegram_id,  # type: ignore[arg-type]
-                   texts.LATE_TO_OPPONENT.format(who=esc(who.name), round=number))
+    chat = None if opponent is None else everyone[opponent].telegram_id
+    if chat is not None:
+        await send(context, chat, texts.LATE_TO_OPPONENT.format(who=esc(who.name), round=number))
 
 
 async def aanmelden(update: Update, context: Context) -> None:
