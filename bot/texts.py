@@ -288,6 +288,8 @@ MIJN_BYE = "Ronde {round}: je bent oneven (bye)."
 INDELING_NONE = "Er is nog geen indeling."
 INDELING_DRAFT_TITLE = "Concept, nog niet gepubliceerd. Publiceren: /indeling bevestig"
 DRAFT_TO_ARBITER = "De deadline van ronde {round} is verstreken; hier is de conceptindeling."
+DRAFT_UPDATED = ("Er kwam nog een afmelding binnen die vóór de deadline was verstuurd; de "
+                 "conceptindeling van ronde {round} is bijgewerkt.")
 PUBLISHED = "Ronde {round} is gepubliceerd in de clubgroep en aan {count} spelers gestuurd."
 PUBLISH_FAILED = "Niet bereikt (bot geblokkeerd of nooit gestart): {names}."
 NO_GROUP = "Er is nog geen clubgroep: stuur /club in de groep."

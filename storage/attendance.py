@@ -24,6 +24,9 @@ class SignOff:
     result: Fraction | None = None
     paired: bool = False
     """He was already paired in this round (his opponent must be told)."""
+    draft_dropped: bool = False
+    """It was in time, but the round had been drafted already: the draft is gone and the
+    round must be paired again."""
 
 
 def _on_time(sent_at: dt.datetime, deadline: str | None, state: str) -> bool:
@@ -54,6 +57,16 @@ async def sign_off(db: Database, round_no: int, player: str,
         async with conn.execute("SELECT 1 FROM game WHERE round_id = ? AND ? IN "
                                 "(white_id, black_id)", (rnd["id"], pid)) as cur:
             paired = await cur.fetchone() is not None
+        # Sent before the deadline, read after the round was drafted: the draft did not
+        # know, and it is not public yet, so it goes (the caller pairs again).
+        draft_dropped = on_time and paired and rnd["state"] == "drafted" and not correction
+        if draft_dropped:
+            for table in ("game", "broken_rule"):
+                await conn.execute(f"DELETE FROM {table} WHERE round_id = ?", (rnd["id"],))
+            await conn.execute("DELETE FROM signoff WHERE round_id = ? AND reason = 'bye'",
+                               (rnd["id"],))
+            await conn.execute("UPDATE round SET state = 'locked' WHERE id = ?", (rnd["id"],))
+            paired = False
         values = (reason.value, None if day is None else day.value, team,
                   None if result is None else external_result_text(result), note,
                   sent_at.isoformat(), actor, int(on_time))
@@ -70,9 +83,10 @@ async def sign_off(db: Database, round_no: int, player: str,
                "on_time": on_time}
         await audit.record(conn, actor=actor, action="signoff.set", entity="signoff",
                            entity_id=f"{round_no}/{player}",
-                           old=None if old is None else dict(old), new=new)
+                           old=None if old is None else dict(old),
+                           new={**new, "draft_dropped": draft_dropped})
         await checked(conn)
-    return SignOff(round_no, player, reason, on_time, day, team, result, paired)
+    return SignOff(round_no, player, reason, on_time, day, team, result, paired, draft_dropped)
 
 
 async def cancel_sign_off(db: Database, round_no: int, player: str, *, sent_at: dt.datetime,

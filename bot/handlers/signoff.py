@@ -21,7 +21,8 @@ from bot.handlers.common import (
     show_moment,
     tell_arbiters,
 )
-from bot.services import Context, open_round
+from bot.handlers.pairing import render
+from bot.services import Context, draft, open_round
 from core.ledger import Awaiting, Awarded, Compensated, season_events
 from core.numbers import format_number
 from core.season import AbsenceReason, ExternalDay
@@ -128,6 +129,8 @@ async def afmelden(update: Update, context: Context) -> None:
                 deadline=show_moment(dates[number].deadline, zone)))
             await _tell_about_late(context, who, number)
             continue
+        if signed.draft_dropped:
+            await _redraft(context, number)
         kind = texts.KIND_WORDS.get(signed.reason.value if signed.day is None else
                                     f"external_{signed.day.value}", "afgemeld")
         lines.append(texts.SIGNED_OFF.format(who=esc(who.name), round=number, date=when,
@@ -157,6 +160,14 @@ async def _earns(context: Context, who: club.Member, number: int) -> str:
     return texts.EARNS.format(fraction=f"{format_number(event.fraction * 100, 0)}%",
                               value=format_number(value, 0),
                               points=format_number(event.fraction * value, decimals, comma=True))
+
+
+async def _redraft(context: Context, number: int) -> None:
+    """An on-time sign-off (sent before the deadline) that arrived after the round was paired:
+    the draft is not public yet, so pair again and show the arbiter the new draft."""
+    pairing = await draft(context.services, number, actor=None)
+    await tell_arbiters(context, texts.DRAFT_UPDATED.format(round=number) + "\n"
+                        + await render(context, pairing))
 
 
 async def _tell_about_late(context: Context, who: club.Member, number: int) -> None:

@@ -169,3 +169,19 @@ async def test_two_hundred_malformed_messages_are_each_answered(bot, members):
         assert answer.text, (k, text)
     alive = await bot.ask(members[0], "/help")
     assert "Keizercompetitie" in alive.text
+
+
+async def test_a_sign_off_sent_in_time_but_read_after_the_draft_repairs_the_draft(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    sent_before = bot.clock.now  # still before the deadline
+    first = await pass_deadline(bot, 1)
+    assert "Anna Visser" in first.plain
+    mark = len(bot.tg.sent)
+    # The member sent it before the deadline; the bot reads it only now.
+    answer = await bot.ask(members[0], "/afmelden", date=sent_before.timestamp())
+    assert "afgemeld voor ronde 1" in answer.text and "te laat" not in answer.text
+    redraft = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and
+                                    "bijgewerkt" in s.text, after=mark)
+    assert all("Anna" not in white + black for white, black in boards(redraft.text))
+    post = await publish(bot, 1)
+    assert all("Anna" not in white + black for white, black in boards(post.text))

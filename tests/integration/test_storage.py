@@ -259,3 +259,22 @@ async def test_arbiter_corrects_a_sign_off_of_a_finished_round(club):
     assert after > before  # 66% instead of 33% of his value
     entry = (await audit.entries(club.reader, 1))[0]
     assert entry.old["reason"] == "notice" and entry.new["reason"] == "external"
+
+
+async def test_an_in_time_sign_off_read_after_the_draft_drops_the_draft(club):
+    await deadline_round(club)
+    season = await load_season(club)
+    await rounds.save_pairing(club, pair(request_for_round(season, 21)), actor=1)
+    player = (await load_season(club)).rounds[20].games[0].white
+    signed = await attendance.sign_off(club, 21, player, sent_at=NOON, actor=7)
+    assert signed.on_time and signed.draft_dropped and not signed.paired
+    after = await load_season(club)
+    assert not after.rounds[20].is_paired  # waiting to be paired again
+    assert player in {a.player for a in after.rounds[20].absent}
+    # Late, the draft stands: he is paired and told so.
+    again = pair(request_for_round(after, 21))
+    await rounds.save_pairing(club, again, actor=1)
+    other = again.boards[0].white
+    late = await attendance.sign_off(club, 21, other, sent_at=NOON + dt.timedelta(days=1),
+                                     actor=8)
+    assert not late.on_time and late.paired and not late.draft_dropped
