@@ -6,13 +6,13 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from telegram.ext import CallbackContext, ExtBot
 
 from bot.config import Config
-from core.pairing import Fixes, Pairing, before_pairing, pair, request_for_round
+from core.pairing import Pairing, before_pairing, pair, request_for_round
 from core.season import Season
 from core.standings import Standings, compute_standings
 from storage import club, rounds
@@ -33,8 +33,6 @@ class Services:
     config: Config | None = None
     clock: Callable[[], dt.datetime] = utc_now
     database: Database | None = None
-    drafts: dict[int, Fixes] = field(default_factory=dict)
-    """The arbiter's hand-made fixes per round, kept while the round is a draft."""
 
     @property
     def db(self) -> Database:
@@ -92,7 +90,7 @@ async def draft(services: Services, number: int, *, actor: int | None) -> Pairin
     await rounds.set_state(services.db, number, rounds.RoundState.LOCKED, actor=actor,
                            expect=(rounds.RoundState.PLANNED,))
     season = before_pairing(await load_season(services.db), number)
-    pairing = pair(request_for_round(season, number, services.drafts.get(number, Fixes())))
+    pairing = pair(request_for_round(season, number, await rounds.fixes(services.db, number)))
     await rounds.save_pairing(services.db, pairing, actor=actor)
     return pairing
 

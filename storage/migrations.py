@@ -61,6 +61,7 @@ MIGRATIONS: tuple[str, ...] = (
         date TEXT,
         deadline TEXT,
         reminded_at TEXT,
+        fixes TEXT,
         state TEXT NOT NULL DEFAULT 'planned'
             CHECK (state IN ('planned', 'locked', 'drafted', 'published', 'complete')),
         UNIQUE (season_id, number)

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 import aiosqlite
 
-from core.pairing import Board, BrokenRule, Pairing, Rule
+from core.pairing import Board, BrokenRule, Fixes, Pairing, Rule
 from core.season import Result
 from storage import audit
 from storage.db import Database
@@ -157,3 +157,26 @@ async def stored_pairing(db: Database, number: int) -> StoredPairing | None:
                          tuple(None if g["result"] is None else Result(g["result"])
                                for g in games),
                          None if bye is None else bye[0], tuple(broken))
+
+
+async def fixes(db: Database, number: int) -> Fixes:
+    """What the arbiter fixed by hand for a round's pairing (kept until it is published)."""
+    rnd = await round_row(db.reader, await season_id(db.reader), number)
+    if rnd["fixes"] is None:
+        return Fixes()
+    data = json.loads(rnd["fixes"])
+    return Fixes(boards=tuple((w, b) for w, b in data["boards"]),
+                 forbidden=frozenset(frozenset(pair) for pair in data["forbidden"]),
+                 bye=data["bye"], leave_out=frozenset(data["leave_out"]))
+
+
+async def set_fixes(db: Database, number: int, hand: Fixes, *, actor: int | None) -> None:
+    data = {"boards": [list(b) for b in hand.boards],
+            "forbidden": sorted(sorted(pair) for pair in hand.forbidden),
+            "bye": hand.bye, "leave_out": sorted(hand.leave_out)}
+    async with db.transaction() as conn:
+        rnd = await round_row(conn, await season_id(conn), number)
+        await conn.execute("UPDATE round SET fixes = ? WHERE id = ?",
+                           (json.dumps(data), rnd["id"]))
+        await audit.record(conn, actor=actor, action="pairing.fixes", entity="round",
+                           entity_id=number, new=data)

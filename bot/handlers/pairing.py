@@ -20,7 +20,7 @@ from bot.handlers.common import (
     show_date,
 )
 from bot.services import Context, draft, open_round, published_round
-from core.pairing import Board, Fixes
+from core.pairing import Board
 from core.pairing.request import pairing_ranking
 from storage import club, rounds
 from storage.seasons import load_season
@@ -85,9 +85,11 @@ async def swap(update: Update, context: Context) -> None:
                          swap_codes.get(x.black, x.black)) for x in stored.boards)
     bye_player = swap_codes.get(stored.bye, stored.bye) if stored.bye else None
     fixed = tuple((x.white, x.black) for x in boards if {x.white, x.black} & {a.code, b.code})
-    fixes = context.services.drafts.get(upcoming.number, Fixes())
-    context.services.drafts[upcoming.number] = replace(fixes, boards=fixes.boards + fixed)
     assert update.effective_user is not None
+    hand = await rounds.fixes(context.services.db, upcoming.number)
+    await rounds.set_fixes(context.services.db, upcoming.number,
+                           replace(hand, boards=hand.boards + fixed),
+                           actor=update.effective_user.id)
     await rounds.replace_boards(context.services.db, upcoming.number, boards, bye_player,
                                 actor=update.effective_user.id)
     updated = await rounds.stored_pairing(context.services.db, upcoming.number)
@@ -105,8 +107,10 @@ async def bye(update: Update, context: Context) -> None:
     who = await find_member(update, context, name)
     if who is None:
         return
-    fixes = context.services.drafts.get(upcoming.number, Fixes())
-    context.services.drafts[upcoming.number] = replace(fixes, bye=who.code)
+    assert update.effective_user is not None
+    hand = await rounds.fixes(context.services.db, upcoming.number)
+    await rounds.set_fixes(context.services.db, upcoming.number, replace(hand, bye=who.code),
+                           actor=update.effective_user.id)
     await make(update, context)
 
 
@@ -127,7 +131,6 @@ async def publish(update: Update, context: Context) -> None:
                                   expect=(rounds.RoundState.DRAFTED,)):
         await reply(update, texts.NO_DRAFT)
         return
-    context.services.drafts.pop(upcoming.number, None)
     text = await render(context, stored, when=show_date(upcoming.date))
     posted = await send(context, settings.group_chat_id, text, thread_id=settings.group_thread_id)
     if posted is not None:

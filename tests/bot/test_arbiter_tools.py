@@ -171,3 +171,14 @@ async def test_the_daily_backup_job_writes_a_copy(bot, members):
             break
         await asyncio.sleep(0.1)
     assert len(list(backups.glob("keizer-*.db"))) == 1
+
+
+async def test_the_arbiters_fixes_survive_a_restart(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await bot.ask(members[0], "/afmelden")
+    await pass_deadline(bot, 1)
+    await bot.ask(ARBITER, "/indeling bye Bram de Boer")
+    await bot.stop()
+    await bot.start()
+    again = await bot.ask(ARBITER, "/indeling opnieuw")
+    assert "Oneven (bye): Bram de Boer" in again.text
