@@ -26,8 +26,8 @@ def race(season: Season, history: Sequence[Standings], players: Sequence[str] | 
     figure, axis = plt.subplots(figsize=(7.2, 9.0), dpi=110)
     try:
         for pid in shown:
-            places = [s.ranking.index(pid) + 1 if pid in s.ranking else None
-                      for s in history if s.after_round]
+            places = [float(s.ranking.index(pid) + 1) if pid in s.ranking else float("nan")
+                      for s in history if s.after_round]  # NaN: not in the competition yet
             axis.plot(rounds, places, marker="o", linewidth=2.4, markersize=4,
                       label=season.player(pid).name)
         axis.invert_yaxis()

@@ -89,11 +89,9 @@ async def _season(bot: LocalBot, tg: FakeTelegram, members: list[User], code: di
     for user in members:
         mark = len(tg.sent)
         await bot.ask(user, f"/ik {user.first_name} {user.last_name}")
-        ask = await tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Koppelen" in s.text,
-                                after=mark)
+        ask = await tg.next_to(ARBITER.id, "Koppelen", after=mark)
         tg.press(ARBITER, ask, ask.buttons[0][1])
-        await tg.wait_for(lambda s, u=user: s.chat_id == u.id and "gekoppeld" in s.text,
-                          after=mark)
+        await tg.next_to(user.id, "gekoppeld", after=mark)
     await bot.ask(ARBITER, "/club", chat_id=GROUP)
     for number in range(ROUNDS):
         day = START.date() + dt.timedelta(days=2 + 7 * number)
@@ -106,15 +104,12 @@ async def _season(bot: LocalBot, tg: FakeTelegram, members: list[User], code: di
         mark = len(tg.sent)
         deadline = START + dt.timedelta(days=2 + 7 * (number - 1), hours=17)
         bot.clock.now = deadline
-        await tg.wait_for(lambda s, n=number: s.chat_id == ARBITER.id and
-                          f"deadline van ronde {n}" in s.text, after=mark)
+        await tg.next_to(ARBITER.id, f"deadline van ronde {number}", after=mark)
         mark = len(tg.sent)
         await bot.ask(ARBITER, "/indeling bevestig")
-        await tg.wait_for(lambda s: s.chat_id == GROUP and "Indeling ronde" in s.text,
-                          after=mark)
+        await tg.next_to(GROUP, "Indeling ronde", after=mark)
         await _results(bot, tg, number, code, by_code, season, rng)
-        await tg.wait_for(lambda s, n=number: s.chat_id == GROUP and
-                          f"Alle uitslagen van ronde {n}" in s.text, after=mark)
+        await tg.next_to(GROUP, f"Alle uitslagen van ronde {number}", after=mark)
         if number == SHOWN_ROUND:
             shown = (first, len(tg.transcript))
     await asyncio.sleep(0.2)  # the title announcement follows the last standings
@@ -139,8 +134,7 @@ async def _results(bot: LocalBot, tg: FakeTelegram, number: int, code: dict[int,
             result = Result.DRAW
         mark = len(tg.sent)
         await bot.ask(white, f"/uitslag {result}")
-        ask = await tg.wait_for(lambda s, b=black: s.chat_id == b.id and "Klopt" in s.text,
-                                after=mark)
+        ask = await tg.next_to(black.id, "Klopt", after=mark)
         tg.press(black, ask, ask.buttons[0][1])
         await tg.edited(ask, "Bevestigd")
 

@@ -21,7 +21,8 @@ from typing import Any
 
 from aiohttp import web
 
-BOT = {"id": 999, "is_bot": True, "first_name": "Keizerbot", "username": "keizerbot"}
+BOT_NAME = "Keizerbot"
+BOT = {"id": 999, "is_bot": True, "first_name": BOT_NAME, "username": "keizerbot"}
 JSON_FIELDS = {"chat_id", "message_id", "reply_markup", "offset", "timeout", "limit",
                "allowed_updates", "commands", "scope", "reply_parameters",
                "link_preview_options", "show_alert", "message_thread_id", "disable_notification",
@@ -155,7 +156,7 @@ class FakeTelegram:
     async def _record(self, sent: Sent) -> dict[str, Any]:
         async with self.changed:
             self.sent.append(sent)
-            self.transcript.append((sent.chat_id, BOT["first_name"],
+            self.transcript.append((sent.chat_id, BOT_NAME,
                                     sent.text if sent.method == "sendMessage"
                                     else f"[{sent.method[4:].lower()}] {sent.text}"))
             self.changed.notify_all()
@@ -270,6 +271,12 @@ class FakeTelegram:
         except TimeoutError:
             seen = "\n".join(f"  {s.chat_id}: {s.text[:120]!r}" for s in self.sent[after:])
             raise AssertionError(f"no such message; the bot sent:\n{seen}") from None
+
+    async def next_to(self, chat_id: int, contains: str, *, after: int = 0,
+                      timeout: float = 10.0) -> Sent:
+        """The first message to `chat_id` (from index `after`) that says `contains`."""
+        return await self.wait_for(lambda s: s.chat_id == chat_id and contains in s.text,
+                                   timeout=timeout, after=after)
 
     async def edited(self, message: Sent, contains: str, *, timeout: float = 10.0) -> Sent:
         """Wait until the bot edits `message` to say `contains`."""

@@ -6,7 +6,8 @@ import datetime as dt
 import html
 import logging
 import re
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
+from typing import Any
 
 from telegram import InlineKeyboardMarkup, Message, Update
 from telegram.error import Forbidden, TelegramError
@@ -21,7 +22,7 @@ from storage.errors import StoreError, StoreProblem
 log = logging.getLogger(__name__)
 
 LIMIT = 4096
-Handler = Callable[[Update, Context], Awaitable[None]]
+Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
 
 
 def esc(text: object) -> str:

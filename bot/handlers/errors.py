@@ -26,4 +26,4 @@ async def on_error(update: object, context: Context) -> None:
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
-    app.add_error_handler(on_error)  # type: ignore[arg-type]
+    app.add_error_handler(on_error)

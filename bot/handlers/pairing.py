@@ -138,7 +138,7 @@ async def publish(update: Update, context: Context) -> None:
                                     posted.chat_id, posted.message_id)
     season = await load_season(context.services.db)
     everyone = {m.code: m for m in await club.members(context.services.db)}
-    missed = []
+    missed: list[str] = []
     reached = 0
     for board in stored.boards:
         for me, other, colour in ((board.white, board.black, "white"),
