@@ -244,6 +244,8 @@ LATE_TO_OPPONENT = ("Je tegenstander {who} heeft zich te laat afgemeld voor rond
                     "De wedstrijdleider laat weten hoe het verder gaat.")
 EARNS = "Dat levert {fraction} van je waarde op (nu {value}: {points} punten)."
 EARNS_TEAM = "Dat telt volgens de teamtabel zodra de uitslag bekend is."
+EARNS_LATER = "Dat levert {fraction} van je waarde in die ronde op."
+EARNS_IF_UNDER_CAP = "(Zolang je niet meer dan {cap} keer betaald afgemeld bent.)"
 EARNS_CAPPED = "Je maximum van {cap} betaalde afmeldingen is bereikt: dit levert geen punten op."
 EARNS_NOTHING = "Dat levert geen punten op."
 KIND_WORDS = {"notice": "afgemeld", "external_club_night": "externe wedstrijd op clubavond",

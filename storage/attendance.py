@@ -107,3 +107,15 @@ async def cancel_sign_off(db: Database, round_no: int, player: str, *, sent_at: 
         await audit.record(conn, actor=actor, action="signoff.cancel", entity="signoff",
                            entity_id=f"{round_no}/{player}", old=dict(old))
         await checked(conn)
+
+
+async def signed_off_rounds(db: Database, player: str, *, from_round: int) -> list[int]:
+    """The rounds from `from_round` on that a player signed off for (not byes)."""
+    conn = db.reader
+    sid = await season_id(conn)
+    pid = await player_id(conn, sid, player)
+    async with conn.execute(
+            "SELECT r.number FROM signoff s JOIN round r ON r.id = s.round_id "
+            "WHERE s.player_id = ? AND s.reason != 'bye' AND r.number >= ? ORDER BY r.number",
+            (pid, from_round)) as cur:
+        return [int(row[0]) for row in await cur.fetchall()]

@@ -25,7 +25,8 @@ from bot.handlers.pairing import render
 from bot.services import Context, draft, open_round
 from core.ledger import Awaiting, Awarded, Compensated, season_events
 from core.numbers import format_number
-from core.season import AbsenceReason, ExternalDay
+from core.rules import CompensationKind
+from core.season import Absence, AbsenceReason, ExternalDay
 from core.standings import compute_standings
 from storage import attendance, club, rounds
 from storage.seasons import load_season
@@ -134,14 +135,26 @@ async def afmelden(update: Update, context: Context) -> None:
         kind = texts.KIND_WORDS.get(signed.reason.value if signed.day is None else
                                     f"external_{signed.day.value}", "afgemeld")
         lines.append(texts.SIGNED_OFF.format(who=esc(who.name), round=number, date=when,
-                                             kind=kind, earns=await _earns(context, who,
-                                                                           number)))
+                                             kind=kind,
+                                             earns=await _earns(context, who, number, signed)))
     await reply(update, "\n".join(lines))
 
 
-async def _earns(context: Context, who: club.Member, number: int) -> str:
+async def _earns(context: Context, who: club.Member, number: int,
+                 signed: attendance.SignOff) -> str:
     """What the sign-off earns, as the core's ledger prices it (caps included)."""
     season = await load_season(context.services.db)
+    rules = season.rules
+    if number > len(season.rounds):
+        # A round further ahead than the season has yet: the rule, with the cap as a condition.
+        kind = Absence(who.code, signed.reason, signed.day).kind
+        if kind in rules.team_valued:
+            return texts.EARNS_TEAM
+        text = texts.EARNS_LATER.format(
+            fraction=f"{format_number(rules.compensation_for(kind) * 100, 0)}%")
+        if rules.notice_cap is not None and kind is CompensationKind.NOTICE:
+            text += " " + texts.EARNS_IF_UNDER_CAP.format(cap=rules.notice_cap)
+        return text
     event = next((e for e in season_events(season, number)[number - 1].get(who.code, [])
                   if e.round == number), None)
     if isinstance(event, Awaiting | Awarded):
@@ -149,17 +162,16 @@ async def _earns(context: Context, who: club.Member, number: int) -> str:
     if not isinstance(event, Compensated):
         return ""
     if event.capped:
-        return texts.EARNS_CAPPED.format(cap=season.rules.notice_cap)
+        return texts.EARNS_CAPPED.format(cap=rules.notice_cap)
     if not event.fraction:
         return texts.EARNS_NOTHING
-    standings = compute_standings(season)
-    value = standings.values.get(who.code)
+    value = compute_standings(season).values.get(who.code)
     if value is None:
         return ""
-    decimals = season.rules.display_decimals
     return texts.EARNS.format(fraction=f"{format_number(event.fraction * 100, 0)}%",
                               value=format_number(value, 0),
-                              points=format_number(event.fraction * value, decimals, comma=True))
+                              points=format_number(event.fraction * value,
+                                                   rules.display_decimals, comma=True))
 
 
 async def _redraft(context: Context, number: int) -> None:

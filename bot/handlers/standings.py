@@ -19,7 +19,7 @@ from core.rules import Titles
 from core.season import Season
 from core.standings import Standings, compute_standings
 from core.titles import announcements, period_groups, subgroups
-from storage import club, rounds
+from storage import attendance, club, rounds
 from storage.seasons import load_season
 
 GROUP_TOP = 12
@@ -115,11 +115,8 @@ async def mijn(update: Update, context: Context) -> None:
             name=esc(who.name), rank=row.rank, value=format_number(row.value, 0),
             score=format_number(row.score, season.rules.display_decimals, comma=True)))
     upcoming = await open_round(context.services)
-    signed = [r.number for r in await club.schedule(context.services.db)
-              if upcoming is not None and r.number >= upcoming.number
-              and r.number <= len(season.rounds)
-              and any(a.player == who.code and a.reason.value != "bye"
-                      for a in season.round(r.number).absent)]
+    signed = [] if upcoming is None else await attendance.signed_off_rounds(
+        context.services.db, who.code, from_round=upcoming.number)
     lines.append(texts.MIJN_SIGNOFFS.format(rounds=", ".join(map(str, signed))) if signed
                  else texts.MIJN_NO_SIGNOFFS)
     number = await published_round(context.services)

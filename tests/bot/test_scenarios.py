@@ -185,3 +185,12 @@ async def test_a_sign_off_sent_in_time_but_read_after_the_draft_repairs_the_draf
     assert all("Anna" not in white + black for white, black in boards(redraft.text))
     post = await publish(bot, 1)
     assert all("Anna" not in white + black for white, black in boards(post.text))
+
+
+async def test_signing_off_rounds_ahead(bot, members):
+    await set_up_club(bot, members, rounds=3)
+    answer = await bot.ask(members[0], "/afmelden van 2 t/m 3 vakantie")
+    assert answer.plain.count("afgemeld voor ronde") == 2
+    assert "33% van je waarde in die ronde" in answer.plain and "10 keer" in answer.plain
+    mine = await bot.ask(members[0], "/mijn")
+    assert "Afgemeld voor: 2, 3" in mine.plain

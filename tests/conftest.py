@@ -1,0 +1,14 @@
+"""Suite-wide: an ERROR in the log fails the test that caused it."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def no_error_logs(caplog: pytest.LogCaptureFixture):
+    yield
+    errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
+    assert not errors, f"logged errors: {[r.getMessage() for r in errors]}"
