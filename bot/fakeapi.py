@@ -283,14 +283,12 @@ class FakeTelegram:
         return await self.wait_for(lambda s: s is message and contains in s.text,
                                    timeout=timeout, after=self.sent.index(message))
 
-    async def reply_to(self, user_or_chat: User | int, text: str, *, contains: str = "",
+    async def reply_to(self, user: User, text: str, *, contains: str = "",
                        timeout: float = 10.0, **kwargs: Any) -> Sent:
-        """Send `text` and wait for the bot's next message in that chat."""
-        chat_id = kwargs.get("chat_id", user_or_chat.id if isinstance(user_or_chat, User)
-                             else user_or_chat)
+        """`user` sends `text`; wait for the bot's next message in that chat."""
+        chat_id = kwargs.get("chat_id", user.id)
         mark = len(self.sent)
-        assert isinstance(user_or_chat, User)
-        self.user_says(user_or_chat, text, **kwargs)
+        self.user_says(user, text, **kwargs)
         return await self.wait_for(lambda s: s.chat_id == chat_id and contains in s.text,
                                    timeout=timeout, after=mark)
 

@@ -6,8 +6,6 @@ import math
 from decimal import Decimal
 from fractions import Fraction
 
-Number = Fraction
-
 
 def to_fraction(raw: object) -> Fraction | None:
     """`0.333` (a Decimal or int from a file) is 333/1000, `"1/3"` is 1/3; None: not a number.

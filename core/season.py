@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
@@ -139,14 +139,6 @@ class Round:
     def is_complete(self) -> bool:
         return self.is_paired and all(g.result is not None for g in self.games)
 
-    def listed(self) -> Iterator[str]:
-        """Every player id the round names, in file order (with repeats, if any)."""
-        for game in self.games:
-            yield game.white
-            yield game.black
-        for absence in self.absent:
-            yield absence.player
-
 
 @dataclass(frozen=True, slots=True)
 class Season:
@@ -169,9 +161,6 @@ class Season:
 
     def player(self, player_id: str) -> Player:
         return self._by_id[player_id]
-
-    def has_player(self, player_id: str) -> bool:
-        return player_id in self._by_id
 
     def round(self, number: int) -> Round:
         return self.rounds[number - 1]

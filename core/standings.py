@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from core.ledger import Awaiting, Awarded, Compensated, Event, Pending, Played, season_events
+from core.ledger import Awaiting, Awarded, Compensated, Event, Played, season_events
 from core.rules import Colour, CompensationKind, Fade, Ladder, Revaluation, Rules
 from core.season import Player, Season, rating_order
 from core.values import Valuation, valuation
@@ -333,5 +333,5 @@ def _common_denominator(rules: Rules) -> int:
     return math.lcm(*parts)
 
 
-__all__ = ["BreakdownLine", "Pending", "PlayerStanding", "Standings", "compute_standings",
+__all__ = ["BreakdownLine", "PlayerStanding", "Standings", "compute_standings",
            "insert_by_rating", "standings_history"]

@@ -149,7 +149,11 @@ def cut(ranking: Sequence[str], count: int) -> list[list[str]]:
 
 def period_groups(season: Season, period: int) -> PeriodGroups:
     """The groups of a period and their match-point tables, as far as it has been played."""
-    history = standings_history(season)
+    return _period_groups(season, standings_history(season), period)
+
+
+def _period_groups(season: Season, history: list[Standings], period: int) -> PeriodGroups:
+    """`period_groups`, with the standings history computed once for every period."""
     first, last = period_bounds(season, period)
     played = min(last, season.complete_rounds)
     groups = _grouping(season, history, period)
@@ -201,7 +205,7 @@ def _grouping(season: Season, history: list[Standings], period: int) -> list[lis
     sizes = [len(g) for g in cut(before, rules.period_groups)]
     groups: list[list[str]] = [[] for _ in sizes]
     if period > 1:
-        previous = period_groups(season, period - 1)
+        previous = _period_groups(season, history, period - 1)
         half = (previous.last_round - previous.first_round + 1) / 2
         for k, table in enumerate(previous.tables):
             groups[k] += [line.player for line in table if line.missed > half]

@@ -89,8 +89,12 @@ async def members(db: Database) -> list[Member]:
 
 
 async def member_of(db: Database, telegram_id: int) -> Member | None:
-    """The member a Telegram user is linked to, if any."""
-    return next((m for m in await members(db) if m.telegram_id == telegram_id), None)
+    """The member a Telegram user is linked to, if any (every message asks: one lookup)."""
+    conn = db.reader
+    async with conn.execute("SELECT code, name, telegram_id FROM player WHERE season_id = ? "
+                            "AND telegram_id = ?", (await season_id(conn), telegram_id)) as cur:
+        row = await cur.fetchone()
+    return None if row is None else Member(row["code"], row["name"], row["telegram_id"])
 
 
 def exact(candidates: list[Member], text: str) -> list[Member]:
