@@ -10,7 +10,6 @@ from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes, Defaults
 
-from bot import jobs
 from bot.config import Config
 from bot.handlers import (
     admin,
@@ -55,6 +54,7 @@ def build(config: Config, services: Services | None = None) -> Application:  # t
         .defaults(Defaults(parse_mode=ParseMode.HTML, tzinfo=config.timezone))
         .rate_limiter(AIORateLimiter(max_retries=3))
         .context_types(context_types)
+        .updater(None)  # bot.runtime polls: it stores each update before confirming it
         .post_init(_start)
         .post_shutdown(_stop)
         .build()
@@ -73,7 +73,7 @@ def build(config: Config, services: Services | None = None) -> Application:  # t
 
 async def _start(app: Application) -> None:  # type: ignore[type-arg]
     services: Services = app.bot_data
-    services.database = await Database.open(services.settings.database)
+    services.database = await Database.open(services.settings.database, exclusive=True)
     try:
         await app.bot.set_my_commands([BotCommand(*c) for c in MEMBER_COMMANDS])
         await app.bot.set_my_commands([BotCommand(*c) for c in MEMBER_COMMANDS],
@@ -83,7 +83,6 @@ async def _start(app: Application) -> None:  # type: ignore[type-arg]
                                           scope=BotCommandScopeChat(arbiter))
     except TelegramError as exc:  # commands are a convenience; the bot works without them
         log.warning("could not set the command list: %s", exc)
-    jobs.schedule(app)
     log.info("keizerbot started with database %s", services.settings.database)
 
 

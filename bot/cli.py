@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot import demo, doctor, exports, tables, texts
-from bot.app import build as build_app
 from bot.config import ConfigError
 from bot.config import load as load_config
+from bot.serve import RedactToken, StartError, serve
 from core.errors import InvalidInputError
 from core.numbers import round_half_up
 from core.pairing import Pairing, pair, request_for_round
@@ -139,8 +139,12 @@ def _run_bot(args: argparse.Namespace) -> ExitCode:
     logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s",
                         level=logging.INFO)
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request, token in URL
-    build_app(config).run_polling(allowed_updates=["message", "edited_message",
-                                                   "callback_query"])
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(RedactToken(config.token))
+    try:
+        asyncio.run(serve(config))
+    except StartError as exc:
+        raise CliError(str(exc), ExitCode.FAILURE) from None
     return ExitCode.OK
 
 
@@ -253,6 +257,8 @@ def database_path(option: Path | None) -> Path:
 async def _with_database(path: Path, work: Callable[[Database], Awaitable[T]]) -> T:
     try:
         db = await Database.open(path)
+    except StoreError as exc:
+        raise CliError(texts.store_problem(exc), ExitCode.UNUSABLE_INPUT) from exc
     except (OSError, sqlite3.Error) as exc:
         raise CliError(texts.DATABASE_UNUSABLE.format(path=path, reason=exc),
                        ExitCode.UNUSABLE_INPUT) from exc

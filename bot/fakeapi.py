@@ -66,7 +66,37 @@ class Sent:
         return [(b["text"], b.get("callback_data", "")) for row in rows for b in row]
 
 
+DESCRIPTIONS = {
+    400: "Bad Request", 401: "Unauthorized", 403: "Forbidden: bot was blocked by the user",
+    404: "Not Found", 409: "Conflict: terminated by other getUpdates request; make sure that "
+    "only one bot instance is running", 429: "Too Many Requests", 502: "Bad Gateway"}
+
+
+class ApiError(Exception):
+    """An error answer of the Bot API."""
+
+    def __init__(self, status: int, description: str = "", retry_after: int | None = None) -> None:
+        super().__init__(description)
+        self.status, self.retry_after = status, retry_after
+        self.description = description or DESCRIPTIONS.get(status, "Error")
+
+
+@dataclass
+class Fault:
+    method: str
+    match: Callable[[dict[str, Any]], bool]
+    status: int
+    """0: no error, only the delay."""
+    retry_after: int = 1
+    description: str = ""
+    delay: float = 0.0
+
+
 class FakeTelegram:
+    """Like Telegram where it matters: an update is dropped only when a later offset confirms
+    it; a second poller's getUpdates ends the first one's with 409; a button press can be
+    answered for `callback_ttl` seconds only; faults on demand (`fail_next`)."""
+
     def __init__(self) -> None:
         self.updates: list[dict[str, Any]] = []
         self.update_ids = itertools.count(1)
@@ -74,7 +104,12 @@ class FakeTelegram:
         self.arrived = asyncio.Condition()
         self.sent: list[Sent] = []
         self.calls: list[tuple[str, dict[str, Any]]] = []
-        self.failures: list[tuple[str, Callable[[dict[str, Any]], bool], int, int]] = []
+        self.failures: list[Fault] = []
+        self.polls = 0
+        """getUpdates calls so far; a newer one ends an older one still waiting (409)."""
+        self.closing = False
+        self.callback_ttl = 15.0
+        self.queries: dict[str, float] = {}
         self.commands: dict[str, Any] = {}
         self.answered: list[dict[str, Any]] = []
         self.changed = asyncio.Condition()
@@ -95,6 +130,10 @@ class FakeTelegram:
         return self.url
 
     async def stop(self) -> None:
+        """Stop, answering a long poll still waiting at once (as a server going away does)."""
+        self.closing = True
+        async with self.arrived:
+            self.arrived.notify_all()
         if self.runner is not None:
             await self.runner.cleanup()
 
@@ -116,21 +155,23 @@ class FakeTelegram:
         method = request.match_info["method"]
         params = await self._params(request)
         self.calls.append((method, params))
-        for k, (name, match, status, retry) in enumerate(self.failures):
-            if name == method and match(params):
-                del self.failures[k]
-                body: dict[str, Any] = {"ok": False, "error_code": status,
-                                        "description": {403: "Forbidden: bot was blocked by "
-                                                             "the user",
-                                                        401: "Unauthorized"}.get(
-                                                            status, "Too Many Requests")}
-                if status == 429:
-                    body["parameters"] = {"retry_after": retry}
-                return web.json_response(body, status=status)
-        handler = getattr(self, f"_api_{method}", None)
-        if handler is None:
-            return web.json_response({"ok": True, "result": True})
-        result = await handler(params)
+        try:
+            fault = next((f for f in self.failures if f.method == method and f.match(params)),
+                         None)
+            if fault is not None:
+                self.failures.remove(fault)
+                await asyncio.sleep(fault.delay)
+                if fault.status:
+                    raise ApiError(fault.status, fault.description,
+                                   fault.retry_after if fault.status == 429 else None)
+            handler = getattr(self, f"_api_{method}", None)
+            result = True if handler is None else await handler(params)
+        except ApiError as exc:
+            body: dict[str, Any] = {"ok": False, "error_code": exc.status,
+                                    "description": exc.description}
+            if exc.retry_after is not None:
+                body["parameters"] = {"retry_after": exc.retry_after}
+            return web.json_response(body, status=exc.status)
         return web.json_response({"ok": True, "result": result})
 
     async def _api_getMe(self, params: dict[str, Any]) -> Any:
@@ -147,10 +188,16 @@ class FakeTelegram:
     async def _api_getUpdates(self, params: dict[str, Any]) -> Any:
         offset = int(params.get("offset") or 0)
         self.updates = [u for u in self.updates if u["update_id"] >= offset]
+        self.polls += 1
+        mine = self.polls
         async with self.arrived:
+            self.arrived.notify_all()  # an older poll still waiting ends now, with 409
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.arrived.wait_for(lambda: bool(self.updates)),
-                                       float(params.get("timeout") or 0))
+                await asyncio.wait_for(self.arrived.wait_for(
+                    lambda: bool(self.updates) or self.polls != mine or self.closing),
+                    float(params.get("timeout") or 0))
+        if self.polls != mine:
+            raise ApiError(409)
         return self.updates[:100]
 
     async def _record(self, sent: Sent) -> dict[str, Any]:
@@ -196,6 +243,10 @@ class FakeTelegram:
         return True
 
     async def _api_answerCallbackQuery(self, params: dict[str, Any]) -> Any:
+        pressed = self.queries.get(str(params.get("callback_query_id")))
+        if pressed is None or time.monotonic() - pressed > self.callback_ttl:
+            raise ApiError(400, "Bad Request: query is too old and response timeout expired "
+                                "or query ID is invalid")
         self.answered.append(params)
         return True
 
@@ -245,16 +296,21 @@ class FakeTelegram:
         label = next((text for text, d in sent.buttons if d == data), data)
         self.transcript.append((sent.chat_id, f"{user.first_name} {user.last_name}".strip(),
                                 f"[knop: {label}]"))
+        query_id = str(next(self.message_ids))
+        self.queries[query_id] = time.monotonic()
         self.push({"callback_query": {
-            "id": str(next(self.message_ids)), "from": user.as_json(), "chat_instance": "ci",
+            "id": query_id, "from": user.as_json(), "chat_instance": "ci",
             "data": data, "message": self.message(sent.chat_id, sent.message_id, sent.text, BOT,
                                                   reply_markup=sent.reply_markup)}})
 
     def fail_next(self, method: str, status: int, *, chat_id: int | None = None,
-                  retry_after: int = 1) -> None:
-        """The next `method` call (to `chat_id`) fails with 401, 403 or 429."""
-        self.failures.append((method, lambda p: chat_id is None or
-                              int(p.get("chat_id", 0)) == chat_id, status, retry_after))
+                  retry_after: int = 1, description: str = "", delay: float = 0.0) -> None:
+        """The next `method` call (to `chat_id`) fails with `status` (400 with a
+        `description` such as "Bad Request: message is not modified", 401, 403, 429 with
+        `retry_after`, 502, ...), after `delay` seconds; status 0 is only slow."""
+        self.failures.append(Fault(method, lambda p: chat_id is None or
+                                   int(p.get("chat_id", 0)) == chat_id, status, retry_after,
+                                   description, delay))
 
     async def wait_for(self, predicate: Callable[[Sent], bool], *,
                        timeout: float = 10.0, after: int = 0) -> Sent:

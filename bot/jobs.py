@@ -10,53 +10,32 @@ import logging
 from telegram.ext import Application
 
 from bot import texts
-from bot.handlers.common import esc, send, show_date, show_moment, tell_arbiters
-from bot.handlers.pairing import render
-from bot.services import Context, due_rounds, take_deadline
-from bot.services import draft as draft_round
-from storage import club
+from bot.flows import rounds as flows
+from bot.handlers.common import owe_to_arbiters
+from bot.services import Context
+from storage import inbox
 from storage.backup import backup
+from storage.errors import StoreError
 
 log = logging.getLogger(__name__)
 
 
 async def tick(context: Context) -> None:
     """Deadlines that passed, and reminders that are due."""
-    services = context.services
-    for number in await due_rounds(services):
-        if not await take_deadline(services, number):
-            continue
-        pairing = await draft_round(services, number, actor=None)
-        log.info("round %d locked and drafted at its deadline", number)
-        await tell_arbiters(context, texts.DRAFT_TO_ARBITER.format(round=number) + "\n"
-                            + texts.INDELING_DRAFT_TITLE + "\n" + await render(context, pairing))
-    await remind(context)
-
-
-async def remind(context: Context) -> None:
-    services = context.services
-    settings = await club.settings(services.db)
-    if settings.group_chat_id is None:
-        return
-    now, zone = services.clock(), services.settings.timezone
-    for rnd in await club.schedule(services.db):
-        if rnd.state != "planned" or rnd.date is None or rnd.deadline is None:
-            continue
-        start = dt.datetime.combine(rnd.date, settings.round_start, tzinfo=zone)
-        if start - dt.timedelta(minutes=settings.reminder_minutes) <= now < rnd.deadline \
-                and await club.mark_reminded(services.db, rnd.number):
-            await send(context, settings.group_chat_id, texts.REMINDER.format(
-                round=rnd.number, date=show_date(rnd.date),
-                deadline=show_moment(rnd.deadline, zone)), thread_id=settings.group_thread_id)
+    await flows.tick(context.services)
 
 
 async def daily_backup(context: Context) -> None:
+    """A copy of the database, and the inbox kept short."""
     services = context.services
     try:
         await backup(services.db, services.settings.database.parent / "backups")
-    except OSError as exc:
-        log.exception("daily backup failed")
-        await tell_arbiters(context, texts.BACKUP_FAILED.format(error=esc(exc)))
+        await inbox.prune(services.db)
+    except StoreError as exc:
+        log.warning("daily backup failed: %s", exc)
+        reason = texts.BACKUP_REASONS.get(exc.problem, texts.BACKUP_REASON_OTHER)
+        if services.throttle.first("backup"):
+            await owe_to_arbiters(services, texts.BACKUP_FAILED.format(error=reason))
 
 
 def schedule(app: Application) -> None:  # type: ignore[type-arg]

@@ -11,9 +11,8 @@ from telegram.ext import Application
 from bot.app import build
 from bot.config import Config
 from bot.fakeapi import FakeTelegram, Sent, User
+from bot.runtime import Runtime
 from bot.services import Services
-
-UPDATES = ["message", "edited_message", "callback_query"]
 
 
 class ManualClock:
@@ -29,28 +28,21 @@ class LocalBot:
 
     def __init__(self, tg: FakeTelegram, config: Config, clock: ManualClock) -> None:
         self.tg, self.config, self.clock = tg, config, clock
-        self.app: Application | None = None  # type: ignore[type-arg]
+        self.runtime: Runtime | None = None
+
+    @property
+    def app(self) -> Application | None:  # type: ignore[type-arg]
+        return None if self.runtime is None else self.runtime.app
 
     async def start(self) -> None:
-        app = build(self.config, Services(clock=self.clock))
-        await app.initialize()
-        if app.post_init is not None:
-            await app.post_init(app)  # run_polling would call it; we start by hand
-        assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0.0, timeout=1, allowed_updates=UPDATES)
-        await app.start()
-        self.app = app
+        runtime = Runtime(build(self.config, Services(clock=self.clock)), poll_timeout=1)
+        await runtime.start()
+        self.runtime = runtime
 
     async def stop(self) -> None:
-        app, self.app = self.app, None
-        if app is None:
-            return
-        assert app.updater is not None
-        await app.updater.stop()
-        await app.stop()
-        if app.post_shutdown is not None:
-            await app.post_shutdown(app)
-        await app.shutdown()
+        runtime, self.runtime = self.runtime, None
+        if runtime is not None:
+            await runtime.stop()
 
     def says(self, user: User, text: str, **kwargs: Any) -> int:
         kwargs.setdefault("date", self.clock.now.timestamp())

@@ -1,18 +1,19 @@
-"""What the bot does, below the handlers: the shared state (typed), and the flows that take
-several steps (the deadline run, publishing a round)."""
+"""What every part of the bot shares: the state (typed), and the questions about the schedule
+and the standings that handlers, flows and jobs ask."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from telegram.ext import CallbackContext, ExtBot
 
 from bot.config import Config
-from core.pairing import Pairing, before_pairing, pair, request_for_round
+from bot.throttle import Throttle
 from core.season import Season
 from core.standings import Standings, compute_standings
 from storage import club, rounds
@@ -33,6 +34,8 @@ class Services:
     config: Config | None = None
     clock: Callable[[], dt.datetime] = utc_now
     database: Database | None = None
+    throttle: Throttle = field(default_factory=Throttle)
+    """Faults told to the arbiters once an hour, not once per tick."""
 
     @property
     def db(self) -> Database:
@@ -61,55 +64,43 @@ class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], Serv
         return self.bot_data
 
 
+def round_start(date: dt.date, settings: club.ClubSettings, zone: dt.tzinfo) -> dt.datetime:
+    """When a round on `date` starts, in UTC. A start time that does not exist that night
+    (the clock jumps from 02:00 to 03:00) counts from the time before the jump."""
+    return dt.datetime.combine(date, settings.round_start, tzinfo=zone).astimezone(dt.UTC)
+
+
 def deadline_for(date: dt.date, settings: club.ClubSettings, zone: dt.tzinfo) -> dt.datetime:
-    """The sign-off deadline of a round on `date`, in UTC."""
-    start = dt.datetime.combine(date, settings.round_start, tzinfo=zone)
-    return (start - dt.timedelta(minutes=settings.deadline_minutes)).astimezone(dt.UTC)
+    """The sign-off deadline of a round on `date`, in UTC: real minutes before the start, also
+    across a change of the clocks (local wall-clock arithmetic would be an hour off)."""
+    return round_start(date, settings, zone) - dt.timedelta(minutes=settings.deadline_minutes)
 
 
 async def open_round(services: Services) -> club.ScheduledRound | None:
     """The round members can still sign off for: the first one not yet published."""
-    return next((r for r in await club.schedule(services.db)
-                 if r.state in ("planned", "locked", "drafted")), None)
+    return next((r for r in await club.schedule(services.db) if r.state in rounds.OPEN), None)
 
 
 async def published_round(services: Services) -> int | None:
     """The newest round whose pairing is public."""
-    done = [r.number for r in await club.schedule(services.db)
-            if r.state in ("published", "complete")]
+    done = [r.number for r in await club.schedule(services.db) if r.state in rounds.PUBLIC]
     return max(done) if done else None
 
 
 async def standings_now(services: Services) -> tuple[Season, Standings]:
+    """The season and its standings, computed off the event loop, once per change."""
     season = await load_season(services.db)
-    return season, compute_standings(season)
 
-
-async def draft(services: Services, number: int, *, actor: int | None) -> Pairing:
-    """Lock attendance (if still open) and pair the round with the arbiter's fixes."""
-    await rounds.set_state(services.db, number, rounds.RoundState.LOCKED, actor=actor,
-                           expect=(rounds.RoundState.PLANNED,))
-    season = before_pairing(await load_season(services.db), number)
-    pairing = pair(request_for_round(season, number, await rounds.fixes(services.db, number)))
-    await rounds.save_pairing(services.db, pairing, actor=actor)
-    return pairing
+    async def compute() -> Standings:
+        return await asyncio.to_thread(compute_standings, season)
+    standings: Standings = await services.db.memo("standings", compute)
+    return season, standings
 
 
 async def due_rounds(services: Services) -> list[int]:
-    """Rounds whose deadline has passed and that were not paired yet (also those a crash or
-    a shutdown left locked but without a draft)."""
+    """Rounds whose deadline has passed and that were not paired yet (also those an older
+    version or a failed pairing left locked but without a draft)."""
     now = services.clock()
     return [r.number for r in await club.schedule(services.db)
-            if (r.state == "planned" and r.deadline is not None and r.deadline <= now)
-            or r.state == "locked"]
-
-
-async def take_deadline(services: Services, number: int) -> bool:
-    """Claim a round's deadline: True exactly once, however often the job fires."""
-    claimed = await rounds.set_state(services.db, number, rounds.RoundState.LOCKED,
-                                     actor=None, expect=(rounds.RoundState.PLANNED,))
-    if claimed:
-        return True
-    schedule = {r.number: r.state for r in await club.schedule(services.db)}
-    return schedule.get(number) == "locked"  # locked before a crash, never drafted
-
+            if (r.state is rounds.RoundState.PLANNED and r.deadline is not None
+                and r.deadline <= now) or r.state is rounds.RoundState.LOCKED]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from core.errors import Problem, ProblemCode
-from core.pairing.model import BrokenRule, Rule
+from core.pairing.model import BrokenRule, Fixes, Rule
 from core.rules import CompensationKind
 from storage.errors import StoreError, StoreProblem
 
@@ -144,6 +144,10 @@ def broken_rule(rule: BrokenRule, name: Callable[[str], str]) -> str:
     facts["colour_nl"] = COLOURS_NL.get(str(facts.get("colour", "")), "")
     return BROKEN_RULES[rule.rule].format_map(facts)
 
+START_BAD_TOKEN = ("Telegram kent dit bot-token niet (TELEGRAM_BOT_TOKEN). Kopieer het opnieuw "
+                   "uit @BotFather (/mybots, API Token) en start opnieuw.")
+START_NO_TELEGRAM = ("Telegram is niet bereikbaar ({url}). Controleer de internetverbinding "
+                     "(of TELEGRAM_BASE_URL) en start opnieuw.")
 DATABASE_UNUSABLE = "De database {path} is niet bruikbaar: {reason}"
 IMPORTED = "Seizoen geladen: {players} spelers, {rounds} rondes, in {path}."
 EXPORTED = "Seizoen geschreven naar {path}."
@@ -166,6 +170,18 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
     StoreProblem.BAD_STATE: "Dat kan niet nu ronde {round} in de fase '{state}' is.",
     StoreProblem.NEWER_DATABASE: "Deze database komt van een nieuwere keizerbot (versie "
                                  "{version}, deze kent t/m {known}). Werk keizerbot bij.",
+    StoreProblem.IN_USE: "Er draait al een keizerbot op deze database ({path}). Stop die "
+                         "eerst; twee tegelijk zouden rondes dubbel indelen.",
+    StoreProblem.READ_ONLY: "Ik kan nu niets opslaan: de database is alleen-lezen. Opvragen "
+                            "werkt nog; de wedstrijdleider moet de schijfrechten herstellen.",
+    StoreProblem.DISK_FULL: "Ik kan nu niets opslaan: de schijf is vol. Opvragen werkt nog; "
+                            "de wedstrijdleider moet ruimte maken.",
+    StoreProblem.CORRUPT: "Het databasebestand {path} is beschadigd. Zet de laatste "
+                          "reservekopie terug (zie docs/storage.md).",
+    StoreProblem.UNREADABLE: "Ik kan de database {path} niet openen of schrijven ({reason}). "
+                             "Controleer de map en de rechten.",
+    StoreProblem.NO_DRAFT: "Er is geen conceptindeling om te bevestigen.",
+    StoreProblem.NO_GROUP: "Er is nog geen clubgroep: stuur /club in de groep.",
 }
 
 
@@ -210,7 +226,6 @@ UNKNOWN_COMMAND = "Dat commando ken ik niet. Stuur /help voor een overzicht."
 EDITED = "Een gewijzigd bericht verwerk ik niet. Stuur het commando opnieuw."
 PRIVATE_HINT = "Stuur /help voor wat ik kan."
 SOMETHING_WRONG = "Er ging iets mis. De wedstrijdleider is ingelicht."
-ERROR_TO_ARBITER = "Fout in keizerbot: {error}"
 
 IK_USAGE = "Stuur /ik gevolgd door je naam, bijvoorbeeld <code>/ik Jan de Vries</code>."
 IK_UNKNOWN = "Ik ken geen lid met de naam '{name}'. Vraag de wedstrijdleider je toe te voegen."
@@ -290,10 +305,29 @@ INDELING_DRAFT_TITLE = "Concept, nog niet gepubliceerd. Publiceren: /indeling be
 DRAFT_TO_ARBITER = "De deadline van ronde {round} is verstreken; hier is de conceptindeling."
 DRAFT_UPDATED = ("Er kwam nog een afmelding binnen die vóór de deadline was verstuurd; de "
                  "conceptindeling van ronde {round} is bijgewerkt.")
-PUBLISHED = "Ronde {round} is gepubliceerd in de clubgroep en aan {count} spelers gestuurd."
-PUBLISH_FAILED = "Niet bereikt (bot geblokkeerd of nooit gestart): {names}."
-NO_GROUP = "Er is nog geen clubgroep: stuur /club in de groep."
-NO_DRAFT = "Er is geen conceptindeling om te bevestigen."
+PUBLISHED = ("Ronde {round} is gepubliceerd. Ik stuur de indeling naar de clubgroep en "
+             "{count} spelers hun partij; lukt dat ergens niet, dan hoor je het.")
+PUBLISH_UNLINKED = "Niet gekoppeld, dus niet persoonlijk bericht: {names}."
+THE_GROUP = "de clubgroep"
+UNDELIVERABLE = "Een bericht aan {who} kwam niet aan: {reason}."
+UNDELIVERABLE_SOMEONE = "een lid"
+UNDELIVERABLE_BLOCKED = "de bot is geblokkeerd of uit de groep gezet"
+UNDELIVERABLE_GONE = "die chat bestaat niet meer"
+UNDELIVERABLE_REFUSED = "Telegram weigerde het bericht (zie het logboek)"
+UNDELIVERABLE_UNREACHABLE = "Telegram was urenlang niet bereikbaar"
+POLL_CONFLICT = ("Er haalt nog een ander programma berichten op met het token van deze bot. "
+                 "Stop de andere keizerbot; zolang ze allebei draaien, missen ze berichten.")
+DEADLINE_FAILED = ("Ronde {round} kon na de deadline niet worden ingedeeld met de vaste "
+                   "keuzes. Wis ze met /indeling wis en deel opnieuw in met /indeling maak.")
+FIXES_DROPPED = "Niet meer van toepassing door de nieuwe aanwezigheid, dus vervallen: {fixes}."
+NO_DRAFT_YET = "Er is nog geen conceptindeling. Maak er een met /indeling maak."
+BYE_EVEN = ("Er is geen bye: er spelen {count} spelers, een even aantal. Meldt iemand zich "
+            "af of aan, dan kan het weer.")
+BYE_NOT_PLAYING = "{name} speelt deze ronde niet mee, dus kan de bye niet krijgen."
+FIXES_CLEARED = "De vaste keuzes voor ronde {round} zijn gewist."
+NO_FIXES_TO_CLEAR = "Er zijn geen vaste keuzes voor ronde {round}."
+ERROR_TO_ARBITER = ("Er ging iets mis in keizerbot ({error}). Ik meld dit hooguit één keer "
+                    "per uur; de details staan in het logboek van de bot.")
 PERSONAL_PAIRING = ("Ronde {round} ({date}): je speelt met {colour} tegen {opponent} "
                     "(bord {board}). Tempo: {tempo}.")
 PERSONAL_BYE = "Ronde {round} ({date}): je bent oneven en speelt niet (bye)."
@@ -338,7 +372,14 @@ EXTERN_USAGE = ("<code>/extern NAAM TEAM UITSLAG [clubavond|anderedag]</code>, "
 EXTERN_DONE = "Externe partij van {name} (team {team}, {result}) geboekt in ronde {round}."
 REMINDER = ("Herinnering: ronde {round} is {date}. Afmelden kan tot {deadline} met /afmelden "
             "(in een privégesprek met mij).")
-BACKUP_FAILED = "De dagelijkse reservekopie is mislukt: {error}"
+BACKUP_FAILED = ("De dagelijkse reservekopie is mislukt: {error}. Er is geen half bestand "
+                 "achtergebleven; de vorige kopieën zijn er nog.")
+BACKUP_REASONS: Mapping[StoreProblem, str] = {
+    StoreProblem.DISK_FULL: "de schijf is vol",
+    StoreProblem.READ_ONLY: "de map is alleen-lezen",
+    StoreProblem.UNREADABLE: "de map voor de kopieën is niet te schrijven",
+}
+BACKUP_REASON_OTHER = "onbekende oorzaak (zie het logboek)"
 CHANGE_REFUSED = "Dat kan niet, want dan klopt het seizoen niet meer"
 SENT_PRIVATELY = "Dat heb ik je privé gestuurd."
 START_PRIVATE_FIRST = "Start eerst een privégesprek met mij, dan stuur ik het je daar."
@@ -366,3 +407,15 @@ EXPORT_CAPTION = "Stand, rondes en kruistabel als webpagina's en CSV, na ronde {
 CHART_CAPTION = "Het verloop van de ranglijst na ronde {round}."
 CHART_NONE = "Er is nog geen ronde gespeeld."
 SITE_WRITTEN = "{count} bestanden geschreven in {path}."
+
+
+def fixes_words(fixes: Fixes, names: Mapping[str, str]) -> str:
+    """The arbiter's fixes in words: "bord Anna – Bram", "bye voor Cor"."""
+    def name(code: str) -> str:
+        return names.get(code, code)
+    parts = [f"bord {name(w)} – {name(b)}" for w, b in fixes.boards]
+    parts += [f"niet {' tegen '.join(name(c) for c in sorted(pair))}" for pair in fixes.forbidden]
+    if fixes.bye is not None:
+        parts.append(f"bye voor {name(fixes.bye)}")
+    parts += [f"{name(c)} niet indelen" for c in sorted(fixes.leave_out)]
+    return "; ".join(parts)

@@ -10,6 +10,7 @@ from core.season import AbsenceReason, ExternalDay, external_result_text
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
+from storage.rounds import RoundState, move
 from storage.seasons import checked, player_id, round_row, season_id
 
 
@@ -34,7 +35,7 @@ def _on_time(sent_at: dt.datetime, deadline: str | None, state: str) -> bool:
     the bot read it. A round without a deadline is on time until it is locked."""
     if deadline is not None:
         return sent_at <= dt.datetime.fromisoformat(deadline)
-    return state == "planned"
+    return state == RoundState.PLANNED
 
 
 async def sign_off(db: Database, round_no: int, player: str,
@@ -47,7 +48,7 @@ async def sign_off(db: Database, round_no: int, player: str,
     async with db.transaction() as conn:
         sid = await season_id(conn)
         rnd = await round_row(conn, sid, round_no)
-        if rnd["state"] == "complete" and not correction:
+        if rnd["state"] == RoundState.COMPLETE and not correction:
             raise InputStoreError(StoreProblem.ROUND_CLOSED, round=round_no)
         pid = await player_id(conn, sid, player)
         on_time = correction or _on_time(sent_at, rnd["deadline"], rnd["state"])
@@ -59,13 +60,14 @@ async def sign_off(db: Database, round_no: int, player: str,
             paired = await cur.fetchone() is not None
         # Sent before the deadline, read after the round was drafted: the draft did not
         # know, and it is not public yet, so it goes (the caller pairs again).
-        draft_dropped = on_time and paired and rnd["state"] == "drafted" and not correction
+        draft_dropped = on_time and paired and rnd["state"] == RoundState.DRAFTED \
+            and not correction
         if draft_dropped:
             for table in ("game", "broken_rule"):
                 await conn.execute(f"DELETE FROM {table} WHERE round_id = ?", (rnd["id"],))
             await conn.execute("DELETE FROM signoff WHERE round_id = ? AND reason = 'bye'",
                                (rnd["id"],))
-            await conn.execute("UPDATE round SET state = 'locked' WHERE id = ?", (rnd["id"],))
+            await move(conn, rnd, RoundState.LOCKED, actor=actor)
             paired = False
         values = (reason.value, None if day is None else day.value, team,
                   None if result is None else external_result_text(result), note,
@@ -111,7 +113,7 @@ async def cancel_sign_off(db: Database, round_no: int, player: str, *, sent_at: 
 
 async def signed_off_rounds(db: Database, player: str, *, from_round: int) -> list[int]:
     """The rounds from `from_round` on that a player signed off for (not byes)."""
-    conn = db.reader
+    conn = db.conn
     sid = await season_id(conn)
     pid = await player_id(conn, sid, player)
     async with conn.execute(

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import logging
 import sqlite3
 from pathlib import Path
 
-from storage.db import Database
+from storage.db import Database, private_dir, private_file, storage_problem
+from storage.errors import StoreError, StoreProblem
 
 log = logging.getLogger(__name__)
 
@@ -18,17 +20,25 @@ PREFIX = "keizer-"
 async def backup(db: Database, directory: Path, *, keep: int = KEEP) -> Path:
     """Copy the database into `directory` as keizer-YYYYMMDD-HHMMSS.db while it stays in use,
     then delete all but the newest `keep` copies."""
-    directory.mkdir(parents=True, exist_ok=True)
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S-%f")
     target = directory / f"{PREFIX}{stamp}.db"
     partial = target.with_suffix(".part")
-    # aiosqlite runs the copy on its own thread, so the target may not insist on ours.
-    conn = sqlite3.connect(partial, check_same_thread=False)
     try:
-        await db.reader.backup(conn)
-    finally:
-        conn.close()
-    partial.rename(target)  # a copy is either whole or absent
+        private_dir(directory)
+        private_file(partial)
+        # aiosqlite runs the copy on its own thread, so the target may not insist on ours.
+        conn = sqlite3.connect(partial, check_same_thread=False)
+        try:
+            await db.reader.backup(conn)
+        finally:
+            conn.close()
+        partial.rename(target)  # a copy is either whole or absent
+    except (OSError, sqlite3.Error) as exc:
+        partial.unlink(missing_ok=True)
+        problem = storage_problem(exc) or (StoreProblem.DISK_FULL
+                                           if getattr(exc, "errno", None) == errno.ENOSPC
+                                           else StoreProblem.UNREADABLE)
+        raise StoreError(problem, path=directory, reason=exc) from exc
     for old in sorted(directory.glob(f"{PREFIX}*.db"))[:-keep]:
         old.unlink()
         log.info("removed old backup %s", old.name)

@@ -12,6 +12,7 @@ from core.season import data_to_json
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
+from storage.rounds import PUBLIC, RoundState
 from storage.seasons import checked, player_id, round_row, season_id
 
 
@@ -29,7 +30,7 @@ class ClubSettings:
 
 
 async def settings(db: Database) -> ClubSettings:
-    async with db.reader.execute("SELECT * FROM club WHERE id = 1") as cur:
+    async with db.conn.execute("SELECT * FROM club WHERE id = 1") as cur:
         row = await cur.fetchone()
     assert row is not None
     return ClubSettings(row["name"], dt.time.fromisoformat(row["round_start"]),
@@ -56,7 +57,7 @@ async def change_settings(db: Database, *, actor: int | None, **changes: object)
 
 
 async def arbiters(db: Database) -> set[int]:
-    async with db.reader.execute("SELECT telegram_id FROM arbiter") as cur:
+    async with db.conn.execute("SELECT telegram_id FROM arbiter") as cur:
         return {int(r[0]) for r in await cur.fetchall()}
 
 
@@ -81,7 +82,7 @@ class Member:
 
 async def members(db: Database) -> list[Member]:
     """The members of the active season, in registration order."""
-    conn = db.reader
+    conn = db.conn
     sid = await season_id(conn)
     async with conn.execute("SELECT code, name, telegram_id FROM player WHERE season_id = ? "
                             "ORDER BY position", (sid,)) as cur:
@@ -90,7 +91,7 @@ async def members(db: Database) -> list[Member]:
 
 async def member_of(db: Database, telegram_id: int) -> Member | None:
     """The member a Telegram user is linked to, if any (every message asks: one lookup)."""
-    conn = db.reader
+    conn = db.conn
     async with conn.execute("SELECT code, name, telegram_id FROM player WHERE season_id = ? "
                             "AND telegram_id = ?", (await season_id(conn), telegram_id)) as cur:
         row = await cur.fetchone()
@@ -172,18 +173,19 @@ class ScheduledRound:
     number: int
     date: dt.date | None
     deadline: dt.datetime | None
-    state: str
+    state: RoundState
 
 
 async def schedule(db: Database) -> list[ScheduledRound]:
-    conn = db.reader
+    conn = db.conn
     sid = await season_id(conn)
     async with conn.execute("SELECT number, date, deadline, state FROM round WHERE "
                             "season_id = ? ORDER BY number", (sid,)) as cur:
         return [ScheduledRound(r["number"],
                                None if r["date"] is None else dt.date.fromisoformat(r["date"]),
                                None if r["deadline"] is None
-                               else dt.datetime.fromisoformat(r["deadline"]), r["state"])
+                               else dt.datetime.fromisoformat(r["deadline"]),
+                               RoundState(r["state"]))
                 for r in await cur.fetchall()]
 
 
@@ -192,7 +194,7 @@ async def set_schedule(db: Database, number: int, *, date: dt.date,
     """Move a planned round to another date (postpone)."""
     async with db.transaction() as conn:
         rnd = await round_row(conn, await season_id(conn), number)
-        if rnd["state"] != "planned":
+        if rnd["state"] != RoundState.PLANNED:
             raise InputStoreError(StoreProblem.BAD_STATE, round=number, state=rnd["state"])
         await conn.execute("UPDATE round SET date = ?, deadline = ? WHERE id = ?",
                            (date.isoformat(), None if deadline is None else deadline.isoformat(),
@@ -215,7 +217,7 @@ async def remember_message(db: Database, round_no: int, kind: str, chat_id: int,
 
 async def message_round(db: Database, chat_id: int, message_id: int) -> int | None:
     """The round a message of ours was about (for replies to a pairing)."""
-    async with db.reader.execute(
+    async with db.conn.execute(
             "SELECT r.number FROM posted_message m JOIN round r ON r.id = m.round_id "
             "WHERE m.chat_id = ? AND m.message_id = ?", (chat_id, message_id)) as cur:
         row = await cur.fetchone()
@@ -243,7 +245,7 @@ async def cancel_round(db: Database, number: int, *, actor: int | None) -> None:
         async with conn.execute("SELECT number, state FROM round WHERE season_id = ? AND "
                                 "number >= ?", (sid, number)) as cur:
             later = await cur.fetchall()
-        busy = next((r for r in later if r["state"] in ("published", "complete")), None)
+        busy = next((r for r in later if r["state"] in PUBLIC), None)
         if busy is not None:
             raise InputStoreError(StoreProblem.BAD_STATE, round=busy["number"],
                                   state=busy["state"])

@@ -2,16 +2,27 @@
 
 One writer connection; every write transaction holds an asyncio lock from `BEGIN IMMEDIATE`
 to `COMMIT`, so writers queue in the process instead of meeting "database is locked". Reads go
-through a second connection (WAL lets them run beside a write).
+through a second connection (WAL lets them run beside a write), except inside a transaction,
+where they see what the transaction wrote so far.
+
+A transaction opened inside another one (in the same task) joins it: a flow calls several
+repository functions and they commit together. While the bot handles a stored Telegram
+update (`handling`), the outermost commit also marks that update done, so the update and its
+effect are one fact.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import fcntl
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import os
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -21,6 +32,43 @@ from storage.migrations import MIGRATIONS
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 10_000
+PRIVATE_FILE = 0o600
+PRIVATE_DIR = 0o700
+
+_current_update: contextvars.ContextVar[int | None] = contextvars.ContextVar(
+    "current_update", default=None)
+
+
+def storage_problem(exc: BaseException) -> StoreProblem | None:
+    """What an SQLite failure means for the club, if it is one we can name."""
+    if not isinstance(exc, sqlite3.Error):
+        return None
+    text = str(exc).lower()
+    if "readonly" in text or "read-only" in text:
+        return StoreProblem.READ_ONLY
+    if "disk is full" in text or "disk full" in text:
+        return StoreProblem.DISK_FULL
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return StoreProblem.CORRUPT
+    if "unable to open" in text or "disk i/o" in text:
+        return StoreProblem.UNREADABLE
+    return None
+
+
+def private_dir(directory: Path) -> None:
+    """A folder only the bot's user can read (the data holds names and Telegram ids)."""
+    directory.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
+    if directory.stat().st_mode & 0o077:
+        os.chmod(directory, PRIVATE_DIR)
+
+
+def private_file(path: Path) -> None:
+    """Create `path` (if missing) readable by the bot's user only; SQLite gives its WAL and
+    shared-memory files the same mode as the database file."""
+    fd = os.open(path, os.O_CREAT | os.O_WRONLY, PRIVATE_FILE)
+    os.close(fd)
+    if path.stat().st_mode & 0o077:
+        os.chmod(path, PRIVATE_FILE)
 
 
 async def _connect(path: Path) -> aiosqlite.Connection:
@@ -53,41 +101,160 @@ async def migrate(conn: aiosqlite.Connection, migrations: tuple[str, ...] = MIGR
     return len(migrations)
 
 
+class InstanceLock:
+    """An OS lock beside the database: one bot per database file. The kernel drops it when the
+    process dies, however it dies, so a crash never leaves a stale lock."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        fd = os.open(self.path, os.O_CREAT | os.O_RDWR, PRIVATE_FILE)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise StoreError(StoreProblem.IN_USE, path=self.path) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
 class Database:
     """An open database file; use `await Database.open(path)` and `await db.close()`."""
 
     def __init__(self, path: Path, writer: aiosqlite.Connection,
-                 reader: aiosqlite.Connection) -> None:
+                 reader: aiosqlite.Connection, lock: InstanceLock | None = None) -> None:
         self.path = path
         self.writer = writer
         self.reader = reader
         self._lock = asyncio.Lock()
+        self._instance = lock
+        self._in_transaction: contextvars.ContextVar[bool] = contextvars.ContextVar(
+            f"in_transaction_{id(self)}", default=False)
+        self._commit_listeners: list[Callable[[], None]] = []
+        self._memo: dict[str, tuple[int, Any]] = {}
 
     @classmethod
-    async def open(cls, path: Path | str) -> Database:
+    async def open(cls, path: Path | str, *, exclusive: bool = False) -> Database:
+        """Open (creating it, private to this user, if new) and migrate. `exclusive` takes
+        the instance lock: a second bot on the same file is refused (StoreProblem.IN_USE)."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        writer = await _connect(path)
+        lock = None
         try:
+            private_dir(path.parent)
+            if exclusive:
+                lock = InstanceLock(path.with_name(path.name + ".lock"))
+                lock.acquire()
+            private_file(path)
+        except OSError as exc:
+            if lock is not None:
+                lock.release()
+            raise StoreError(StoreProblem.UNREADABLE, path=path,
+                             reason=exc.strerror or exc) from exc
+        writer = None
+        try:
+            writer = await _connect(path)
             await migrate(writer)
             reader = await _connect(path)
-        except BaseException:
-            await writer.close()
+        except BaseException as exc:
+            if writer is not None:
+                await writer.close()
+            if lock is not None:
+                lock.release()
+            problem = storage_problem(exc)
+            if problem is not None:
+                raise StoreError(problem, path=path, reason=exc) from exc
             raise
-        return cls(path, writer, reader)
+        return cls(path, writer, reader, lock)
 
     async def close(self) -> None:
         await self.reader.close()
         await self.writer.close()
+        if self._instance is not None:
+            self._instance.release()
+
+    @property
+    def conn(self) -> aiosqlite.Connection:
+        """The connection to read with: the open transaction's, else the reader."""
+        return self.writer if self._in_transaction.get() else self.reader
+
+    def on_commit(self, listener: Callable[[], None]) -> None:
+        """Call `listener` after every commit (the outbox sender wakes up on it)."""
+        self._commit_listeners.append(listener)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A write transaction: all of it commits, or none of it."""
+        """A write transaction: all of it commits, or none of it. Nested: joins the outer."""
+        if self._in_transaction.get():
+            yield self.writer
+            return
         async with self._lock:
-            await self.writer.execute("BEGIN IMMEDIATE")
+            token = self._in_transaction.set(True)
             try:
-                yield self.writer
-            except BaseException:
-                await self.writer.rollback()
+                await self._begin()
+                try:
+                    yield self.writer
+                    update = _current_update.get()
+                    if update is not None:
+                        await self.writer.execute(
+                            "UPDATE inbox SET done_at = datetime('now') WHERE update_id = ? "
+                            "AND done_at IS NULL", (update,))
+                    await self.writer.commit()
+                except BaseException as exc:
+                    if self.writer.in_transaction:
+                        await self.writer.rollback()
+                    problem = storage_problem(exc)
+                    if problem is not None:
+                        raise StoreError(problem, path=self.path, reason=exc) from exc
+                    raise
+            finally:
+                self._in_transaction.reset(token)
+        for listener in self._commit_listeners:
+            listener()
+
+    async def _begin(self) -> None:
+        try:
+            await self.writer.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            problem = storage_problem(exc)
+            if problem is None:
                 raise
-            await self.writer.commit()
+            raise StoreError(problem, path=self.path, reason=exc) from exc
+
+    async def data_version(self) -> int:
+        """Changes whenever a commit changed the file (SQLite's data_version, read on the
+        reader, which never writes itself)."""
+        async with self.reader.execute("PRAGMA data_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def memo(self, key: str, compute: Callable[[], Any]) -> Any:
+        """`await compute()` once per state of the file: the season and its standings are
+        loaded once, whatever number of messages ask before the next change."""
+        if self._in_transaction.get():
+            return await compute()
+        version = await self.data_version()
+        cached = self._memo.get(key)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        value = await compute()
+        self._memo[key] = (version, value)
+        return value
+
+
+@contextmanager
+def handling(update_id: int) -> Iterator[None]:
+    """While the bot handles stored update `update_id`: the commit that stores its effect
+    also marks it done."""
+    token = _current_update.set(update_id)
+    try:
+        yield
+    finally:
+        _current_update.reset(token)

@@ -21,6 +21,14 @@ class StoreProblem(StrEnum):
     TOO_LATE = "too_late"
     BAD_STATE = "bad_state"
     NEWER_DATABASE = "newer_database"
+    IN_USE = "in_use"
+    """Another keizerbot has this database open."""
+    READ_ONLY = "read_only"
+    DISK_FULL = "disk_full"
+    CORRUPT = "corrupt"
+    UNREADABLE = "unreadable"
+    NO_DRAFT = "no_draft"
+    NO_GROUP = "no_group"
 
 
 class StoreError(KeizerError):

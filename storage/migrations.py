@@ -128,6 +128,37 @@ MIGRATIONS: tuple[str, ...] = (
         new TEXT
     );
     """,
+    # 2: the inbox (updates stored before Telegram forgets them) and the outbox (every
+    # message the bot owes).
+    """
+    CREATE TABLE inbox (
+        update_id INTEGER PRIMARY KEY,
+        payload TEXT NOT NULL,
+        received_at TEXT NOT NULL,
+        done_at TEXT
+    );
+    CREATE INDEX inbox_pending ON inbox (update_id) WHERE done_at IS NULL;
+
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER,
+        text TEXT NOT NULL,
+        markup TEXT,
+        round_no INTEGER,
+        kind TEXT,
+        player TEXT,
+        about TEXT,
+        created_at TEXT NOT NULL,
+        due_at TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        sent_at TEXT,
+        message_id INTEGER,
+        failed_at TEXT,
+        error TEXT
+    );
+    CREATE INDEX outbox_due ON outbox (due_at) WHERE sent_at IS NULL AND failed_at IS NULL;
+    """,
 )
 
 VERSION = len(MIGRATIONS)

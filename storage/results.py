@@ -12,6 +12,7 @@ from core.season import Result
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
+from storage.rounds import PUBLIC, RoundState, move
 from storage.seasons import checked, player_id, round_row, season_id
 
 
@@ -57,7 +58,7 @@ class StoredGame:
 
 
 async def game(db: Database, round_no: int, board: int) -> StoredGame:
-    _, row = await _game(db.reader, await season_id(db.reader), round_no, board)
+    _, row = await _game(db.conn, await season_id(db.conn), round_no, board)
     return StoredGame(row["white_code"], row["black_code"],
                       None if row["result"] is None else Result(row["result"]),
                       row["confirmed_at"] is not None)
@@ -65,7 +66,7 @@ async def game(db: Database, round_no: int, board: int) -> StoredGame:
 
 async def board_of(db: Database, round_no: int, player: str) -> int:
     """The board a player plays in a round."""
-    conn = db.reader
+    conn = db.conn
     sid = await season_id(conn)
     rnd = await round_row(conn, sid, round_no)
     pid = await player_id(conn, sid, player)
@@ -84,7 +85,7 @@ async def report(db: Database, round_no: int, board: int, result: Result, *,
     async with db.transaction() as conn:
         sid = await season_id(conn)
         rnd, game = await _game(conn, sid, round_no, board)
-        if rnd["state"] not in ("published", "complete"):
+        if rnd["state"] not in PUBLIC:
             raise InputStoreError(StoreProblem.BAD_STATE, round=round_no, state=rnd["state"])
         if player is not None and player not in (game["white_code"], game["black_code"]):
             raise InputStoreError(StoreProblem.NOT_IN_GAME, round=round_no, player=player)
@@ -152,8 +153,8 @@ async def correct(db: Database, round_no: int, board: int, result: Result | None
                            "confirmed_by = ?, confirmed_at = ? WHERE id = ?",
                            (None if result is None else result.value, actor, at,
                             None if result is None else actor, at, game["id"]))
-        if result is None and rnd["state"] == "complete":
-            await conn.execute("UPDATE round SET state = 'published' WHERE id = ?", (rnd["id"],))
+        if result is None:
+            await move(conn, rnd, RoundState.PUBLISHED, actor=actor)
         await audit.record(conn, actor=actor, action="result.correct", entity="game",
                            entity_id=f"{round_no}/{board}", old=game["result"],
                            new=None if result is None else result.value)
@@ -165,14 +166,10 @@ async def correct(db: Database, round_no: int, board: int, result: Result | None
 
 async def _complete_if_final(conn: aiosqlite.Connection, rnd: aiosqlite.Row) -> bool:
     """Mark the round complete when its last result became final; True if it did just now."""
-    if rnd["state"] != "published":
-        return False
     async with conn.execute("SELECT count(*) FROM game WHERE round_id = ? AND confirmed_at "
                             "IS NULL", (rnd["id"],)) as cur:
         row = await cur.fetchone()
-    if row and row[0] == 0:
-        await conn.execute("UPDATE round SET state = 'complete' WHERE id = ?", (rnd["id"],))
-        await audit.record(conn, actor=None, action="round.state", entity="round",
-                           entity_id=rnd["number"], old="published", new="complete")
-        return True
-    return False
+    if not row or row[0] != 0:
+        return False
+    rnd = await round_row(conn, rnd["season_id"], rnd["number"])  # as it is now
+    return await move(conn, rnd, RoundState.COMPLETE, actor=None)

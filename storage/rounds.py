@@ -1,20 +1,25 @@
-"""Rounds: the schedule, their state, and their pairing.
+"""Rounds: the schedule, their state (one lifecycle), and their pairing.
 
 States move `planned -> locked -> drafted -> published -> complete`: sign-offs are on time
 while planned, attendance is locked at the deadline, the draft pairing waits for the arbiter,
-the published pairing takes results, and a round with every result final is complete.
+the published pairing takes results, and a round with every result final is complete. A draft
+goes back to locked when attendance changes under it; a complete round goes back to published
+when the arbiter clears a result. `TRANSITIONS` is the whole table, and every move is one
+guarded UPDATE (`WHERE state = ?`): of two processes or two taps, exactly one wins.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
 import aiosqlite
 
 from core.pairing import Board, BrokenRule, Fixes, Pairing, Rule
+from core.pairing.request import NO_FIXES
 from core.season import Result
 from storage import audit
 from storage.db import Database
@@ -30,6 +35,35 @@ class RoundState(StrEnum):
     COMPLETE = "complete"
 
 
+TRANSITIONS: Mapping[RoundState, frozenset[RoundState]] = {
+    RoundState.PLANNED: frozenset({RoundState.LOCKED}),
+    RoundState.LOCKED: frozenset({RoundState.DRAFTED}),
+    RoundState.DRAFTED: frozenset({RoundState.DRAFTED, RoundState.LOCKED,
+                                   RoundState.PUBLISHED}),
+    RoundState.PUBLISHED: frozenset({RoundState.COMPLETE}),
+    RoundState.COMPLETE: frozenset({RoundState.PUBLISHED}),
+}
+OPEN = frozenset({RoundState.PLANNED, RoundState.LOCKED, RoundState.DRAFTED})
+"""Not yet public: members can still sign off (late after the deadline)."""
+PUBLIC = frozenset({RoundState.PUBLISHED, RoundState.COMPLETE})
+
+
+async def move(conn: aiosqlite.Connection, rnd: aiosqlite.Row, target: RoundState, *,
+               actor: int | None) -> bool:
+    """Move round `rnd` (a row read in this transaction) from its state to `target`: False,
+    changing nothing, if the table does not allow it or the row moved meanwhile."""
+    source = RoundState(rnd["state"])
+    if target not in TRANSITIONS[source]:
+        return False
+    cur = await conn.execute("UPDATE round SET state = ? WHERE id = ? AND state = ?",
+                             (target.value, rnd["id"], source.value))
+    if cur.rowcount != 1:
+        return False
+    await audit.record(conn, actor=actor, action="round.state", entity="round",
+                       entity_id=rnd["number"], old=source.value, new=target.value)
+    return True
+
+
 async def add_round(db: Database, number: int, *, date: dt.date | None = None,
                     deadline: dt.datetime | None = None, actor: int | None = None) -> None:
     """Schedule a round (the next number, or a later one)."""
@@ -43,18 +77,20 @@ async def add_round(db: Database, number: int, *, date: dt.date | None = None,
                            entity_id=number, new={"date": date, "deadline": deadline})
 
 
-async def set_state(db: Database, number: int, state: RoundState, *, actor: int | None,
-                    expect: tuple[RoundState, ...] = ()) -> bool:
-    """Move a round to `state`; with `expect`, only from those states (returns False, and
-    changes nothing, when the round was elsewhere: so a job that fires twice acts once)."""
+async def advance(db: Database, number: int, source: RoundState, target: RoundState, *,
+                  actor: int | None) -> bool:
+    """Move round `number` from `source` to `target`; False (nothing changed) if it was not
+    in `source`: so a job that fires twice, or two processes, act once."""
     async with db.transaction() as conn:
         rnd = await round_row(conn, await season_id(conn), number)
-        if expect and rnd["state"] not in expect:
+        if rnd["state"] != source:
             return False
-        await conn.execute("UPDATE round SET state = ? WHERE id = ?", (state.value, rnd["id"]))
-        await audit.record(conn, actor=actor, action="round.state", entity="round",
-                           entity_id=number, old=rnd["state"], new=state.value)
-    return True
+        return await move(conn, rnd, target, actor=actor)
+
+
+async def state(db: Database, number: int) -> RoundState:
+    rnd = await round_row(db.conn, await season_id(db.conn), number)
+    return RoundState(rnd["state"])
 
 
 async def save_pairing(db: Database, pairing: Pairing, *, actor: int | None) -> None:
@@ -63,7 +99,7 @@ async def save_pairing(db: Database, pairing: Pairing, *, actor: int | None) -> 
     async with db.transaction() as conn:
         sid = await season_id(conn)
         rnd = await round_row(conn, sid, pairing.round)
-        if rnd["state"] in (RoundState.PUBLISHED, RoundState.COMPLETE):
+        if not await move(conn, rnd, RoundState.DRAFTED, actor=actor):
             raise InputStoreError(StoreProblem.BAD_STATE, round=pairing.round,
                                   state=rnd["state"])
         await _write_boards(conn, sid, rnd["id"], pairing.round, pairing.boards, pairing.bye,
@@ -73,7 +109,6 @@ async def save_pairing(db: Database, pairing: Pairing, *, actor: int | None) -> 
             "INSERT INTO broken_rule (round_id, rule, players, facts) VALUES (?, ?, ?, ?)",
             [(rnd["id"], r.rule.value, json.dumps(r.players), json.dumps(dict(r.facts)))
              for r in pairing.broken])
-        await conn.execute("UPDATE round SET state = 'drafted' WHERE id = ?", (rnd["id"],))
         await audit.record(conn, actor=actor, action="pairing.draft", entity="round",
                            entity_id=pairing.round, old=rnd["state"],
                            new={"boards": [(b.white, b.black) for b in pairing.boards],
@@ -135,7 +170,7 @@ class StoredPairing:
 
 
 async def stored_pairing(db: Database, number: int) -> StoredPairing | None:
-    conn = db.reader
+    conn = db.conn
     sid = await season_id(conn)
     rnd = await round_row(conn, sid, number)
     async with conn.execute(
@@ -161,9 +196,9 @@ async def stored_pairing(db: Database, number: int) -> StoredPairing | None:
 
 async def fixes(db: Database, number: int) -> Fixes:
     """What the arbiter fixed by hand for a round's pairing (kept until it is published)."""
-    rnd = await round_row(db.reader, await season_id(db.reader), number)
+    rnd = await round_row(db.conn, await season_id(db.conn), number)
     if rnd["fixes"] is None:
-        return Fixes()
+        return NO_FIXES
     data = json.loads(rnd["fixes"])
     return Fixes(boards=tuple((w, b) for w, b in data["boards"]),
                  forbidden=frozenset(frozenset(pair) for pair in data["forbidden"]),
@@ -171,12 +206,14 @@ async def fixes(db: Database, number: int) -> Fixes:
 
 
 async def set_fixes(db: Database, number: int, hand: Fixes, *, actor: int | None) -> None:
-    data = {"boards": [list(b) for b in hand.boards],
-            "forbidden": sorted(sorted(pair) for pair in hand.forbidden),
-            "bye": hand.bye, "leave_out": sorted(hand.leave_out)}
+    """Store the arbiter's fixes (NO_FIXES clears them)."""
+    data = None if hand == NO_FIXES else {
+        "boards": [list(b) for b in hand.boards],
+        "forbidden": sorted(sorted(pair) for pair in hand.forbidden),
+        "bye": hand.bye, "leave_out": sorted(hand.leave_out)}
     async with db.transaction() as conn:
         rnd = await round_row(conn, await season_id(conn), number)
         await conn.execute("UPDATE round SET fixes = ? WHERE id = ?",
-                           (json.dumps(data), rnd["id"]))
+                           (None if data is None else json.dumps(data), rnd["id"]))
         await audit.record(conn, actor=actor, action="pairing.fixes", entity="round",
                            entity_id=number, new=data)

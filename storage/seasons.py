@@ -6,6 +6,7 @@ validator as a season file), and the core computes everything else.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from decimal import Decimal
 from typing import Any
@@ -36,7 +37,7 @@ async def season_id(conn: aiosqlite.Connection) -> int:
 
 
 async def has_season(db: Database) -> bool:
-    async with db.reader.execute("SELECT 1 FROM season WHERE active = 1 LIMIT 1") as cur:
+    async with db.conn.execute("SELECT 1 FROM season WHERE active = 1 LIMIT 1") as cur:
         return await cur.fetchone() is not None
 
 
@@ -61,6 +62,8 @@ async def round_row(conn: aiosqlite.Connection, season: int, number: int) -> aio
 async def import_season(db: Database, season: Season, *, replace: bool = False,
                         actor: int | None = None) -> int:
     """Load a season into the database; refuses a database that has one unless `replace`."""
+    from storage.rounds import RoundState  # rounds is built on this module's lookups
+
     data = season_to_data(season)
     async with db.transaction() as conn:
         async with conn.execute("SELECT count(*) FROM season") as cur:
@@ -86,8 +89,8 @@ async def import_season(db: Database, season: Season, *, replace: bool = False,
                  position))
             ids[p.id] = int(cur.lastrowid or 0)
         for rnd in season.rounds:
-            state = "complete" if rnd.is_complete else "published" if rnd.is_paired \
-                else "planned"
+            state = RoundState.COMPLETE if rnd.is_complete else RoundState.PUBLISHED \
+                if rnd.is_paired else RoundState.PLANNED
             cur = await conn.execute(
                 "INSERT INTO round (season_id, number, date, state) VALUES (?, ?, ?, ?)",
                 (sid, rnd.number, None if rnd.date is None else rnd.date.isoformat(), state))
@@ -189,12 +192,16 @@ def _absence(row: aiosqlite.Row, codes: dict[int, str]) -> dict[str, Any]:
 
 
 async def load_season(db: Database) -> Season:
-    """The active season as the core sees it."""
-    return season_from_data(await season_data(db.reader))
+    """The active season as the core sees it: read once per change of the file, and checked
+    off the event loop (a large season takes a while)."""
+    async def load() -> Season:
+        return await asyncio.to_thread(season_from_data, await season_data(db.conn))
+    season: Season = await db.memo("season", load)
+    return season
 
 
 async def export_json(db: Database) -> str:
-    return data_to_json(await season_data(db.reader))
+    return data_to_json(await season_data(db.conn))
 
 
 async def checked(conn: aiosqlite.Connection) -> Season:

@@ -38,7 +38,7 @@ def _actor(update: Update) -> int:
 async def speler(update: Update, context: Context) -> None:
     args = list(context.args or [])
     if len(args) < 2 or args[0].lower() not in ("nieuw", "weg"):
-        await reply(update, texts.SPELER_USAGE)
+        await reply(update, context, texts.SPELER_USAGE)
         return
     season = await load_season(context.services.db)
     upcoming = await open_round(context.services)
@@ -48,7 +48,7 @@ async def speler(update: Update, context: Context) -> None:
         if who is not None:
             await club.withdraw(context.services.db, who.code, last_round=next_round - 1,
                                 actor=_actor(update))
-            await reply(update, texts.SPELER_GONE.format(name=esc(who.name),
+            await reply(update, context, texts.SPELER_GONE.format(name=esc(who.name),
                                                          round=next_round - 1))
         return
     words, rating, youth = args[1:], None, False
@@ -57,12 +57,12 @@ async def speler(update: Update, context: Context) -> None:
     if words and words[-1].isdigit():
         rating, words = int(words[-1]), words[:-1]
     if not words:
-        await reply(update, texts.SPELER_USAGE)
+        await reply(update, context, texts.SPELER_USAGE)
         return
     name = " ".join(words)
     await club.add_player(context.services.db, name, rating=rating, youth=youth,
                           joined=next_round, actor=_actor(update))
-    await reply(update, texts.SPELER_ADDED.format(name=esc(name), round=next_round))
+    await reply(update, context, texts.SPELER_ADDED.format(name=esc(name), round=next_round))
 
 
 @arbiter_only
@@ -70,7 +70,7 @@ async def spelers(update: Update, context: Context) -> None:
     everyone = await club.members(context.services.db)
     lines = [texts.SPELERS_TITLE.format(count=len(everyone))]
     lines += [f"{esc(m.name)}{texts.SPELERS_LINKED if m.telegram_id else ''}" for m in everyone]
-    await reply(update, "\n".join(lines))
+    await reply(update, context, "\n".join(lines))
 
 
 @arbiter_only
@@ -86,49 +86,49 @@ async def ronde(update: Update, context: Context) -> None:
                                          deadline=show_moment(r.deadline, zone),
                                          state=texts.STATE_WORDS[r.state])
                  for r in schedule if r.state != "complete"] or [texts.RONDE_NONE]
-        await reply(update, "\n".join(lines))
+        await reply(update, context, "\n".join(lines))
         return
     if args[0].lower() == "nieuw" and len(args) == 2:
         date = parse_date(args[1], today)
         if date is None:
-            await reply(update, texts.BAD_DATE.format(text=esc(args[1])))
+            await reply(update, context, texts.BAD_DATE.format(text=esc(args[1])))
             return
         number = max((r.number for r in await club.schedule(services.db)), default=0) + 1
         deadline = deadline_for(date, settings, zone)
         await rounds.add_round(services.db, number, date=date, deadline=deadline,
                                actor=_actor(update))
-        await reply(update, texts.RONDE_ADDED.format(round=number, date=show_date(date),
+        await reply(update, context, texts.RONDE_ADDED.format(round=number, date=show_date(date),
                                                      deadline=show_moment(deadline, zone)))
         return
     if args[0].lower() == "uitstel" and len(args) == 3 and args[1].isdigit():
         date = parse_date(args[2], today)
         if date is None:
-            await reply(update, texts.BAD_DATE.format(text=esc(args[2])))
+            await reply(update, context, texts.BAD_DATE.format(text=esc(args[2])))
             return
         deadline = deadline_for(date, settings, zone)
         await club.set_schedule(services.db, int(args[1]), date=date, deadline=deadline,
                                 actor=_actor(update))
-        await reply(update, texts.RONDE_MOVED.format(round=args[1], date=show_date(date),
+        await reply(update, context, texts.RONDE_MOVED.format(round=args[1], date=show_date(date),
                                                      deadline=show_moment(deadline, zone)))
         return
     if args[0].lower() == "vervalt" and len(args) == 2 and args[1].isdigit():
         await club.cancel_round(services.db, int(args[1]), actor=_actor(update))
-        await reply(update, texts.RONDE_CANCELLED.format(round=args[1]))
+        await reply(update, context, texts.RONDE_CANCELLED.format(round=args[1]))
         return
-    await reply(update, texts.RONDE_USAGE)
+    await reply(update, context, texts.RONDE_USAGE)
 
 
 @arbiter_only
 async def club_group(update: Update, context: Context) -> None:
     chat, message = update.effective_chat, update.effective_message
     if chat is None or chat.type == ChatType.PRIVATE or message is None:
-        await reply(update, texts.CLUB_ONLY_GROUP)
+        await reply(update, context, texts.CLUB_ONLY_GROUP)
         return
     thread = message.message_thread_id if message.is_topic_message else None
     await club.change_settings(context.services.db, actor=_actor(update),
                                group_chat_id=chat.id, group_thread_id=thread,
                                name=chat.title or "")
-    await reply(update, texts.CLUB_SET)
+    await reply(update, context, texts.CLUB_SET)
 
 
 @arbiter_only
@@ -137,11 +137,11 @@ async def arbiter(update: Update, context: Context) -> None:
     remove = bool(args) and args[0].lower() == "weg"
     ids = args[1:] if remove else args
     if len(ids) != 1 or not ids[0].isdigit():
-        await reply(update, texts.ARBITER_USAGE)
+        await reply(update, context, texts.ARBITER_USAGE)
         return
     await club.set_arbiter(context.services.db, int(ids[0]), on=not remove,
                            actor=_actor(update))
-    await reply(update, (texts.ARBITER_REMOVED if remove else texts.ARBITER_ADDED)
+    await reply(update, context, (texts.ARBITER_REMOVED if remove else texts.ARBITER_ADDED)
                 .format(id=ids[0]))
 
 
@@ -155,7 +155,7 @@ async def instellingen(update: Update, context: Context) -> None:
     if not args:
         settings = await club.settings(context.services.db)
         season = await load_season(context.services.db)
-        await reply(update, texts.INSTELLINGEN.format(
+        await reply(update, context, texts.INSTELLINGEN.format(
             start=settings.round_start.strftime("%H:%M"), deadline=settings.deadline_minutes,
             reminder=settings.reminder_minutes,
             rules=esc(json.dumps(season.rules_source, default=str, ensure_ascii=False))))
@@ -173,10 +173,10 @@ async def instellingen(update: Update, context: Context) -> None:
     elif key is not None and len(args) == 2 and args[1].isdigit():
         value = int(args[1])
     if key is None or value is None:
-        await reply(update, texts.INSTELLINGEN_USAGE)
+        await reply(update, context, texts.INSTELLINGEN_USAGE)
         return
     await club.change_settings(context.services.db, actor=_actor(update), **{key: value})
-    await reply(update, texts.INSTELLINGEN_DONE)
+    await reply(update, context, texts.INSTELLINGEN_DONE)
 
 
 async def _change_rules(update: Update, context: Context, args: list[str]) -> None:
@@ -189,10 +189,10 @@ async def _change_rules(update: Update, context: Context, args: list[str]) -> No
     elif args[0].lower() == "regel" and len(args) >= 3:
         rules[args[1]] = _value(" ".join(args[2:]))
     else:
-        await reply(update, texts.INSTELLINGEN_USAGE)
+        await reply(update, context, texts.INSTELLINGEN_USAGE)
         return
     await club.set_rules(context.services.db, rules, actor=_actor(update))
-    await reply(update, texts.INSTELLINGEN_DONE)
+    await reply(update, context, texts.INSTELLINGEN_DONE)
 
 
 def _value(text: str) -> object:
@@ -215,7 +215,7 @@ async def extern(update: Update, context: Context) -> None:
         day = ExternalDay.CLUB_NIGHT if args.pop().lower() == "clubavond" \
             else ExternalDay.OTHER_DAY
     if len(args) < 3 or not args[-2].isdigit() or args[-1] not in EXTERNAL_RESULTS:
-        await reply(update, texts.EXTERN_USAGE)
+        await reply(update, context, texts.EXTERN_USAGE)
         return
     who = await find_member(update, context, " ".join(args[:-2]))
     if who is None:
@@ -223,7 +223,7 @@ async def extern(update: Update, context: Context) -> None:
     upcoming = await open_round(context.services)
     number = upcoming.number if upcoming else await published_round(context.services)
     if number is None:
-        await reply(update, texts.NO_OPEN_ROUND)
+        await reply(update, context, texts.NO_OPEN_ROUND)
         return
     message = update.effective_message
     assert message is not None
@@ -231,7 +231,7 @@ async def extern(update: Update, context: Context) -> None:
     await attendance.sign_off(context.services.db, number, who.code, AbsenceReason.EXTERNAL,
                               sent_at=message.date, actor=_actor(update), day=day,
                               team=int(args[-2]), result=result, correction=True)
-    await reply(update, texts.EXTERN_DONE.format(name=esc(who.name), team=args[-2],
+    await reply(update, context, texts.EXTERN_DONE.format(name=esc(who.name), team=args[-2],
                                                  result=args[-1], round=number))
 
 

@@ -1,26 +1,47 @@
-"""Every unexpected error: logged in full, told briefly to the arbiters and the sender."""
+"""Every unexpected error: logged in full, told briefly to the sender, and to the arbiters at
+most once an hour per kind of error. Expected conditions are not errors: Telegram briefly
+unreachable, a member who blocked the bot, a season not loaded yet."""
 
 from __future__ import annotations
 
 import logging
 
 from telegram import Update
+from telegram.error import BadRequest, Forbidden, NetworkError
 from telegram.ext import Application
 
 from bot import texts
-from bot.handlers.common import esc, reply, tell_arbiters
+from bot.handlers.common import answer, esc, owe_to_arbiters, reply
 from bot.services import Context
+from storage.errors import StoreError, StoreProblem
 
 log = logging.getLogger(__name__)
 
 
 async def on_error(update: object, context: Context) -> None:
-    log.error("error while handling %r", update, exc_info=context.error)
-    summary = f"{type(context.error).__name__}: {context.error}"[:300]
+    error = context.error
     try:
-        await tell_arbiters(context, texts.ERROR_TO_ARBITER.format(error=esc(summary)))
+        if isinstance(error, NetworkError):  # also timeouts; the outbox retries what it owes
+            log.warning("Telegram not reachable while handling an update: %s", error)
+            return
+        if isinstance(error, Forbidden):
+            log.info("a chat blocked the bot: %s", error)
+            return
+        if isinstance(error, BadRequest) and "query is too old" in error.message.lower():
+            log.info("an old button press: %s", error)
+            return
+        if isinstance(error, StoreError) and error.problem is StoreProblem.NO_SEASON:
+            if isinstance(update, Update):
+                await reply(update, context, texts.NO_SEASON)
+            return
+        log.error("error while handling %r", update, exc_info=error)
         if isinstance(update, Update):
-            await reply(update, texts.SOMETHING_WRONG)
+            await answer(update)
+            await reply(update, context, texts.SOMETHING_WRONG)
+        kind = type(error).__name__
+        if context.services.throttle.first(f"error:{kind}"):
+            await owe_to_arbiters(context.services, texts.ERROR_TO_ARBITER.format(
+                error=esc(kind)), fallback=context.bot)
     except Exception:  # the error handler itself must never raise
         log.exception("could not report the error")
 

@@ -12,24 +12,24 @@ from bot.services import Context
 
 async def start(update: Update, context: Context) -> None:
     extra = texts.HELP_ARBITER if await is_arbiter(update, context) else ""
-    await reply(update, texts.START + extra)
+    await reply(update, context, texts.START + extra)
 
 
 async def unknown(update: Update, context: Context) -> None:
-    await reply(update, texts.UNKNOWN_COMMAND)
+    await reply(update, context, texts.UNKNOWN_COMMAND)
 
 
 async def edited(update: Update, context: Context) -> None:
-    await reply(update, texts.EDITED)
+    await reply(update, context, texts.EDITED)
 
 
 async def chatter(update: Update, context: Context) -> None:
-    await reply(update, texts.PRIVATE_HINT)
+    await reply(update, context, texts.PRIVATE_HINT)
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
-    app.add_handler(command("start", start))
-    app.add_handler(command("help", start))
+    app.add_handler(command("start", start, reads_only=True))
+    app.add_handler(command("help", start, reads_only=True))
 
 
 def register_fallbacks(app: Application) -> None:  # type: ignore[type-arg]

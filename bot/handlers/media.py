@@ -1,7 +1,10 @@
-"""/grafiek (the ranking race as a picture) and /export (web pages and CSV for the arbiter)."""
+"""/grafiek (the ranking race as a picture) and /export (web pages and CSV for the arbiter).
+Both are drawn off the event loop, and sent directly: a file answers a question, and can be
+asked for again; nothing is stored."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import tempfile
 import zipfile
@@ -13,15 +16,16 @@ from telegram.ext import Application
 from bot import chart, exports, texts
 from bot.handlers.common import arbiter_only, command, member, reply
 from bot.services import Context
+from core.season import Season
 from core.standings import standings_history
 from storage.seasons import load_season
 
 
 async def grafiek(update: Update, context: Context) -> None:
     season = await load_season(context.services.db)
-    history = standings_history(season)
+    history = await asyncio.to_thread(standings_history, season)
     if len(history) < 2:
-        await reply(update, texts.CHART_NONE)
+        await reply(update, context, texts.CHART_NONE)
         return
     players = None
     if context.args and context.args[0].lower() == "mij":
@@ -29,7 +33,7 @@ async def grafiek(update: Update, context: Context) -> None:
         if who is None:
             return
         players = [who.code]
-    picture = chart.race(season, history, players)
+    picture = await asyncio.to_thread(chart.race, season, history, players)
     chat = update.effective_chat
     assert chat is not None
     await context.bot.send_photo(chat.id, picture, caption=texts.CHART_CAPTION.format(
@@ -39,6 +43,15 @@ async def grafiek(update: Update, context: Context) -> None:
 @arbiter_only
 async def export(update: Update, context: Context) -> None:
     season = await load_season(context.services.db)
+    archive = await asyncio.to_thread(_archive, season)
+    chat = update.effective_chat
+    assert chat is not None
+    await context.bot.send_document(chat.id, archive, filename="keizer-export.zip",
+                                    caption=texts.EXPORT_CAPTION.format(
+                                        round=season.complete_rounds))
+
+
+def _archive(season: Season) -> bytes:
     archive = io.BytesIO()
     with tempfile.TemporaryDirectory() as folder:
         written = exports.write_html(season, Path(folder)) + \
@@ -46,13 +59,9 @@ async def export(update: Update, context: Context) -> None:
         with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
             for path in written:
                 zipped.write(path, path.name)
-    chat = update.effective_chat
-    assert chat is not None
-    await context.bot.send_document(chat.id, archive.getvalue(), filename="keizer-export.zip",
-                                    caption=texts.EXPORT_CAPTION.format(
-                                        round=season.complete_rounds))
+    return archive.getvalue()
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
-    app.add_handler(command("grafiek", grafiek))
-    app.add_handler(command("export", export))
+    app.add_handler(command("grafiek", grafiek, reads_only=True))
+    app.add_handler(command("export", export, reads_only=True))

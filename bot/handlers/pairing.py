@@ -1,5 +1,5 @@
-"""/indeling: the pairing. Arbiters draft (maak), adjust (bye, ruil, opnieuw) and publish
-(bevestig); publishing posts it in the club group and sends each player his game."""
+"""/indeling: the pairing. Arbiters draft (maak), adjust (bye, ruil, opnieuw, wis) and
+publish (bevestig); publishing posts it in the club group and sends each player his game."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from dataclasses import replace
 from telegram import Update
 from telegram.ext import Application
 
-from bot import tables, texts
+from bot import messages, tables, texts
+from bot.flows import rounds as flows
 from bot.handlers.common import (
     arbiter_only,
     command,
@@ -16,56 +17,70 @@ from bot.handlers.common import (
     find_member,
     is_arbiter,
     reply,
-    send,
-    show_date,
 )
-from bot.services import Context, draft, open_round, published_round
-from core.pairing import Board
-from core.pairing.request import pairing_ranking
-from storage import club, rounds
+from bot.services import Context, open_round, published_round
+from core.pairing import Board, before_pairing
+from core.pairing.request import NO_FIXES, present_in
+from storage import rounds
+from storage.rounds import RoundState
 from storage.seasons import load_season
 
 
 async def render(context: Context, stored: tables.PairingView, *, when: str = "") -> str:
-    """The pairing as a chat message: a bold title, then one line per board."""
-    season = await load_season(context.services.db)
-    title = texts.PAIRING_TITLE.format(round=stored.round) + (f" ({when})" if when else "")
-    lines = tables.pairing_lines(stored, season, pairing_ranking(season, stored.round))
-    return f"<b>{title}</b>\n{lines}"
+    return await messages.pairing(context.services, stored, when=when)
 
 
 async def indeling(update: Update, context: Context) -> None:
     args = [a.lower() for a in context.args or []]
-    actions = {"maak": make, "opnieuw": make, "bevestig": publish, "bye": bye, "ruil": swap}
+    actions = {"maak": make, "opnieuw": make, "bevestig": publish, "bye": bye, "ruil": swap,
+               "wis": clear}
     if args:
         action = actions.get(args[0])
         if action is None:
-            await reply(update, texts.INDELING_USAGE)
+            await reply(update, context, texts.INDELING_USAGE)
             return
         await arbiter_only(action)(update, context)
         return
     upcoming = await open_round(context.services)
-    if upcoming is not None and upcoming.state == "drafted" and await is_arbiter(update, context):
+    if upcoming is not None and upcoming.state is RoundState.DRAFTED \
+            and await is_arbiter(update, context):
         stored = await rounds.stored_pairing(context.services.db, upcoming.number)
         if stored is not None:
-            await reply(update, texts.INDELING_DRAFT_TITLE + "\n" + await render(context, stored))
+            await reply(update, context,
+                        texts.INDELING_DRAFT_TITLE + "\n" + await render(context, stored))
             return
     number = await published_round(context.services)
     stored = None if number is None else await rounds.stored_pairing(context.services.db, number)
     if stored is None:
-        await reply(update, texts.INDELING_NONE)
+        await reply(update, context, texts.INDELING_NONE)
         return
-    await reply(update, await render(context, stored))
+    await reply(update, context, await render(context, stored))
 
 
 async def make(update: Update, context: Context) -> None:
     upcoming = await open_round(context.services)
     if upcoming is None:
-        await reply(update, texts.NO_OPEN_ROUND)
+        await reply(update, context, texts.NO_OPEN_ROUND)
         return
     assert update.effective_user is not None
-    pairing = await draft(context.services, upcoming.number, actor=update.effective_user.id)
-    await reply(update, texts.INDELING_DRAFT_TITLE + "\n" + await render(context, pairing))
+    made = await flows.draft(context.services, upcoming.number, actor=update.effective_user.id)
+    await reply(update, context, await flows.draft_text(context.services, made,
+                                                        texts.INDELING_DRAFT_TITLE))
+
+
+async def clear(update: Update, context: Context) -> None:
+    """Forget every fix the arbiter made for the open round (the next draft is free)."""
+    upcoming = await open_round(context.services)
+    if upcoming is None:
+        await reply(update, context, texts.NO_OPEN_ROUND)
+        return
+    assert update.effective_user is not None
+    if await rounds.fixes(context.services.db, upcoming.number) == NO_FIXES:
+        await reply(update, context, texts.NO_FIXES_TO_CLEAR.format(round=upcoming.number))
+        return
+    await rounds.set_fixes(context.services.db, upcoming.number, NO_FIXES,
+                           actor=update.effective_user.id)
+    await reply(update, context, texts.FIXES_CLEARED.format(round=upcoming.number))
 
 
 async def swap(update: Update, context: Context) -> None:
@@ -74,27 +89,36 @@ async def swap(update: Update, context: Context) -> None:
     names = " ".join((context.args or [])[1:])
     parts = names.split(" en ") if " en " in names else (context.args or [])[1:3]
     if upcoming is None or len(parts) != 2:
-        await reply(update, texts.INDELING_USAGE)
+        await reply(update, context, texts.INDELING_USAGE)
         return
     a, b = [await find_member(update, context, p) for p in parts]
     stored = await rounds.stored_pairing(context.services.db, upcoming.number)
-    if a is None or b is None or stored is None:
+    if a is None or b is None:
+        return
+    if stored is None:
+        await reply(update, context, texts.NO_DRAFT_YET)
         return
     swap_codes = {a.code: b.code, b.code: a.code}
     boards = tuple(Board(x.number, swap_codes.get(x.white, x.white),
                          swap_codes.get(x.black, x.black)) for x in stored.boards)
     bye_player = swap_codes.get(stored.bye, stored.bye) if stored.bye else None
-    fixed = tuple((x.white, x.black) for x in boards if {x.white, x.black} & {a.code, b.code})
+    moved = {a.code, b.code}
+    fixed = tuple((x.white, x.black) for x in boards if {x.white, x.black} & moved)
     assert update.effective_user is not None
     hand = await rounds.fixes(context.services.db, upcoming.number)
+    # A board fixed earlier for either player is replaced, not added to (a swap undone
+    # must not leave two boards for one player).
+    touched = {p for board in fixed for p in board}
+    kept = tuple(x for x in hand.boards if not set(x) & touched)
     await rounds.set_fixes(context.services.db, upcoming.number,
-                           replace(hand, boards=hand.boards + fixed),
+                           replace(hand, boards=kept + fixed,
+                                   bye=None if hand.bye in touched else hand.bye),
                            actor=update.effective_user.id)
     await rounds.replace_boards(context.services.db, upcoming.number, boards, bye_player,
                                 actor=update.effective_user.id)
     updated = await rounds.stored_pairing(context.services.db, upcoming.number)
     assert updated is not None
-    await reply(update, texts.INDELING_DRAFT_TITLE + "\n" + await render(context, updated))
+    await reply(update, context, texts.INDELING_DRAFT_TITLE + "\n" + await render(context, updated))
 
 
 async def bye(update: Update, context: Context) -> None:
@@ -102,10 +126,18 @@ async def bye(update: Update, context: Context) -> None:
     upcoming = await open_round(context.services)
     name = " ".join((context.args or [])[1:])
     if upcoming is None or not name:
-        await reply(update, texts.INDELING_USAGE)
+        await reply(update, context, texts.INDELING_USAGE)
         return
     who = await find_member(update, context, name)
     if who is None:
+        return
+    season = before_pairing(await load_season(context.services.db), upcoming.number)
+    playing = present_in(season, upcoming.number)
+    if who.code not in playing:
+        await reply(update, context, texts.BYE_NOT_PLAYING.format(name=esc(who.name)))
+        return
+    if len(playing) % 2 == 0:
+        await reply(update, context, texts.BYE_EVEN.format(count=len(playing)))
         return
     assert update.effective_user is not None
     hand = await rounds.fixes(context.services.db, upcoming.number)
@@ -115,63 +147,13 @@ async def bye(update: Update, context: Context) -> None:
 
 
 async def publish(update: Update, context: Context) -> None:
-    upcoming = await open_round(context.services)
-    stored = None if upcoming is None else \
-        await rounds.stored_pairing(context.services.db, upcoming.number)
-    if upcoming is None or stored is None or upcoming.state != "drafted":
-        await reply(update, texts.NO_DRAFT)
-        return
-    settings = await club.settings(context.services.db)
-    if settings.group_chat_id is None:
-        await reply(update, texts.NO_GROUP)
-        return
     assert update.effective_user is not None
-    if not await rounds.set_state(context.services.db, upcoming.number,
-                                  rounds.RoundState.PUBLISHED, actor=update.effective_user.id,
-                                  expect=(rounds.RoundState.DRAFTED,)):
-        await reply(update, texts.NO_DRAFT)
-        return
-    text = await render(context, stored, when=show_date(upcoming.date))
-    posted = await send(context, settings.group_chat_id, text, thread_id=settings.group_thread_id)
-    if posted is not None:
-        await club.remember_message(context.services.db, upcoming.number, "pairing",
-                                    posted.chat_id, posted.message_id)
-    season = await load_season(context.services.db)
-    everyone = {m.code: m for m in await club.members(context.services.db)}
-    missed: list[str] = []
-    reached = 0
-    for board in stored.boards:
-        for me, other, colour in ((board.white, board.black, "white"),
-                                  (board.black, board.white, "black")):
-            text = texts.PERSONAL_PAIRING.format(
-                round=upcoming.number, date=show_date(upcoming.date),
-                colour=texts.COLOURS_WORD[colour], opponent=esc(everyone[other].name),
-                board=board.number,
-                tempo=texts.TEMPO_YOUTH if season.player(me).youth else texts.TEMPO)
-            reached += await _personal(context, everyone[me], upcoming.number, text, missed)
-    if stored.bye is not None:
-        reached += await _personal(context, everyone[stored.bye], upcoming.number,
-                                   texts.PERSONAL_BYE.format(round=upcoming.number,
-                                                             date=show_date(upcoming.date)),
-                                   missed)
-    note = texts.PUBLISHED.format(round=upcoming.number, count=reached)
-    if missed:
-        note += "\n" + texts.PUBLISH_FAILED.format(names=", ".join(esc(n) for n in missed))
-    await reply(update, note)
-
-
-async def _personal(context: Context, who: club.Member, number: int, text: str,
-                    missed: list[str]) -> int:
-    if who.telegram_id is None:
-        missed.append(who.name)
-        return 0
-    sent = await send(context, who.telegram_id, text)
-    if sent is None:
-        missed.append(who.name)
-        return 0
-    await club.remember_message(context.services.db, number, "personal", sent.chat_id,
-                                sent.message_id, who.code)
-    return 1
+    done = await flows.publish(context.services, actor=update.effective_user.id)
+    note = texts.PUBLISHED.format(round=done.round, count=done.players)
+    if done.unlinked:
+        note += "\n" + texts.PUBLISH_UNLINKED.format(names=", ".join(esc(n)
+                                                                    for n in done.unlinked))
+    await reply(update, context, note)
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]

@@ -7,13 +7,17 @@ from telegram.ext import Application, CallbackQueryHandler
 
 from bot import texts
 from bot.handlers.common import (
+    answer,
     command,
+    edit,
     esc,
     is_arbiter,
     member,
+    refusing_store_errors,
     reply,
     send,
     tell_arbiters,
+    unit_of_work,
 )
 from bot.handlers.standings import post_standings
 from bot.services import Context, published_round
@@ -43,7 +47,7 @@ async def uitslag(update: Update, context: Context) -> None:
         return
     result = parse_result(args[0]) if len(args) == 1 else None
     if result is None:
-        await reply(update, texts.UITSLAG_USAGE)
+        await reply(update, context, texts.UITSLAG_USAGE)
         return
     who = await member(update, context)
     if who is None:
@@ -56,7 +60,7 @@ async def uitslag(update: Update, context: Context) -> None:
                                           message.reply_to_message.message_id)
     number = number or await published_round(context.services)
     if number is None:
-        await reply(update, texts.NO_PUBLISHED_ROUND)
+        await reply(update, context, texts.NO_PUBLISHED_ROUND)
         return
     board = await results.board_of(context.services.db, number, who.code)
     outcome = await results.report(context.services.db, number, board, result,
@@ -69,7 +73,7 @@ async def _arbiter_enters(update: Update, context: Context, args: list[str]) -> 
     number = int(args[3]) if len(args) >= 4 and args[2].lower() == "ronde" \
         and args[3].isdigit() else await published_round(context.services)
     if result is None or number is None:
-        await reply(update, texts.UITSLAG_USAGE_ARBITER)
+        await reply(update, context, texts.UITSLAG_USAGE_ARBITER)
         return
     assert update.effective_user is not None
     outcome = await results.correct(context.services.db, number, int(args[0]), result,
@@ -85,7 +89,7 @@ async def _announce(update: Update, context: Context, outcome: results.GameResul
     if outcome.outcome is results.Outcome.CONFLICT:
         assert reporter is not None
         opponent = everyone[outcome.black if reporter.code == outcome.white else outcome.white]
-        await reply(update, texts.RESULT_CONFLICT.format(
+        await reply(update, context, texts.RESULT_CONFLICT.format(
             opponent=esc(opponent.name), round=outcome.round, board=outcome.board, words=said))
         mine = parse_result((context.args or [""])[0])
         await tell_arbiters(context, texts.CONFLICT_TO_ARBITER.format(
@@ -95,7 +99,7 @@ async def _announce(update: Update, context: Context, outcome: results.GameResul
     if outcome.outcome is results.Outcome.RECORDED:
         assert reporter is not None
         opponent = everyone[outcome.black if reporter.code == outcome.white else outcome.white]
-        await reply(update, texts.RESULT_RECORDED.format(
+        await reply(update, context, texts.RESULT_RECORDED.format(
             round=outcome.round, board=outcome.board, words=said,
             opponent=esc(opponent.name)))
         if opponent.telegram_id is not None:
@@ -103,11 +107,11 @@ async def _announce(update: Update, context: Context, outcome: results.GameResul
             buttons = InlineKeyboardMarkup([[
                 InlineKeyboardButton(texts.CONFIRM_YES, callback_data=f"res:v1:{data}"),
                 InlineKeyboardButton(texts.CONFIRM_NO, callback_data=f"resno:v1:{data}")]])
-            await send(context, opponent.telegram_id, texts.CONFIRM_ASK.format(
+            await send(context.services, opponent.telegram_id, texts.CONFIRM_ASK.format(
                 reporter=esc(reporter.name), round=outcome.round, board=outcome.board,
-                words=said), markup=buttons)
+                words=said), markup=buttons, about=esc(opponent.name))
         return
-    await reply(update, texts.RESULT_FINAL.format(round=outcome.round, board=outcome.board,
+    await reply(update, context, texts.RESULT_FINAL.format(round=outcome.round, board=outcome.board,
                                                   words=said))
     if outcome.round_complete:
         await post_standings(context, outcome.round)
@@ -120,25 +124,26 @@ async def confirm_button(update: Update, context: Context) -> None:
     who = await club.member_of(context.services.db, query.from_user.id)
     stored = await results.game(context.services.db, int(number), int(board))
     if who is None or who.code not in (stored.white, stored.black):
-        await query.answer(texts.NOT_YOUR_BUTTON, show_alert=True)
+        await answer(update, texts.NOT_YOUR_BUTTON, alert=True)
         return
-    await query.answer()
+    await answer(update)
     said = await words(context, Result(value), stored.white, stored.black)
     if kind == "resno":
-        await query.edit_message_text(texts.DISPUTED)
+        await edit(update, texts.DISPUTED)
         await tell_arbiters(context, texts.DISPUTE_TO_ARBITER.format(
             who=esc(who.name), round=number, board=board, words=said))
         return
     if stored.result is None or stored.result.value != value or stored.confirmed:
-        await query.edit_message_text(texts.ALREADY_HANDLED)
+        await edit(update, texts.ALREADY_HANDLED)
         return
     outcome = await results.confirm(context.services.db, int(number), int(board),
                                     player=who.code, actor=query.from_user.id)
-    await query.edit_message_text(texts.CONFIRMED.format(words=said))
+    await edit(update, texts.CONFIRMED.format(words=said))
     if outcome.round_complete:
         await post_standings(context, outcome.round)
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(command("uitslag", uitslag))
-    app.add_handler(CallbackQueryHandler(confirm_button, pattern=r"^res(no)?:v1:"))
+    app.add_handler(CallbackQueryHandler(refusing_store_errors(unit_of_work(confirm_button)),
+                                         pattern=r"^res(no)?:v1:"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from dataclasses import dataclass, field
 
@@ -9,6 +10,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot import texts
+from bot.flows import rounds as flows
 from bot.handlers.common import (
     command,
     esc,
@@ -21,13 +23,12 @@ from bot.handlers.common import (
     show_moment,
     tell_arbiters,
 )
-from bot.handlers.pairing import render
-from bot.services import Context, draft, open_round
+from bot.services import Context, open_round
 from core.ledger import Awaiting, Awarded, Compensated, season_events
 from core.numbers import format_number
 from core.rules import CompensationKind
-from core.season import Absence, AbsenceReason, ExternalDay
-from core.standings import compute_standings
+from core.season import Absence, AbsenceReason, ExternalDay, Season
+from core.standings import Standings, compute_standings
 from storage import attendance, club, rounds
 from storage.seasons import load_season
 
@@ -105,45 +106,49 @@ async def afmelden(update: Update, context: Context) -> None:
     schedule = await club.schedule(services.db)
     request = parse(words, schedule, today)
     if request.problem:
-        await reply(update, request.problem + "\n" + texts.AFMELDEN_USAGE)
+        await reply(update, context, request.problem + "\n" + texts.AFMELDEN_USAGE)
         return
     if not request.rounds:
         upcoming = await open_round(services)
         if upcoming is None:
-            await reply(update, texts.NO_OPEN_ROUND)
+            await reply(update, context, texts.NO_OPEN_ROUND)
             return
         request.rounds = [upcoming.number]
     message = update.effective_message
     assert message is not None and update.effective_user is not None
     actor = update.effective_user.id
     correction = await is_arbiter(update, context) and who.telegram_id != actor
-    lines = []
     dates = {r.number: r for r in schedule}
-    for number in request.rounds:
-        signed = await attendance.sign_off(
-            services.db, number, who.code, request.reason, sent_at=message.date, actor=actor,
-            day=request.day, note=request.note, correction=correction)
-        when = show_date(dates[number].date)
-        if not signed.on_time:
+    signed = [await attendance.sign_off(
+        services.db, number, who.code, request.reason, sent_at=message.date, actor=actor,
+        day=request.day, note=request.note, correction=correction)
+        for number in request.rounds]
+    lines = []
+    priced: tuple[Season, Standings] | None = None
+    for done in signed:
+        when = show_date(dates[done.round].date)
+        if not done.on_time:
             lines.append(texts.SIGNED_OFF_LATE.format(
-                who=esc(who.name), round=number, date=when,
-                deadline=show_moment(dates[number].deadline, zone)))
-            await _tell_about_late(context, who, number)
+                who=esc(who.name), round=done.round, date=when,
+                deadline=show_moment(dates[done.round].deadline, zone)))
+            await _tell_about_late(context, who, done.round)
             continue
-        if signed.draft_dropped:
-            await _redraft(context, number)
-        kind = texts.KIND_WORDS.get(signed.reason.value if signed.day is None else
-                                    f"external_{signed.day.value}", "afgemeld")
-        lines.append(texts.SIGNED_OFF.format(who=esc(who.name), round=number, date=when,
-                                             kind=kind,
-                                             earns=await _earns(context, who, number, signed)))
-    await reply(update, "\n".join(lines))
+        if done.draft_dropped:
+            await flows.redraft(services, done.round)
+        if priced is None:  # once per message, however many rounds
+            season = await load_season(services.db)
+            priced = season, await asyncio.to_thread(compute_standings, season)
+        kind = texts.KIND_WORDS.get(done.reason.value if done.day is None else
+                                    f"external_{done.day.value}", "afgemeld")
+        lines.append(texts.SIGNED_OFF.format(who=esc(who.name), round=done.round, date=when,
+                                             kind=kind, earns=_earns(*priced, who, done)))
+    await reply(update, context, "\n".join(lines))
 
 
-async def _earns(context: Context, who: club.Member, number: int,
-                 signed: attendance.SignOff) -> str:
+def _earns(season: Season, standings: Standings, who: club.Member,
+           signed: attendance.SignOff) -> str:
     """What the sign-off earns, as the core's ledger prices it (caps included)."""
-    season = await load_season(context.services.db)
+    number = signed.round
     rules = season.rules
     if number > len(season.rounds):
         # A round further ahead than the season has yet: the rule, with the cap as a condition.
@@ -165,21 +170,13 @@ async def _earns(context: Context, who: club.Member, number: int,
         return texts.EARNS_CAPPED.format(cap=rules.notice_cap)
     if not event.fraction:
         return texts.EARNS_NOTHING
-    value = compute_standings(season).values.get(who.code)
+    value = standings.values.get(who.code)
     if value is None:
         return ""
     return texts.EARNS.format(fraction=f"{format_number(event.fraction * 100, 0)}%",
                               value=format_number(value, 0),
                               points=format_number(event.fraction * value,
                                                    rules.display_decimals, comma=True))
-
-
-async def _redraft(context: Context, number: int) -> None:
-    """An on-time sign-off (sent before the deadline) that arrived after the round was paired:
-    the draft is not public yet, so pair again and show the arbiter the new draft."""
-    pairing = await draft(context.services, number, actor=None)
-    await tell_arbiters(context, texts.DRAFT_UPDATED.format(round=number) + "\n"
-                        + await render(context, pairing))
 
 
 async def _tell_about_late(context: Context, who: club.Member, number: int) -> None:
@@ -194,9 +191,10 @@ async def _tell_about_late(context: Context, who: club.Member, number: int) -> N
         opponent=esc(everyone[opponent].name))
     await tell_arbiters(context, texts.LATE_TO_ARBITER.format(who=esc(who.name), round=number,
                                                               paired=paired))
-    chat = None if opponent is None else everyone[opponent].telegram_id
-    if chat is not None:
-        await send(context, chat, texts.LATE_TO_OPPONENT.format(who=esc(who.name), round=number))
+    told = None if opponent is None else everyone[opponent]
+    if told is not None and told.telegram_id is not None:
+        await send(context.services, told.telegram_id, texts.LATE_TO_OPPONENT.format(
+            who=esc(who.name), round=number), about=esc(told.name))
 
 
 async def aanmelden(update: Update, context: Context) -> None:
@@ -209,7 +207,7 @@ async def aanmelden(update: Update, context: Context) -> None:
     number = int(words[0]) if words and words[0].isdigit() else \
         (upcoming.number if upcoming else None)
     if number is None:
-        await reply(update, texts.NO_OPEN_ROUND)
+        await reply(update, context, texts.NO_OPEN_ROUND)
         return
     message = update.effective_message
     assert message is not None and update.effective_user is not None
@@ -217,7 +215,7 @@ async def aanmelden(update: Update, context: Context) -> None:
     await attendance.cancel_sign_off(services.db, number, who.code, sent_at=message.date,
                                      actor=actor,
                                      correction=await is_arbiter(update, context))
-    await reply(update, texts.AANMELDEN_DONE.format(round=number))
+    await reply(update, context, texts.AANMELDEN_DONE.format(round=number))
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]

@@ -3,21 +3,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import tempfile
-from dataclasses import replace
 from pathlib import Path
 
 from telegram import Update
 from telegram.constants import ChatType
+from telegram.error import Forbidden
 from telegram.ext import Application
 
-from bot import announce, exports, tables, texts
-from bot.handlers.common import command, esc, member, reply, send
+from bot import announce, exports, messages, tables, texts
+from bot.handlers.common import command, esc, member, reply, send, split
 from bot.services import Context, open_round, published_round, standings_now
 from core.numbers import format_number
 from core.rules import Titles
 from core.season import Season
-from core.standings import Standings, compute_standings
+from core.standings import compute_standings
 from core.titles import announcements, period_groups, subgroups
 from storage import attendance, club, rounds
 from storage.seasons import load_season
@@ -25,10 +26,7 @@ from storage.seasons import load_season
 GROUP_TOP = 12
 
 
-def _table(standings: Standings, decimals: int, top: int | None = None) -> str:
-    """Compact, for a phone; the full columns are on the website export."""
-    shown = standings if top is None else replace(standings, rows=standings.rows[:top])
-    return f"<pre>{esc(tables.standings_table(shown, decimals, compact=True))}</pre>"
+_table = messages.standings_table
 
 
 async def stand(update: Update, context: Context) -> None:
@@ -38,7 +36,7 @@ async def stand(update: Update, context: Context) -> None:
         await VIEWS[view](update, context, season)
         return
     if standings.after_round == 0:
-        await reply(update, texts.STAND_EMPTY)
+        await reply(update, context, texts.STAND_EMPTY)
         return
     decimals = season.rules.display_decimals
     if view == "mij":
@@ -49,10 +47,10 @@ async def stand(update: Update, context: Context) -> None:
         return
     chat = update.effective_chat
     if chat is not None and chat.type != ChatType.PRIVATE:
-        await reply(update, _table(standings, decimals, GROUP_TOP) + "\n" +
+        await reply(update, context, _table(standings, decimals, GROUP_TOP) + "\n" +
                     texts.STAND_GROUP_MORE)
     else:
-        await reply(update, _table(standings, decimals))
+        await reply(update, context, _table(standings, decimals))
 
 
 async def post_standings(context: Context, number: int) -> None:
@@ -62,30 +60,30 @@ async def post_standings(context: Context, number: int) -> None:
     if settings.group_chat_id is None:
         return
     season = await load_season(context.services.db)
-    standings = compute_standings(season, number)
-    await send(context, settings.group_chat_id,
+    standings = await asyncio.to_thread(compute_standings, season, number)
+    await send(context.services, settings.group_chat_id,
                texts.ROUND_COMPLETE.format(round=number) + "\n" +
                _table(standings, season.rules.display_decimals, GROUP_TOP),
-               thread_id=settings.group_thread_id)
+               thread_id=settings.group_thread_id, about=texts.THE_GROUP)
     for item in announcements(season, number):
-        await send(context, settings.group_chat_id, announce.announcement(season, item),
-                   thread_id=settings.group_thread_id)
+        await send(context.services, settings.group_chat_id, announce.announcement(season, item),
+                   thread_id=settings.group_thread_id, about=texts.THE_GROUP)
 
 
 async def periode(update: Update, context: Context, season: Season) -> None:
     if season.rules.titles is not Titles.PERIOD_GROUPS:
-        await reply(update, texts.NO_PERIOD_GROUPS)
+        await reply(update, context, texts.NO_PERIOD_GROUPS)
         return
     current = season.rules.period_of(min(season.complete_rounds + 1,
                                          season.rules.planned_rounds))
-    await reply(update, announce.period_tables(season, period_groups(season, current)))
+    await reply(update, context, announce.period_tables(season, period_groups(season, current)))
 
 
 async def groep(update: Update, context: Context, season: Season) -> None:
     if season.rules.titles is not Titles.SUBGROUPS:
-        await reply(update, texts.NO_SUBGROUPS)
+        await reply(update, context, texts.NO_SUBGROUPS)
         return
-    await reply(update, announce.subgroup_tables(season, subgroups(season)))
+    await reply(update, context, announce.subgroup_tables(season, subgroups(season)))
 
 
 async def kruistabel(update: Update, context: Context, season: Season) -> None:
@@ -140,12 +138,19 @@ async def personal(update: Update, context: Context, text: str) -> None:
     """Personal details go to the private chat, also when asked for in the group."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None or chat.type == ChatType.PRIVATE:
-        await reply(update, text)
+        await reply(update, context, text)
         return
-    sent = await send(context, user.id, text)
-    await reply(update, texts.SENT_PRIVATELY if sent else texts.START_PRIVATE_FIRST)
+    # Sent at once, not owed: the answer in the group depends on whether it arrived, and a
+    # question can be asked again.
+    try:
+        for piece in split(text):
+            await context.bot.send_message(user.id, piece)
+    except Forbidden:
+        await reply(update, context, texts.START_PRIVATE_FIRST)
+        return
+    await reply(update, context, texts.SENT_PRIVATELY)
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
-    app.add_handler(command("stand", stand))
-    app.add_handler(command("mijn", mijn))
+    app.add_handler(command("stand", stand, reads_only=True))
+    app.add_handler(command("mijn", mijn, reads_only=True))

@@ -22,6 +22,40 @@ def pairing_ranking(season: Season, round_no: int) -> tuple[str, ...]:
 NO_FIXES = Fixes()
 
 
+def fitting_fixes(fixes: Fixes, present: frozenset[str]) -> tuple[Fixes, Fixes]:
+    """(the fixes that still fit who is present, those that do not). Attendance can change
+    after the arbiter fixed something (a late but timely sign-off, a withdrawal): a fix that
+    names an absent player, or a bye when the number playing became even, no longer applies,
+    and keeping it would make the round impossible to pair."""
+    leave_out = fixes.leave_out & present
+    playing = present - leave_out
+    boards: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for white, black in fixes.boards:
+        if white != black and {white, black} <= playing and not {white, black} & seen:
+            boards.append((white, black))
+            seen |= {white, black}
+    forbidden = frozenset(pair for pair in fixes.forbidden if pair <= playing)
+    bye = fixes.bye if fixes.bye in playing and fixes.bye not in seen \
+        and len(playing) % 2 == 1 else None
+    kept = Fixes(tuple(boards), forbidden, bye, leave_out)
+    dropped = Fixes(tuple(b for b in fixes.boards if b not in boards),
+                    fixes.forbidden - forbidden,
+                    fixes.bye if fixes.bye is not None and bye is None else None,
+                    fixes.leave_out - leave_out)
+    return kept, dropped
+
+
+def present_in(season: Season, round_no: int) -> frozenset[str]:
+    """Who takes part in round `round_no` (active, not signed off); the round must be the
+    last of the season or the next one."""
+    waiting = bool(season.rounds) and not season.rounds[-1].is_paired
+    absent = {a.player for a in season.round(round_no).absent} \
+        if waiting and round_no == len(season.rounds) else set()
+    return frozenset(p.id for p in season.players
+                     if p.active_in(round_no) and p.id not in absent)
+
+
 def before_pairing(season: Season, round_no: int) -> Season:
     """The season as it stood when round `round_no` waited to be paired: later rounds gone,
     the round's games and bye removed, its sign-offs kept (to pair a draft again)."""
@@ -41,9 +75,7 @@ def request_for_round(season: Season, round_no: int,
     if round_no != expected:
         problems.add("round", ProblemCode.ROUND_ORDER, value=round_no, expected=expected)
         raise InvalidInputError(problems.items)
-    absent = {a.player for a in season.round(round_no).absent} if waiting else set()
-    present = frozenset(p.id for p in season.players
-                        if p.active_in(round_no) and p.id not in absent)
+    present = present_in(season, round_no)
     meetings: list[Meeting] = []
     colours: dict[str, list[Colour]] = {}
     byes: dict[str, int] = {}

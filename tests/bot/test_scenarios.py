@@ -125,10 +125,17 @@ async def test_a_member_who_blocked_the_bot_does_not_stop_publication(bot, membe
     bot.tg.fail_next("sendMessage", 429, chat_id=members[4].id, retry_after=1)
     mark = len(bot.tg.sent)
     answer = await bot.ask(ARBITER, "/indeling bevestig", timeout=20)
-    assert "aan 5 spelers gestuurd" in answer.text and "Daan Smit" in answer.text
-    # The 429 was retried by the rate limiter: Eva still got her board.
+    assert "gepubliceerd" in answer.text and "6 spelers" in answer.text
+    # The arbiter hears, by name, whom the pairing did not reach; only once.
+    told = await bot.tg.next_to(ARBITER.id, "Daan Smit", after=mark)
+    assert "kwam niet aan" in told.text and "geblokkeerd" in told.text
+    # The 429 was retried: Eva still got her board, and everyone else theirs.
     await bot.tg.wait_for(lambda s: s.chat_id == members[4].id and "Ronde 1" in s.text,
                           after=mark)
+    reached = {s.chat_id for s in bot.tg.sent[mark:] if "Ronde 1" in s.text
+               and s.chat_id not in (ARBITER.id, GROUP)}
+    assert reached == {m.id for m in members} - {members[3].id}
+    assert sum("kwam niet aan" in s.text for s in bot.tg.to(ARBITER.id)) == 1
 
 
 async def test_group_commands_with_the_bot_name_and_edited_messages(bot, members):

@@ -33,8 +33,9 @@ async def step(db: Database, rng: random.Random) -> None:
     if last.is_complete:
         await rounds.add_round(db, last.number + 1, actor=1)
         say("round", last.number + 1)
-    elif state == "drafted":
-        await rounds.set_state(db, last.number, rounds.RoundState.PUBLISHED, actor=1)
+    elif state == rounds.RoundState.DRAFTED:
+        await rounds.advance(db, last.number, rounds.RoundState.DRAFTED, rounds.RoundState.PUBLISHED,
+                         actor=1)
     elif not last.is_paired:
         signed = {a.player for a in last.absent}
         free = [p.id for p in season.players if p.id not in signed]
@@ -45,6 +46,8 @@ async def step(db: Database, rng: random.Random) -> None:
             say("signoff", last.number, player)
         else:
             pairing = pair(request_for_round(season, last.number))
+            await rounds.advance(db, last.number, rounds.RoundState.PLANNED,
+                                 rounds.RoundState.LOCKED, actor=1)
             await rounds.save_pairing(db, pairing, actor=1)
             say("pairing", last.number, len(pairing.boards))
     else:

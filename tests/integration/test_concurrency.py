@@ -16,8 +16,10 @@ from tests.integration.conftest import NOON
 async def test_one_hundred_concurrent_writers(club):
     season = await load_season(club)
     pairing = pair(request_for_round(season, 21))
+    await rounds.advance(club, 21, rounds.RoundState.PLANNED, rounds.RoundState.LOCKED, actor=1)
     await rounds.save_pairing(club, pairing, actor=1)
-    await rounds.set_state(club, 21, rounds.RoundState.PUBLISHED, actor=1)
+    await rounds.advance(club, 21, rounds.RoundState.DRAFTED, rounds.RoundState.PUBLISHED,
+                         actor=1)
     await rounds.add_round(club, 22, actor=1)
     before = len(await audit.entries(club.reader, 10_000))
 

@@ -95,8 +95,11 @@ async def test_external_sign_off_keeps_its_day(club):
 async def draft_and_publish(db, round_no: int = 21):
     season = await load_season(db)
     pairing = pair(request_for_round(season, round_no))
+    await rounds.advance(db, round_no, rounds.RoundState.PLANNED, rounds.RoundState.LOCKED,
+                         actor=1)
     await rounds.save_pairing(db, pairing, actor=1)
-    await rounds.set_state(db, round_no, rounds.RoundState.PUBLISHED, actor=1)
+    await rounds.advance(db, round_no, rounds.RoundState.DRAFTED, rounds.RoundState.PUBLISHED,
+                         actor=1)
     return pairing
 
 
@@ -264,6 +267,7 @@ async def test_arbiter_corrects_a_sign_off_of_a_finished_round(club):
 async def test_an_in_time_sign_off_read_after_the_draft_drops_the_draft(club):
     await deadline_round(club)
     season = await load_season(club)
+    await rounds.advance(club, 21, rounds.RoundState.PLANNED, rounds.RoundState.LOCKED, actor=1)
     await rounds.save_pairing(club, pair(request_for_round(season, 21)), actor=1)
     player = (await load_season(club)).rounds[20].games[0].white
     signed = await attendance.sign_off(club, 21, player, sent_at=NOON, actor=7)

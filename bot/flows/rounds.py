@@ -1,0 +1,162 @@
+"""The round's flows: draft (at the deadline, or by hand), publish, and the deadline run."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from dataclasses import dataclass
+
+from bot import messages, texts
+from bot.handlers.common import esc, owe_to_arbiters, send, show_date, show_moment
+from bot.services import Services, due_rounds, round_start
+from core.errors import InvalidInputError
+from core.pairing import Fixes, Pairing, PairingImpossibleError, before_pairing, pair
+from core.pairing.request import NO_FIXES, fitting_fixes, present_in, request_for_round
+from storage import club, rounds
+from storage.errors import InputStoreError, StoreProblem
+from storage.rounds import RoundState
+from storage.seasons import has_season, load_season
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    pairing: Pairing
+    dropped: Fixes
+    """The arbiter's fixes that no longer fit who is present, and were let go."""
+
+
+async def draft(services: Services, number: int, *, actor: int | None) -> Draft:
+    """Lock attendance (if still open) and pair the round with the arbiter's fixes that still
+    fit; the others are dropped and reported, so a changed attendance never leaves the round
+    unpairable."""
+    db = services.db
+    async with db.transaction():
+        await rounds.advance(db, number, RoundState.PLANNED, RoundState.LOCKED, actor=actor)
+        season = before_pairing(await load_season(db), number)
+        kept, dropped = fitting_fixes(await rounds.fixes(db, number), present_in(season, number))
+        if dropped != NO_FIXES:
+            await rounds.set_fixes(db, number, kept, actor=actor)
+        request = request_for_round(season, number, kept)
+        pairing = await asyncio.to_thread(pair, request)
+        await rounds.save_pairing(db, pairing, actor=actor)
+    return Draft(pairing, dropped)
+
+
+async def draft_text(services: Services, made: Draft, title: str) -> str:
+    """The draft as the arbiter sees it: the title, the boards, and any fix let go."""
+    text = title + "\n" + await messages.pairing(services, made.pairing)
+    if made.dropped != NO_FIXES:
+        names = {m.code: m.name for m in await club.members(services.db)}
+        text += "\n\n" + texts.FIXES_DROPPED.format(fixes=texts.fixes_words(made.dropped, names))
+    return text
+
+
+async def redraft(services: Services, number: int) -> None:
+    """An on-time sign-off read after the round was drafted: pair again, show the arbiter."""
+    made = await draft(services, number, actor=None)
+    await owe_to_arbiters(services, await draft_text(
+        services, made, texts.DRAFT_UPDATED.format(round=number)))
+
+
+async def at_deadline(services: Services, number: int) -> bool:
+    """Claim the round's deadline, pair it and owe the draft to the arbiters: one transaction,
+    so a crash leaves either nothing done (done again at restart) or all of it. False if
+    another tick or process had it already."""
+    db = services.db
+    async with db.transaction():  # BEGIN IMMEDIATE: the state read below cannot go stale
+        if await rounds.state(db, number) not in (RoundState.PLANNED, RoundState.LOCKED):
+            return False
+        made = await draft(services, number, actor=None)
+        await owe_to_arbiters(services, await draft_text(
+            services, made, texts.DRAFT_TO_ARBITER.format(round=number) + "\n"
+            + texts.INDELING_DRAFT_TITLE))
+    log.info("round %d locked and drafted at its deadline", number)
+    return True
+
+
+async def tick(services: Services) -> None:
+    """Deadlines that passed, and reminders that are due. Each round on its own: one that
+    cannot be paired is told to the arbiters (once an hour) and the others go on."""
+    if not await has_season(services.db):
+        return  # nothing to do before a season is loaded; that is not an error
+    for number in await due_rounds(services):
+        try:
+            await at_deadline(services, number)
+        except (PairingImpossibleError, InvalidInputError, InputStoreError) as exc:
+            log.warning("round %d could not be paired at its deadline: %s", number, exc)
+            if services.throttle.first(f"deadline:{number}"):
+                await owe_to_arbiters(services, texts.DEADLINE_FAILED.format(round=number))
+    await remind(services)
+
+
+async def remind(services: Services) -> None:
+    settings = await club.settings(services.db)
+    if settings.group_chat_id is None:
+        return
+    now, zone = services.clock(), services.settings.timezone
+    for rnd in await club.schedule(services.db):
+        if rnd.state is not RoundState.PLANNED or rnd.date is None or rnd.deadline is None:
+            continue
+        start = round_start(rnd.date, settings, zone)
+        if start - dt.timedelta(minutes=settings.reminder_minutes) <= now < rnd.deadline:
+            async with services.db.transaction():
+                if await club.mark_reminded(services.db, rnd.number):
+                    await send(services, settings.group_chat_id, texts.REMINDER.format(
+                        round=rnd.number, date=show_date(rnd.date),
+                        deadline=show_moment(rnd.deadline, zone)),
+                        thread_id=settings.group_thread_id, about=texts.THE_GROUP)
+
+
+@dataclass(frozen=True, slots=True)
+class Published:
+    round: int
+    players: int
+    """Players who will get their game privately."""
+    unlinked: tuple[str, ...]
+    """Names of players the bot cannot reach (not linked to Telegram)."""
+
+
+async def publish(services: Services, *, actor: int) -> Published:
+    """Publish the open round's draft: the round moves to published, and in the same
+    transaction the pairing is owed to the club group and each player his own game."""
+    db = services.db
+    async with db.transaction():
+        upcoming = next((r for r in await club.schedule(db) if r.state in rounds.OPEN), None)
+        if upcoming is None or upcoming.state is not RoundState.DRAFTED:
+            raise InputStoreError(StoreProblem.NO_DRAFT)
+        settings = await club.settings(db)
+        if settings.group_chat_id is None:
+            raise InputStoreError(StoreProblem.NO_GROUP)
+        stored = await rounds.stored_pairing(db, upcoming.number)
+        if stored is None or not await rounds.advance(
+                db, upcoming.number, RoundState.DRAFTED, RoundState.PUBLISHED, actor=actor):
+            raise InputStoreError(StoreProblem.NO_DRAFT)
+        number, when = upcoming.number, show_date(upcoming.date)
+        await send(services, settings.group_chat_id,
+                   await messages.pairing(services, stored, when=when),
+                   thread_id=settings.group_thread_id, about=texts.THE_GROUP,
+                   round_no=number, kind="pairing")
+        season = await load_season(db)
+        everyone = {m.code: m for m in await club.members(db)}
+        personal: list[tuple[str, str]] = []
+        for board in stored.boards:
+            for me, other, colour in ((board.white, board.black, "white"),
+                                      (board.black, board.white, "black")):
+                personal.append((me, texts.PERSONAL_PAIRING.format(
+                    round=number, date=when, colour=texts.COLOURS_WORD[colour],
+                    opponent=esc(everyone[other].name), board=board.number,
+                    tempo=texts.TEMPO_YOUTH if season.player(me).youth else texts.TEMPO)))
+        if stored.bye is not None:
+            personal.append((stored.bye, texts.PERSONAL_BYE.format(round=number, date=when)))
+        unlinked = []
+        for code, text in personal:
+            who = everyone[code]
+            if who.telegram_id is None:
+                unlinked.append(who.name)
+                continue
+            await send(services, who.telegram_id, text, about=esc(who.name), round_no=number,
+                       kind="personal", player=code)
+    return Published(number, len(personal) - len(unlinked), tuple(unlinked))

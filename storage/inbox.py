@@ -1,0 +1,59 @@
+"""The inbox: every Telegram update is stored here before its offset is confirmed, so an
+update Telegram handed over is never lost, and handled once: the commit of its effect marks it
+done (`storage.db.handling`); an update with no effect is marked done when handled."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from storage import audit
+from storage.db import Database
+
+
+@dataclass(frozen=True, slots=True)
+class StoredUpdate:
+    update_id: int
+    payload: dict[str, Any]
+
+
+async def store(db: Database, updates: Iterable[dict[str, Any]]) -> int:
+    """Keep these updates (one transaction; an update seen before is kept once). Returns the
+    highest update id stored so far, the offset to confirm."""
+    rows = [(int(u["update_id"]), json.dumps(u, ensure_ascii=False), audit.now())
+            for u in updates]
+    async with db.transaction() as conn:
+        await conn.executemany("INSERT OR IGNORE INTO inbox (update_id, payload, received_at) "
+                               "VALUES (?, ?, ?)", rows)
+    return await last_id(db)
+
+
+async def last_id(db: Database) -> int:
+    async with db.conn.execute("SELECT coalesce(max(update_id), 0) FROM inbox") as cur:
+        row = await cur.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def pending(db: Database, *, after: int = 0, limit: int = 100) -> list[StoredUpdate]:
+    """Updates stored but not handled yet, oldest first."""
+    async with db.conn.execute("SELECT update_id, payload FROM inbox WHERE done_at IS NULL "
+                               "AND update_id > ? ORDER BY update_id LIMIT ?",
+                               (after, limit)) as cur:
+        return [StoredUpdate(int(r[0]), json.loads(r[1])) for r in await cur.fetchall()]
+
+
+async def mark_done(db: Database, update_id: int) -> None:
+    """An update whose handling changed nothing (a question, a refusal) is done now."""
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE inbox SET done_at = datetime('now') WHERE update_id = ? "
+                           "AND done_at IS NULL", (update_id,))
+
+
+async def prune(db: Database, *, keep_days: int = 30) -> None:
+    """Forget handled updates after a while (the newest is kept: it carries the offset)."""
+    async with db.transaction() as conn:
+        await conn.execute("DELETE FROM inbox WHERE done_at IS NOT NULL AND done_at < "
+                           "datetime('now', ?) AND update_id < (SELECT max(update_id) FROM "
+                           "inbox)", (f"-{keep_days} days",))

@@ -1,0 +1,107 @@
+"""The outbox: every message the bot owes is a row, written in the same transaction as the
+change that owes it. One sender delivers the rows in order, retries what failed for a while,
+and records what cannot be delivered; nothing owed is dropped."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from storage import audit
+from storage.db import Database
+from storage.seasons import player_id, round_row, season_id
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """One message to send."""
+
+    chat_id: int
+    text: str
+    thread_id: int | None = None
+    markup: dict[str, Any] | None = None
+    """Inline keyboard, as the Bot API takes it."""
+    round: int | None = None
+    kind: str | None = None
+    """With `round`: remember the sent message as this kind (a reply to it names the round)."""
+    player: str | None = None
+    about: str = ""
+    """Whom it is for, in words (named to the arbiter if it cannot be delivered)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    id: int
+    message: Outgoing
+    attempts: int
+
+
+async def owe(db: Database, messages: list[Outgoing]) -> None:
+    """Owe these messages (inside the caller's transaction, if any)."""
+    now = audit.now()
+    async with db.transaction() as conn:
+        await conn.executemany(
+            "INSERT INTO outbox (chat_id, thread_id, text, markup, round_no, kind, player, "
+            "about, created_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(m.chat_id, m.thread_id, m.text, None if m.markup is None else json.dumps(m.markup),
+              m.round, m.kind, m.player, m.about, now, now) for m in messages])
+
+
+async def due(db: Database, now: dt.datetime, *, limit: int = 50) -> list[Pending]:
+    """What should go out now, oldest first. A chat whose oldest message waits for a retry
+    holds back its later ones, so a chat gets its messages in order."""
+    async with db.conn.execute(
+            "SELECT * FROM outbox o WHERE sent_at IS NULL AND failed_at IS NULL AND due_at <= ? "
+            "AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.chat_id = o.chat_id AND "
+            "e.id < o.id AND e.sent_at IS NULL AND e.failed_at IS NULL AND e.due_at > ?) "
+            "ORDER BY id LIMIT ?", (now.isoformat(), now.isoformat(), limit)) as cur:
+        rows = await cur.fetchall()
+    return [Pending(r["id"], Outgoing(r["chat_id"], r["text"], r["thread_id"],
+                                      None if r["markup"] is None else json.loads(r["markup"]),
+                                      r["round_no"], r["kind"], r["player"], r["about"]),
+                    r["attempts"]) for r in rows]
+
+
+async def next_due(db: Database) -> dt.datetime | None:
+    async with db.conn.execute("SELECT min(due_at) FROM outbox WHERE sent_at IS NULL AND "
+                               "failed_at IS NULL") as cur:
+        row = await cur.fetchone()
+    return None if row is None or row[0] is None else dt.datetime.fromisoformat(row[0])
+
+
+async def sent(db: Database, pending: Pending, message_id: int) -> None:
+    """Delivered: marked, and remembered as the round's message where asked."""
+    message = pending.message
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE outbox SET sent_at = ?, message_id = ?, attempts = attempts "
+                           "+ 1 WHERE id = ?", (audit.now(), message_id, pending.id))
+        if message.round is None or message.kind is None:
+            return
+        sid = await season_id(conn)
+        rnd = await round_row(conn, sid, message.round)
+        pid = None if message.player is None else await player_id(conn, sid, message.player)
+        await conn.execute("INSERT INTO posted_message (round_id, kind, chat_id, message_id, "
+                           "player_id) VALUES (?, ?, ?, ?, ?)",
+                           (rnd["id"], message.kind, message.chat_id, message_id, pid))
+
+
+async def retry(db: Database, pending: Pending, at: dt.datetime, error: str) -> None:
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE outbox SET due_at = ?, attempts = attempts + 1, error = ? "
+                           "WHERE id = ?", (at.isoformat(), error, pending.id))
+
+
+async def failed(db: Database, pending: Pending, error: str) -> None:
+    """Never deliverable (blocked, no such chat, given up): recorded, not retried."""
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE outbox SET failed_at = ?, attempts = attempts + 1, error = ? "
+                           "WHERE id = ?", (audit.now(), error, pending.id))
+
+
+async def unsent(db: Database) -> int:
+    async with db.conn.execute("SELECT count(*) FROM outbox WHERE sent_at IS NULL AND "
+                               "failed_at IS NULL") as cur:
+        row = await cur.fetchone()
+    return int(row[0]) if row else 0
