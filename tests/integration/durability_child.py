@@ -34,8 +34,8 @@ async def step(db: Database, rng: random.Random) -> None:
         await rounds.add_round(db, last.number + 1, actor=1)
         say("round", last.number + 1)
     elif state == rounds.RoundState.DRAFTED:
-        await rounds.advance(db, last.number, rounds.RoundState.DRAFTED, rounds.RoundState.PUBLISHED,
-                         actor=1)
+        await rounds.advance(db, last.number, rounds.RoundState.DRAFTED,
+                             rounds.RoundState.PUBLISHED, actor=1)
     elif not last.is_paired:
         signed = {a.player for a in last.absent}
         free = [p.id for p in season.players if p.id not in signed]
