@@ -228,6 +228,12 @@ class FakeTelegram:
             for sent in self.sent:
                 if sent.chat_id == int(params["chat_id"]) and \
                         sent.message_id == int(params["message_id"]):
+                    if sent.text == params["text"] and \
+                            sent.reply_markup == params.get("reply_markup"):
+                        raise ApiError(400, "Bad Request: message is not modified: specified "
+                                            "new message content and reply markup are exactly "
+                                            "the same as a current content and reply markup "
+                                            "of the message")
                     sent.edits.append(sent.text)
                     sent.text = params["text"]
                     sent.reply_markup = params.get("reply_markup")

@@ -72,14 +72,20 @@ async def decide(update: Update, context: Context) -> None:
         await answer(update, texts.ONLY_ARBITER, alert=True)
         return
     parts = query.data.split(":")
-    await answer(update)
     if parts[0] == "link":
         code, user_id = parts[2], int(parts[3])
-        await club.link(context.services.db, code, user_id, actor=query.from_user.id)
+        linked = await club.member_of(context.services.db, user_id)
         name = next(m.name for m in await club.members(context.services.db) if m.code == code)
+        if linked is not None and linked.code == code:  # a second tap: nothing to do
+            await answer(update, texts.ALREADY_HANDLED)
+            await edit(update, texts.IK_LINKED.format(user=user_id, name=esc(name)))
+            return
+        await answer(update)
+        await club.link(context.services.db, code, user_id, actor=query.from_user.id)
         await edit(update, texts.IK_LINKED.format(user=user_id, name=esc(name)))
         await send(context.services, user_id, texts.IK_WELCOME.format(name=esc(name)))
     else:
+        await answer(update)
         await edit(update, texts.IK_REFUSED)
         await send(context.services, int(parts[2]), texts.IK_DECLINED)
 

@@ -1,0 +1,215 @@
+"""Issue 11 in the chat: faults of Telegram and changes under a draft never lose, duplicate or
+misreport anything; every case over real HTTP against the local Bot API fake."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import logging
+
+import httpx
+import pytest
+
+from bot.config import Config
+from bot.runner import LocalBot, ManualClock
+from storage.db import Database
+from tests.bot.conftest import ARBITER, GROUP, TOKEN, boards
+from tests.bot.test_season import pass_deadline, publish, set_up_club
+
+
+def said_to(bot, chat_id: int, text: str, after: int = 0) -> int:
+    return sum(text in s.text for s in bot.tg.sent[after:] if s.chat_id == chat_id)
+
+
+async def test_a_fix_that_no_longer_fits_is_dropped_and_the_arbiter_told(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    before_deadline = bot.clock.now
+    await pass_deadline(bot, 1)
+    swapped = await bot.ask(ARBITER, "/indeling ruil Anna Visser en Bram de Boer")
+    assert any("Anna Visser" in pair for pair in boards(swapped.text))
+    mark = len(bot.tg.sent)
+    # Anna signed off in time; the bot reads it only now, after the arbiter's swap.
+    answer = await bot.ask(members[0], "/afmelden", date=before_deadline.timestamp())
+    assert "afgemeld voor ronde 1" in answer.text
+    redraft = await bot.tg.next_to(ARBITER.id, "bijgewerkt", after=mark)
+    assert "vervallen" in redraft.plain and "Anna Visser" in redraft.plain.split("vervallen")[1]
+    again = await bot.ask(ARBITER, "/indeling opnieuw")
+    assert "Concept" in again.text and all("Anna" not in w + b for w, b in boards(again.text))
+    post = await publish(bot, 1)
+    assert all("Anna" not in w + b for w, b in boards(post.text))
+
+
+async def test_a_bye_in_an_even_round_is_refused_in_plain_dutch(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    answer = await bot.ask(ARBITER, "/indeling bye Anna Visser")
+    assert answer.text.startswith("Er is geen bye: er spelen 6 spelers")
+    again = await bot.ask(ARBITER, "/indeling opnieuw")
+    assert "Concept" in again.text and "Oneven" not in again.text
+
+
+async def test_swapping_back_and_clearing_the_fixes(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    first = await bot.ask(ARBITER, "/indeling ruil Anna Visser en Bram de Boer")
+    back = await bot.ask(ARBITER, "/indeling ruil Anna Visser en Bram de Boer")
+    assert boards(first.text) != boards(back.text)
+    again = await bot.ask(ARBITER, "/indeling opnieuw")  # one board per player: it pairs
+    assert set(boards(again.text)) >= {p for p in boards(back.text) if "Anna Visser" in p}
+    cleared = await bot.ask(ARBITER, "/indeling wis")
+    assert cleared.text == "De vaste keuzes voor ronde 1 zijn gewist."
+    nothing = await bot.ask(ARBITER, "/indeling wis")
+    assert nothing.text == "Er zijn geen vaste keuzes voor ronde 1."
+
+
+async def test_a_group_that_refuses_the_pairing_is_reported_not_hidden(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    bot.tg.fail_next("sendMessage", 403, chat_id=GROUP)
+    mark = len(bot.tg.sent)
+    answer = await bot.ask(ARBITER, "/indeling bevestig")
+    assert "gepubliceerd" in answer.text and "hoor je het" in answer.text
+    told = await bot.tg.next_to(ARBITER.id, "kwam niet aan", after=mark)
+    assert told.text.startswith("Een bericht aan de clubgroep kwam niet aan")
+    for user in members:  # the players still get their boards
+        await bot.tg.next_to(user.id, "Ronde 1", after=mark)
+
+
+@pytest.mark.parametrize("fault", [{"status": 502}, {"status": 429, "retry_after": 1},
+                                   {"status": 0, "delay": 6.0}],
+                         ids=["bad-gateway", "flood", "slow"])
+async def test_a_stored_sign_off_is_answered_as_stored_whatever_telegram_does(bot, members,
+                                                                           fault):
+    await set_up_club(bot, members, rounds=1)
+    mark = len(bot.tg.sent)
+    bot.tg.fail_next("sendMessage", chat_id=members[0].id, **fault)
+    bot.says(members[0], "/afmelden")
+    await bot.tg.next_to(members[0].id, "afgemeld voor ronde 1", after=mark, timeout=20)
+    await asyncio.sleep(0.5)
+    assert said_to(bot, members[0].id, "mis", mark) == 0
+    assert said_to(bot, ARBITER.id, "mis", mark) == 0
+    mine = await bot.ask(members[0], "/mijn")
+    assert "Afgemeld voor: 1." in mine.text
+
+
+async def test_a_member_who_blocked_the_bot_is_no_error(bot, members, caplog):
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    bot.tg.fail_next("sendMessage", 403, chat_id=members[2].id)
+    mark = len(bot.tg.sent)
+    await publish(bot, 1)
+    told = await bot.tg.next_to(ARBITER.id, "Cor Jansen", after=mark)
+    assert "kwam niet aan" in told.text
+    await asyncio.sleep(0.5)
+    assert said_to(bot, ARBITER.id, "Er ging iets mis", mark) == 0
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_telegram_unreachable_for_a_while_tells_nobody(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    mark = len(bot.tg.sent)
+    for _ in range(3):
+        bot.tg.fail_next("getUpdates", 502)
+    await asyncio.sleep(0.3)
+    answer = await bot.ask(members[0], "/help", timeout=20)
+    assert "Keizercompetitie" in answer.text
+    assert not bot.tg.to(ARBITER.id)[len([s for s in bot.tg.sent[:mark]
+                                          if s.chat_id == ARBITER.id]):]
+
+
+async def test_a_second_tap_on_a_button_is_answered_not_an_error(bot, members):
+    mark = len(bot.tg.sent)
+    await bot.ask(members[0], "/ik Anna Visser")
+    ask = await bot.tg.next_to(ARBITER.id, "Koppelen", after=mark)
+    data = ask.buttons[0][1]
+    bot.tg.press(ARBITER, ask, data)
+    await bot.tg.next_to(members[0].id, "gekoppeld", after=mark)
+    bot.tg.press(ARBITER, ask, data)  # the same tap again
+    await asyncio.sleep(0.6)
+    assert said_to(bot, ARBITER.id, "mis", mark) == 0
+    assert said_to(bot, members[0].id, "Je bent gekoppeld", mark) == 1  # welcomed once
+    assert bot.tg.answered[-1].get("text") == "Dit is al afgehandeld."
+
+
+async def test_a_button_pressed_while_the_bot_was_down_still_works(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    white, black = boards(post.text)[0]
+    by_name = {f"{u.first_name} {u.last_name}": u for u in members}
+    mark = len(bot.tg.sent)
+    await bot.ask(by_name[white], "/uitslag 1-0", chat_id=GROUP, reply_to=post)
+    ask = await bot.tg.next_to(by_name[black].id, "Klopt", after=mark)
+    await bot.stop()
+    bot.tg.callback_ttl = 0.0  # Telegram has forgotten the press by the time it is read
+    bot.tg.press(by_name[black], ask, ask.buttons[0][1])
+    await bot.start()
+    await bot.tg.edited(ask, "Bevestigd", timeout=10)
+    assert said_to(bot, by_name[black].id, "mis", mark) == 0
+
+
+async def test_a_sign_off_sent_before_the_deadline_and_read_after_a_restart_counts(bot,
+                                                                                   members):
+    await set_up_club(bot, members, rounds=1)
+    await bot.stop()
+    sent = bot.clock.now
+    mark = len(bot.tg.sent)
+    bot.says(members[0], "/afmelden")  # while the bot is down
+    bot.clock.now = bot.clock.now.replace(month=12, day=3, hour=19)  # past the deadline
+    await bot.start()
+    answer = await bot.tg.next_to(members[0].id, "afgemeld", after=mark)
+    assert "te laat" not in answer.text and sent < bot.clock.now
+    draft = await bot.tg.next_to(ARBITER.id, "deadline van ronde 1", after=mark)
+    assert "Anna" not in "".join(w + b for w, b in boards(draft.text))
+    assert said_to(bot, ARBITER.id, "deadline van ronde 1", mark) == 1
+
+
+async def test_a_second_poller_meets_409_and_the_arbiter_hears_once(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    mark = len(bot.tg.sent)
+    async with httpx.AsyncClient() as rogue:
+        for _ in range(4):  # another bot instance elsewhere, with the same token
+            await rogue.post(f"{bot.tg.url}/bot{TOKEN}/getUpdates", json={"timeout": 1})
+            await asyncio.sleep(0.3)
+    told = await bot.tg.next_to(ARBITER.id, "ander programma", after=mark, timeout=15)
+    assert "token" in told.text
+    await asyncio.sleep(2.5)
+    assert said_to(bot, ARBITER.id, "ander programma", mark) == 1
+    answer = await bot.ask(members[0], "/help", timeout=20)
+    assert "Keizercompetitie" in answer.text
+
+
+async def test_no_season_yet_is_not_an_error(tg, tmp_path):
+    path = tmp_path / "keizer.db"
+    await (await Database.open(path)).close()
+    config = Config(token=TOKEN, base_url=tg.url, database=path, arbiters=(ARBITER.id,),
+                    tick_seconds=0.1)
+    bot = LocalBot(tg, config, ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)))
+    await bot.start()
+    try:
+        await asyncio.sleep(1.0)  # ten ticks
+        help_ = await bot.ask(ARBITER, "/help")
+        assert "Keizercompetitie" in help_.text
+        stand = await bot.ask(ARBITER, "/stand")
+        assert stand.text.startswith("Er is nog geen seizoen geladen")
+        assert [s.text for s in tg.to(ARBITER.id)] == [help_.text, stand.text]
+    finally:
+        await bot.stop()
+
+
+async def test_every_update_is_stored_before_it_is_confirmed(bot, members):
+    """The offset the bot confirms never passes an update it has not stored."""
+    await set_up_club(bot, members, rounds=1)
+    for k in range(5):
+        bot.says(members[k % len(members)], "/help")
+    await asyncio.sleep(1.0)
+    db = bot.app.bot_data.db
+    async with db.reader.execute("SELECT max(update_id), count(*) FROM inbox WHERE "
+                                 "done_at IS NULL") as cur:
+        _, pending = await cur.fetchone()
+    assert pending == 0
+    stored = {json.loads(r[0])["update_id"] async for r in
+              await db.reader.execute("SELECT payload FROM inbox")}
+    offsets = [int(p.get("offset") or 0) for m, p in bot.tg.calls if m == "getUpdates"]
+    assert all(offset - 1 in stored or offset <= 1 for offset in offsets)
