@@ -108,6 +108,8 @@ class FakeTelegram:
         self.polls = 0
         """getUpdates calls so far; a newer one ends an older one still waiting (409)."""
         self.closing = False
+        self.outage: set[str] = set()
+        """Methods that answer 502 (Bad Gateway) until taken out again."""
         self.callback_ttl = 15.0
         self.queries: dict[str, float] = {}
         self.commands: dict[str, Any] = {}
@@ -156,6 +158,8 @@ class FakeTelegram:
         params = await self._params(request)
         self.calls.append((method, params))
         try:
+            if method in self.outage:
+                raise ApiError(502)
             fault = next((f for f in self.failures if f.method == method and f.match(params)),
                          None)
             if fault is not None:

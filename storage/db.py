@@ -74,9 +74,13 @@ def private_file(path: Path) -> None:
 async def _connect(path: Path) -> aiosqlite.Connection:
     conn = await aiosqlite.connect(path, isolation_level=None)
     conn.row_factory = aiosqlite.Row
-    for pragma in ("journal_mode = WAL", f"busy_timeout = {BUSY_TIMEOUT_MS}",
-                   "foreign_keys = ON", "synchronous = NORMAL"):
-        await conn.execute(f"PRAGMA {pragma}")
+    try:
+        for pragma in ("journal_mode = WAL", f"busy_timeout = {BUSY_TIMEOUT_MS}",
+                       "foreign_keys = ON", "synchronous = NORMAL"):
+            await conn.execute(f"PRAGMA {pragma}")
+    except BaseException:
+        await conn.close()  # its thread would keep the process from exiting
+        raise
     return conn
 
 

@@ -1,0 +1,183 @@
+"""The real `keizerbot` process against the local Bot API fake: start it, kill it (SIGKILL,
+also at the worst moment), restart it, and read its database as a second process would."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.fakeapi import FakeTelegram, User
+from core.season import season_from_data
+from storage import club, rounds
+from storage.db import Database
+from storage.seasons import import_season
+from tests.bot.conftest import ARBITER, GROUP, MEMBERS, TOKEN
+from tests.integration.conftest import ROOT
+
+ZONE = dt.UTC
+
+
+async def make_club(path: Path, *, rounds_ahead: int = 0, deadline_passed: bool = False,
+                    players: int = len(MEMBERS)) -> None:
+    """The six members of the bot tests, linked (ids 100, 101, ...), the club group set, and
+    `rounds_ahead` weekly rounds from next week; with `deadline_passed`, round 1 is today
+    and its deadline is over."""
+    names = (MEMBERS * (players // len(MEMBERS) + 1))[:players]
+    data = {"format": "keizer-season/1", "club": "Testclub", "season": "2026-2027",
+            "rules": {"preset": "sliedrecht", "planned_rounds": max(rounds_ahead, 1) + 1,
+                      "period_length": max(rounds_ahead, 1) + 1},
+            "players": [{"id": f"p{k}", "name": f"{name} {k}" if players > len(MEMBERS)
+                         else name, "rating": 2000 - k} for k, name in enumerate(names)],
+            "rounds": []}
+    db = await Database.open(path)
+    try:
+        await import_season(db, season_from_data(json.loads(json.dumps(data))))
+        for k in range(players):
+            await club.link(db, f"p{k}", 100 + k, actor=None)
+        await club.change_settings(db, actor=None, group_chat_id=GROUP)
+        now = dt.datetime.now(dt.UTC)
+        number = 0
+        if deadline_passed:
+            number += 1
+            await rounds.add_round(db, number, date=now.date(),
+                                   deadline=now - dt.timedelta(minutes=1))
+        for week in range(1, rounds_ahead + 1):
+            number += 1
+            date = (now + dt.timedelta(days=7 * week)).date()
+            await rounds.add_round(db, number, date=date,
+                                   deadline=dt.datetime.combine(date, dt.time(18), ZONE))
+    finally:
+        await db.close()
+
+
+class BotProcess:
+    def __init__(self, tg: FakeTelegram, db: Path, *, command: list[str] | None = None,
+                 token: str = TOKEN) -> None:
+        self.tg, self.db = tg, db
+        self.command = command or [sys.executable, "-m", "bot.cli"]
+        self.env = {**os.environ, "TELEGRAM_BOT_TOKEN": token, "TELEGRAM_BASE_URL": tg.url,
+                    "KEIZER_DB": str(db), "KEIZER_ARBITERS": str(ARBITER.id)}
+        self.process: subprocess.Popen[str] | None = None
+        self.output = ""
+        self._polls_at_start = 0
+
+    def start(self) -> subprocess.Popen[str]:
+        self._polls_at_start = self.tg.polls
+        self.process = subprocess.Popen(self.command, cwd=ROOT, env=self.env, text=True,
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        start_new_session=True)
+        return self.process
+
+    async def running(self, timeout: float = 30.0) -> None:
+        """Until the process polls Telegram (it is up, and has handled its backlog)."""
+        assert self.process is not None
+        deadline = time.monotonic() + timeout
+        while self.tg.polls <= self._polls_at_start + 1:  # the backlog fetch, then the loop
+            assert self.process.poll() is None, self.finish()
+            assert time.monotonic() < deadline, "the bot did not start polling"
+            await asyncio.sleep(0.05)
+
+    def kill(self) -> None:
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.finish()
+
+    def finish(self, timeout: float = 30.0) -> str:
+        assert self.process is not None
+        out, _ = self.process.communicate(timeout=timeout)
+        self.output += out or ""
+        return out or ""
+
+    async def exited(self, timeout: float = 30.0) -> int:
+        assert self.process is not None
+        deadline = time.monotonic() + timeout
+        while self.process.poll() is None:
+            assert time.monotonic() < deadline, "the bot did not stop"
+            await asyncio.sleep(0.05)
+        self.finish()
+        return self.process.returncode
+
+
+def query(db: Path, sql: str, *args: object) -> list[tuple[object, ...]]:
+    """Read the bot's database from outside, as the tests' second process."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+    try:
+        return conn.execute(sql, args).fetchall()
+    finally:
+        conn.close()
+
+
+async def until(condition, *, timeout: float = 30.0, every: float = 0.005) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(every)
+
+
+@dataclass(frozen=True, slots=True)
+class CrashResult:
+    cycles: int
+    messages: int
+    """Sign-offs the members sent."""
+    lost: int
+    """Sent, but not in the database at the end."""
+    unanswered: int
+    """Stored, but the member never got the answer."""
+    duplicates: int
+    """Answers a member got more than once."""
+    owed_unsent: int
+    """Messages owed (in the outbox) and not sent at the end."""
+    seconds: float
+
+
+async def run_cycles(tg: FakeTelegram, db: Path, *, cycles: int, rng: random.Random,
+                     players: int = len(MEMBERS), kill_within: float = 0.8) -> CrashResult:
+    """Each cycle: start the bot, let every member sign off for that cycle's round, SIGKILL
+    the bot at a random moment. Then one last start, and count."""
+    started = time.monotonic()
+    await make_club(db, rounds_ahead=cycles, players=players)
+    members = [User(100 + k, "Lid", str(k)) for k in range(players)]
+    bot = BotProcess(tg, db)
+    for cycle in range(1, cycles + 1):
+        bot.start()
+        await bot.running()
+        for member in rng.sample(members, len(members)):
+            tg.user_says(member, f"/afmelden {cycle}")
+            await asyncio.sleep(rng.uniform(0, kill_within / players))
+        await asyncio.sleep(rng.uniform(0, kill_within / 2))
+        bot.kill()
+    bot.start()
+    await bot.running()
+    expected = {(m.id, r) for m in members for r in range(1, cycles + 1)}
+
+    def answers() -> dict[tuple[int, int], int]:
+        counts: dict[tuple[int, int], int] = {}
+        for chat, number in expected:
+            counts[chat, number] = sum(f"afgemeld voor ronde {number} (" in s.text
+                                       for s in tg.to(chat))
+        return counts
+
+    with contextlib.suppress(AssertionError):
+        await until(lambda: all(answers().values()), timeout=60, every=0.2)
+    await asyncio.sleep(0.5)
+    stored = {(int(t), int(n)) for t, n in query(
+        db, "SELECT p.telegram_id, r.number FROM signoff s JOIN player p ON p.id = s.player_id "
+            "JOIN round r ON r.id = s.round_id")}
+    counts = answers()
+    owed = query(db, "SELECT count(*) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL")
+    bot.kill()
+    return CrashResult(cycles, len(expected), len(expected - stored),
+                       sum(1 for key in expected & stored if counts[key] == 0),
+                       sum(max(0, c - 1) for c in counts.values()), int(owed[0][0]),
+                       time.monotonic() - started)

@@ -1,0 +1,147 @@
+"""Issue 11 against the real `keizerbot` process: SIGKILL at the worst moment and under load,
+a second process, a bad token, broken database files, and stopping by signal."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+from tests.bot.conftest import ARBITER, GROUP, TOKEN
+from tests.bot.process import BotProcess, make_club, query, run_cycles, until
+from tests.integration.conftest import ROOT
+
+
+def state(db, number: int) -> str | None:
+    rows = query(db, "SELECT state FROM round WHERE number = ?", number)
+    return str(rows[0][0]) if rows else None
+
+
+async def test_killed_right_after_the_draft_the_arbiter_still_gets_it_once(tg, tmp_path):
+    db = tmp_path / "keizer.db"
+    await make_club(db, deadline_passed=True)
+    # Telegram takes no message for now, so the kill lands after the round became drafted
+    # and before the draft it owes the arbiter was delivered.
+    tg.outage.add("sendMessage")
+    bot = BotProcess(tg, db)
+    bot.start()
+    await until(lambda: state(db, 1) == "drafted")
+    bot.kill()
+    assert not [s for s in tg.to(ARBITER.id) if "deadline van ronde 1" in s.text]
+    tg.outage.clear()
+    bot.start()
+    await tg.next_to(ARBITER.id, "deadline van ronde 1", timeout=30)
+    await bot.running()
+    await asyncio.sleep(1.0)
+    assert sum("deadline van ronde 1" in s.text for s in tg.to(ARBITER.id)) == 1
+    bot.kill()
+
+
+async def test_killed_right_after_publication_everyone_still_hears_once(tg, tmp_path):
+    db = tmp_path / "keizer.db"
+    await make_club(db, deadline_passed=True)
+    bot = BotProcess(tg, db)
+    bot.start()
+    await tg.next_to(ARBITER.id, "deadline van ronde 1", timeout=30)
+    await bot.running()
+    await asyncio.sleep(0.5)  # the draft's messages are out; nothing is in flight
+    tg.outage.add("sendMessage")
+    tg.user_says(ARBITER, "/indeling bevestig")
+    await until(lambda: state(db, 1) == "published")
+    bot.kill()
+    tg.outage.clear()
+    bot.start()
+    await tg.next_to(GROUP, "Indeling ronde 1", timeout=30)
+    for member in range(100, 106):
+        await tg.next_to(member, "Ronde 1", timeout=30)
+    await asyncio.sleep(1.0)
+    assert sum("Indeling ronde 1" in s.text for s in tg.to(GROUP)) == 1
+    assert all(sum("Ronde 1" in s.text for s in tg.to(m)) == 1 for m in range(100, 106))
+    assert sum("Ronde 1 is gepubliceerd" in s.text for s in tg.to(ARBITER.id)) == 1
+    bot.kill()
+
+
+async def test_sign_offs_survive_sigkill_under_load(tg, tmp_path):
+    """Five kill -9 cycles while members sign off: every message taken from Telegram is
+    handled and answered (bench/crash.py runs a hundred)."""
+    result = await run_cycles(tg, tmp_path / "keizer.db", cycles=5, rng=random.Random(11))
+    assert result.lost == 0 and result.unanswered == 0 and result.owed_unsent == 0, result
+
+
+async def test_a_second_bot_on_the_same_database_refuses_to_start(tg, tmp_path):
+    db = tmp_path / "keizer.db"
+    await make_club(db, rounds_ahead=1)
+    first = BotProcess(tg, db)
+    first.start()
+    await first.running()
+    second = BotProcess(tg, db)
+    second.start()
+    assert await second.exited() == 1
+    assert second.output.strip().splitlines()[-1].startswith("Er draait al een keizerbot")
+    assert "Traceback" not in second.output
+    answer = await tg.reply_to(ARBITER, "/help")  # the first one carries on
+    assert "Keizercompetitie" in answer.text
+    first.kill()
+
+
+async def test_a_rejected_token_is_one_dutch_line_without_the_token(tg, tmp_path):
+    db = tmp_path / "keizer.db"
+    tg.fail_next("getMe", 401)
+    bot = BotProcess(tg, db)
+    bot.start()
+    assert await bot.exited() == 1
+    assert TOKEN not in bot.output and "Traceback" not in bot.output
+    assert bot.output.strip().splitlines() == [
+        "Telegram kent dit bot-token niet (TELEGRAM_BOT_TOKEN). Kopieer het opnieuw uit "
+        "@BotFather (/mybots, API Token) en start opnieuw."]
+
+
+async def test_a_corrupt_database_is_one_dutch_line(tg, tmp_path):
+    db = tmp_path / "keizer.db"
+    db.write_bytes(b"dit is geen database " * 500)
+    bot = BotProcess(tg, db)
+    bot.start()
+    assert await bot.exited() == 1
+    last = bot.output.strip().splitlines()[-1]
+    assert "beschadigd" in last and "Traceback" not in bot.output
+
+
+async def test_the_database_and_its_backups_are_private(tg, tmp_path):
+    db = tmp_path / "data" / "keizer.db"
+    db.parent.mkdir(mode=0o755)
+    await make_club(db, rounds_ahead=1)
+    bot = BotProcess(tg, db)
+    bot.start()
+    await bot.running()
+    await tg.reply_to(ARBITER, "/help")
+    bot.kill()
+    subprocess.run([*bot.command, "backup"], cwd=ROOT, env=bot.env, check=True,
+                   capture_output=True)
+    for path in [db, db.with_name("keizer.db-wal"), *db.parent.joinpath("backups").iterdir()]:
+        if path.exists():
+            assert path.stat().st_mode & 0o777 == 0o600, path
+    for folder in (db.parent, db.parent / "backups"):
+        assert folder.stat().st_mode & 0o777 == 0o700, folder
+
+
+@pytest.mark.skipif(shutil.which("uv") is None, reason="uv runs the bot as `uv run keizerbot`")
+@pytest.mark.parametrize("signals", [1, 3], ids=["once", "repeated"])
+async def test_sigterm_to_the_process_group_of_uv_run_stops_it(tg, tmp_path, signals):
+    db = tmp_path / "keizer.db"
+    await make_club(db, rounds_ahead=1)
+    bot = BotProcess(tg, db, command=["uv", "run", "--frozen", "keizerbot"])
+    process = bot.start()
+    await bot.running(timeout=60)
+    started = time.monotonic()
+    for _ in range(signals):  # what a supervisor or a terminal multiplexer does
+        os.killpg(process.pid, signal.SIGTERM)
+        await asyncio.sleep(0.05)
+    code = await bot.exited(timeout=20)
+    assert time.monotonic() - started < 10, bot.output
+    assert code in (0, -signal.SIGTERM, 128 + signal.SIGTERM), bot.output
