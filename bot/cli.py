@@ -300,7 +300,11 @@ def _run_backup(args: argparse.Namespace) -> ExitCode:
     directory = args.directory or path.parent / "backups"
 
     async def work(db: Database) -> ExitCode:
-        target = await backup(db, directory, keep=args.keep)
+        try:
+            target = await backup(db, directory, keep=args.keep)
+        except StoreError as exc:
+            raise CliError(texts.BACKUP_FAILED.format(error=texts.BACKUP_REASONS.get(
+                exc.problem, texts.BACKUP_REASON_OTHER)), ExitCode.FAILURE) from exc
         print(texts.BACKED_UP.format(path=target))
         return ExitCode.OK
 

@@ -8,6 +8,7 @@ from core.errors import Problem, ProblemCode
 from core.pairing.model import BrokenRule, Fixes, Rule
 from core.rules import CompensationKind
 from storage.errors import StoreError, StoreProblem
+from storage.rounds import RoundState
 
 _EXPECTED: Mapping[str, str] = {
     "integer": "een geheel getal",
@@ -353,8 +354,10 @@ RONDE_NONE = "Er staan nog geen rondes op het programma."
 RONDE_LINE = "Ronde {round}: {date}, afmelden tot {deadline} – {state}"
 RONDE_ADDED = "Ronde {round} gepland op {date}; afmelden kan tot {deadline}."
 RONDE_MOVED = "Ronde {round} verplaatst naar {date}; afmelden kan tot {deadline}."
-STATE_WORDS = {"planned": "gepland", "locked": "deadline verstreken", "drafted": "concept klaar",
-               "published": "gepubliceerd", "complete": "afgelopen"}
+STATE_WORDS: Mapping[RoundState, str] = {
+    RoundState.PLANNED: "gepland", RoundState.LOCKED: "deadline verstreken",
+    RoundState.DRAFTED: "concept klaar", RoundState.PUBLISHED: "gepubliceerd",
+    RoundState.COMPLETE: "afgelopen"}
 BAD_DATE = "'{text}' is geen datum. Schrijf bijvoorbeeld 3-12 of 3-12-2026."
 CLUB_SET = "Deze groep is nu de clubgroep: indelingen en standen komen hier."
 CLUB_ONLY_GROUP = "Stuur /club in de groep die de clubgroep moet worden."

@@ -56,7 +56,7 @@ async def due(db: Database, now: dt.datetime, *, limit: int = 50) -> list[Pendin
             "SELECT * FROM outbox o WHERE sent_at IS NULL AND failed_at IS NULL AND due_at <= ? "
             "AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.chat_id = o.chat_id AND "
             "e.id < o.id AND e.sent_at IS NULL AND e.failed_at IS NULL AND e.due_at > ?) "
-            "ORDER BY id LIMIT ?", (now.isoformat(), now.isoformat(), limit)) as cur:
+            "ORDER BY id LIMIT ?", (_stamp(now), _stamp(now), limit)) as cur:
         rows = await cur.fetchall()
     return [Pending(r["id"], Outgoing(r["chat_id"], r["text"], r["thread_id"],
                                       None if r["markup"] is None else json.loads(r["markup"]),
@@ -90,7 +90,7 @@ async def sent(db: Database, pending: Pending, message_id: int) -> None:
 async def retry(db: Database, pending: Pending, at: dt.datetime, error: str) -> None:
     async with db.transaction() as conn:
         await conn.execute("UPDATE outbox SET due_at = ?, attempts = attempts + 1, error = ? "
-                           "WHERE id = ?", (at.isoformat(), error, pending.id))
+                           "WHERE id = ?", (_stamp(at), error, pending.id))
 
 
 async def failed(db: Database, pending: Pending, error: str) -> None:
@@ -105,3 +105,8 @@ async def unsent(db: Database) -> int:
                                "failed_at IS NULL") as cur:
         row = await cur.fetchone()
     return int(row[0]) if row else 0
+
+
+def _stamp(moment: dt.datetime) -> str:
+    """As `audit.now()` writes times, so that text order is time order."""
+    return moment.astimezone(dt.UTC).isoformat(timespec="microseconds")

@@ -26,6 +26,7 @@ from bot.handlers.common import (
 from bot.services import Context, deadline_for, open_round, published_round
 from core.season import AbsenceReason, ExternalDay
 from storage import attendance, club, rounds
+from storage.rounds import RoundState
 from storage.seasons import load_season
 
 
@@ -85,7 +86,7 @@ async def ronde(update: Update, context: Context) -> None:
         lines = [texts.RONDE_LINE.format(round=r.number, date=show_date(r.date),
                                          deadline=show_moment(r.deadline, zone),
                                          state=texts.STATE_WORDS[r.state])
-                 for r in schedule if r.state != "complete"] or [texts.RONDE_NONE]
+                 for r in schedule if r.state is not RoundState.COMPLETE] or [texts.RONDE_NONE]
         await reply(update, context, "\n".join(lines))
         return
     if args[0].lower() == "nieuw" and len(args) == 2:

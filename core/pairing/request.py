@@ -30,16 +30,19 @@ def fitting_fixes(fixes: Fixes, present: frozenset[str]) -> tuple[Fixes, Fixes]:
     leave_out = fixes.leave_out & present
     playing = present - leave_out
     boards: list[tuple[str, str]] = []
+    gone: list[tuple[str, str]] = []
     seen: set[str] = set()
     for white, black in fixes.boards:
         if white != black and {white, black} <= playing and not {white, black} & seen:
             boards.append((white, black))
             seen |= {white, black}
+        else:
+            gone.append((white, black))
     forbidden = frozenset(pair for pair in fixes.forbidden if pair <= playing)
     bye = fixes.bye if fixes.bye in playing and fixes.bye not in seen \
         and len(playing) % 2 == 1 else None
     kept = Fixes(tuple(boards), forbidden, bye, leave_out)
-    dropped = Fixes(tuple(b for b in fixes.boards if b not in boards),
+    dropped = Fixes(tuple(gone),
                     fixes.forbidden - forbidden,
                     fixes.bye if fixes.bye is not None and bye is None else None,
                     fixes.leave_out - leave_out)

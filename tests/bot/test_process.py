@@ -4,15 +4,18 @@ a second process, a bad token, broken database files, and stopping by signal."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import shutil
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
 
+from bot.fakeapi import User
 from tests.bot.conftest import ARBITER, GROUP, TOKEN
 from tests.bot.process import BotProcess, make_club, query, run_cycles, until
 from tests.integration.conftest import ROOT
@@ -33,6 +36,7 @@ async def test_killed_right_after_the_draft_the_arbiter_still_gets_it_once(tg, t
     bot.start()
     await until(lambda: state(db, 1) == "drafted")
     bot.kill()
+    await asyncio.sleep(0.3)  # what the dead process had on the wire meets the outage too
     assert not [s for s in tg.to(ARBITER.id) if "deadline van ronde 1" in s.text]
     tg.outage.clear()
     bot.start()
@@ -55,6 +59,7 @@ async def test_killed_right_after_publication_everyone_still_hears_once(tg, tmp_
     tg.user_says(ARBITER, "/indeling bevestig")
     await until(lambda: state(db, 1) == "published")
     bot.kill()
+    await asyncio.sleep(0.3)  # what the dead process had on the wire meets the outage too
     tg.outage.clear()
     bot.start()
     await tg.next_to(GROUP, "Indeling ronde 1", timeout=30)
@@ -145,3 +150,63 @@ async def test_sigterm_to_the_process_group_of_uv_run_stops_it(tg, tmp_path, sig
     code = await bot.exited(timeout=20)
     assert time.monotonic() - started < 10, bot.output
     assert code in (0, -signal.SIGTERM, 128 + signal.SIGTERM), bot.output
+
+
+@contextlib.contextmanager
+def small_disk(folder, size: str = "3m"):
+    """A tmpfs of `size` at `folder` (root only: CI and the project machines run as root)."""
+    folder.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs",
+                              str(folder)], capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"a full disk is made with a small tmpfs, which needs root: "
+                    f"{mounted.stderr.strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def fill(folder) -> None:
+    with contextlib.suppress(OSError), (folder / "filler").open("wb") as out:
+        while True:
+            out.write(b"\0" * 65536)
+            out.flush()
+
+
+async def test_a_full_disk_refuses_writes_serves_reads_and_tells_the_arbiter_once(tg,
+                                                                                  tmp_path):
+    with small_disk(tmp_path / "disk") as disk:
+        db = disk / "keizer.db"
+        await make_club(db, rounds_ahead=2)
+        bot = BotProcess(tg, db)
+        bot.start()
+        await bot.running()
+        mark = len(tg.sent)
+        fill(disk)
+        anna, bram = User(100, "Anna"), User(101, "Bram")
+        refused = await tg.reply_to(anna, "/afmelden 1 vakantie")
+        assert "de schijf is vol" in refused.text
+        again = await tg.reply_to(bram, "/afmelden 1")
+        assert "de schijf is vol" in again.text
+        stand = await tg.reply_to(bram, "/stand")
+        assert "stand" in stand.text.lower()
+        told = [s for s in tg.sent[mark:] if s.chat_id == ARBITER.id]
+        assert len(told) == 1 and "de schijf is vol" in told[0].text
+        assert bot.process is not None and bot.process.poll() is None
+        (disk / "filler").unlink()
+        stored = await tg.reply_to(anna, "/afmelden 1 vakantie")
+        assert "afgemeld voor ronde 1" in stored.text
+        bot.kill()
+        assert query(db, "SELECT count(*) FROM signoff")[0][0] == 1
+
+
+async def test_a_backup_on_a_full_disk_leaves_nothing_half_and_says_so_in_dutch(tg, tmp_path):
+    db = tmp_path / "keizer.db"
+    await make_club(db, rounds_ahead=30, players=60)
+    with small_disk(tmp_path / "backups", size="64k") as target:
+        done = subprocess.run([sys.executable, "-m", "bot.cli", "backup", str(target),
+                               "--db", str(db)], cwd=ROOT, capture_output=True, text=True)
+        assert done.returncode != 0
+        assert "de schijf is vol" in done.stderr.lower() and "Traceback" not in done.stderr
+        assert list(target.iterdir()) == []

@@ -1,0 +1,85 @@
+"""The store's seams (issue 11): one bot per file, transactions that join, updates marked
+done with their effect, the outbox's order, and one round lifecycle."""
+
+from __future__ import annotations
+
+import ast
+import datetime as dt
+
+import pytest
+
+from storage import attendance, inbox, outbox, rounds
+from storage.db import Database, handling
+from storage.errors import StoreError, StoreProblem
+from storage.rounds import TRANSITIONS, RoundState
+from tests.integration.conftest import NOON, ROOT, dump
+
+
+async def test_one_bot_per_database_file(tmp_path):
+    first = await Database.open(tmp_path / "keizer.db", exclusive=True)
+    with pytest.raises(StoreError) as refused:
+        await Database.open(tmp_path / "keizer.db", exclusive=True)
+    assert refused.value.problem is StoreProblem.IN_USE
+    await first.close()
+    again = await Database.open(tmp_path / "keizer.db", exclusive=True)  # released on close
+    await again.close()
+
+
+async def test_a_nested_transaction_commits_or_rolls_back_with_the_outer(club):
+    before = await dump(club)
+    with pytest.raises(ZeroDivisionError):
+        async with club.transaction():
+            await attendance.sign_off(club, 21, "rm0", sent_at=NOON, actor=1)
+            await outbox.owe(club, [outbox.Outgoing(1, "afgemeld")])
+            1 / 0  # noqa: B018
+    assert await dump(club) == before
+
+
+async def test_the_commit_of_an_effect_marks_its_update_done(club):
+    await inbox.store(club, [{"update_id": 7, "message": {}}, {"update_id": 8, "message": {}}])
+    await inbox.store(club, [{"update_id": 7, "message": {}}])  # delivered again: kept once
+    assert [u.update_id for u in await inbox.pending(club)] == [7, 8]
+    with handling(7), pytest.raises(StoreError):
+        async with club.transaction():
+            await outbox.owe(club, [outbox.Outgoing(1, "x")])
+            await attendance.sign_off(club, 21, "nobody", sent_at=NOON, actor=1)
+    assert [u.update_id for u in await inbox.pending(club)] == [7, 8]  # rolled back: not done
+    with handling(7):
+        await attendance.sign_off(club, 21, "rm0", sent_at=NOON, actor=1)
+    assert [u.update_id for u in await inbox.pending(club)] == [8]
+    assert await inbox.last_id(club) == 8
+
+
+async def test_a_chat_waiting_for_a_retry_holds_back_its_later_messages(club):
+    await outbox.owe(club, [outbox.Outgoing(1, "eerste"), outbox.Outgoing(1, "tweede"),
+                            outbox.Outgoing(2, "ander")])
+    now = dt.datetime.now(dt.UTC)
+    first, *_ = await outbox.due(club, now)
+    await outbox.retry(club, first, now + dt.timedelta(minutes=1), "502")
+    assert [p.message.text for p in await outbox.due(club, now)] == ["ander"]
+    later = now + dt.timedelta(minutes=2)
+    assert [p.message.text for p in await outbox.due(club, later)] == ["eerste", "tweede",
+                                                                       "ander"]
+
+
+async def test_a_round_moves_only_as_the_table_says_and_once(club):
+    assert await rounds.advance(club, 21, RoundState.PLANNED, RoundState.LOCKED, actor=1)
+    assert not await rounds.advance(club, 21, RoundState.PLANNED, RoundState.LOCKED, actor=1)
+    assert not await rounds.advance(club, 21, RoundState.LOCKED, RoundState.PUBLISHED, actor=1)
+    assert await rounds.state(club, 21) is RoundState.LOCKED
+    assert set(TRANSITIONS) == set(RoundState)
+
+
+def test_a_round_state_is_spelled_only_by_round_state():
+    """No module but the lifecycle (and the schema) writes a state as a string."""
+    states = {s.value for s in RoundState}
+    allowed = {ROOT / "storage" / "rounds.py", ROOT / "storage" / "migrations.py"}
+    found = []
+    for folder in ("core", "storage", "bot"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if path in allowed:
+                continue
+            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+                if isinstance(node, ast.Constant) and node.value in states:
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.value!r}")
+    assert not found
