@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from bot import tables, texts
-from bot.handlers.common import esc
+from bot.chat import esc
 from core.numbers import format_number
 from core.season import Season
 from core.standings import compute_standings

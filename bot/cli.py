@@ -18,10 +18,9 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot import demo, doctor, exports, tables, texts
+from bot import tables, texts
 from bot.config import ConfigError
 from bot.config import load as load_config
-from bot.serve import RedactToken, StartError, serve
 from core.errors import InvalidInputError
 from core.numbers import round_half_up
 from core.pairing import Pairing, pair, request_for_round
@@ -114,8 +113,8 @@ def _parser() -> argparse.ArgumentParser:
     copy.add_argument("--keep", type=int, default=KEEP, help="zoveel kopieën bewaren")
     copy.set_defaults(run=_run_backup)
 
-    for name, writer, what in (("export-html", exports.write_html, "webpagina's"),
-                               ("export-csv", exports.write_csv, "CSV-bestanden")):
+    for name, writer, what in (("export-html", "write_html", "webpagina's"),
+                               ("export-csv", "write_csv", "CSV-bestanden")):
         web = sub.add_parser(name, help=f"stand, rondes en kruistabel als {what}")
         web.add_argument("directory", type=Path, metavar="MAP")
         source = web.add_mutually_exclusive_group()
@@ -132,6 +131,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _run_bot(args: argparse.Namespace) -> ExitCode:
     """The main job: run the Telegram bot until stopped."""
+    from bot.serve import RedactToken, StartError, serve  # the Telegram stack: bot only
+
     try:
         config = load_config()
     except ConfigError as exc:
@@ -239,11 +240,15 @@ def pairing_json(pairing: Pairing) -> dict[str, Any]:
 
 
 def _run_demo(args: argparse.Namespace) -> ExitCode:
+    from bot import demo
+
     asyncio.run(demo.run(sys.stdout, chat_page=args.chat_page))
     return ExitCode.OK
 
 
 def _run_doctor(args: argparse.Namespace) -> ExitCode:
+    from bot import doctor
+
     found = asyncio.run(doctor.checks())
     print(doctor.report(found))
     return ExitCode.OK if all(c.ok for c in found) else ExitCode.FAILURE
@@ -320,7 +325,9 @@ def _run_site(args: argparse.Namespace) -> ExitCode:
             return await load_db_season(db)
 
         season = asyncio.run(_with_database(database_path(args.db), work))
-    written = args.writer(season, args.directory)
+    from bot import exports
+
+    written = getattr(exports, args.writer)(season, args.directory)
     print(texts.SITE_WRITTEN.format(count=len(written), path=args.directory))
     return ExitCode.OK
 

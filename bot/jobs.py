@@ -10,8 +10,8 @@ import logging
 from telegram.ext import Application
 
 from bot import texts
+from bot.chat import owe_to_arbiters
 from bot.flows import rounds as flows
-from bot.handlers.common import owe_to_arbiters
 from bot.services import Context
 from storage import inbox
 from storage.backup import backup

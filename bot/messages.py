@@ -7,7 +7,7 @@ import asyncio
 from dataclasses import replace
 
 from bot import tables, texts
-from bot.handlers.common import esc
+from bot.chat import esc
 from bot.services import Services
 from core.pairing.request import pairing_ranking
 from core.standings import Standings

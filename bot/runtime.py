@@ -21,7 +21,7 @@ from telegram.error import Conflict, Forbidden, InvalidToken, NetworkError, Tele
 from telegram.ext import Application
 
 from bot import jobs, texts
-from bot.handlers.common import owe_to_arbiters
+from bot.chat import owe_to_arbiters
 from bot.sender import Sender
 from bot.services import Services
 from storage import inbox

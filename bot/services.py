@@ -7,7 +7,7 @@ import asyncio
 import datetime as dt
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from telegram.ext import CallbackContext, ExtBot
@@ -36,6 +36,8 @@ class Services:
     database: Database | None = None
     throttle: Throttle = field(default_factory=Throttle)
     """Faults told to the arbiters once an hour, not once per tick."""
+    standings_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    standings_cache: tuple[Season, Standings] | None = None
 
     @property
     def db(self) -> Database:
@@ -88,13 +90,28 @@ async def published_round(services: Services) -> int | None:
 
 
 async def standings_now(services: Services) -> tuple[Season, Standings]:
-    """The season and its standings, computed off the event loop, once per change."""
+    """The season and its standings after the last complete round."""
     season = await load_season(services.db)
+    return season, await standings_of(services, season)
 
-    async def compute() -> Standings:
-        return await asyncio.to_thread(compute_standings, season)
-    standings: Standings = await services.db.memo("standings", compute)
-    return season, standings
+
+def _complete_part(season: Season) -> Season:
+    """What the standings after the last complete round depend on: all but later rounds."""
+    return replace(season, rounds=season.rounds[:season.complete_rounds])
+
+
+async def standings_of(services: Services, season: Season) -> Standings:
+    """The standings of `season` after its last complete round: computed off the event loop,
+    once for many members asking at the same time, and again only when a complete round
+    changed (a sign-off for the next round changes nothing here)."""
+    key = _complete_part(season)
+    async with services.standings_lock:
+        cached = services.standings_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        standings = await asyncio.to_thread(compute_standings, key)
+        services.standings_cache = (key, standings)
+    return standings
 
 
 async def due_rounds(services: Services) -> list[int]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from core.errors import Problem, ProblemCode
+from core.numbers import format_number
 from core.pairing.model import BrokenRule, Fixes, Rule
+from core.preview import Earning, SignOffPrice
 from core.rules import CompensationKind
 from storage.errors import StoreError, StoreProblem
 from storage.rounds import RoundState
@@ -422,3 +424,22 @@ def fixes_words(fixes: Fixes, names: Mapping[str, str]) -> str:
         parts.append(f"bye voor {name(fixes.bye)}")
     parts += [f"{name(c)} niet indelen" for c in sorted(fixes.leave_out)]
     return "; ".join(parts)
+
+
+def earns(price: SignOffPrice, decimals: int) -> str:
+    """What a sign-off earns, in words (empty where it is not priced)."""
+    if price.earning is Earning.TEAM:
+        return EARNS_TEAM
+    if price.earning is Earning.LATER:
+        text = EARNS_LATER.format(fraction=f"{format_number(price.fraction * 100, 0)}%")
+        return text if price.cap is None else f"{text} {EARNS_IF_UNDER_CAP.format(cap=price.cap)}"
+    if price.earning is Earning.CAPPED:
+        return EARNS_CAPPED.format(cap=price.cap)
+    if price.earning is Earning.NOTHING:
+        return EARNS_NOTHING
+    if price.earning is Earning.FRACTION and price.value is not None \
+            and price.points is not None:
+        return EARNS.format(fraction=f"{format_number(price.fraction * 100, 0)}%",
+                            value=format_number(price.value, 0),
+                            points=format_number(price.points, decimals, comma=True))
+    return ""

@@ -87,7 +87,7 @@ async def sign_off(db: Database, round_no: int, player: str,
                            entity_id=f"{round_no}/{player}",
                            old=None if old is None else dict(old),
                            new={**new, "draft_dropped": draft_dropped})
-        await checked(conn)
+        await checked(db)
     return SignOff(round_no, player, reason, on_time, day, team, result, paired, draft_dropped)
 
 
@@ -108,7 +108,7 @@ async def cancel_sign_off(db: Database, round_no: int, player: str, *, sent_at: 
         await conn.execute("DELETE FROM signoff WHERE id = ?", (old["id"],))
         await audit.record(conn, actor=actor, action="signoff.cancel", entity="signoff",
                            entity_id=f"{round_no}/{player}", old=dict(old))
-        await checked(conn)
+        await checked(db)
 
 
 async def signed_off_rounds(db: Database, player: str, *, from_round: int) -> list[int]:

@@ -145,7 +145,7 @@ async def add_player(db: Database, name: str, *, rating: int | None, youth: bool
         await audit.record(conn, actor=actor, action="player.add", entity="player",
                            entity_id=code, new={"name": name, "rating": rating,
                                                 "youth": youth, "joined": joined})
-        await checked(conn)
+        await checked(db)
     return code
 
 
@@ -165,7 +165,7 @@ async def withdraw(db: Database, code: str, *, last_round: int, actor: int | Non
                                (last_round, pid))
         await audit.record(conn, actor=actor, action="player.withdraw", entity="player",
                            entity_id=code, new=last_round)
-        await checked(conn)
+        await checked(db)
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +257,7 @@ async def cancel_round(db: Database, number: int, *, actor: int | None) -> None:
                            "number < 0", (sid,))
         await audit.record(conn, actor=actor, action="round.cancel", entity="round",
                            entity_id=number, old={"date": rnd["date"], "state": rnd["state"]})
-        await checked(conn)
+        await checked(db)
 
 
 async def set_rules(db: Database, source: object, *, actor: int | None) -> None:
@@ -272,4 +272,4 @@ async def set_rules(db: Database, source: object, *, actor: int | None) -> None:
         await audit.record(conn, actor=actor, action="season.rules", entity="season",
                            entity_id=sid, old=None if row is None else row["rules"],
                            new=source)
-        await checked(conn)
+        await checked(db)

@@ -144,6 +144,9 @@ class Database:
             f"in_transaction_{id(self)}", default=False)
         self._commit_listeners: list[Callable[[], None]] = []
         self._memo: dict[str, tuple[int, Any]] = {}
+        self._memo_locks: dict[str, asyncio.Lock] = {}
+        self._offers: dict[str, tuple[int, Any]] = {}
+        self._aside = 0
 
     @classmethod
     async def open(cls, path: Path | str, *, exclusive: bool = False) -> Database:
@@ -201,17 +204,22 @@ class Database:
             return
         async with self._lock:
             token = self._in_transaction.set(True)
+            self._offers.clear()
+            self._aside = 0
             try:
                 await self._begin()
                 try:
                     yield self.writer
+                    written = self._changes()
                     update = _current_update.get()
                     if update is not None:
                         await self.writer.execute(
                             "UPDATE inbox SET done_at = datetime('now') WHERE update_id = ? "
                             "AND done_at IS NULL", (update,))
                     await self.writer.commit()
+                    await self._keep_offers(written)
                 except BaseException as exc:
+                    self._offers.clear()
                     if self.writer.in_transaction:
                         await self.writer.rollback()
                     problem = storage_problem(exc)
@@ -222,6 +230,41 @@ class Database:
                 self._in_transaction.reset(token)
         for listener in self._commit_listeners:
             listener()
+
+    def offer(self, key: str, value: Any) -> None:
+        """Inside a transaction: `value` is what `memo(key)` would compute from the file as
+        it now stands (the season just checked). It serves `offered` until the next write,
+        and becomes the memo at commit if nothing was written after it."""
+        self._offers[key] = (self._changes(), value)
+
+    def offered(self, key: str) -> Any:
+        """Inside a transaction, the value offered for `key` if nothing was written since."""
+        if not self._in_transaction.get():
+            return None
+        offer = self._offers.get(key)
+        return None if offer is None or offer[0] != self._changes() else offer[1]
+
+    def _changes(self) -> int:
+        return self.writer.total_changes - self._aside
+
+    @asynccontextmanager
+    async def aside(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Writes that are not part of the season (the outbox): in the transaction like any
+        other, but they leave what was offered valid."""
+        async with self.transaction() as conn:
+            before = conn.total_changes
+            yield conn
+            self._aside += conn.total_changes - before
+
+    async def _keep_offers(self, written: int) -> None:
+        """Just committed (still holding the lock, so no other commit came between)."""
+        fresh = {key: value for key, (changes, value) in self._offers.items()
+                 if changes == written}
+        self._offers.clear()
+        if fresh:
+            version = await self.data_version()
+            for key, value in fresh.items():
+                self._memo[key] = (version, value)
 
     async def _begin(self) -> None:
         try:
@@ -244,12 +287,13 @@ class Database:
         loaded once, whatever number of messages ask before the next change."""
         if self._in_transaction.get():
             return await compute()
-        version = await self.data_version()
-        cached = self._memo.get(key)
-        if cached is not None and cached[0] == version:
-            return cached[1]
-        value = await compute()
-        self._memo[key] = (version, value)
+        async with self._memo_locks.setdefault(key, asyncio.Lock()):  # one computes, all wait
+            version = await self.data_version()
+            cached = self._memo.get(key)
+            if cached is not None and cached[0] == version:
+                return cached[1]
+            value = await compute()
+            self._memo[key] = (version, value)
         return value
 
 

@@ -41,7 +41,7 @@ class Pending:
 async def owe(db: Database, messages: list[Outgoing]) -> None:
     """Owe these messages (inside the caller's transaction, if any)."""
     now = audit.now()
-    async with db.transaction() as conn:
+    async with db.aside() as conn:
         await conn.executemany(
             "INSERT INTO outbox (chat_id, thread_id, text, markup, round_no, kind, player, "
             "about, created_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -113,7 +113,7 @@ async def report(db: Database, round_no: int, board: int, result: Result, *,
                            entity_id=f"{round_no}/{board}", old=game["result"],
                            new=result.value)
         complete = await _complete_if_final(conn, rnd)
-        await checked(conn)
+        await checked(db)
     return GameResult(round_no, board, game["white_code"], game["black_code"], result, outcome,
                       complete)
 
@@ -159,7 +159,7 @@ async def correct(db: Database, round_no: int, board: int, result: Result | None
                            entity_id=f"{round_no}/{board}", old=game["result"],
                            new=None if result is None else result.value)
         complete = await _complete_if_final(conn, rnd)
-        await checked(conn)
+        await checked(db)
     return GameResult(round_no, board, game["white_code"], game["black_code"], result,
                       Outcome.CONFIRMED, complete)
 

@@ -113,7 +113,7 @@ async def save_pairing(db: Database, pairing: Pairing, *, actor: int | None) -> 
                            entity_id=pairing.round, old=rnd["state"],
                            new={"boards": [(b.white, b.black) for b in pairing.boards],
                                 "bye": pairing.bye})
-        await checked(conn)
+        await checked(db)
 
 
 async def replace_boards(db: Database, number: int, boards: tuple[Board, ...],
@@ -124,7 +124,7 @@ async def replace_boards(db: Database, number: int, boards: tuple[Board, ...],
         sid = await season_id(conn)
         rnd = await round_row(conn, sid, number)
         await _write_boards(conn, sid, rnd["id"], number, boards, bye, actor)
-        await checked(conn)
+        await checked(db)
 
 
 async def _write_boards(conn: aiosqlite.Connection, sid: int, round_id: int, number: int,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
 
@@ -25,6 +25,8 @@ from core.season import (
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreError, StoreProblem
+
+SEASON = "season"
 
 
 async def season_id(conn: aiosqlite.Connection) -> int:
@@ -137,13 +139,20 @@ async def season_data(conn: aiosqlite.Connection) -> dict[str, Any]:
     async with conn.execute("SELECT * FROM round WHERE season_id = ? ORDER BY number",
                             (sid,)) as cur:
         rounds = await cur.fetchall()
+    # Two queries for the whole season, not two per round: the reader serves everyone.
+    games_of: dict[int, list[aiosqlite.Row]] = {}
+    async with conn.execute("SELECT g.* FROM game g JOIN round r ON r.id = g.round_id WHERE "
+                            "r.season_id = ? ORDER BY g.round_id, g.board", (sid,)) as cur:
+        for row in await cur.fetchall():
+            games_of.setdefault(row["round_id"], []).append(row)
+    signoffs_of: dict[int, list[aiosqlite.Row]] = {}
+    async with conn.execute("SELECT s.* FROM signoff s JOIN round r ON r.id = s.round_id "
+                            "WHERE r.season_id = ? ORDER BY s.round_id, s.id", (sid,)) as cur:
+        for row in await cur.fetchall():
+            signoffs_of.setdefault(row["round_id"], []).append(row)
     for rnd in rounds:
-        async with conn.execute("SELECT * FROM game WHERE round_id = ? ORDER BY board",
-                                (rnd["id"],)) as cur:
-            games = await cur.fetchall()
-        async with conn.execute("SELECT * FROM signoff WHERE round_id = ? ORDER BY id",
-                                (rnd["id"],)) as cur:
-            signoffs = await cur.fetchall()
+        games = games_of.get(rnd["id"], [])
+        signoffs = signoffs_of.get(rnd["id"], [])
         entry: dict[str, Any] = {"round": rnd["number"]}
         if rnd["date"] is not None:
             entry["date"] = rnd["date"]
@@ -192,11 +201,16 @@ def _absence(row: aiosqlite.Row, codes: dict[int, str]) -> dict[str, Any]:
 
 
 async def load_season(db: Database) -> Season:
-    """The active season as the core sees it: read once per change of the file, and checked
-    off the event loop (a large season takes a while)."""
+    """The active season as the core sees it: read once per change of the file (the check
+    of the last write serves the reads after it), and built off the event loop (a large
+    season takes a while)."""
+    checked_now = db.offered(SEASON)
+    if checked_now is not None:
+        return cast(Season, checked_now)
+
     async def load() -> Season:
         return await asyncio.to_thread(season_from_data, await season_data(db.conn))
-    season: Season = await db.memo("season", load)
+    season: Season = await db.memo(SEASON, load)
     return season
 
 
@@ -204,7 +218,11 @@ async def export_json(db: Database) -> str:
     return data_to_json(await season_data(db.conn))
 
 
-async def checked(conn: aiosqlite.Connection) -> Season:
+async def checked(db: Database) -> Season:
     """The season as it stands inside the caller's transaction, validated by the core; raises
-    InvalidSeasonError (and so rolls the transaction back) if a change broke it."""
-    return season_from_data(await season_data(conn))
+    InvalidSeasonError (and so rolls the transaction back) if a change broke it. The check
+    runs off the event loop (a large season takes a while), and its result serves the reads
+    that follow, in the transaction and after its commit."""
+    season = await asyncio.to_thread(season_from_data, await season_data(db.writer))
+    db.offer(SEASON, season)
+    return season

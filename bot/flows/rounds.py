@@ -8,7 +8,7 @@ import logging
 from dataclasses import dataclass
 
 from bot import messages, texts
-from bot.handlers.common import esc, owe_to_arbiters, send, show_date, show_moment
+from bot.chat import esc, owe_to_arbiters, send, show_date, show_moment
 from bot.services import Services, due_rounds, round_start
 from core.errors import InvalidInputError
 from core.pairing import Fixes, Pairing, PairingImpossibleError, before_pairing, pair

@@ -13,16 +13,8 @@ from telegram.constants import ChatType
 from telegram.ext import Application
 
 from bot import texts
-from bot.handlers.common import (
-    arbiter_only,
-    command,
-    esc,
-    find_member,
-    parse_date,
-    reply,
-    show_date,
-    show_moment,
-)
+from bot.chat import esc, reply, show_date, show_moment
+from bot.handlers.common import arbiter_only, command, find_member, parse_date
 from bot.services import Context, deadline_for, open_round, published_round
 from core.season import AbsenceReason, ExternalDay
 from storage import attendance, club, rounds

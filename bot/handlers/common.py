@@ -1,132 +1,24 @@
-"""What every handler uses: replies (split, escaped), who is asking, arbiter checks, dates."""
+"""What every handler uses: who is asking, arbiter checks, refusals as replies, units of work,
+commands, members by name, dates as typed."""
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import html
 import logging
 import re
-from collections.abc import Callable, Coroutine
-from typing import Any
 
-from telegram import InlineKeyboardMarkup, Update
-from telegram.error import BadRequest, TelegramError
-from telegram.ext import CommandHandler, ExtBot, filters
+from telegram import Update
+from telegram.ext import CommandHandler, filters
 
 from bot import texts
-from bot.services import Context, Services
+from bot.chat import UNWRITABLE, Handler, answering_directly, esc, owe_to_arbiters, reply
+from bot.services import Context
 from core.errors import InvalidInputError
-from storage import club, outbox
+from storage import club
 from storage.errors import StoreError, StoreProblem
 
 log = logging.getLogger(__name__)
 
-LIMIT = 4096
-UNWRITABLE = frozenset({StoreProblem.READ_ONLY, StoreProblem.DISK_FULL})
-Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
-
-
-def esc(text: object) -> str:
-    return html.escape(str(text))
-
-
-def split(text: str, limit: int = LIMIT) -> list[str]:
-    """Pieces of at most `limit` characters, cut at line ends (a `<pre>` block is closed and
-    reopened around a cut)."""
-    pieces: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:
-            pieces.append(line[:limit])
-            line = line[limit:]
-        if current and len(current) + 1 + len(line) > limit - 12:
-            pieces.append(current)
-            current = line
-        else:
-            current = f"{current}\n{line}" if current else line
-    if current:
-        pieces.append(current)
-    balanced = []
-    open_pre = False
-    for piece in pieces:
-        if open_pre:
-            piece = "<pre>" + piece
-        open_pre = piece.count("<pre>") > piece.count("</pre>")
-        balanced.append(piece + ("</pre>" if open_pre else ""))
-    return balanced
-
-
-async def reply(update: Update, context: Context, text: str, *,
-                markup: InlineKeyboardMarkup | None = None) -> None:
-    """Answer in the chat (and forum topic) the update came from. The answer is owed through
-    the outbox, in the transaction of what it reports if one is open: stored and answered
-    are one fact, and a reply Telegram does not take at once is sent again."""
-    message = update.effective_message
-    if message is None:
-        return
-    thread = message.message_thread_id if message.is_topic_message else None
-    await send(context.services, message.chat_id, text, markup=markup, thread_id=thread,
-               fallback=context.bot)
-
-
-async def send(services: Services, chat_id: int, text: str, *,
-               markup: InlineKeyboardMarkup | None = None, thread_id: int | None = None,
-               about: str = "", round_no: int | None = None, kind: str | None = None,
-               player: str | None = None, fallback: ExtBot[None] | None = None) -> None:
-    """Owe a message to one chat (split to Telegram's size; buttons on the last piece).
-    `about` names the addressee if it cannot be delivered; `round_no` and `kind` remember
-    the sent message as the round's (a reply to it names the round). With `fallback`, a
-    database that cannot be written does not silence the bot: the text goes out directly."""
-    pieces = split(text)
-    messages = [outbox.Outgoing(chat_id, piece, thread_id,
-                                markup.to_dict() if markup and k == len(pieces) - 1 else None,
-                                round_no, kind, player, about)
-                for k, piece in enumerate(pieces)]
-    try:
-        await outbox.owe(services.db, messages)
-    except StoreError as exc:
-        if fallback is None or exc.problem not in UNWRITABLE:
-            raise
-        for piece in messages:
-            with contextlib.suppress(TelegramError):
-                await fallback.send_message(chat_id, piece.text, message_thread_id=thread_id)
-
-
-async def owe_to_arbiters(services: Services, text: str, *,
-                          markup: InlineKeyboardMarkup | None = None,
-                          fallback: ExtBot[None] | None = None) -> None:
-    for arbiter in sorted(await services.arbiters()):
-        await send(services, arbiter, text, markup=markup, fallback=fallback)
-
-
-async def tell_arbiters(context: Context, text: str, *,
-                        markup: InlineKeyboardMarkup | None = None) -> None:
-    await owe_to_arbiters(context.services, text, markup=markup)
-
-
-async def answer(update: Update, text: str | None = None, *, alert: bool = False) -> None:
-    """Answer a button press (the toast). A press Telegram has forgotten (pressed while the
-    bot was down: "query is too old") cannot be answered, and that is fine."""
-    query = update.callback_query
-    if query is None:
-        return
-    try:
-        await query.answer(text, show_alert=alert)
-    except BadRequest as exc:
-        log.info("button press not answered: %s", exc.message)
-
-
-async def edit(update: Update, text: str) -> None:
-    """Change the message a button sits on; a second tap changes nothing, and that is fine."""
-    query = update.callback_query
-    if query is None:
-        return
-    try:
-        await query.edit_message_text(text)
-    except BadRequest as exc:
-        if "not modified" not in exc.message.lower():
-            raise
 
 
 async def member(update: Update, context: Context) -> club.Member | None:
@@ -188,7 +80,7 @@ def command(name: str, handler: Handler, *, reads_only: bool = False
     A command that may change something is one unit of work; `reads_only` commands (heavy
     views) run outside a transaction, so they never hold up a writer, and still answer when
     the database cannot be written."""
-    body = handler if reads_only else unit_of_work(handler)
+    body = answering_directly(handler) if reads_only else unit_of_work(handler)
     return CommandHandler(name, refusing_store_errors(body), filters=filters.UpdateType.MESSAGE)
 
 
@@ -226,14 +118,3 @@ def parse_date(text: str, today: dt.date) -> dt.date | None:
         return None
 
 
-def show_date(date: dt.date | None) -> str:
-    if date is None:
-        return "datum volgt"
-    return f"{texts.WEEKDAYS[date.weekday()]} {date.day} {texts.MONTHS[date.month - 1]}"
-
-
-def show_moment(moment: dt.datetime | None, zone: dt.tzinfo) -> str:
-    if moment is None:
-        return "-"
-    local = moment.astimezone(zone)
-    return f"{show_date(local.date())} {local:%H:%M}"

@@ -11,7 +11,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError
 from telegram.ext import Application
 
 from bot import texts
-from bot.handlers.common import answer, esc, owe_to_arbiters, reply
+from bot.chat import answer, esc, owe_to_arbiters, reply
 from bot.services import Context
 from storage.errors import StoreError, StoreProblem
 

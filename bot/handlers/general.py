@@ -6,7 +6,8 @@ from telegram import Update
 from telegram.ext import Application, MessageHandler, filters
 
 from bot import texts
-from bot.handlers.common import command, is_arbiter, reply
+from bot.chat import reply
+from bot.handlers.common import command, is_arbiter
 from bot.services import Context
 
 

@@ -14,7 +14,8 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot import chart, exports, texts
-from bot.handlers.common import arbiter_only, command, member, reply
+from bot.chat import reply
+from bot.handlers.common import arbiter_only, command, member
 from bot.services import Context
 from core.season import Season
 from core.standings import standings_history

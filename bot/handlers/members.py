@@ -6,18 +6,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import Application, CallbackQueryHandler
 
 from bot import texts
-from bot.handlers.common import (
-    answer,
-    command,
-    edit,
-    esc,
-    is_arbiter,
-    refusing_store_errors,
-    reply,
-    send,
-    tell_arbiters,
-    unit_of_work,
-)
+from bot.chat import answer, edit, esc, reply, send, tell_arbiters
+from bot.handlers.common import command, is_arbiter, refusing_store_errors, unit_of_work
 from bot.services import Context
 from storage import club
 

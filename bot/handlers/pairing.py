@@ -9,15 +9,9 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot import messages, tables, texts
+from bot.chat import esc, reply
 from bot.flows import rounds as flows
-from bot.handlers.common import (
-    arbiter_only,
-    command,
-    esc,
-    find_member,
-    is_arbiter,
-    reply,
-)
+from bot.handlers.common import arbiter_only, command, find_member, is_arbiter
 from bot.services import Context, open_round, published_round
 from core.pairing import Board, before_pairing
 from core.pairing.request import NO_FIXES, present_in

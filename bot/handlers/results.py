@@ -6,19 +6,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import Application, CallbackQueryHandler
 
 from bot import texts
-from bot.handlers.common import (
-    answer,
-    command,
-    edit,
-    esc,
-    is_arbiter,
-    member,
-    refusing_store_errors,
-    reply,
-    send,
-    tell_arbiters,
-    unit_of_work,
-)
+from bot.chat import answer, edit, esc, reply, send, tell_arbiters
+from bot.handlers.common import command, is_arbiter, member, refusing_store_errors, unit_of_work
 from bot.handlers.standings import post_standings
 from bot.services import Context, published_round
 from core.season import Result

@@ -10,25 +10,13 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot import texts
+from bot.chat import esc, reply, send, show_date, show_moment, tell_arbiters
 from bot.flows import rounds as flows
-from bot.handlers.common import (
-    command,
-    esc,
-    is_arbiter,
-    member,
-    parse_date,
-    reply,
-    send,
-    show_date,
-    show_moment,
-    tell_arbiters,
-)
-from bot.services import Context, open_round
-from core.ledger import Awaiting, Awarded, Compensated, season_events
-from core.numbers import format_number
-from core.rules import CompensationKind
-from core.season import Absence, AbsenceReason, ExternalDay, Season
-from core.standings import Standings, compute_standings
+from bot.handlers.common import command, is_arbiter, member, parse_date
+from bot.services import Context, open_round, standings_of
+from core.preview import sign_off_price
+from core.season import AbsenceReason, ExternalDay, Season
+from core.standings import Standings
 from storage import attendance, club, rounds
 from storage.seasons import load_season
 
@@ -137,46 +125,16 @@ async def afmelden(update: Update, context: Context) -> None:
             await flows.redraft(services, done.round)
         if priced is None:  # once per message, however many rounds
             season = await load_season(services.db)
-            priced = season, await asyncio.to_thread(compute_standings, season)
+            priced = season, await standings_of(services, season)
         kind = texts.KIND_WORDS.get(done.reason.value if done.day is None else
                                     f"external_{done.day.value}", "afgemeld")
         lines.append(texts.SIGNED_OFF.format(who=esc(who.name), round=done.round, date=when,
-                                             kind=kind, earns=_earns(*priced, who, done)))
+                                             kind=kind, earns=texts.earns(
+                                                 await asyncio.to_thread(
+                                                     sign_off_price, *priced, who.code,
+                                                     done.round, done.reason, done.day),
+                                                 priced[0].rules.display_decimals)))
     await reply(update, context, "\n".join(lines))
-
-
-def _earns(season: Season, standings: Standings, who: club.Member,
-           signed: attendance.SignOff) -> str:
-    """What the sign-off earns, as the core's ledger prices it (caps included)."""
-    number = signed.round
-    rules = season.rules
-    if number > len(season.rounds):
-        # A round further ahead than the season has yet: the rule, with the cap as a condition.
-        kind = Absence(who.code, signed.reason, signed.day).kind
-        if kind in rules.team_valued:
-            return texts.EARNS_TEAM
-        text = texts.EARNS_LATER.format(
-            fraction=f"{format_number(rules.compensation_for(kind) * 100, 0)}%")
-        if rules.notice_cap is not None and kind is CompensationKind.NOTICE:
-            text += " " + texts.EARNS_IF_UNDER_CAP.format(cap=rules.notice_cap)
-        return text
-    event = next((e for e in season_events(season, number)[number - 1].get(who.code, [])
-                  if e.round == number), None)
-    if isinstance(event, Awaiting | Awarded):
-        return texts.EARNS_TEAM
-    if not isinstance(event, Compensated):
-        return ""
-    if event.capped:
-        return texts.EARNS_CAPPED.format(cap=rules.notice_cap)
-    if not event.fraction:
-        return texts.EARNS_NOTHING
-    value = standings.values.get(who.code)
-    if value is None:
-        return ""
-    return texts.EARNS.format(fraction=f"{format_number(event.fraction * 100, 0)}%",
-                              value=format_number(value, 0),
-                              points=format_number(event.fraction * value,
-                                                   rules.display_decimals, comma=True))
 
 
 async def _tell_about_late(context: Context, who: club.Member, number: int) -> None:

@@ -13,7 +13,8 @@ from telegram.error import Forbidden
 from telegram.ext import Application
 
 from bot import announce, exports, messages, tables, texts
-from bot.handlers.common import command, esc, member, reply, send, split
+from bot.chat import esc, reply, send, split
+from bot.handlers.common import command, member
 from bot.services import Context, open_round, published_round, standings_now
 from core.numbers import format_number
 from core.rules import Titles

@@ -35,6 +35,13 @@ def members() -> list[User]:
     return [User(100 + k, *name.split(" ", 1)) for k, name in enumerate(MEMBERS)]
 
 
+@pytest.fixture(autouse=True)
+def no_bot_outlives_its_test():
+    yield
+    from tests.bot.process import BotProcess
+    BotProcess.kill_all()
+
+
 @pytest.fixture
 async def tg():
     fake = FakeTelegram()

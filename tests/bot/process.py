@@ -16,6 +16,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from bot.fakeapi import FakeTelegram, User
 from core.season import season_from_data
@@ -62,6 +63,9 @@ async def make_club(path: Path, *, rounds_ahead: int = 0, deadline_passed: bool 
 
 
 class BotProcess:
+    alive: ClassVar[set[subprocess.Popen[str]]] = set()
+    """Every process started and not yet reaped (killed at the end of each test)."""
+
     def __init__(self, tg: FakeTelegram, db: Path, *, command: list[str] | None = None,
                  token: str = TOKEN) -> None:
         self.tg, self.db = tg, db
@@ -77,6 +81,7 @@ class BotProcess:
         self.process = subprocess.Popen(self.command, cwd=ROOT, env=self.env, text=True,
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         start_new_session=True)
+        BotProcess.alive.add(self.process)
         return self.process
 
     async def running(self, timeout: float = 30.0) -> None:
@@ -90,12 +95,23 @@ class BotProcess:
 
     def kill(self) -> None:
         assert self.process is not None
-        os.killpg(self.process.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
         self.finish()
+
+    @classmethod
+    def kill_all(cls) -> None:
+        """No bot outlives its test, whatever the test did."""
+        for process in list(cls.alive):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.communicate(timeout=30)
+        cls.alive.clear()
 
     def finish(self, timeout: float = 30.0) -> str:
         assert self.process is not None
         out, _ = self.process.communicate(timeout=timeout)
+        BotProcess.alive.discard(self.process)
         self.output += out or ""
         return out or ""
 

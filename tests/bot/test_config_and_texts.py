@@ -10,8 +10,8 @@ import time
 
 import pytest
 
+from bot.chat import LIMIT, split
 from bot.config import ConfigError, load
-from bot.handlers.common import LIMIT, split
 from tests.bot.conftest import TOKEN
 from tests.integration.conftest import ROOT
 

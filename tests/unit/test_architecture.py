@@ -32,3 +32,31 @@ def test_core_is_pure(path):
 def test_imports_point_one_way(layer):
     for path in (ROOT / layer).rglob("*.py"):
         assert not imported_roots(path) & LAYERS[layer], path
+
+
+def imported_modules(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return found
+
+
+def test_nothing_imports_a_handler_but_the_app():
+    """Flows, jobs, the runtime and the rest talk to Telegram through bot.chat; handlers are
+    the edge, registered by the app alone."""
+    for path in [*(ROOT / "bot").rglob("*.py"), *(ROOT / "storage").rglob("*.py")]:
+        if path.parent.name == "handlers" or path == ROOT / "bot" / "app.py":
+            continue
+        assert not {m for m in imported_modules(path) if m.startswith("bot.handlers")}, path
+
+
+def test_handlers_do_not_touch_the_database_file_or_the_outbox():
+    """Handlers reach the store through its repositories and flows, never a connection; what
+    they say goes through bot.chat, which owes it in the outbox."""
+    for path in (ROOT / "bot" / "handlers").glob("*.py"):
+        assert not imported_modules(path) & {"aiosqlite", "sqlite3", "storage.db",
+                                             "storage.outbox", "storage.inbox"}, path

@@ -131,3 +131,12 @@ def test_later_rounds_do_not_change_earlier_standings(season):
     assert [(r.id, r.score) for r in compute_standings(cut).rows] == \
         [(r.id, r.score) for r in full.rows]
 
+
+
+@given(seasons())
+@settings(max_examples=40, deadline=None)
+def test_standings_depend_only_on_the_complete_rounds(season):
+    """The bot computes the standings once per state of the complete rounds (a sign-off for
+    the next round does not recompute them): that is only right if this holds."""
+    complete = replace(season, rounds=season.rounds[:season.complete_rounds])
+    assert compute_standings(complete) == compute_standings(season)

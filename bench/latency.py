@@ -1,0 +1,94 @@
+"""Reply latency (issue 11): how long a member waits for /help while other members ask for
+the standings of a large season and one signs off and back on (so the season is read and
+checked again). The real `keizerbot` process, over HTTP against the local Bot API fake
+running in this process (as Telegram runs elsewhere).
+
+    uv run python bench/latency.py [--players 500] [--rounds 40] [--asks 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' harness
+
+from bot.fakeapi import FakeTelegram, User
+from core.season import Player
+from core.simulation import simulate
+from storage import club, rounds
+from storage.db import Database
+from storage.seasons import import_season
+from tests.bot.process import BotProcess
+
+
+async def prepare(path: Path, players: int, played: int) -> None:
+    rng = random.Random(500)
+    people = tuple(Player(f"p{k:03d}", f"Speler {k:03d}", rating=rng.randint(1000, 2300))
+                   for k in range(players))
+    season = simulate(rng, rules="sliedrecht", players=people, rounds=played)
+    db = await Database.open(path)
+    await import_season(db, season)
+    for k in range(10):
+        await club.link(db, f"p{k:03d}", 100 + k, actor=None)
+    await rounds.add_round(db, played + 1, date=dt.date(2027, 6, 1),
+                           deadline=dt.datetime(2027, 6, 1, 17, tzinfo=dt.UTC))
+    await db.close()
+
+
+async def main(players: int, played: int, asks: int) -> None:
+    tg = FakeTelegram()
+    await tg.start()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "keizer.db"
+        made = time.perf_counter()
+        await prepare(path, players, played)
+        made = time.perf_counter() - made
+        bot = BotProcess(tg, path)
+        bot.start()
+        await bot.running(timeout=120)
+        asker, viewers, mover = User(100, "Anna"), [User(101 + k, "Lid") for k in range(3)], \
+            User(104, "Bram")
+        waits, stand_waits = [], []
+        try:
+            for k in range(asks):
+                # One member changes his attendance (the season changed: standings again)...
+                tg.user_says(mover, "/afmelden" if k % 2 == 0 else "/aanmelden")
+                # ...three ask for the standings, and one just wants /help.
+                mark = len(tg.sent)
+                started = time.perf_counter()
+                for viewer in viewers:
+                    tg.user_says(viewer, "/stand")
+                help_reply = await tg.reply_to(asker, "/help", timeout=60)
+                waits.append(time.perf_counter() - started)
+                assert "Keizercompetitie" in help_reply.text
+                for viewer in viewers:
+                    await tg.next_to(viewer.id, "", after=mark, timeout=60)
+                stand_waits.append(time.perf_counter() - started)
+                await asyncio.sleep(0.05)
+        finally:
+            bot.kill()
+            await tg.stop()
+    print(f"A {players}-player season after {played} rounds (built in {made:.0f} s); "
+          f"{asks} times: one member signs off or on, three ask /stand, one asks /help\n")
+    print("| reply | p50 (ms) | p95 (ms) | max (ms) |\n|---|---|---|---|")
+    for label, values in (("/help", waits), ("/stand (all three answered)", stand_waits)):
+        ms = sorted(v * 1000 for v in values)
+        p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
+        print(f"| {label} | {statistics.median(ms):.0f} | {p95:.0f} | {ms[-1]:.0f} |")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--players", type=int, default=500)
+    parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--asks", type=int, default=60)
+    options = parser.parse_args()
+    asyncio.run(main(options.players, options.rounds, options.asks))

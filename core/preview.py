@@ -1,0 +1,67 @@
+"""What a sign-off earns, as the ledger prices it: the preview a member gets when he signs
+off (caps included), before the round is played."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+from core.ledger import Awaiting, Awarded, Compensated, season_events
+from core.rules import CompensationKind
+from core.season import Absence, AbsenceReason, ExternalDay, Season
+from core.standings import Standings
+
+
+class Earning(StrEnum):
+    TEAM = "team"
+    """Valued by the team table once the external result is in."""
+    LATER = "later"
+    """A round further ahead than the season has yet: the rule's fraction of that round's
+    value (with the cap as a condition, `cap`)."""
+    CAPPED = "capped"
+    """The cap of paid sign-offs is reached: nothing."""
+    NOTHING = "nothing"
+    FRACTION = "fraction"
+    """`fraction` of the player's current value: `points` now."""
+    UNKNOWN = "unknown"
+    """Not priced (the round has no such sign-off, or the player has no value yet)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SignOffPrice:
+    earning: Earning
+    fraction: Fraction = Fraction(0)
+    value: Fraction | None = None
+    """The player's value now."""
+    points: Fraction | None = None
+    cap: int | None = None
+    """The rules' cap on paid sign-offs, where it matters."""
+
+
+def sign_off_price(season: Season, standings: Standings, player: str, round_no: int,
+                   reason: AbsenceReason, day: ExternalDay | None) -> SignOffPrice:
+    """What `player`'s sign-off for `round_no` earns; `season` holds the sign-off already
+    where the round exists, `standings` are its current standings."""
+    rules = season.rules
+    if round_no > len(season.rounds):
+        kind = Absence(player, reason, day).kind
+        if kind in rules.team_valued:
+            return SignOffPrice(Earning.TEAM)
+        capped = rules.notice_cap is not None and kind is CompensationKind.NOTICE
+        return SignOffPrice(Earning.LATER, rules.compensation_for(kind),
+                            cap=rules.notice_cap if capped else None)
+    event = next((e for e in season_events(season, round_no)[round_no - 1].get(player, [])
+                  if e.round == round_no), None)
+    if isinstance(event, Awaiting | Awarded):
+        return SignOffPrice(Earning.TEAM)
+    if not isinstance(event, Compensated):
+        return SignOffPrice(Earning.UNKNOWN)
+    if event.capped:
+        return SignOffPrice(Earning.CAPPED, cap=rules.notice_cap)
+    if not event.fraction:
+        return SignOffPrice(Earning.NOTHING)
+    value = standings.values.get(player)
+    if value is None:
+        return SignOffPrice(Earning.UNKNOWN)
+    return SignOffPrice(Earning.FRACTION, event.fraction, value, event.fraction * value)
