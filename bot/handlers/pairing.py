@@ -16,6 +16,7 @@ from bot.services import Context, open_round, published_round
 from core.pairing import Board, before_pairing
 from core.pairing.request import NO_FIXES, present_in
 from storage import rounds
+from storage.club import ScheduledRound
 from storage.rounds import RoundState
 from storage.seasons import load_season
 
@@ -51,10 +52,17 @@ async def indeling(update: Update, context: Context) -> None:
     await reply(update, context, await render(context, stored))
 
 
-async def make(update: Update, context: Context) -> None:
+async def _open_round(update: Update, context: Context) -> ScheduledRound | None:
+    """The round not yet published, or a reply that there is none."""
     upcoming = await open_round(context.services)
     if upcoming is None:
         await reply(update, context, texts.NO_OPEN_ROUND)
+    return upcoming
+
+
+async def make(update: Update, context: Context) -> None:
+    upcoming = await _open_round(update, context)
+    if upcoming is None:
         return
     assert update.effective_user is not None
     made = await flows.draft(context.services, upcoming.number, actor=update.effective_user.id)
@@ -64,9 +72,8 @@ async def make(update: Update, context: Context) -> None:
 
 async def clear(update: Update, context: Context) -> None:
     """Forget every fix the arbiter made for the open round (the next draft is free)."""
-    upcoming = await open_round(context.services)
+    upcoming = await _open_round(update, context)
     if upcoming is None:
-        await reply(update, context, texts.NO_OPEN_ROUND)
         return
     assert update.effective_user is not None
     if await rounds.fixes(context.services.db, upcoming.number) == NO_FIXES:
