@@ -100,13 +100,6 @@ async def failed(db: Database, pending: Pending, error: str) -> None:
                            "WHERE id = ?", (audit.now(), error, pending.id))
 
 
-async def unsent(db: Database) -> int:
-    async with db.conn.execute("SELECT count(*) FROM outbox WHERE sent_at IS NULL AND "
-                               "failed_at IS NULL") as cur:
-        row = await cur.fetchone()
-    return int(row[0]) if row else 0
-
-
 def _stamp(moment: dt.datetime) -> str:
     """As `audit.now()` writes times, so that text order is time order."""
     return moment.astimezone(dt.UTC).isoformat(timespec="microseconds")
