@@ -27,9 +27,6 @@ from storage.seasons import load_season
 GROUP_TOP = 12
 
 
-_table = messages.standings_table
-
-
 async def stand(update: Update, context: Context) -> None:
     season, standings = await standings_now(context.services)
     view = (context.args or [""])[0].lower()
@@ -48,10 +45,11 @@ async def stand(update: Update, context: Context) -> None:
         return
     chat = update.effective_chat
     if chat is not None and chat.type != ChatType.PRIVATE:
-        await reply(update, context, _table(standings, decimals, GROUP_TOP) + "\n" +
+        await reply(update, context,
+                    messages.standings_table(standings, decimals, GROUP_TOP) + "\n" +
                     texts.STAND_GROUP_MORE)
     else:
-        await reply(update, context, _table(standings, decimals))
+        await reply(update, context, messages.standings_table(standings, decimals))
 
 
 async def post_standings(context: Context, number: int) -> None:
@@ -64,7 +62,7 @@ async def post_standings(context: Context, number: int) -> None:
     standings = await asyncio.to_thread(compute_standings, season, number)
     await send(context.services, settings.group_chat_id,
                texts.ROUND_COMPLETE.format(round=number) + "\n" +
-               _table(standings, season.rules.display_decimals, GROUP_TOP),
+               messages.standings_table(standings, season.rules.display_decimals, GROUP_TOP),
                thread_id=settings.group_thread_id, about=texts.THE_GROUP)
     for item in announcements(season, number):
         await send(context.services, settings.group_chat_id, announce.announcement(season, item),
