@@ -3,13 +3,13 @@ off (caps included), before the round is played."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 
 from core.ledger import Awaiting, Awarded, Compensated, season_events
 from core.rules import CompensationKind
-from core.season import Absence, AbsenceReason, ExternalDay, Season
+from core.season import Absence, AbsenceReason, ExternalDay, Round, Season
 from core.standings import Standings
 
 
@@ -65,3 +65,19 @@ def sign_off_price(season: Season, standings: Standings, player: str, round_no: 
     if value is None:
         return SignOffPrice(Earning.UNKNOWN)
     return SignOffPrice(Earning.FRACTION, event.fraction, value, event.fraction * value)
+
+
+def after_sign_off(season: Season, player: str, round_no: int, reason: AbsenceReason,
+                   day: ExternalDay | None) -> Season | None:
+    """The season as it will be once `player` signed off in time for `round_no`, so that the
+    sign-off can be priced before it is stored: the round waiting to be paired gets him as
+    absent, a round further ahead needs nothing. None for a round already paired (a draft
+    that the sign-off would drop): that one is priced after storing."""
+    if round_no > len(season.rounds):
+        return season
+    waiting = season.round(round_no)
+    if waiting.is_paired or round_no != len(season.rounds):
+        return None
+    absent = tuple(a for a in waiting.absent if a.player != player)
+    return replace(season, rounds=(*season.rounds[:-1], Round(
+        round_no, waiting.date, (), (*absent, Absence(player, reason, day)))))

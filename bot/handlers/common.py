@@ -74,13 +74,15 @@ def unit_of_work(handler: Handler) -> Handler:
     return inside
 
 
-def command(name: str, handler: Handler, *, reads_only: bool = False
-            ) -> CommandHandler[Context, None]:
+def command(name: str, handler: Handler, *, reads_only: bool = False,
+            opens_transaction: bool = False) -> CommandHandler[Context, None]:
     """A command for new messages only (an edited command is answered elsewhere, not re-run).
     A command that may change something is one unit of work; `reads_only` commands (heavy
     views) run outside a transaction, so they never hold up a writer, and still answer when
-    the database cannot be written."""
-    body = answering_directly(handler) if reads_only else unit_of_work(handler)
+    the database cannot be written. A command that `opens_transaction` itself does some
+    slow work first and then stores and answers in one transaction."""
+    body = answering_directly(handler) if reads_only else handler if opens_transaction \
+        else unit_of_work(handler)
     return CommandHandler(name, refusing_store_errors(body), filters=filters.UpdateType.MESSAGE)
 
 

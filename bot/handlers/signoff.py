@@ -14,9 +14,8 @@ from bot.chat import esc, reply, send, show_date, show_moment, tell_arbiters
 from bot.flows import rounds as flows
 from bot.handlers.common import command, is_arbiter, member, parse_date
 from bot.services import Context, open_round, standings_of
-from core.preview import sign_off_price
-from core.season import AbsenceReason, ExternalDay, Season
-from core.standings import Standings
+from core.preview import SignOffPrice, after_sign_off, sign_off_price
+from core.season import AbsenceReason, ExternalDay
 from storage import attendance, club, rounds
 from storage.seasons import load_season
 
@@ -106,13 +105,36 @@ async def afmelden(update: Update, context: Context) -> None:
     assert message is not None and update.effective_user is not None
     actor = update.effective_user.id
     correction = await is_arbiter(update, context) and who.telegram_id != actor
+    # Priced from the season as committed, before the write transaction: the writer's lock
+    # is then held only for storing (a large season takes a while to price).
+    committed = await load_season(services.db)
+    standings = await standings_of(services, committed)
+    early = {}
+    for number in request.rounds:
+        ahead = after_sign_off(committed, who.code, number, request.reason, request.day)
+        if ahead is not None:
+            early[number] = await asyncio.to_thread(sign_off_price, ahead, standings, who.code,
+                                                    number, request.reason, request.day)
+    async with services.db.transaction():
+        await _sign_off(update, context, who, request, early, schedule, correction,
+                        committed.rules.display_decimals)
+
+
+async def _sign_off(update: Update, context: Context, who: club.Member, request: Request,
+                    early: dict[int, SignOffPrice], schedule: list[club.ScheduledRound],
+                    correction: bool, decimals: int) -> None:
+    """Store the sign-offs (all or none), say what each earns, tell whom it concerns."""
+    services = context.services
+    zone = services.settings.timezone
+    message = update.effective_message
+    assert message is not None and update.effective_user is not None
+    actor = update.effective_user.id
     dates = {r.number: r for r in schedule}
     signed = [await attendance.sign_off(
         services.db, number, who.code, request.reason, sent_at=message.date, actor=actor,
         day=request.day, note=request.note, correction=correction)
         for number in request.rounds]
     lines = []
-    priced: tuple[Season, Standings] | None = None
     for done in signed:
         when = show_date(dates[done.round].date)
         if not done.on_time:
@@ -123,17 +145,17 @@ async def afmelden(update: Update, context: Context) -> None:
             continue
         if done.draft_dropped:
             await flows.redraft(services, done.round)
-        if priced is None:  # once per message, however many rounds
+        price = early.get(done.round)
+        if price is None:  # a draft it dropped: priced as stored
             season = await load_season(services.db)
-            priced = season, await standings_of(services, season)
+            price = await asyncio.to_thread(sign_off_price, season,
+                                            await standings_of(services, season), who.code,
+                                            done.round, done.reason, done.day)
         kind = texts.KIND_WORDS.get(done.reason.value if done.day is None else
                                     f"external_{done.day.value}", "afgemeld")
-        lines.append(texts.SIGNED_OFF.format(who=esc(who.name), round=done.round, date=when,
-                                             kind=kind, earns=texts.earns(
-                                                 await asyncio.to_thread(
-                                                     sign_off_price, *priced, who.code,
-                                                     done.round, done.reason, done.day),
-                                                 priced[0].rules.display_decimals)))
+        lines.append(texts.SIGNED_OFF.format(
+            who=esc(who.name), round=done.round, date=when, kind=kind,
+            earns=texts.earns(price, decimals)))
     await reply(update, context, "\n".join(lines))
 
 
@@ -177,5 +199,5 @@ async def aanmelden(update: Update, context: Context) -> None:
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
-    app.add_handler(command("afmelden", afmelden))
+    app.add_handler(command("afmelden", afmelden, opens_transaction=True))
     app.add_handler(command("aanmelden", aanmelden))

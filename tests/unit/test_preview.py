@@ -51,3 +51,18 @@ def test_a_round_further_ahead_is_priced_by_the_rule_with_the_cap_as_a_condition
                               ExternalDay.CLUB_NIGHT)
     assert external.earning is Earning.LATER and external.cap is None
     assert external.fraction > Fraction(0)
+
+
+def test_a_sign_off_priced_before_it_is_stored_is_priced_as_after():
+    """The bot prices a sign-off from the season as committed (outside the write lock): the
+    price must be the one the stored sign-off gets."""
+    from core.preview import after_sign_off
+
+    before, stored = season(3, waiting_absent=None), season(3)
+    ahead = after_sign_off(before, "a", 4, AbsenceReason.NOTICE, None)
+    assert ahead == stored
+    standings = compute_standings(before)
+    assert sign_off_price(ahead, standings, "a", 4, AbsenceReason.NOTICE, None) == \
+        sign_off_price(stored, compute_standings(stored), "a", 4, AbsenceReason.NOTICE, None)
+    assert after_sign_off(before, "a", 9, AbsenceReason.NOTICE, None) is before
+    assert after_sign_off(season(3), "a", 2, AbsenceReason.NOTICE, None) is None  # played
