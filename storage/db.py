@@ -134,10 +134,14 @@ class Database:
     """An open database file; use `await Database.open(path)` and `await db.close()`."""
 
     def __init__(self, path: Path, writer: aiosqlite.Connection,
-                 reader: aiosqlite.Connection, lock: InstanceLock | None = None) -> None:
+                 reader: aiosqlite.Connection, bulk: aiosqlite.Connection,
+                 lock: InstanceLock | None = None) -> None:
         self.path = path
         self.writer = writer
         self.reader = reader
+        self.bulk = bulk
+        """For reading the whole season: a connection of its own, so that the small
+        questions every message asks never queue behind it."""
         self._lock = asyncio.Lock()
         self._instance = lock
         self._in_transaction: contextvars.ContextVar[bool] = contextvars.ContextVar(
@@ -165,23 +169,26 @@ class Database:
                 lock.release()
             raise StoreError(StoreProblem.UNREADABLE, path=path,
                              reason=exc.strerror or exc) from exc
-        writer = None
+        opened: list[aiosqlite.Connection] = []
         try:
-            writer = await _connect(path)
-            await migrate(writer)
-            reader = await _connect(path)
+            opened.append(await _connect(path))
+            await migrate(opened[0])
+            opened.append(await _connect(path))
+            opened.append(await _connect(path))
         except BaseException as exc:
-            if writer is not None:
-                await writer.close()
+            for conn in opened:
+                await conn.close()
             if lock is not None:
                 lock.release()
             problem = storage_problem(exc)
             if problem is not None:
                 raise StoreError(problem, path=path, reason=exc) from exc
             raise
-        return cls(path, writer, reader, lock)
+        writer, reader, bulk = opened
+        return cls(path, writer, reader, bulk, lock)
 
     async def close(self) -> None:
+        await self.bulk.close()
         await self.reader.close()
         await self.writer.close()
         if self._instance is not None:
@@ -191,6 +198,11 @@ class Database:
     def conn(self) -> aiosqlite.Connection:
         """The connection to read with: the open transaction's, else the reader."""
         return self.writer if self._in_transaction.get() else self.reader
+
+    @property
+    def bulk_conn(self) -> aiosqlite.Connection:
+        """The connection to read the whole season with: the transaction's, else `bulk`."""
+        return self.writer if self._in_transaction.get() else self.bulk
 
     def on_commit(self, listener: Callable[[], None]) -> None:
         """Call `listener` after every commit (the outbox sender wakes up on it)."""

@@ -209,7 +209,7 @@ async def load_season(db: Database) -> Season:
         return cast(Season, checked_now)
 
     async def load() -> Season:
-        return await asyncio.to_thread(season_from_data, await season_data(db.conn))
+        return await asyncio.to_thread(season_from_data, await season_data(db.bulk_conn))
     season: Season = await db.memo(SEASON, load)
     return season
 
