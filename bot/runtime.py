@@ -44,6 +44,9 @@ class Runtime:
         self.offset = 0
         self._tasks: list[asyncio.Task[None]] = []
         self._inflight: dict[int, asyncio.Task[None]] = {}
+        self._unmarked: set[int] = set()
+        """Handled, but the database would not take the mark (full, read-only): not handled
+        again by this process; after a restart, once more."""
         self._chat_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._slots = asyncio.Semaphore(CONCURRENCY)
         self._arrived = asyncio.Event()
@@ -156,7 +159,8 @@ class Runtime:
         after = 0
         while batch := await inbox.pending(self.services.db, after=after):
             for stored in batch:
-                if stored.update_id not in self._inflight:
+                if stored.update_id not in self._inflight and \
+                        stored.update_id not in self._unmarked:
                     self._start(stored.update_id, stored.payload)
             after = batch[-1].update_id
         if wait and self._inflight:
@@ -179,3 +183,4 @@ class Runtime:
                 await inbox.mark_done(self.services.db, update_id)
             except StoreError as exc:
                 log.warning("could not mark update %d handled: %s", update_id, exc)
+                self._unmarked.add(update_id)
