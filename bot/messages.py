@@ -8,15 +8,13 @@ from dataclasses import replace
 
 from bot import tables, texts
 from bot.chat import esc
-from bot.services import Services
 from core.pairing.request import pairing_ranking
+from core.season import Season
 from core.standings import Standings
-from storage.seasons import load_season
 
 
-async def pairing(services: Services, stored: tables.PairingView, *, when: str = "") -> str:
+async def pairing(season: Season, stored: tables.PairingView, *, when: str = "") -> str:
     """The pairing as a chat message: a bold title, then one line per board."""
-    season = await load_season(services.db)
     ranking = await asyncio.to_thread(pairing_ranking, season, stored.round)
     title = texts.PAIRING_TITLE.format(round=stored.round) + (f" ({when})" if when else "")
     return f"<b>{title}</b>\n{tables.pairing_lines(stored, season, ranking)}"

@@ -47,7 +47,7 @@ async def draft(services: Services, number: int, *, actor: int | None) -> Draft:
 
 async def draft_text(services: Services, made: Draft, title: str) -> str:
     """The draft as the arbiter sees it: the title, the boards, and any fix let go."""
-    text = title + "\n" + await messages.pairing(services, made.pairing)
+    text = title + "\n" + await messages.pairing(await load_season(services.db), made.pairing)
     if made.dropped != NO_FIXES:
         names = {m.code: m.name for m in await club.members(services.db)}
         text += "\n\n" + texts.FIXES_DROPPED.format(fixes=texts.fixes_words(made.dropped, names))
@@ -135,11 +135,11 @@ async def publish(services: Services, *, actor: int) -> Published:
                 db, upcoming.number, RoundState.DRAFTED, RoundState.PUBLISHED, actor=actor):
             raise InputStoreError(StoreProblem.NO_DRAFT)
         number, when = upcoming.number, show_date(upcoming.date)
+        season = await load_season(db)  # once: a large season takes a while to read
         await send(services, settings.group_chat_id,
-                   await messages.pairing(services, stored, when=when),
+                   await messages.pairing(season, stored, when=when),
                    thread_id=settings.group_thread_id, about=texts.THE_GROUP,
                    round_no=number, kind="pairing")
-        season = await load_season(db)
         everyone = {m.code: m for m in await club.members(db)}
         personal: list[tuple[str, str]] = []
         for board in stored.boards:

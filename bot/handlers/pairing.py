@@ -22,7 +22,7 @@ from storage.seasons import load_season
 
 
 async def render(context: Context, stored: tables.PairingView, *, when: str = "") -> str:
-    return await messages.pairing(context.services, stored, when=when)
+    return await messages.pairing(await load_season(context.services.db), stored, when=when)
 
 
 async def indeling(update: Update, context: Context) -> None:
