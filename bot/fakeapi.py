@@ -155,7 +155,11 @@ class FakeTelegram:
 
     async def _handle(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
-        params = await self._params(request)
+        try:
+            params = await self._params(request)
+        except ConnectionResetError:
+            # The client died mid-request (a crash test's SIGKILL): Telegram drops it silently.
+            return web.Response(status=400)
         self.calls.append((method, params))
         try:
             if method in self.outage:

@@ -213,3 +213,18 @@ async def test_every_update_is_stored_before_it_is_confirmed(bot, members):
               await db.reader.execute("SELECT payload FROM inbox")}
     offsets = [int(p.get("offset") or 0) for m, p in bot.tg.calls if m == "getUpdates"]
     assert all(offset - 1 in stored or offset <= 1 for offset in offsets)
+
+
+async def test_a_client_killed_mid_request_is_dropped_quietly(tg, caplog):
+    """A bot killed while sending (the crash tests) leaves no error in the fake's log."""
+    host, port = tg.url.removeprefix("http://").split(":")
+    _, writer = await asyncio.open_connection(host, int(port))
+    writer.write(f"POST /bot{TOKEN}/sendMessage HTTP/1.1\r\nHost: x\r\n"
+                 "Content-Type: application/x-www-form-urlencoded\r\n"
+                 "Content-Length: 1000\r\n\r\nchat_id=1".encode())
+    await writer.drain()
+    writer.close()
+    await writer.wait_closed()
+    await asyncio.sleep(0.2)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert ("sendMessage", {"chat_id": "1"}) not in tg.calls
