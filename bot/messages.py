@@ -12,6 +12,9 @@ from core.pairing.request import pairing_ranking
 from core.season import Season
 from core.standings import Standings
 
+GROUP_TOP = 12
+"""Rows of the standings shown in the club group (the rest on request, privately)."""
+
 
 async def pairing(season: Season, stored: tables.PairingView, *, when: str = "") -> str:
     """The pairing as a chat message: a bold title, then one line per board."""

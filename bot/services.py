@@ -17,6 +17,7 @@ from bot.throttle import Throttle
 from core.season import Season
 from core.standings import Standings, compute_standings
 from storage import club, rounds
+from storage.club import ScheduledRound as ScheduledRound  # the handlers name it from here
 from storage.db import Database
 from storage.seasons import load_season
 
@@ -78,9 +79,14 @@ def deadline_for(date: dt.date, settings: club.ClubSettings, zone: dt.tzinfo) ->
     return round_start(date, settings, zone) - dt.timedelta(minutes=settings.deadline_minutes)
 
 
-async def open_round(services: Services) -> club.ScheduledRound | None:
+async def schedule(services: Services) -> list[ScheduledRound]:
+    """The season's rounds in order, with dates, deadlines and states."""
+    return await club.schedule(services.db)
+
+
+async def open_round(services: Services) -> ScheduledRound | None:
     """The round members can still sign off for: the first one not yet published."""
-    return next((r for r in await club.schedule(services.db) if r.state in rounds.OPEN), None)
+    return next((r for r in await schedule(services) if r.state in rounds.OPEN), None)
 
 
 async def published_round(services: Services) -> int | None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot import messages, texts
 from bot.chat import esc, owe_to_arbiters, send, show_date, show_moment
 from bot.services import Services, due_rounds, round_start
+from bot.tables import PairingView
 from core.errors import InvalidInputError
-from core.pairing import Fixes, Pairing, PairingImpossibleError, before_pairing, pair
+from core.pairing import Board, Fixes, PairingImpossibleError, before_pairing, pair
 from core.pairing.request import NO_FIXES, fitting_fixes, present_in, request_for_round
 from storage import club, rounds
 from storage.errors import InputStoreError, StoreProblem
@@ -23,7 +24,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Draft:
-    pairing: Pairing
+    pairing: PairingView
     dropped: Fixes
     """The arbiter's fixes that no longer fit who is present, and were let go."""
 
@@ -59,6 +60,69 @@ async def redraft(services: Services, number: int) -> None:
     made = await draft(services, number, actor=None)
     await owe_to_arbiters(services, await draft_text(
         services, made, texts.DRAFT_UPDATED.format(round=number)))
+
+
+async def clear_fixes(services: Services, number: int, *, actor: int) -> bool:
+    """Forget every fix the arbiter made for the round (the next draft is free); False if
+    there were none."""
+    db = services.db
+    async with db.transaction():
+        if await rounds.fixes(db, number) == NO_FIXES:
+            return False
+        await rounds.set_fixes(db, number, NO_FIXES, actor=actor)
+    return True
+
+
+async def swap(services: Services, number: int, a: str, b: str, *,
+               actor: int) -> Draft | None:
+    """Players `a` and `b` change places in the draft, and those boards stay fixed when the
+    round is paired again; None if there is no draft yet."""
+    db = services.db
+    async with db.transaction():
+        stored = await rounds.stored_pairing(db, number)
+        if stored is None:
+            return None
+        codes = {a: b, b: a}
+        boards = tuple(Board(x.number, codes.get(x.white, x.white), codes.get(x.black, x.black))
+                       for x in stored.boards)
+        bye = codes.get(stored.bye, stored.bye) if stored.bye else None
+        fixed = tuple((x.white, x.black) for x in boards if {x.white, x.black} & {a, b})
+        hand = await rounds.fixes(db, number)
+        # A board fixed earlier for either player is replaced, not added to (a swap undone
+        # must not leave two boards for one player).
+        touched = {p for board in fixed for p in board}
+        kept = tuple(x for x in hand.boards if not set(x) & touched)
+        await rounds.set_fixes(db, number, replace(hand, boards=kept + fixed,
+                                                   bye=None if hand.bye in touched else hand.bye),
+                               actor=actor)
+        await rounds.replace_boards(db, number, boards, bye, actor=actor)
+        updated = await rounds.stored_pairing(db, number)
+    assert updated is not None
+    return Draft(updated, NO_FIXES)
+
+
+@dataclass(frozen=True, slots=True)
+class Volunteer:
+    present: int
+    """Players present in the round."""
+    plays: bool
+    """The volunteer is one of them."""
+    made: Draft | None
+    """The round paired again around his bye; None if it could not be his (he does not
+    play, or the number present is even)."""
+
+
+async def volunteer_bye(services: Services, number: int, code: str, *,
+                        actor: int) -> Volunteer:
+    """A volunteer for the bye: fixed, and the round paired again around him."""
+    db = services.db
+    async with db.transaction():
+        playing = present_in(before_pairing(await load_season(db), number), number)
+        if code not in playing or len(playing) % 2 == 0:
+            return Volunteer(len(playing), code in playing, None)
+        hand = await rounds.fixes(db, number)
+        await rounds.set_fixes(db, number, replace(hand, bye=code), actor=actor)
+        return Volunteer(len(playing), True, await draft(services, number, actor=actor))
 
 
 async def at_deadline(services: Services, number: int) -> bool:

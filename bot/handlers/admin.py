@@ -14,12 +14,10 @@ from telegram.ext import Application
 
 from bot import texts
 from bot.chat import esc, reply, show_date, show_moment
+from bot.flows import admin, members, signoff
 from bot.handlers.common import arbiter_only, command, find_member, parse_date
-from bot.services import Context, deadline_for, open_round, published_round
+from bot.services import Context, open_round, published_round
 from core.season import AbsenceReason, ExternalDay
-from storage import attendance, club, rounds
-from storage.rounds import RoundState
-from storage.seasons import load_season
 
 
 def _actor(update: Update) -> int:
@@ -33,16 +31,11 @@ async def speler(update: Update, context: Context) -> None:
     if len(args) < 2 or args[0].lower() not in ("nieuw", "weg"):
         await reply(update, context, texts.SPELER_USAGE)
         return
-    season = await load_season(context.services.db)
-    upcoming = await open_round(context.services)
-    next_round = upcoming.number if upcoming else len(season.rounds) + 1
     if args[0].lower() == "weg":
         who = await find_member(update, context, " ".join(args[1:]))
         if who is not None:
-            await club.withdraw(context.services.db, who.code, last_round=next_round - 1,
-                                actor=_actor(update))
-            await reply(update, context, texts.SPELER_GONE.format(name=esc(who.name),
-                                                         round=next_round - 1))
+            last = await admin.withdraw(context.services, who, actor=_actor(update))
+            await reply(update, context, texts.SPELER_GONE.format(name=esc(who.name), round=last))
         return
     words, rating, youth = args[1:], None, False
     if words and words[-1].lower() == "jeugd":
@@ -53,14 +46,14 @@ async def speler(update: Update, context: Context) -> None:
         await reply(update, context, texts.SPELER_USAGE)
         return
     name = " ".join(words)
-    await club.add_player(context.services.db, name, rating=rating, youth=youth,
-                          joined=next_round, actor=_actor(update))
-    await reply(update, context, texts.SPELER_ADDED.format(name=esc(name), round=next_round))
+    joined = await admin.add_player(context.services, name, rating=rating, youth=youth,
+                                    actor=_actor(update))
+    await reply(update, context, texts.SPELER_ADDED.format(name=esc(name), round=joined))
 
 
 @arbiter_only
 async def spelers(update: Update, context: Context) -> None:
-    everyone = await club.members(context.services.db)
+    everyone = await members.everyone(context.services)
     lines = [texts.SPELERS_TITLE.format(count=len(everyone))]
     lines += [f"{esc(m.name)}{texts.SPELERS_LINKED if m.telegram_id else ''}" for m in everyone]
     await reply(update, context, "\n".join(lines))
@@ -72,13 +65,11 @@ async def ronde(update: Update, context: Context) -> None:
     services = context.services
     zone = services.settings.timezone
     today = services.clock().astimezone(zone).date()
-    settings = await club.settings(services.db)
     if not args:
-        schedule = await club.schedule(services.db)
         lines = [texts.RONDE_LINE.format(round=r.number, date=show_date(r.date),
                                          deadline=show_moment(r.deadline, zone),
                                          state=texts.STATE_WORDS[r.state])
-                 for r in schedule if r.state is not RoundState.COMPLETE] or [texts.RONDE_NONE]
+                 for r in await admin.rounds_ahead(services)] or [texts.RONDE_NONE]
         await reply(update, context, "\n".join(lines))
         return
     if args[0].lower() == "nieuw" and len(args) == 2:
@@ -86,26 +77,22 @@ async def ronde(update: Update, context: Context) -> None:
         if date is None:
             await reply(update, context, texts.BAD_DATE.format(text=esc(args[1])))
             return
-        number = max((r.number for r in await club.schedule(services.db)), default=0) + 1
-        deadline = deadline_for(date, settings, zone)
-        await rounds.add_round(services.db, number, date=date, deadline=deadline,
-                               actor=_actor(update))
-        await reply(update, context, texts.RONDE_ADDED.format(round=number, date=show_date(date),
-                                                     deadline=show_moment(deadline, zone)))
+        planned = await admin.plan_round(services, date, actor=_actor(update))
+        await reply(update, context, texts.RONDE_ADDED.format(
+            round=planned.round, date=show_date(date), deadline=show_moment(planned.deadline,
+                                                                            zone)))
         return
     if args[0].lower() == "uitstel" and len(args) == 3 and args[1].isdigit():
         date = parse_date(args[2], today)
         if date is None:
             await reply(update, context, texts.BAD_DATE.format(text=esc(args[2])))
             return
-        deadline = deadline_for(date, settings, zone)
-        await club.set_schedule(services.db, int(args[1]), date=date, deadline=deadline,
-                                actor=_actor(update))
-        await reply(update, context, texts.RONDE_MOVED.format(round=args[1], date=show_date(date),
-                                                     deadline=show_moment(deadline, zone)))
+        moved = await admin.move_round(services, int(args[1]), date, actor=_actor(update))
+        await reply(update, context, texts.RONDE_MOVED.format(
+            round=moved.round, date=show_date(date), deadline=show_moment(moved.deadline, zone)))
         return
     if args[0].lower() == "vervalt" and len(args) == 2 and args[1].isdigit():
-        await club.cancel_round(services.db, int(args[1]), actor=_actor(update))
+        await admin.cancel_round(services, int(args[1]), actor=_actor(update))
         await reply(update, context, texts.RONDE_CANCELLED.format(round=args[1]))
         return
     await reply(update, context, texts.RONDE_USAGE)
@@ -118,9 +105,8 @@ async def club_group(update: Update, context: Context) -> None:
         await reply(update, context, texts.CLUB_ONLY_GROUP)
         return
     thread = message.message_thread_id if message.is_topic_message else None
-    await club.change_settings(context.services.db, actor=_actor(update),
-                               group_chat_id=chat.id, group_thread_id=thread,
-                               name=chat.title or "")
+    await admin.set_group(context.services, chat.id, thread, chat.title or "",
+                          actor=_actor(update))
     await reply(update, context, texts.CLUB_SET)
 
 
@@ -132,8 +118,7 @@ async def arbiter(update: Update, context: Context) -> None:
     if len(ids) != 1 or not ids[0].isdigit():
         await reply(update, context, texts.ARBITER_USAGE)
         return
-    await club.set_arbiter(context.services.db, int(ids[0]), on=not remove,
-                           actor=_actor(update))
+    await admin.set_arbiter(context.services, int(ids[0]), on=not remove, actor=_actor(update))
     await reply(update, context, (texts.ARBITER_REMOVED if remove else texts.ARBITER_ADDED)
                 .format(id=ids[0]))
 
@@ -146,12 +131,11 @@ SETTINGS = {"start": "round_start", "deadline": "deadline_minutes",
 async def instellingen(update: Update, context: Context) -> None:
     args = list(context.args or [])
     if not args:
-        settings = await club.settings(context.services.db)
-        season = await load_season(context.services.db)
+        settings, rules = await admin.settings(context.services)
         await reply(update, context, texts.INSTELLINGEN.format(
             start=settings.round_start.strftime("%H:%M"), deadline=settings.deadline_minutes,
             reminder=settings.reminder_minutes,
-            rules=esc(json.dumps(season.rules_source, default=str, ensure_ascii=False))))
+            rules=esc(json.dumps(rules, default=str, ensure_ascii=False))))
         return
     if args[0].lower() in ("reglement", "regel"):
         await _change_rules(update, context, args)
@@ -168,23 +152,20 @@ async def instellingen(update: Update, context: Context) -> None:
     if key is None or value is None:
         await reply(update, context, texts.INSTELLINGEN_USAGE)
         return
-    await club.change_settings(context.services.db, actor=_actor(update), **{key: value})
+    await admin.change_settings(context.services, actor=_actor(update), **{key: value})
     await reply(update, context, texts.INSTELLINGEN_DONE)
 
 
 async def _change_rules(update: Update, context: Context, args: list[str]) -> None:
     """`reglement PRESET` (keeps the club's overrides) or `regel PARAMETER WAARDE`."""
-    season = await load_season(context.services.db)
-    source = season.rules_source
-    rules = dict(source) if isinstance(source, dict) else {"preset": source}
     if args[0].lower() == "reglement" and len(args) == 2:
-        rules["preset"] = args[1]
+        change: dict[str, object] = {"preset": args[1]}
     elif args[0].lower() == "regel" and len(args) >= 3:
-        rules[args[1]] = _value(" ".join(args[2:]))
+        change = {args[1]: _value(" ".join(args[2:]))}
     else:
         await reply(update, context, texts.INSTELLINGEN_USAGE)
         return
-    await club.set_rules(context.services.db, rules, actor=_actor(update))
+    await admin.change_rules(context.services, change, actor=_actor(update))
     await reply(update, context, texts.INSTELLINGEN_DONE)
 
 
@@ -220,10 +201,10 @@ async def extern(update: Update, context: Context) -> None:
         return
     message = update.effective_message
     assert message is not None
-    result = EXTERNAL_RESULTS[args[-1]]
-    await attendance.sign_off(context.services.db, number, who.code, AbsenceReason.EXTERNAL,
-                              sent_at=message.date, actor=_actor(update), day=day,
-                              team=int(args[-2]), result=result, correction=True)
+    await signoff.sign_off(context.services, who,
+                           signoff.Request((number,), AbsenceReason.EXTERNAL, day),
+                           sent_at=message.date, actor=_actor(update), correction=True,
+                           early=None, team=int(args[-2]), result=EXTERNAL_RESULTS[args[-1]])
     await reply(update, context, texts.EXTERN_DONE.format(name=esc(who.name), team=args[-2],
                                                  result=args[-1], round=number))
 

@@ -6,25 +6,25 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import re
+from contextlib import AbstractAsyncContextManager
 
 from telegram import Update
 from telegram.ext import CommandHandler, filters
 
 from bot import texts
 from bot.chat import UNWRITABLE, Handler, answering_directly, esc, owe_to_arbiters, reply
+from bot.flows import members
 from bot.services import Context
 from core.errors import InvalidInputError
-from storage import club
 from storage.errors import StoreError, StoreProblem
 
 log = logging.getLogger(__name__)
 
 
-
-async def member(update: Update, context: Context) -> club.Member | None:
+async def member(update: Update, context: Context) -> members.Member | None:
     """The member the sender is linked to; asks him to link if he is not."""
     user = update.effective_user
-    found = None if user is None else await club.member_of(context.services.db, user.id)
+    found = None if user is None else await members.of_user(context.services, user.id)
     if found is None:
         await reply(update, context, texts.NOT_LINKED)
     return found
@@ -64,12 +64,17 @@ def refusing_store_errors(handler: Handler) -> Handler:
     return guarded
 
 
-def unit_of_work(handler: Handler) -> Handler:
-    """Run `handler` in one transaction: what it stores, the replies and every message it
-    owes commit together with the update being marked done, or none of it does (and the
+def atomically(context: Context) -> AbstractAsyncContextManager[object]:
+    """A unit of work: what the flows called inside store, the replies and every message
+    they owe commit together with the update being marked done, or none of it does (and the
     update is handled again after a restart)."""
+    return context.services.db.transaction()
+
+
+def unit_of_work(handler: Handler) -> Handler:
+    """Run `handler` as one unit of work (`atomically`)."""
     async def inside(update: Update, context: Context) -> None:
-        async with context.services.db.transaction():
+        async with atomically(context):
             await handler(update, context)
     return inside
 
@@ -86,9 +91,9 @@ def command(name: str, handler: Handler, *, reads_only: bool = False,
     return CommandHandler(name, refusing_store_errors(body), filters=filters.UpdateType.MESSAGE)
 
 
-async def find_member(update: Update, context: Context, text: str) -> club.Member | None:
+async def find_member(update: Update, context: Context, text: str) -> members.Member | None:
     """Exactly one member by name, or a reply saying why not."""
-    found = club.find(await club.members(context.services.db), text)
+    found = await members.matching(context.services, text)
     if len(found) == 1:
         return found[0]
     if not found:

@@ -15,15 +15,15 @@ from telegram.ext import Application
 
 from bot import chart, exports, texts
 from bot.chat import reply
+from bot.flows import views
 from bot.handlers.common import arbiter_only, command, member
 from bot.services import Context
 from core.season import Season
 from core.standings import standings_history
-from storage.seasons import load_season
 
 
 async def grafiek(update: Update, context: Context) -> None:
-    season = await load_season(context.services.db)
+    season = await views.season(context.services)
     history = await asyncio.to_thread(standings_history, season)
     if len(history) < 2:
         await reply(update, context, texts.CHART_NONE)
@@ -43,7 +43,7 @@ async def grafiek(update: Update, context: Context) -> None:
 
 @arbiter_only
 async def export(update: Update, context: Context) -> None:
-    season = await load_season(context.services.db)
+    season = await views.season(context.services)
     archive = await asyncio.to_thread(_archive, season)
     chat = update.effective_chat
     assert chat is not None

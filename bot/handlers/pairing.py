@@ -3,26 +3,15 @@ publish (bevestig); publishing posts it in the club group and sends each player 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from telegram import Update
 from telegram.ext import Application
 
-from bot import messages, tables, texts
+from bot import texts
 from bot.chat import esc, reply
 from bot.flows import rounds as flows
+from bot.flows import views
 from bot.handlers.common import arbiter_only, command, find_member, is_arbiter
-from bot.services import Context, open_round, published_round
-from core.pairing import Board, before_pairing
-from core.pairing.request import NO_FIXES, present_in
-from storage import rounds
-from storage.club import ScheduledRound
-from storage.rounds import RoundState
-from storage.seasons import load_season
-
-
-async def render(context: Context, stored: tables.PairingView, *, when: str = "") -> str:
-    return await messages.pairing(await load_season(context.services.db), stored, when=when)
+from bot.services import Context, ScheduledRound, open_round
 
 
 async def indeling(update: Update, context: Context) -> None:
@@ -36,20 +25,8 @@ async def indeling(update: Update, context: Context) -> None:
             return
         await arbiter_only(action)(update, context)
         return
-    upcoming = await open_round(context.services)
-    if upcoming is not None and upcoming.state is RoundState.DRAFTED \
-            and await is_arbiter(update, context):
-        stored = await rounds.stored_pairing(context.services.db, upcoming.number)
-        if stored is not None:
-            await reply(update, context,
-                        texts.INDELING_DRAFT_TITLE + "\n" + await render(context, stored))
-            return
-    number = await published_round(context.services)
-    stored = None if number is None else await rounds.stored_pairing(context.services.db, number)
-    if stored is None:
-        await reply(update, context, texts.INDELING_NONE)
-        return
-    await reply(update, context, await render(context, stored))
+    shown = await views.pairing_text(context.services, arbiter=await is_arbiter(update, context))
+    await reply(update, context, texts.INDELING_NONE if shown is None else shown)
 
 
 async def _open_round(update: Update, context: Context) -> ScheduledRound | None:
@@ -60,12 +37,16 @@ async def _open_round(update: Update, context: Context) -> ScheduledRound | None
     return upcoming
 
 
+def _actor(update: Update) -> int:
+    assert update.effective_user is not None
+    return update.effective_user.id
+
+
 async def make(update: Update, context: Context) -> None:
     upcoming = await _open_round(update, context)
     if upcoming is None:
         return
-    assert update.effective_user is not None
-    made = await flows.draft(context.services, upcoming.number, actor=update.effective_user.id)
+    made = await flows.draft(context.services, upcoming.number, actor=_actor(update))
     await reply(update, context, await flows.draft_text(context.services, made,
                                                         texts.INDELING_DRAFT_TITLE))
 
@@ -75,13 +56,9 @@ async def clear(update: Update, context: Context) -> None:
     upcoming = await _open_round(update, context)
     if upcoming is None:
         return
-    assert update.effective_user is not None
-    if await rounds.fixes(context.services.db, upcoming.number) == NO_FIXES:
-        await reply(update, context, texts.NO_FIXES_TO_CLEAR.format(round=upcoming.number))
-        return
-    await rounds.set_fixes(context.services.db, upcoming.number, NO_FIXES,
-                           actor=update.effective_user.id)
-    await reply(update, context, texts.FIXES_CLEARED.format(round=upcoming.number))
+    cleared = await flows.clear_fixes(context.services, upcoming.number, actor=_actor(update))
+    await reply(update, context, (texts.FIXES_CLEARED if cleared else texts.NO_FIXES_TO_CLEAR)
+                .format(round=upcoming.number))
 
 
 async def swap(update: Update, context: Context) -> None:
@@ -93,33 +70,12 @@ async def swap(update: Update, context: Context) -> None:
         await reply(update, context, texts.INDELING_USAGE)
         return
     a, b = [await find_member(update, context, p) for p in parts]
-    stored = await rounds.stored_pairing(context.services.db, upcoming.number)
     if a is None or b is None:
         return
-    if stored is None:
-        await reply(update, context, texts.NO_DRAFT_YET)
-        return
-    swap_codes = {a.code: b.code, b.code: a.code}
-    boards = tuple(Board(x.number, swap_codes.get(x.white, x.white),
-                         swap_codes.get(x.black, x.black)) for x in stored.boards)
-    bye_player = swap_codes.get(stored.bye, stored.bye) if stored.bye else None
-    moved = {a.code, b.code}
-    fixed = tuple((x.white, x.black) for x in boards if {x.white, x.black} & moved)
-    assert update.effective_user is not None
-    hand = await rounds.fixes(context.services.db, upcoming.number)
-    # A board fixed earlier for either player is replaced, not added to (a swap undone
-    # must not leave two boards for one player).
-    touched = {p for board in fixed for p in board}
-    kept = tuple(x for x in hand.boards if not set(x) & touched)
-    await rounds.set_fixes(context.services.db, upcoming.number,
-                           replace(hand, boards=kept + fixed,
-                                   bye=None if hand.bye in touched else hand.bye),
-                           actor=update.effective_user.id)
-    await rounds.replace_boards(context.services.db, upcoming.number, boards, bye_player,
-                                actor=update.effective_user.id)
-    updated = await rounds.stored_pairing(context.services.db, upcoming.number)
-    assert updated is not None
-    await reply(update, context, texts.INDELING_DRAFT_TITLE + "\n" + await render(context, updated))
+    made = await flows.swap(context.services, upcoming.number, a.code, b.code,
+                            actor=_actor(update))
+    await reply(update, context, texts.NO_DRAFT_YET if made is None else
+                await flows.draft_text(context.services, made, texts.INDELING_DRAFT_TITLE))
 
 
 async def bye(update: Update, context: Context) -> None:
@@ -132,24 +88,19 @@ async def bye(update: Update, context: Context) -> None:
     who = await find_member(update, context, name)
     if who is None:
         return
-    season = before_pairing(await load_season(context.services.db), upcoming.number)
-    playing = present_in(season, upcoming.number)
-    if who.code not in playing:
+    done = await flows.volunteer_bye(context.services, upcoming.number, who.code,
+                                     actor=_actor(update))
+    if not done.plays:
         await reply(update, context, texts.BYE_NOT_PLAYING.format(name=esc(who.name)))
-        return
-    if len(playing) % 2 == 0:
-        await reply(update, context, texts.BYE_EVEN.format(count=len(playing)))
-        return
-    assert update.effective_user is not None
-    hand = await rounds.fixes(context.services.db, upcoming.number)
-    await rounds.set_fixes(context.services.db, upcoming.number, replace(hand, bye=who.code),
-                           actor=update.effective_user.id)
-    await make(update, context)
+    elif done.made is None:
+        await reply(update, context, texts.BYE_EVEN.format(count=done.present))
+    else:
+        await reply(update, context, await flows.draft_text(context.services, done.made,
+                                                            texts.INDELING_DRAFT_TITLE))
 
 
 async def publish(update: Update, context: Context) -> None:
-    assert update.effective_user is not None
-    done = await flows.publish(context.services, actor=update.effective_user.id)
+    done = await flows.publish(context.services, actor=_actor(update))
     note = texts.PUBLISHED.format(round=done.round, count=done.players)
     if done.unlinked:
         note += "\n" + texts.PUBLISH_UNLINKED.format(names=", ".join(esc(n)

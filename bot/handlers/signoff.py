@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 from dataclasses import dataclass, field
 
@@ -10,14 +9,11 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot import texts
-from bot.chat import esc, reply, send, show_date, show_moment, tell_arbiters
-from bot.flows import rounds as flows
-from bot.handlers.common import command, is_arbiter, member, parse_date
-from bot.services import Context, open_round, standings_of
-from core.preview import SignOffPrice, after_sign_off, sign_off_price
+from bot.chat import esc, reply, show_date, show_moment
+from bot.flows import members, signoff
+from bot.handlers.common import atomically, command, is_arbiter, member, parse_date
+from bot.services import Context, ScheduledRound, open_round, schedule
 from core.season import AbsenceReason, ExternalDay
-from storage import attendance, club, rounds
-from storage.seasons import load_season
 
 
 @dataclass
@@ -29,11 +25,11 @@ class Request:
     problem: str | None = None
 
 
-def parse(words: list[str], schedule: list[club.ScheduledRound], today: dt.date) -> Request:
+def parse(words: list[str], rounds: list[ScheduledRound], today: dt.date) -> Request:
     """`[datum | rondenummer | van X t/m Y] [extern | extern-clubavond] [reden]`."""
     request = Request()
-    by_date = {r.date: r.number for r in schedule if r.date is not None}
-    numbers = {r.number for r in schedule}
+    by_date = {r.date: r.number for r in rounds if r.date is not None}
+    numbers = {r.number for r in rounds}
     pending_range = False
     for k, word in enumerate(words):
         low = word.lower()
@@ -71,14 +67,12 @@ def parse(words: list[str], schedule: list[club.ScheduledRound], today: dt.date)
 
 
 async def _target(update: Update, context: Context,
-                  words: list[str]) -> tuple[club.Member | None, list[str]]:
+                  words: list[str]) -> tuple[members.Member | None, list[str]]:
     """Who signs off: an arbiter may name a member first; anyone else is himself."""
     if await is_arbiter(update, context) and words:
-        everyone = await club.members(context.services.db)
-        for length in range(len(words), 0, -1):
-            found = club.exact(everyone, " ".join(words[:length]))
-            if len(found) == 1:
-                return found[0], words[length:]
+        named, rest = await members.named_first(context.services, words)
+        if named is not None:
+            return named, rest
     return await member(update, context), words
 
 
@@ -88,93 +82,44 @@ async def afmelden(update: Update, context: Context) -> None:
     who, words = await _target(update, context, words)
     if who is None:
         return
-    zone = services.settings.timezone
-    today = services.clock().astimezone(zone).date()
-    schedule = await club.schedule(services.db)
-    request = parse(words, schedule, today)
-    if request.problem:
-        await reply(update, context, request.problem + "\n" + texts.AFMELDEN_USAGE)
+    today = services.clock().astimezone(services.settings.timezone).date()
+    parsed = parse(words, await schedule(services), today)
+    if parsed.problem:
+        await reply(update, context, parsed.problem + "\n" + texts.AFMELDEN_USAGE)
         return
-    if not request.rounds:
+    if not parsed.rounds:
         upcoming = await open_round(services)
         if upcoming is None:
             await reply(update, context, texts.NO_OPEN_ROUND)
             return
-        request.rounds = [upcoming.number]
+        parsed.rounds = [upcoming.number]
     message = update.effective_message
     assert message is not None and update.effective_user is not None
     actor = update.effective_user.id
-    correction = await is_arbiter(update, context) and who.telegram_id != actor
-    # Priced from the season as committed, before the write transaction: the writer's lock
-    # is then held only for storing (a large season takes a while to price).
-    committed = await load_season(services.db)
-    standings = await standings_of(services, committed)
-    early = {}
-    for number in request.rounds:
-        ahead = after_sign_off(committed, who.code, number, request.reason, request.day)
-        if ahead is not None:
-            early[number] = await asyncio.to_thread(sign_off_price, ahead, standings, who.code,
-                                                    number, request.reason, request.day)
-    async with services.db.transaction():
-        await _sign_off(update, context, who, request, early, schedule, correction,
-                        committed.rules.display_decimals)
+    request = signoff.Request(tuple(parsed.rounds), parsed.reason, parsed.day, parsed.note)
+    early = await signoff.prices(services, who, request)
+    async with atomically(context):
+        done = await signoff.sign_off(services, who, request, sent_at=message.date, actor=actor,
+                                      correction=await is_arbiter(update, context)
+                                      and who.telegram_id != actor, early=early)
+        await reply(update, context, signed_off_text(done, services.settings.timezone))
 
 
-async def _sign_off(update: Update, context: Context, who: club.Member, request: Request,
-                    early: dict[int, SignOffPrice], schedule: list[club.ScheduledRound],
-                    correction: bool, decimals: int) -> None:
-    """Store the sign-offs (all or none), say what each earns, tell whom it concerns."""
-    services = context.services
-    zone = services.settings.timezone
-    message = update.effective_message
-    assert message is not None and update.effective_user is not None
-    actor = update.effective_user.id
-    dates = {r.number: r for r in schedule}
-    signed = [await attendance.sign_off(
-        services.db, number, who.code, request.reason, sent_at=message.date, actor=actor,
-        day=request.day, note=request.note, correction=correction)
-        for number in request.rounds]
+def signed_off_text(done: signoff.SignOffReport, zone: dt.tzinfo) -> str:
     lines = []
-    for done in signed:
-        when = show_date(dates[done.round].date)
-        if not done.on_time:
+    for one in done.rounds:
+        when = show_date(one.date)
+        if one.late_after is not None:
             lines.append(texts.SIGNED_OFF_LATE.format(
-                who=esc(who.name), round=done.round, date=when,
-                deadline=show_moment(dates[done.round].deadline, zone)))
-            await _tell_about_late(context, who, done.round)
+                who=esc(done.who.name), round=one.round, date=when,
+                deadline=show_moment(one.late_after, zone)))
             continue
-        if done.draft_dropped:
-            await flows.redraft(services, done.round)
-        price = early.get(done.round)
-        if price is None:  # a draft it dropped: priced as stored
-            season = await load_season(services.db)
-            price = await asyncio.to_thread(sign_off_price, season,
-                                            await standings_of(services, season), who.code,
-                                            done.round, done.reason, done.day)
-        kind = texts.KIND_WORDS.get(done.reason.value if done.day is None else
-                                    f"external_{done.day.value}", "afgemeld")
-        lines.append(texts.SIGNED_OFF.format(
-            who=esc(who.name), round=done.round, date=when, kind=kind,
-            earns=texts.earns(price, decimals)))
-    await reply(update, context, "\n".join(lines))
-
-
-async def _tell_about_late(context: Context, who: club.Member, number: int) -> None:
-    stored = await rounds.stored_pairing(context.services.db, number)
-    opponent = None
-    if stored is not None:
-        board = next((b for b in stored.boards if who.code in (b.white, b.black)), None)
-        if board is not None:
-            opponent = board.black if board.white == who.code else board.white
-    everyone = {m.code: m for m in await club.members(context.services.db)}
-    paired = "" if opponent is None else texts.LATE_PAIRED.format(
-        opponent=esc(everyone[opponent].name))
-    await tell_arbiters(context, texts.LATE_TO_ARBITER.format(who=esc(who.name), round=number,
-                                                              paired=paired))
-    told = None if opponent is None else everyone[opponent]
-    if told is not None and told.telegram_id is not None:
-        await send(context.services, told.telegram_id, texts.LATE_TO_OPPONENT.format(
-            who=esc(who.name), round=number), about=esc(told.name))
+        kind = texts.KIND_WORDS.get(one.reason.value if one.day is None else
+                                    f"external_{one.day.value}", "afgemeld")
+        earns = "" if one.price is None else texts.earns(one.price, done.decimals)
+        lines.append(texts.SIGNED_OFF.format(who=esc(done.who.name), round=one.round,
+                                             date=when, kind=kind, earns=earns))
+    return "\n".join(lines)
 
 
 async def aanmelden(update: Update, context: Context) -> None:
@@ -191,10 +136,9 @@ async def aanmelden(update: Update, context: Context) -> None:
         return
     message = update.effective_message
     assert message is not None and update.effective_user is not None
-    actor = update.effective_user.id
-    await attendance.cancel_sign_off(services.db, number, who.code, sent_at=message.date,
-                                     actor=actor,
-                                     correction=await is_arbiter(update, context))
+    await signoff.cancel(services, who, number, sent_at=message.date,
+                         actor=update.effective_user.id,
+                         correction=await is_arbiter(update, context))
     await reply(update, context, texts.AANMELDEN_DONE.format(round=number))
 
 

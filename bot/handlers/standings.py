@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import tempfile
 from pathlib import Path
 
@@ -13,18 +12,14 @@ from telegram.error import Forbidden
 from telegram.ext import Application
 
 from bot import announce, exports, messages, tables, texts
-from bot.chat import esc, reply, send, split
+from bot.chat import esc, reply, split
+from bot.flows import views
 from bot.handlers.common import command, member
-from bot.services import Context, open_round, published_round, standings_now
+from bot.services import Context, standings_now
 from core.numbers import format_number
 from core.rules import Titles
 from core.season import Season
-from core.standings import compute_standings
-from core.titles import announcements, period_groups, subgroups
-from storage import attendance, club, rounds
-from storage.seasons import load_season
-
-GROUP_TOP = 12
+from core.titles import period_groups, subgroups
 
 
 async def stand(update: Update, context: Context) -> None:
@@ -46,27 +41,10 @@ async def stand(update: Update, context: Context) -> None:
     chat = update.effective_chat
     if chat is not None and chat.type != ChatType.PRIVATE:
         await reply(update, context,
-                    messages.standings_table(standings, decimals, GROUP_TOP) + "\n" +
+                    messages.standings_table(standings, decimals, messages.GROUP_TOP) + "\n" +
                     texts.STAND_GROUP_MORE)
     else:
         await reply(update, context, messages.standings_table(standings, decimals))
-
-
-async def post_standings(context: Context, number: int) -> None:
-    """After the last result of a round: the new standings in the club group, and whatever
-    titles and prizes the round decided."""
-    settings = await club.settings(context.services.db)
-    if settings.group_chat_id is None:
-        return
-    season = await load_season(context.services.db)
-    standings = await asyncio.to_thread(compute_standings, season, number)
-    await send(context.services, settings.group_chat_id,
-               texts.ROUND_COMPLETE.format(round=number) + "\n" +
-               messages.standings_table(standings, season.rules.display_decimals, GROUP_TOP),
-               thread_id=settings.group_thread_id, about=texts.THE_GROUP)
-    for item in announcements(season, number):
-        await send(context.services, settings.group_chat_id, announce.announcement(season, item),
-                   thread_id=settings.group_thread_id, about=texts.THE_GROUP)
 
 
 async def periode(update: Update, context: Context, season: Season) -> None:
@@ -104,32 +82,21 @@ async def mijn(update: Update, context: Context) -> None:
     who = await member(update, context)
     if who is None:
         return
-    season, standings = await standings_now(context.services)
+    mine = await views.mine(context.services, who)
     lines = []
-    if who.code in standings.ranking:
-        row = standings.row(who.code)
+    if mine.place is not None:
         lines.append(texts.MIJN.format(
-            name=esc(who.name), rank=row.rank, value=format_number(row.value, 0),
-            score=format_number(row.score, season.rules.display_decimals, comma=True)))
-    upcoming = await open_round(context.services)
-    signed = [] if upcoming is None else await attendance.signed_off_rounds(
-        context.services.db, who.code, from_round=upcoming.number)
-    lines.append(texts.MIJN_SIGNOFFS.format(rounds=", ".join(map(str, signed))) if signed
-                 else texts.MIJN_NO_SIGNOFFS)
-    number = await published_round(context.services)
-    stored = None if number is None else await rounds.stored_pairing(context.services.db, number)
-    if stored is not None:
-        names = {m.code: m.name for m in await club.members(context.services.db)}
-        for board, result in zip(stored.boards, stored.results, strict=True):
-            if who.code in (board.white, board.black):
-                white = board.white == who.code
-                lines.append(texts.MIJN_GAME.format(
-                    round=number, board=board.number,
-                    colour=texts.COLOURS_WORD["white" if white else "black"],
-                    opponent=esc(names[board.black if white else board.white]),
-                    result="" if result is None else f" ({result})"))
-        if stored.bye == who.code:
-            lines.append(texts.MIJN_BYE.format(round=number))
+            name=esc(who.name), rank=mine.place.rank, value=format_number(mine.place.value, 0),
+            score=format_number(mine.place.score, mine.decimals, comma=True)))
+    lines.append(texts.MIJN_SIGNOFFS.format(rounds=", ".join(map(str, mine.signed_off)))
+                 if mine.signed_off else texts.MIJN_NO_SIGNOFFS)
+    for game in mine.games:
+        lines.append(texts.MIJN_GAME.format(
+            round=game.round, board=game.board,
+            colour=texts.COLOURS_WORD["white" if game.white else "black"],
+            opponent=esc(game.opponent), result="" if game.result is None else f" ({game.result})"))
+    if mine.bye_round is not None:
+        lines.append(texts.MIJN_BYE.format(round=mine.bye_round))
     await personal(update, context, "\n".join(lines))
 
 

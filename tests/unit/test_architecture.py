@@ -60,3 +60,13 @@ def test_handlers_do_not_touch_the_database_file_or_the_outbox():
     for path in (ROOT / "bot" / "handlers").glob("*.py"):
         assert not imported_modules(path) & {"aiosqlite", "sqlite3", "storage.db",
                                              "storage.outbox", "storage.inbox"}, path
+
+
+def test_handlers_reach_the_store_only_through_flows():
+    """Handlers parse, call a flow (or a question of bot.services) and render its report; what
+    is stored, and what a change owes, is the flows' business. Only the store's refusals
+    (storage.errors) are known to them, to say them in Dutch."""
+    for path in (ROOT / "bot" / "handlers").glob("*.py"):
+        reached = {m for m in imported_modules(path) if m.split(".")[0] == "storage"}
+        assert reached <= {"storage.errors", "storage.errors.StoreError",
+                           "storage.errors.StoreProblem"}, path

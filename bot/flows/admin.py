@@ -1,0 +1,102 @@
+"""The arbiter's housekeeping: members in and out, the schedule, the club group, arbiters,
+settings and the rules. Each change is one transaction, recorded in the audit log."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from bot.services import Services, deadline_for, open_round, schedule
+from storage import club
+from storage.club import ClubSettings, Member, ScheduledRound
+from storage.rounds import RoundState, add_round
+from storage.seasons import load_season
+
+
+async def _next_round(services: Services) -> int:
+    """The first round a change of the roster can still affect."""
+    upcoming = await open_round(services)
+    return upcoming.number if upcoming else len((await load_season(services.db)).rounds) + 1
+
+
+async def add_player(services: Services, name: str, *, rating: int | None, youth: bool,
+                     actor: int) -> int:
+    """A new member, playing from the next round on (returned)."""
+    async with services.db.transaction():
+        joined = await _next_round(services)
+        await club.add_player(services.db, name, rating=rating, youth=youth, joined=joined,
+                              actor=actor)
+    return joined
+
+
+async def withdraw(services: Services, who: Member, *, actor: int) -> int:
+    """A member leaves; the last round he counts in is returned."""
+    async with services.db.transaction():
+        last = await _next_round(services) - 1
+        await club.withdraw(services.db, who.code, last_round=last, actor=actor)
+    return last
+
+
+async def rounds_ahead(services: Services) -> list[ScheduledRound]:
+    """The rounds not yet complete, for the arbiter's overview."""
+    return [r for r in await schedule(services) if r.state is not RoundState.COMPLETE]
+
+
+@dataclass(frozen=True, slots=True)
+class Scheduled:
+    round: int
+    date: dt.date
+    deadline: dt.datetime
+
+
+async def plan_round(services: Services, date: dt.date, *, actor: int) -> Scheduled:
+    """A new round at the end of the schedule; its deadline follows from the settings."""
+    db = services.db
+    async with db.transaction():
+        number = max((r.number for r in await schedule(services)), default=0) + 1
+        deadline = deadline_for(date, await club.settings(db), services.settings.timezone)
+        await add_round(db, number, date=date, deadline=deadline, actor=actor)
+    return Scheduled(number, date, deadline)
+
+
+async def move_round(services: Services, number: int, date: dt.date, *,
+                     actor: int) -> Scheduled:
+    """A round to another date (postponed); its deadline moves with it."""
+    db = services.db
+    async with db.transaction():
+        deadline = deadline_for(date, await club.settings(db), services.settings.timezone)
+        await club.set_schedule(db, number, date=date, deadline=deadline, actor=actor)
+    return Scheduled(number, date, deadline)
+
+
+async def cancel_round(services: Services, number: int, *, actor: int) -> None:
+    await club.cancel_round(services.db, number, actor=actor)
+
+
+async def set_group(services: Services, chat_id: int, thread_id: int | None, title: str, *,
+                    actor: int) -> None:
+    """The club group (and forum topic) where pairings, reminders and standings go."""
+    await club.change_settings(services.db, actor=actor, group_chat_id=chat_id,
+                               group_thread_id=thread_id, name=title)
+
+
+async def set_arbiter(services: Services, telegram_id: int, *, on: bool, actor: int) -> None:
+    await club.set_arbiter(services.db, telegram_id, on=on, actor=actor)
+
+
+async def settings(services: Services) -> tuple[ClubSettings, object]:
+    """The club's settings, and its rules as the season file states them."""
+    return await club.settings(services.db), (await load_season(services.db)).rules_source
+
+
+async def change_settings(services: Services, *, actor: int, **changes: object) -> None:
+    await club.change_settings(services.db, actor=actor, **changes)
+
+
+async def change_rules(services: Services, changes: dict[str, object], *, actor: int) -> None:
+    """Change the rules: a preset (the club's own overrides stay) or single parameters. The
+    whole season is checked under the new rules before anything is stored."""
+    async with services.db.transaction():
+        source = (await load_season(services.db)).rules_source
+        rules = dict(source) if isinstance(source, dict) else {"preset": source}
+        await club.set_rules(services.db, rules | changes, actor=actor)

@@ -1,0 +1,143 @@
+"""Results: a player reports, the opponent confirms (or disputes) with a button, the arbiter
+settles; the last result of a round owes the club group the new standings."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from enum import StrEnum
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import announce, messages, texts
+from bot.chat import esc, owe_to_arbiters, send
+from bot.services import Services, published_round
+from core.season import Result
+from core.standings import compute_standings
+from core.titles import announcements
+from storage import club, results
+from storage.club import Member
+from storage.results import Outcome
+from storage.seasons import load_season
+
+__all__ = ["Confirmation", "Outcome", "Reported", "confirm", "correct", "post_standings",
+           "report"]
+
+@dataclass(frozen=True, slots=True)
+class Reported:
+    outcome: Outcome
+    round: int
+    board: int
+    words: str
+    """The result in words, with the players' names (HTML-escaped)."""
+    opponent: str
+    """The reporter's opponent (empty when the arbiter entered it)."""
+
+
+async def _words(services: Services, result: Result, white: str, black: str) -> str:
+    names = {m.code: m.name for m in await club.members(services.db)}
+    return texts.RESULT_WORDS[result.value].format(white=esc(names[white]),
+                                                   black=esc(names[black]))
+
+
+async def report(services: Services, who: Member, result: Result, *,
+                 replied_to: tuple[int, int] | None, actor: int) -> Reported | None:
+    """A player's result for his game in the round of the pairing he replied to
+    (`replied_to`: chat and message), else the newest published round; None if no round is
+    published. The opponent is asked to confirm, or the arbiters hear of a conflict."""
+    db = services.db
+    async with db.transaction():
+        number = None if replied_to is None else await club.message_round(db, *replied_to)
+        number = number or await published_round(services)
+        if number is None:
+            return None
+        board = await results.board_of(db, number, who.code)
+        outcome = await results.report(db, number, board, result, player=who.code, actor=actor)
+        return await _announce(services, outcome, who, result)
+
+
+async def correct(services: Services, number: int | None, board: int, result: Result, *,
+                  actor: int) -> Reported | None:
+    """The arbiter enters (or corrects) a result: final at once."""
+    async with services.db.transaction():
+        number = number or await published_round(services)
+        if number is None:
+            return None
+        outcome = await results.correct(services.db, number, board, result, actor=actor)
+        return await _announce(services, outcome, None, result)
+
+
+async def _announce(services: Services, outcome: results.GameResult, reporter: Member | None,
+                    reported: Result) -> Reported:
+    assert outcome.result is not None
+    said = await _words(services, outcome.result, outcome.white, outcome.black)
+    everyone = {m.code: m for m in await club.members(services.db)}
+    opponent = None if reporter is None else \
+        everyone[outcome.black if reporter.code == outcome.white else outcome.white]
+    if outcome.outcome is Outcome.CONFLICT:
+        await owe_to_arbiters(services, texts.CONFLICT_TO_ARBITER.format(
+            round=outcome.round, board=outcome.board, first=said,
+            second=await _words(services, reported, outcome.white, outcome.black)))
+    elif outcome.outcome is Outcome.RECORDED:
+        assert reporter is not None and opponent is not None
+        if opponent.telegram_id is not None:
+            data = f"{outcome.round}:{outcome.board}:{outcome.result.value}"
+            buttons = InlineKeyboardMarkup([[
+                InlineKeyboardButton(texts.CONFIRM_YES, callback_data=f"res:v1:{data}"),
+                InlineKeyboardButton(texts.CONFIRM_NO, callback_data=f"resno:v1:{data}")]])
+            await send(services, opponent.telegram_id, texts.CONFIRM_ASK.format(
+                reporter=esc(reporter.name), round=outcome.round, board=outcome.board,
+                words=said), markup=buttons, about=esc(opponent.name))
+    elif outcome.round_complete:
+        await post_standings(services, outcome.round)
+    return Reported(outcome.outcome, outcome.round, outcome.board, said,
+                    "" if opponent is None else opponent.name)
+
+
+class Confirmation(StrEnum):
+    NOT_YOURS = "not_yours"
+    DISPUTED = "disputed"
+    ALREADY_HANDLED = "already_handled"
+    CONFIRMED = "confirmed"
+
+
+async def confirm(services: Services, user_id: int, number: int, board: int, value: str, *,
+                  agrees: bool) -> tuple[Confirmation, str]:
+    """The opponent's answer to a reported result (a button), and the result in words. A
+    dispute goes to the arbiters; a tap on a result that changed or was settled meanwhile
+    changes nothing."""
+    db = services.db
+    async with db.transaction():
+        who = await club.member_of(db, user_id)
+        stored = await results.game(db, number, board)
+        if who is None or who.code not in (stored.white, stored.black):
+            return Confirmation.NOT_YOURS, ""
+        said = await _words(services, Result(value), stored.white, stored.black)
+        if not agrees:
+            await owe_to_arbiters(services, texts.DISPUTE_TO_ARBITER.format(
+                who=esc(who.name), round=number, board=board, words=said))
+            return Confirmation.DISPUTED, said
+        if stored.result is None or stored.result.value != value or stored.confirmed:
+            return Confirmation.ALREADY_HANDLED, said
+        outcome = await results.confirm(db, number, board, player=who.code, actor=user_id)
+        if outcome.round_complete:
+            await post_standings(services, outcome.round)
+    return Confirmation.CONFIRMED, said
+
+
+async def post_standings(services: Services, number: int) -> None:
+    """After the last result of a round: the new standings in the club group, and whatever
+    titles and prizes the round decided."""
+    settings = await club.settings(services.db)
+    if settings.group_chat_id is None:
+        return
+    season = await load_season(services.db)
+    standings = await asyncio.to_thread(compute_standings, season, number)
+    await send(services, settings.group_chat_id,
+               texts.ROUND_COMPLETE.format(round=number) + "\n" +
+               messages.standings_table(standings, season.rules.display_decimals,
+                                         messages.GROUP_TOP),
+               thread_id=settings.group_thread_id, about=texts.THE_GROUP)
+    for item in announcements(season, number):
+        await send(services, settings.group_chat_id, announce.announcement(season, item),
+                   thread_id=settings.group_thread_id, about=texts.THE_GROUP)

@@ -1,0 +1,126 @@
+"""Signing off (and undoing it): stored all or none, priced, and whoever it concerns told in
+the same transaction (a late one: the arbiters and the opponent; an on-time one read after
+the draft: the arbiters get a new draft)."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from bot import texts
+from bot.chat import esc, owe_to_arbiters, send
+from bot.flows import rounds as round_flows
+from bot.services import Services, standings_of
+from core.preview import SignOffPrice, after_sign_off, sign_off_price
+from core.season import AbsenceReason, ExternalDay
+from storage import attendance, club, rounds
+from storage.club import Member
+from storage.seasons import load_season
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """What a sign-off asks for: the rounds, why, and the member's own words."""
+    rounds: tuple[int, ...]
+    reason: AbsenceReason = AbsenceReason.NOTICE
+    day: ExternalDay | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SignedOff:
+    round: int
+    date: dt.date | None
+    reason: AbsenceReason
+    day: ExternalDay | None
+    late_after: dt.datetime | None
+    """The deadline it missed; None when it was in time."""
+    price: SignOffPrice | None
+    """What it earns (None: late, so nothing; or not asked for)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SignOffReport:
+    who: Member
+    rounds: tuple[SignedOff, ...]
+    decimals: int
+    redrafted: tuple[int, ...] = field(default=())
+
+
+async def prices(services: Services, who: Member,
+                 request: Request) -> dict[int, SignOffPrice]:
+    """What each sign-off would earn, priced from the season as committed and outside any
+    transaction: the writer's lock is then held only for storing (a large season takes a
+    while to price). A round it cannot price ahead is priced as stored."""
+    committed = await load_season(services.db)
+    standings = await standings_of(services, committed)
+    early = {}
+    for number in request.rounds:
+        ahead = after_sign_off(committed, who.code, number, request.reason, request.day)
+        if ahead is not None:
+            early[number] = await asyncio.to_thread(sign_off_price, ahead, standings, who.code,
+                                                    number, request.reason, request.day)
+    return early
+
+
+async def sign_off(services: Services, who: Member, request: Request, *, sent_at: dt.datetime,
+                   actor: int, correction: bool, early: dict[int, SignOffPrice] | None,
+                   team: int | None = None, result: Fraction | None = None) -> SignOffReport:
+    """Store the sign-offs (all or none), and owe whom they concern what they must know.
+    Each is priced (`early`, else as stored), unless `early` is None (the arbiter entering
+    an external game needs no price)."""
+    db = services.db
+    async with db.transaction():
+        dates = {r.number: r for r in await club.schedule(db)}
+        signed = [await attendance.sign_off(
+            db, number, who.code, request.reason, sent_at=sent_at, actor=actor,
+            day=request.day, note=request.note, team=team, result=result,
+            correction=correction) for number in request.rounds]
+        done, redrafted = [], []
+        for one in signed:
+            scheduled = dates[one.round]
+            if not one.on_time:
+                await _tell_about_late(services, who, one.round)
+                done.append(SignedOff(one.round, scheduled.date, one.reason, one.day,
+                                      scheduled.deadline, None))
+                continue
+            if one.draft_dropped:
+                await round_flows.redraft(services, one.round)
+                redrafted.append(one.round)
+            price = None if early is None else early.get(one.round)
+            if price is None and early is not None:
+                season = await load_season(db)
+                price = await asyncio.to_thread(sign_off_price, season,
+                                                await standings_of(services, season),
+                                                who.code, one.round, one.reason, one.day)
+            done.append(SignedOff(one.round, scheduled.date, one.reason, one.day, None, price))
+        decimals = (await load_season(db)).rules.display_decimals
+    return SignOffReport(who, tuple(done), decimals, tuple(redrafted))
+
+
+async def _tell_about_late(services: Services, who: Member, number: int) -> None:
+    stored = await rounds.stored_pairing(services.db, number)
+    board = None if stored is None else next(
+        (b for b in stored.boards if who.code in (b.white, b.black)), None)
+    everyone = {m.code: m for m in await club.members(services.db)}
+    opponent = None if board is None else \
+        everyone[board.black if board.white == who.code else board.white]
+    paired = "" if opponent is None else texts.LATE_PAIRED.format(opponent=esc(opponent.name))
+    await owe_to_arbiters(services, texts.LATE_TO_ARBITER.format(
+        who=esc(who.name), round=number, paired=paired))
+    if opponent is not None and opponent.telegram_id is not None:
+        await send(services, opponent.telegram_id, texts.LATE_TO_OPPONENT.format(
+            who=esc(who.name), round=number), about=esc(opponent.name))
+
+
+async def cancel(services: Services, who: Member, number: int, *, sent_at: dt.datetime,
+                 actor: int, correction: bool) -> None:
+    """Undo a sign-off: a member before the deadline, the arbiter always."""
+    await attendance.cancel_sign_off(services.db, number, who.code, sent_at=sent_at,
+                                     actor=actor, correction=correction)
+
+
+async def signed_off_rounds(services: Services, who: Member, *, from_round: int) -> list[int]:
+    return await attendance.signed_off_rounds(services.db, who.code, from_round=from_round)
