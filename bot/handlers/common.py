@@ -12,11 +12,10 @@ from telegram import Update
 from telegram.ext import CommandHandler, filters
 
 from bot import texts
-from bot.chat import UNWRITABLE, Handler, answering_directly, esc, owe_to_arbiters, reply
+from bot.chat import Handler, answering_directly, esc, reply
 from bot.flows import members
+from bot.refusals import refusing
 from bot.services import Context
-from core.errors import InvalidInputError
-from storage.errors import StoreError, StoreProblem
 
 log = logging.getLogger(__name__)
 
@@ -45,25 +44,6 @@ def arbiter_only(handler: Handler) -> Handler:
     return guarded
 
 
-def refusing_store_errors(handler: Handler) -> Handler:
-    """A refusal (unknown player, closed round, a change that would break the season, ...)
-    becomes a Dutch reply; nothing was written."""
-    async def guarded(update: Update, context: Context) -> None:
-        try:
-            await handler(update, context)
-        except StoreError as exc:
-            text = texts.NO_SEASON if exc.problem is StoreProblem.NO_SEASON \
-                else texts.store_problem(exc)
-            await reply(update, context, text)
-            if exc.problem in UNWRITABLE and context.services.throttle.first(exc.problem):
-                await owe_to_arbiters(context.services, texts.store_problem(exc),
-                                      fallback=context.bot)
-        except InvalidInputError as exc:
-            await reply(update, context,
-                        esc(texts.problems_report(texts.CHANGE_REFUSED, exc.problems)))
-    return guarded
-
-
 def atomically(context: Context) -> AbstractAsyncContextManager[object]:
     """A unit of work: what the flows called inside store, the replies and every message
     they owe commit together with the update being marked done, or none of it does (and the
@@ -88,7 +68,7 @@ def command(name: str, handler: Handler, *, reads_only: bool = False,
     slow work first and then stores and answers in one transaction."""
     body = answering_directly(handler) if reads_only else handler if opens_transaction \
         else unit_of_work(handler)
-    return CommandHandler(name, refusing_store_errors(body), filters=filters.UpdateType.MESSAGE)
+    return CommandHandler(name, refusing(body), filters=filters.UpdateType.MESSAGE)
 
 
 async def find_member(update: Update, context: Context, text: str) -> members.Member | None:

@@ -12,8 +12,8 @@ from telegram.ext import Application
 
 from bot import texts
 from bot.chat import answer, esc, owe_to_arbiters, reply
+from bot.refusals import no_season
 from bot.services import Context
-from storage.errors import StoreError, StoreProblem
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ async def on_error(update: object, context: Context) -> None:
         if isinstance(error, BadRequest) and "query is too old" in error.message.lower():
             log.info("an old button press: %s", error)
             return
-        if isinstance(error, StoreError) and error.problem is StoreProblem.NO_SEASON:
+        if no_season(error):
             if isinstance(update, Update):
                 await reply(update, context, texts.NO_SEASON)
             return

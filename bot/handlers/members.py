@@ -8,7 +8,8 @@ from telegram.ext import Application, CallbackQueryHandler
 from bot import texts
 from bot.chat import answer, edit, esc, reply
 from bot.flows import members
-from bot.handlers.common import command, is_arbiter, refusing_store_errors, unit_of_work
+from bot.handlers.common import command, is_arbiter, unit_of_work
+from bot.refusals import refusing
 from bot.services import Context
 
 
@@ -66,7 +67,7 @@ async def decide(update: Update, context: Context) -> None:
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(command("ik", ik))
-    app.add_handler(CallbackQueryHandler(refusing_store_errors(unit_of_work(chosen)),
+    app.add_handler(CallbackQueryHandler(refusing(unit_of_work(chosen)),
                                          pattern=r"^ik:v1:"))
-    app.add_handler(CallbackQueryHandler(refusing_store_errors(unit_of_work(decide)),
+    app.add_handler(CallbackQueryHandler(refusing(unit_of_work(decide)),
                                          pattern=r"^(no)?link:v1:"))

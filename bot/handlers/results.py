@@ -8,7 +8,8 @@ from telegram.ext import Application, CallbackQueryHandler
 from bot import texts
 from bot.chat import answer, edit, esc, reply
 from bot.flows import results
-from bot.handlers.common import command, is_arbiter, member, refusing_store_errors, unit_of_work
+from bot.handlers.common import command, is_arbiter, member, unit_of_work
+from bot.refusals import refusing
 from bot.services import Context
 from core.season import Result
 
@@ -85,5 +86,5 @@ async def confirm_button(update: Update, context: Context) -> None:
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(command("uitslag", uitslag))
-    app.add_handler(CallbackQueryHandler(refusing_store_errors(unit_of_work(confirm_button)),
+    app.add_handler(CallbackQueryHandler(refusing(unit_of_work(confirm_button)),
                                          pattern=r"^res(no)?:v1:"))
