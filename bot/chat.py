@@ -138,13 +138,15 @@ async def answer(update: Update, text: str | None = None, *, alert: bool = False
         log.info("button press not answered: %s", exc.message)
 
 
-async def edit(update: Update, text: str) -> None:
-    """Change the message a button sits on; a second tap changes nothing, and that is fine."""
+async def edit(update: Update, text: str, *,
+               markup: InlineKeyboardMarkup | None = None) -> None:
+    """Change the message a button sits on (its buttons go, unless new ones are given); a
+    second tap changes nothing, and that is fine."""
     query = update.callback_query
     if query is None:
         return
     try:
-        await query.edit_message_text(text)
+        await query.edit_message_text(text, reply_markup=markup)
     except BadRequest as exc:
         if "not modified" not in exc.message.lower():
             raise

@@ -9,6 +9,7 @@ from core.numbers import format_number
 from core.pairing.model import BrokenRule, Fixes, Rule
 from core.preview import Earning, SignOffPrice
 from core.rules import CompensationKind
+from core.season import ExternalDay
 from storage.errors import StoreError, StoreProblem
 from storage.rounds import RoundState
 
@@ -239,6 +240,14 @@ IK_YES = "Ja, koppel"
 IK_NO = "Nee"
 IK_LINKED = "Gekoppeld: {user} is {name}."
 IK_REFUSED = "Niet gekoppeld."
+IK_MEMBER_LINKED = "Let op: {name} is al gekoppeld aan een ander Telegram-account."
+IK_ACCOUNT_LINKED = "Let op: dit account is nu gekoppeld aan {name}."
+IK_CONFIRM_TAKE_OVER = ("{name} is al gekoppeld aan een ander Telegram-account. Wil je die "
+                        "koppeling echt overzetten naar {user}? Het andere account hoort het.")
+IK_TAKE_OVER = "Ja, zet over"
+IK_TAKEN_OVER = ("Je bent niet meer gekoppeld aan {name}: de wedstrijdleider heeft een ander "
+                 "Telegram-account aan {name} gekoppeld. Klopt dat niet? Laat het hem weten.")
+BUTTON_STALE = "Deze knop werkt niet meer."
 IK_WELCOME = "Je bent gekoppeld aan {name}. Stuur /help voor wat je nu kunt."
 IK_DECLINED = "De wedstrijdleider heeft je koppeling niet goedgekeurd. Vraag het hem even."
 ALREADY_HANDLED = "Dit is al afgehandeld."
@@ -250,6 +259,11 @@ AFMELDEN_USAGE = ("Zo meld je je af: <code>/afmelden</code> (volgende ronde), "
 NO_OPEN_ROUND = "Er staat geen ronde op het programma om je voor af te melden."
 NOT_SCHEDULED = "Ronde {round} staat niet op het programma."
 NO_ROUND_ON_DATE = "Op {date} staat geen ronde op het programma."
+NOT_A_ROUND = "'{text}' is geen rondenummer of datum."
+BAD_RANGE = "Van ronde {first} tot ronde {last} kan niet: de eerste ronde komt eerst."
+BAD_RANGE_END = "Na 't/m' hoort de laatste ronde, bijvoorbeeld <code>van 12 t/m 14</code>."
+ONLY_YOURSELF = ("Je kunt alleen jezelf af- of aanmelden, niet {name}. De wedstrijdleider kan "
+                 "dat voor een ander doen.")
 SIGNED_OFF = "{who} afgemeld voor ronde {round} ({date}): {kind}. {earns}"
 SIGNED_OFF_LATE = ("{who} afgemeld voor ronde {round} ({date}), maar te laat: de deadline was "
                    "{deadline}. Dat telt als niet afgemeld (geen punten). De wedstrijdleider "
@@ -270,6 +284,8 @@ AANMELDEN_DONE = "Je afmelding voor ronde {round} is ingetrokken: je speelt mee.
 
 UITSLAG_USAGE = ("Zo geef je een uitslag door: <code>/uitslag 1-0</code>, <code>0-1</code> of "
                  "<code>remise</code> (wit eerst), als antwoord op de indeling of hier.")
+UITSLAG_ONLY_OWN = ("Een bordnummer noemen kan alleen de wedstrijdleider. Je eigen uitslag "
+                    "geef je zo door: <code>/uitslag 1-0</code> (wit eerst).")
 UITSLAG_USAGE_ARBITER = "Wedstrijdleider: <code>/uitslag BORD UITSLAG [ronde N]</code>."
 NO_PUBLISHED_ROUND = "Er is nog geen indeling gepubliceerd."
 RESULT_WORDS = {
@@ -372,9 +388,19 @@ INSTELLINGEN_USAGE = ("<code>/instellingen start 20:00</code>, <code>deadline 12
                       "<code>herinnering 1440</code> (minuten voor de start), "
                       "<code>reglement drie-cycli</code> of <code>regel notice_cap 8</code>.")
 INSTELLINGEN_DONE = "Opgeslagen."
-EXTERN_USAGE = ("<code>/extern NAAM TEAM UITSLAG [clubavond|anderedag]</code>, "
-                "uitslag 1, ½ of 0.")
-EXTERN_DONE = "Externe partij van {name} (team {team}, {result}) geboekt in ronde {round}."
+DEADLINE_MOVED = "Ronde {round}: afmelden kan nu tot {deadline}."
+BAD_TIME = "'{text}' is geen tijd. Schrijf bijvoorbeeld 20:00 of 19.30."
+BAD_MINUTES = "'{text}' kan niet: geef een aantal minuten van 0 tot en met {most}."
+ARBITER_CONFIGURED = ("{id} is wedstrijdleider via het configuratiebestand van de bot en blijft "
+                      "dat. Laat de beheerder van de bot het daar weghalen.")
+EXTERN_USAGE = ("<code>/extern NAAM TEAM UITSLAG [clubavond|anderedag] [ronde N]</code>, "
+                "uitslag 1, ½ of 0. Zonder ronde: de ronde waarvoor hij zich extern afmeldde.")
+EXTERN_DONE = ("Externe partij van {name} voor team {team} ({day}): {result}. Geboekt in "
+               "ronde {round}.")
+EXTERNAL_RESULT_WORDS = {"1": "gewonnen", "½": "remise", "1/2": "remise", "0.5": "remise",
+                         "0": "verloren"}
+EXTERNAL_DAY_WORDS = {ExternalDay.CLUB_NIGHT: "op de clubavond",
+                      ExternalDay.OTHER_DAY: "op een andere dag"}
 REMINDER = ("Herinnering: ronde {round} is {date}. Afmelden kan tot {deadline} met /afmelden "
             "(in een privégesprek met mij).")
 BACKUP_FAILED = ("De dagelijkse reservekopie is mislukt: {error}. Er is geen half bestand "

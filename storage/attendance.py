@@ -121,3 +121,17 @@ async def signed_off_rounds(db: Database, player: str, *, from_round: int) -> li
             "WHERE s.player_id = ? AND s.reason != 'bye' AND r.number >= ? ORDER BY r.number",
             (pid, from_round)) as cur:
         return [int(row[0]) for row in await cur.fetchall()]
+
+
+async def external_without_result(db: Database, player: str) -> tuple[int, ExternalDay] | None:
+    """The newest round a player signed off for an external game whose result is not in yet,
+    with the day it is played."""
+    conn = db.conn
+    sid = await season_id(conn)
+    pid = await player_id(conn, sid, player)
+    async with conn.execute(
+            "SELECT r.number, s.day FROM signoff s JOIN round r ON r.id = s.round_id "
+            "WHERE s.player_id = ? AND s.reason = ? AND s.result IS NULL "
+            "ORDER BY r.number DESC LIMIT 1", (pid, AbsenceReason.EXTERNAL.value)) as cur:
+        row = await cur.fetchone()
+    return None if row is None else (int(row[0]), ExternalDay(row[1] or ExternalDay.CLUB_NIGHT))

@@ -55,13 +55,15 @@ class StoredGame:
     black: str
     result: Result | None
     confirmed: bool
+    reported_by: int | None
+    """The Telegram user who reported the result (he cannot confirm it himself)."""
 
 
 async def game(db: Database, round_no: int, board: int) -> StoredGame:
     _, row = await _game(db.conn, await season_id(db.conn), round_no, board)
     return StoredGame(row["white_code"], row["black_code"],
                       None if row["result"] is None else Result(row["result"]),
-                      row["confirmed_at"] is not None)
+                      row["confirmed_at"] is not None, row["reported_by"])
 
 
 async def board_of(db: Database, round_no: int, player: str) -> int:

@@ -89,8 +89,24 @@ async def settings(services: Services) -> tuple[ClubSettings, object]:
     return await club.settings(services.db), (await load_season(services.db)).rules_source
 
 
-async def change_settings(services: Services, *, actor: int, **changes: object) -> None:
-    await club.change_settings(services.db, actor=actor, **changes)
+async def change_settings(services: Services, *, actor: int,
+                          **changes: object) -> list[Scheduled]:
+    """Change the club's settings. A new start time or deadline applies to every round whose
+    attendance is not locked yet: their deadlines are moved, and returned."""
+    db = services.db
+    async with db.transaction():
+        await club.change_settings(db, actor=actor, **changes)
+        if not {"round_start", "deadline_minutes"} & set(changes):
+            return []
+        settings = await club.settings(db)
+        moved = []
+        for rnd in await schedule(services):
+            if rnd.state is RoundState.PLANNED and rnd.date is not None:
+                deadline = deadline_for(rnd.date, settings, services.settings.timezone)
+                await club.set_schedule(db, rnd.number, date=rnd.date, deadline=deadline,
+                                        actor=actor)
+                moved.append(Scheduled(rnd.number, rnd.date, deadline))
+    return moved
 
 
 async def change_rules(services: Services, changes: dict[str, object], *, actor: int) -> None:

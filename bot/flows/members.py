@@ -3,6 +3,7 @@ an arbiter approves)."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -13,8 +14,8 @@ from bot.services import Services
 from storage import club
 from storage.club import Member
 
-__all__ = ["Applicant", "Linked", "Member", "ask_link", "decide", "everyone", "matching",
-           "named_first", "of_user"]
+__all__ = ["Applicant", "Linked", "Member", "ask_link", "by_key", "decide", "everyone",
+           "key_of", "matching", "named_first", "of_user"]
 
 
 async def of_user(services: Services, user_id: int) -> Member | None:
@@ -23,6 +24,18 @@ async def of_user(services: Services, user_id: int) -> Member | None:
 
 async def everyone(services: Services) -> list[Member]:
     return await club.members(services.db)
+
+
+def key_of(member: Member) -> str:
+    """A member's short name in button data: Telegram takes at most 64 bytes there, and a
+    player id in the season file may be any length."""
+    return hashlib.blake2s(member.code.encode(), digest_size=6).hexdigest()
+
+
+async def by_key(services: Services, key: str) -> Member | None:
+    """The member a button names (`key_of`; older buttons name the player id itself)."""
+    return next((m for m in await club.members(services.db)
+                 if key in (key_of(m), m.code)), None)
 
 
 async def matching(services: Services, text: str) -> list[Member]:
@@ -55,19 +68,31 @@ class Applicant:
 
 
 async def ask_link(services: Services, who: Member, user: Applicant) -> bool:
-    """An arbiter is linked at once (True); anyone else's request is owed to the arbiters,
-    with buttons to approve or refuse it."""
+    """An arbiter is linked at once (True), unless the member is linked to another account;
+    anyone else's request is owed to the arbiters, with buttons to approve or refuse it and
+    a plain word on any link it would take over."""
     async with services.db.transaction():
-        if await services.is_arbiter(user.id):
+        taken = who.telegram_id is not None and who.telegram_id != user.id
+        if await services.is_arbiter(user.id) and not taken:
             await club.link(services.db, who.code, user.id, actor=user.id)
             return True
-        buttons = InlineKeyboardMarkup([[
-            InlineKeyboardButton(texts.IK_YES, callback_data=f"link:v1:{who.code}:{user.id}"),
-            InlineKeyboardButton(texts.IK_NO, callback_data=f"nolink:v1:{user.id}")]])
-        await owe_to_arbiters(services, texts.IK_ASK_ARBITER.format(user=user.label,
-                                                                    name=esc(who.name)),
-                              markup=buttons)
+        lines = [texts.IK_ASK_ARBITER.format(user=user.label, name=esc(who.name))]
+        if taken:
+            lines.append(texts.IK_MEMBER_LINKED.format(name=esc(who.name)))
+        current = await club.member_of(services.db, user.id)
+        if current is not None and current.code != who.code:
+            lines.append(texts.IK_ACCOUNT_LINKED.format(name=esc(current.name)))
+        await owe_to_arbiters(services, "\n".join(lines), markup=link_buttons(who, user.id))
     return False
+
+
+def link_buttons(who: Member, user_id: int, *, take_over: bool = False) -> InlineKeyboardMarkup:
+    """Approve or refuse a link request; `take_over` is the second, deliberate approval of
+    one that takes a member's link from another account."""
+    kind, label = ("take", texts.IK_TAKE_OVER) if take_over else ("link", texts.IK_YES)
+    return InlineKeyboardMarkup([[
+        InlineKeyboardButton(label, callback_data=f"{kind}:v2:{key_of(who)}:{user_id}"),
+        InlineKeyboardButton(texts.IK_NO, callback_data=f"nolink:v2:{user_id}")]])
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,19 +101,28 @@ class Linked:
     """The member's name, or "" when the request was refused."""
     already: bool
     """Nothing changed: this link (or refusal) was decided before, by a tap before this one."""
+    to_confirm: bool = False
+    """Nothing changed: the member is linked to another account, and taking that over needs
+    a second, deliberate approval."""
 
 
-async def decide(services: Services, user_id: int, code: str | None, *, actor: int) -> Linked:
-    """The arbiter's answer to a link request: link `user_id` to the member `code`, or refuse
-    (no code). The user hears the outcome in the same transaction."""
+async def decide(services: Services, user_id: int, who: Member | None, *, actor: int,
+                 take_over: bool = False) -> Linked:
+    """The arbiter's answer to a link request: link `user_id` to the member `who`, or refuse
+    (None). A member linked to another account is only taken over on `take_over`; that
+    account is told. The user hears the outcome in the same transaction."""
     async with services.db.transaction():
-        if code is None:
+        if who is None:
             await send(services, user_id, texts.IK_DECLINED)
             return Linked("", already=False)
-        name = next(m.name for m in await club.members(services.db) if m.code == code)
-        linked = await club.member_of(services.db, user_id)
-        if linked is not None and linked.code == code:
-            return Linked(name, already=True)
-        await club.link(services.db, code, user_id, actor=actor)
-        await send(services, user_id, texts.IK_WELCOME.format(name=esc(name)))
-    return Linked(name, already=False)
+        current = next(m for m in await club.members(services.db) if m.code == who.code)
+        if current.telegram_id == user_id:
+            return Linked(who.name, already=True)
+        if current.telegram_id is not None and not take_over:
+            return Linked(who.name, already=False, to_confirm=True)
+        await club.link(services.db, who.code, user_id, actor=actor)
+        await send(services, user_id, texts.IK_WELCOME.format(name=esc(who.name)))
+        if current.telegram_id is not None:
+            await send(services, current.telegram_id,
+                       texts.IK_TAKEN_OVER.format(name=esc(who.name)), about=esc(who.name))
+    return Linked(who.name, already=False)

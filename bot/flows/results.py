@@ -110,7 +110,8 @@ async def confirm(services: Services, user_id: int, number: int, board: int, val
     async with db.transaction():
         who = await club.member_of(db, user_id)
         stored = await results.game(db, number, board)
-        if who is None or who.code not in (stored.white, stored.black):
+        if who is None or who.code not in (stored.white, stored.black) \
+                or (agrees and stored.reported_by == user_id):
             return Confirmation.NOT_YOURS, ""
         said = await _words(services, Result(value), stored.white, stored.black)
         if not agrees:

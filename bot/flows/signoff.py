@@ -12,7 +12,7 @@ from fractions import Fraction
 from bot import texts
 from bot.chat import esc, owe_to_arbiters, send
 from bot.flows import rounds as round_flows
-from bot.services import Services, standings_of
+from bot.services import Services, open_round, published_round, standings_of
 from core.preview import SignOffPrice, after_sign_off, sign_off_price
 from core.season import AbsenceReason, ExternalDay
 from storage import attendance, club, rounds
@@ -124,3 +124,33 @@ async def cancel(services: Services, who: Member, number: int, *, sent_at: dt.da
 
 async def signed_off_rounds(services: Services, who: Member, *, from_round: int) -> list[int]:
     return await attendance.signed_off_rounds(services.db, who.code, from_round=from_round)
+
+
+@dataclass(frozen=True, slots=True)
+class Booked:
+    round: int
+    day: ExternalDay
+
+
+async def book_external(services: Services, who: Member, *, team: int, result: Fraction,
+                        day: ExternalDay | None, number: int | None, sent_at: dt.datetime,
+                        actor: int) -> Booked | None:
+    """The arbiter books an external game's result: in the round named, else the round the
+    member signed off for it (its result still open), else the open round; None if there is
+    no such round. The day is the one named, else the one of his sign-off."""
+    async with services.db.transaction():
+        pending = await attendance.external_without_result(services.db, who.code)
+        if number is None and pending is not None:
+            number = pending[0]
+        if number is None:
+            upcoming = await open_round(services)
+            number = upcoming.number if upcoming else await published_round(services)
+        if number is None:
+            return None
+        if day is None:
+            day = pending[1] if pending is not None and pending[0] == number \
+                else ExternalDay.CLUB_NIGHT
+        await sign_off(services, who, Request((number,), AbsenceReason.EXTERNAL, day),
+                       sent_at=sent_at, actor=actor, correction=True, early=None, team=team,
+                       result=result)
+    return Booked(number, day)

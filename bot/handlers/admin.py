@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from decimal import Decimal
 from fractions import Fraction
 
@@ -15,9 +16,9 @@ from telegram.ext import Application
 from bot import texts
 from bot.chat import esc, reply, show_date, show_moment
 from bot.flows import admin, members, signoff
-from bot.handlers.common import arbiter_only, command, find_member, parse_date
-from bot.services import Context, open_round, published_round
-from core.season import AbsenceReason, ExternalDay
+from bot.handlers.common import arbiter_only, command, find_member, number, parse_date
+from bot.services import Context
+from core.season import ExternalDay
 
 
 def _actor(update: Update) -> int:
@@ -40,8 +41,8 @@ async def speler(update: Update, context: Context) -> None:
     words, rating, youth = args[1:], None, False
     if words and words[-1].lower() == "jeugd":
         youth, words = True, words[:-1]
-    if words and words[-1].isdigit():
-        rating, words = int(words[-1]), words[:-1]
+    if words and number(words[-1]) is not None:
+        rating, words = number(words[-1]), words[:-1]
     if not words:
         await reply(update, context, texts.SPELER_USAGE)
         return
@@ -82,7 +83,7 @@ async def ronde(update: Update, context: Context) -> None:
             round=planned.round, date=show_date(date), deadline=show_moment(planned.deadline,
                                                                             zone)))
         return
-    if args[0].lower() == "uitstel" and len(args) == 3 and args[1].isdigit():
+    if args[0].lower() == "uitstel" and len(args) == 3 and number(args[1]) is not None:
         date = parse_date(args[2], today)
         if date is None:
             await reply(update, context, texts.BAD_DATE.format(text=esc(args[2])))
@@ -91,7 +92,7 @@ async def ronde(update: Update, context: Context) -> None:
         await reply(update, context, texts.RONDE_MOVED.format(
             round=moved.round, date=show_date(date), deadline=show_moment(moved.deadline, zone)))
         return
-    if args[0].lower() == "vervalt" and len(args) == 2 and args[1].isdigit():
+    if args[0].lower() == "vervalt" and len(args) == 2 and number(args[1]) is not None:
         await admin.cancel_round(services, int(args[1]), actor=_actor(update))
         await reply(update, context, texts.RONDE_CANCELLED.format(round=args[1]))
         return
@@ -115,16 +116,22 @@ async def arbiter(update: Update, context: Context) -> None:
     args = list(context.args or [])
     remove = bool(args) and args[0].lower() == "weg"
     ids = args[1:] if remove else args
-    if len(ids) != 1 or not ids[0].isdigit():
+    who = number(ids[0]) if len(ids) == 1 else None
+    if who is None:
         await reply(update, context, texts.ARBITER_USAGE)
         return
-    await admin.set_arbiter(context.services, int(ids[0]), on=not remove, actor=_actor(update))
+    if remove and who in context.services.settings.arbiters:
+        await reply(update, context, texts.ARBITER_CONFIGURED.format(id=who))
+        return
+    await admin.set_arbiter(context.services, who, on=not remove, actor=_actor(update))
     await reply(update, context, (texts.ARBITER_REMOVED if remove else texts.ARBITER_ADDED)
                 .format(id=ids[0]))
 
 
-SETTINGS = {"start": "round_start", "deadline": "deadline_minutes",
-            "herinnering": "reminder_minutes"}
+MINUTES = {"deadline": ("deadline_minutes", 7 * 24 * 60),
+           "herinnering": ("reminder_minutes", 14 * 24 * 60)}
+"""Settings in minutes before the start, and the most each can be (a week, two weeks)."""
+CLOCK = re.compile(r"([0-9]{1,2})[:.u]([0-9]{2})")
 
 
 @arbiter_only
@@ -140,20 +147,30 @@ async def instellingen(update: Update, context: Context) -> None:
     if args[0].lower() in ("reglement", "regel"):
         await _change_rules(update, context, args)
         return
-    key = SETTINGS.get(args[0].lower())
-    value: object = None
-    if key == "round_start" and len(args) == 2:
-        try:
-            value = dt.time.fromisoformat(args[1])
-        except ValueError:
-            value = None
-    elif key is not None and len(args) == 2 and args[1].isdigit():
-        value = int(args[1])
-    if key is None or value is None:
+    name = args[0].lower()
+    change: dict[str, object] = {}
+    if name == "start" and len(args) == 2:
+        clock = CLOCK.fullmatch(args[1])
+        hour, minute = (int(clock.group(1)), int(clock.group(2))) if clock else (99, 99)
+        if hour > 23 or minute > 59:
+            await reply(update, context, texts.BAD_TIME.format(text=esc(args[1])))
+            return
+        change["round_start"] = dt.time(hour, minute)
+    elif name in MINUTES and len(args) == 2:
+        key, most = MINUTES[name]
+        minutes = number(args[1])
+        if minutes is None or minutes > most:
+            await reply(update, context, texts.BAD_MINUTES.format(text=esc(args[1]), most=most))
+            return
+        change[key] = minutes
+    else:
         await reply(update, context, texts.INSTELLINGEN_USAGE)
         return
-    await admin.change_settings(context.services, actor=_actor(update), **{key: value})
-    await reply(update, context, texts.INSTELLINGEN_DONE)
+    moved = await admin.change_settings(context.services, actor=_actor(update), **change)
+    zone = context.services.settings.timezone
+    await reply(update, context, "\n".join([texts.INSTELLINGEN_DONE] + [
+        texts.DEADLINE_MOVED.format(round=r.round, deadline=show_moment(r.deadline, zone))
+        for r in moved]))
 
 
 async def _change_rules(update: Update, context: Context, args: list[str]) -> None:
@@ -183,30 +200,38 @@ EXTERNAL_RESULTS = {"1": Fraction(1), "½": Fraction(1, 2), "1/2": Fraction(1, 2
 
 @arbiter_only
 async def extern(update: Update, context: Context) -> None:
+    """`/extern NAAM TEAM UITSLAG [clubavond|anderedag] [ronde N]`."""
     args = list(context.args or [])
-    day = ExternalDay.CLUB_NIGHT
+    number_named = None
+    if len(args) >= 2 and args[-2].lower() == "ronde":
+        number_named = number(args[-1])
+        if number_named is None:
+            await reply(update, context, texts.EXTERN_USAGE)
+            return
+        args = args[:-2]
+    day = None
     if args and args[-1].lower() in ("clubavond", "anderedag"):
         day = ExternalDay.CLUB_NIGHT if args.pop().lower() == "clubavond" \
             else ExternalDay.OTHER_DAY
-    if len(args) < 3 or not args[-2].isdigit() or args[-1] not in EXTERNAL_RESULTS:
+    team = number(args[-2]) if len(args) >= 3 else None
+    if team is None or args[-1] not in EXTERNAL_RESULTS:
         await reply(update, context, texts.EXTERN_USAGE)
         return
     who = await find_member(update, context, " ".join(args[:-2]))
     if who is None:
         return
-    upcoming = await open_round(context.services)
-    number = upcoming.number if upcoming else await published_round(context.services)
-    if number is None:
-        await reply(update, context, texts.NO_OPEN_ROUND)
-        return
     message = update.effective_message
     assert message is not None
-    await signoff.sign_off(context.services, who,
-                           signoff.Request((number,), AbsenceReason.EXTERNAL, day),
-                           sent_at=message.date, actor=_actor(update), correction=True,
-                           early=None, team=int(args[-2]), result=EXTERNAL_RESULTS[args[-1]])
-    await reply(update, context, texts.EXTERN_DONE.format(name=esc(who.name), team=args[-2],
-                                                 result=args[-1], round=number))
+    booked = await signoff.book_external(context.services, who, team=team,
+                                         result=EXTERNAL_RESULTS[args[-1]], day=day,
+                                         number=number_named, sent_at=message.date,
+                                         actor=_actor(update))
+    if booked is None:
+        await reply(update, context, texts.NO_OPEN_ROUND)
+        return
+    await reply(update, context, texts.EXTERN_DONE.format(
+        name=esc(who.name), team=team, result=texts.EXTERNAL_RESULT_WORDS[args[-1]],
+        round=booked.round, day=texts.EXTERNAL_DAY_WORDS[booked.day]))
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]

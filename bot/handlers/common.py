@@ -84,7 +84,20 @@ async def find_member(update: Update, context: Context, text: str) -> members.Me
     return None
 
 
-DATE = re.compile(r"^(\d{1,2})[-/.](\d{1,2})(?:[-/.](\d{2,4}))?$|^(\d{4})-(\d{2})-(\d{2})$")
+DATE = re.compile(r"^(\d{1,2})[-/.](\d{1,2})(?:[-/.](\d{2,4}))?$|^(\d{4})-(\d{2})-(\d{2})$",
+                  re.ASCII)
+DIGITS = re.compile(r"[0-9]{1,15}")
+
+
+def number(text: str) -> int | None:
+    """A number as typed: ASCII digits only (`'²'.isdigit()` is true too), and short enough for
+    the database (a Telegram id has at most 15 digits)."""
+    return int(text) if DIGITS.fullmatch(text) else None
+
+
+def looks_like_date(text: str) -> bool:
+    """Written as a date, valid or not (`31-2`): never a reason or a name."""
+    return DATE.match(text.strip()) is not None
 
 
 def parse_date(text: str, today: dt.date) -> dt.date | None:

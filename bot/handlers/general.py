@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.ext import Application, MessageHandler, filters
+from telegram.ext import Application, CallbackQueryHandler, MessageHandler, filters
 
 from bot import texts
-from bot.chat import reply
+from bot.chat import answer, reply
 from bot.handlers.common import command, is_arbiter
 from bot.services import Context
 
@@ -17,7 +17,19 @@ async def start(update: Update, context: Context) -> None:
 
 
 async def unknown(update: Update, context: Context) -> None:
+    """A command no handler took: answered, unless it is addressed to another bot in a group
+    (`/afmelden@andere_bot`), which is none of our business."""
+    message = update.effective_message
+    text = "" if message is None or message.text is None else message.text
+    _, at, addressee = text.split(maxsplit=1)[0].partition("@") if text else ("", "", "")
+    if at and addressee.lower() != (context.bot.username or "").lower():
+        return
     await reply(update, context, texts.UNKNOWN_COMMAND)
+
+
+async def stale_button(update: Update, context: Context) -> None:
+    """A button no handler takes (from an older version, or data no button of ours has)."""
+    await answer(update, texts.BUTTON_STALE)
 
 
 async def edited(update: Update, context: Context) -> None:
@@ -35,6 +47,7 @@ def register(app: Application) -> None:  # type: ignore[type-arg]
 
 def register_fallbacks(app: Application) -> None:  # type: ignore[type-arg]
     """Last in line: whatever no other handler took."""
+    app.add_handler(CallbackQueryHandler(stale_button))
     app.add_handler(MessageHandler(filters.UpdateType.EDITED_MESSAGE & filters.COMMAND, edited))
     app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.COMMAND, unknown))
     app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.ChatType.PRIVATE

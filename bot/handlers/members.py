@@ -22,7 +22,7 @@ async def ik(update: Update, context: Context) -> None:
     if not found:
         await reply(update, context, texts.IK_UNKNOWN.format(name=esc(name)))
     elif len(found) > 1:
-        buttons = [[InlineKeyboardButton(m.name, callback_data=f"ik:v1:{m.code}")]
+        buttons = [[InlineKeyboardButton(m.name, callback_data=f"ik:v2:{members.key_of(m)}")]
                    for m in found[:10]]
         await reply(update, context, texts.IK_CHOOSE, markup=InlineKeyboardMarkup(buttons))
     else:
@@ -32,9 +32,8 @@ async def ik(update: Update, context: Context) -> None:
 async def chosen(update: Update, context: Context) -> None:
     query = update.callback_query
     assert query is not None and query.data is not None
-    code = query.data.split(":")[2]
-    match = next((m for m in await members.everyone(context.services) if m.code == code), None)
-    await answer(update)
+    match = await members.by_key(context.services, query.data.split(":", 2)[2])
+    await answer(update, None if match is not None else texts.BUTTON_STALE)
     if match is not None:
         await _ask(update, context, match)
 
@@ -55,19 +54,27 @@ async def decide(update: Update, context: Context) -> None:
     if not await is_arbiter(update, context):
         await answer(update, texts.ONLY_ARBITER, alert=True)
         return
-    parts = query.data.split(":")
-    approved = parts[0] == "link"
-    user_id = int(parts[3] if approved else parts[2])
-    done = await members.decide(context.services, user_id, parts[2] if approved else None,
-                                actor=query.from_user.id)
+    kind, _, *rest = query.data.split(":")
+    user_id = int(rest[-1])
+    who = None if kind == "nolink" else await members.by_key(context.services, rest[0])
+    if kind != "nolink" and who is None:
+        await answer(update, texts.BUTTON_STALE)
+        return
+    done = await members.decide(context.services, user_id, who, actor=query.from_user.id,
+                                take_over=kind == "take")
     await answer(update, texts.ALREADY_HANDLED if done.already else None)
-    await edit(update, texts.IK_LINKED.format(user=user_id, name=esc(done.name)) if approved
-           else texts.IK_REFUSED)
+    if who is None:
+        await edit(update, texts.IK_REFUSED)
+    elif done.to_confirm:
+        await edit(update, texts.IK_CONFIRM_TAKE_OVER.format(user=user_id, name=esc(who.name)),
+                   markup=members.link_buttons(who, user_id, take_over=True))
+    else:
+        await edit(update, texts.IK_LINKED.format(user=user_id, name=esc(done.name)))
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(command("ik", ik))
     app.add_handler(CallbackQueryHandler(refusing(unit_of_work(chosen)),
-                                         pattern=r"^ik:v1:"))
+                                         pattern=r"^ik:v[12]:[^:]+$"))
     app.add_handler(CallbackQueryHandler(refusing(unit_of_work(decide)),
-                                         pattern=r"^(no)?link:v1:"))
+                                         pattern=r"^((link|take):v[12]:[^:]+|nolink:v[12]):[0-9]{1,15}$"))

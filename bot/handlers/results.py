@@ -8,7 +8,7 @@ from telegram.ext import Application, CallbackQueryHandler
 from bot import texts
 from bot.chat import answer, edit, esc, reply
 from bot.flows import results
-from bot.handlers.common import command, is_arbiter, member, unit_of_work
+from bot.handlers.common import command, is_arbiter, member, number, unit_of_work
 from bot.refusals import refusing
 from bot.services import Context
 from core.season import Result
@@ -25,12 +25,15 @@ def parse_result(text: str) -> Result | None:
 
 async def uitslag(update: Update, context: Context) -> None:
     args = list(context.args or [])
-    if await is_arbiter(update, context) and args and args[0].isdigit():
+    if await is_arbiter(update, context) and args and number(args[0]) is not None:
         await _arbiter_enters(update, context, args)
         return
     result = parse_result(args[0]) if len(args) == 1 else None
     if result is None:
-        await reply(update, context, texts.UITSLAG_USAGE)
+        board_first = len(args) == 2 and number(args[0]) is not None \
+            and parse_result(args[1]) is not None
+        await reply(update, context, texts.UITSLAG_ONLY_OWN if board_first
+                    else texts.UITSLAG_USAGE)
         return
     who = await member(update, context)
     if who is None:
@@ -46,7 +49,7 @@ async def uitslag(update: Update, context: Context) -> None:
 
 async def _arbiter_enters(update: Update, context: Context, args: list[str]) -> None:
     result = parse_result(args[1]) if len(args) >= 2 else None
-    named = len(args) >= 4 and args[2].lower() == "ronde" and args[3].isdigit()
+    named = len(args) == 4 and args[2].lower() == "ronde" and number(args[3]) is not None
     if result is None or (len(args) > 2 and not named):
         await reply(update, context, texts.UITSLAG_USAGE_ARBITER)
         return
@@ -87,4 +90,4 @@ async def confirm_button(update: Update, context: Context) -> None:
 def register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(command("uitslag", uitslag))
     app.add_handler(CallbackQueryHandler(refusing(unit_of_work(confirm_button)),
-                                         pattern=r"^res(no)?:v1:"))
+                                         pattern=r"^res(no)?:v1:[0-9]{1,6}:[0-9]{1,6}:(1-0|0-1|1/2-1/2)$"))

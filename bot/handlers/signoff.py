@@ -11,7 +11,15 @@ from telegram.ext import Application
 from bot import texts
 from bot.chat import esc, reply, show_date, show_moment
 from bot.flows import members, signoff
-from bot.handlers.common import atomically, command, is_arbiter, member, parse_date
+from bot.handlers.common import (
+    atomically,
+    command,
+    is_arbiter,
+    looks_like_date,
+    member,
+    number,
+    parse_date,
+)
 from bot.services import Context, ScheduledRound, open_round, schedule
 from core.season import AbsenceReason, ExternalDay
 
@@ -26,14 +34,14 @@ class Request:
 
 
 def parse(words: list[str], rounds: list[ScheduledRound], today: dt.date) -> Request:
-    """`[datum | rondenummer | van X t/m Y] [extern | extern-clubavond] [reden]`."""
+    """`[datum | rondenummer | ronde N | van X t/m Y] [extern | extern-clubavond] [reden]`."""
     request = Request()
     by_date = {r.date: r.number for r in rounds if r.date is not None}
     numbers = {r.number for r in rounds}
     pending_range = False
     for k, word in enumerate(words):
         low = word.lower()
-        if low == "van":
+        if low in ("van", "ronde", "rondes", "ronden"):
             continue
         if low in ("t/m", "tm", "tot"):
             pending_range = True
@@ -44,36 +52,58 @@ def parse(words: list[str], rounds: list[ScheduledRound], today: dt.date) -> Req
         if low in ("extern-clubavond", "clubavond"):
             request.reason, request.day = AbsenceReason.EXTERNAL, ExternalDay.CLUB_NIGHT
             continue
-        number: int | None = None
-        if word.isdigit():
-            number = int(word)
-            if number not in numbers:
-                request.problem = texts.NOT_SCHEDULED.format(round=number)
+        found = _round_named(word, by_date, numbers, today)
+        if isinstance(found, str):
+            request.problem = found
+            return request
+        if found is None:
+            if pending_range or word.isnumeric():
+                request.problem = texts.NOT_A_ROUND.format(text=esc(word))
                 return request
-        elif (date := parse_date(word, today)) is not None:
-            number = by_date.get(date)
-            if number is None:
-                request.problem = texts.NO_ROUND_ON_DATE.format(date=show_date(date))
-                return request
-        else:
             request.note = " ".join(words[k:])
             break
         if pending_range and request.rounds:
-            request.rounds += list(range(request.rounds[-1] + 1, number + 1))
+            if found < request.rounds[-1]:
+                request.problem = texts.BAD_RANGE.format(first=request.rounds[-1], last=found)
+                return request
+            request.rounds += list(range(request.rounds[-1] + 1, found + 1))
             pending_range = False
         else:
-            request.rounds.append(number)
+            request.rounds.append(found)
+    if pending_range:
+        request.problem = texts.BAD_RANGE_END
     return request
+
+
+def _round_named(word: str, by_date: dict[dt.date, int], numbers: set[int],
+                 today: dt.date) -> int | str | None:
+    """The round a word names (its number or its date), a problem to say, or None when the
+    word is neither (the reason starts there)."""
+    found = number(word)
+    if found is not None:
+        return found if found in numbers else texts.NOT_SCHEDULED.format(round=found)
+    if not looks_like_date(word):
+        return None
+    date = parse_date(word, today)
+    if date is None:
+        return texts.BAD_DATE.format(text=esc(word))
+    return by_date.get(date, texts.NO_ROUND_ON_DATE.format(date=show_date(date)))
 
 
 async def _target(update: Update, context: Context,
                   words: list[str]) -> tuple[members.Member | None, list[str]]:
-    """Who signs off: an arbiter may name a member first; anyone else is himself."""
-    if await is_arbiter(update, context) and words:
-        named, rest = await members.named_first(context.services, words)
-        if named is not None:
-            return named, rest
-    return await member(update, context), words
+    """Who signs off: an arbiter may name a member first; a member only himself (naming
+    someone else is refused, not read as his reason)."""
+    named, rest = await members.named_first(context.services, words)
+    if await is_arbiter(update, context) and named is not None:
+        return named, rest
+    me = await member(update, context)
+    if me is None or named is None:
+        return me, words
+    if named.code != me.code:
+        await reply(update, context, texts.ONLY_YOURSELF.format(name=esc(named.name)))
+        return None, words
+    return me, rest
 
 
 async def afmelden(update: Update, context: Context) -> None:
@@ -129,17 +159,20 @@ async def aanmelden(update: Update, context: Context) -> None:
     if who is None:
         return
     upcoming = await open_round(services)
-    number = int(words[0]) if words and words[0].isdigit() else \
-        (upcoming.number if upcoming else None)
-    if number is None:
+    named = number(words[0]) if words else None
+    if words and (named is None or named not in {r.number for r in await schedule(services)}):
+        await reply(update, context, texts.NOT_SCHEDULED.format(round=esc(words[0])))
+        return
+    chosen = named or (upcoming.number if upcoming else None)
+    if chosen is None:
         await reply(update, context, texts.NO_OPEN_ROUND)
         return
     message = update.effective_message
     assert message is not None and update.effective_user is not None
-    await signoff.cancel(services, who, number, sent_at=message.date,
+    await signoff.cancel(services, who, chosen, sent_at=message.date,
                          actor=update.effective_user.id,
                          correction=await is_arbiter(update, context))
-    await reply(update, context, texts.AANMELDEN_DONE.format(round=number))
+    await reply(update, context, texts.AANMELDEN_DONE.format(round=chosen))
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]

@@ -80,9 +80,24 @@ async def test_settings_and_arbiters(bot, members):
 async def test_external_match_is_booked(bot, members):
     await set_up_club(bot, members, rounds=1)
     booked = await bot.ask(ARBITER, "/extern Daan Smit 2 1 anderedag")
-    assert "Externe partij van Daan Smit (team 2, 1) geboekt in ronde 1" in booked.text
+    assert booked.text == ("Externe partij van Daan Smit voor team 2 (op een andere dag): "
+                           "gewonnen. Geboekt in ronde 1.")
     mine = await bot.ask(members[3], "/mijn")
     assert "Afgemeld voor: 1" in mine.text
+
+
+async def test_an_external_result_goes_to_the_round_he_signed_off_for(bot, members):
+    """Signed off round 2 for an external game on club night; the result, entered while
+    round 1 is still open, is booked in round 2 with his day, not in the open round."""
+    await set_up_club(bot, members, rounds=2)
+    await bot.ask(members[3], "/afmelden 2 extern-clubavond")
+    booked = await bot.ask(ARBITER, "/extern Daan Smit 2 ½")
+    assert booked.text == ("Externe partij van Daan Smit voor team 2 (op de clubavond): "
+                           "remise. Geboekt in ronde 2.")
+    named = await bot.ask(ARBITER, "/extern Daan Smit 2 0 anderedag ronde 1")
+    assert named.text.endswith("verloren. Geboekt in ronde 1.")
+    mine = await bot.ask(members[3], "/mijn")
+    assert "Afgemeld voor: 1, 2" in mine.text
 
 
 async def test_reminder_goes_to_the_group_once(bot, members):

@@ -6,6 +6,7 @@ import asyncio
 import random
 import re
 
+from bot import texts
 from bot.fakeapi import User
 from tests.bot.conftest import ARBITER, GROUP, boards
 from tests.bot.test_season import pass_deadline, publish, set_up_club
@@ -83,10 +84,7 @@ async def test_a_non_arbiter_tries_every_arbiter_command(bot, members):
                  "/ronde nieuw 1-1-2027", "/club", "/arbiter 103", "/instellingen",
                  "/instellingen start 19:00", "/extern Anna 1 1"]:
         answer = await bot.ask(outsider, text)
-        assert answer.text in ("Dat mag alleen de wedstrijdleider.",
-                               "Zo geef je een uitslag door: <code>/uitslag 1-0</code>, "
-                               "<code>0-1</code> of <code>remise</code> (wit eerst), als "
-                               "antwoord op de indeling of hier."), text
+        assert answer.text in ("Dat mag alleen de wedstrijdleider.", texts.UITSLAG_ONLY_OWN), text
     # Nothing changed: still one round, still not drafted, still not an arbiter.
     schedule = await bot.ask(ARBITER, "/ronde")
     assert schedule.text.count("Ronde") == 1 and "gepland" in schedule.text
