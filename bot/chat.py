@@ -163,10 +163,15 @@ def answering_directly(handler: Handler) -> Handler:
     return direct
 
 
-def show_date(date: dt.date | None) -> str:
+def show_date(date: dt.date | None, today: dt.date | None = None) -> str:
+    """`do 3 dec`; with the year when it is not clear from `today` (more than half a year
+    away: a date without a year may have landed in the next one)."""
     if date is None:
         return "datum volgt"
-    return f"{texts.WEEKDAYS[date.weekday()]} {date.day} {texts.MONTHS[date.month - 1]}"
+    shown = f"{texts.WEEKDAYS[date.weekday()]} {date.day} {texts.MONTHS[date.month - 1]}"
+    if today is not None and abs((date - today).days) > 183:
+        shown += f" {date.year}"
+    return shown
 
 
 def show_moment(moment: dt.datetime | None, zone: dt.tzinfo) -> str:

@@ -348,6 +348,14 @@ class FakeTelegram:
         return await self.wait_for(lambda s: s.chat_id == chat_id and contains in s.text,
                                    timeout=timeout, after=after)
 
+    async def toast(self, after: int, *, timeout: float = 10.0) -> str:
+        """The text of the next button answer (from index `after` of `answered`)."""
+        async def arrived() -> str:
+            while len(self.answered) <= after:
+                await asyncio.sleep(0.02)
+            return str(self.answered[after].get("text") or "")
+        return await asyncio.wait_for(arrived(), timeout)
+
     async def edited(self, message: Sent, contains: str, *, timeout: float = 10.0) -> Sent:
         """Wait until the bot edits `message` to say `contains`."""
         return await self.wait_for(lambda s: s is message and contains in s.text,

@@ -6,10 +6,12 @@ from __future__ import annotations
 from telegram import Update
 
 from bot import texts
-from bot.chat import UNWRITABLE, Handler, esc, owe_to_arbiters, reply
-from bot.services import Context
+from bot.chat import UNWRITABLE, Handler, answer, esc, owe_to_arbiters, reply
+from bot.flows import members
+from bot.services import Context, Services
 from core.errors import InvalidInputError
 from storage.errors import StoreError, StoreProblem
+from storage.rounds import RoundState
 
 
 def refusing(handler: Handler) -> Handler:
@@ -19,15 +21,41 @@ def refusing(handler: Handler) -> Handler:
         try:
             await handler(update, context)
         except StoreError as exc:
-            await reply(update, context, texts.NO_SEASON if no_season(exc)
-                        else texts.store_problem(exc))
+            await _say(update, context, texts.NO_SEASON if no_season(exc)
+                       else texts.store_problem(await _in_words(context.services, exc)))
             if exc.problem in UNWRITABLE and context.services.throttle.first(exc.problem):
                 await owe_to_arbiters(context.services, texts.store_problem(exc),
                                       fallback=context.bot)
         except InvalidInputError as exc:
-            await reply(update, context,
-                        esc(texts.problems_report(texts.CHANGE_REFUSED, exc.problems)))
+            await _say(update, context, esc(texts.chat_problems(
+                exc.problems, await _names(context.services))))
     return guarded
+
+
+async def _say(update: Update, context: Context, text: str) -> None:
+    """A refused command is answered in its chat; a refused button press on the button."""
+    if update.callback_query is not None:
+        await answer(update, text, alert=True)
+    else:
+        await reply(update, context, text)
+
+
+async def _names(services: Services) -> dict[str, str]:
+    try:
+        return {m.code: m.name for m in await members.everyone(services)}
+    except StoreError:
+        return {}
+
+
+async def _in_words(services: Services, error: StoreError) -> StoreError:
+    """The refusal with its facts as the user knows them: a player by name, a round's state
+    in words (the store speaks of ids and states)."""
+    facts = dict(error.facts)
+    if "player" in facts:
+        facts["player"] = (await _names(services)).get(facts["player"], facts["player"])
+    if facts.get("state") in {state.value for state in RoundState}:
+        facts["state"] = texts.STATE_WORDS[RoundState(facts["state"])]
+    return StoreError(error.problem, **facts)
 
 
 def no_season(error: object) -> bool:

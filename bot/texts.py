@@ -31,6 +31,9 @@ _EXPECTED: Mapping[str, str] = {
     "a team of team_table": "een team uit team_table",
     "a team of the rules' team_table": "een team uit de team_table van de regels",
     'number > 0 or "1.5n"': 'een getal groter dan 0, of "1.5n"',
+    "an odd number of players": "een oneven aantal spelers",
+    'fraction (only external kinds can be "team")': 'een breuk (alleen bij extern: "team")',
+    "YYYY-MM-DD": "JJJJ-MM-DD",
 }
 
 _REASONS: Mapping[str, str] = {
@@ -81,6 +84,19 @@ def problem(p: Problem) -> str:
 class _Missing(dict[str, str]):
     def __missing__(self, key: str) -> str:
         return "?"
+
+
+def chat_problems(problems: tuple[Problem, ...], names: Mapping[str, str]) -> str:
+    """Problems as a member or the arbiter reads them in the chat: players by name, no field
+    paths (a rules parameter by the name he typed)."""
+    lines = []
+    for p in problems:
+        facts = {k: names.get(v, v) if k == "player" else v for k, v in p.facts.items()}
+        text = problem(Problem("", p.code, facts))
+        rule = p.path.removeprefix("rules.").split(".")[0].split("[")[0] \
+            if p.path.startswith("rules.") else ""
+        lines.append(f"regel {rule}: {text}" if rule else text)
+    return CHANGE_REFUSED + ": " + "; ".join(dict.fromkeys(lines)) + "."
 
 
 def problems_report(title: str, problems: tuple[Problem, ...]) -> str:
@@ -161,7 +177,7 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
     StoreProblem.NO_SEASON: "Er is nog geen seizoen. Laad er een met keizerbot import.",
     StoreProblem.NOT_EMPTY: "De database heeft al een seizoen. Gebruik --replace om het te "
                             "vervangen (maak eerst een backup).",
-    StoreProblem.UNKNOWN_PLAYER: "Speler '{player}' ken ik niet.",
+    StoreProblem.UNKNOWN_PLAYER: "Speler {player} ken ik niet.",
     StoreProblem.UNKNOWN_ROUND: "Ronde {round} bestaat niet.",
     StoreProblem.ROUND_CLOSED: "Ronde {round} is al afgelopen.",
     StoreProblem.NO_SUCH_GAME: "In ronde {round} is er geen partij op bord {board}.",
@@ -171,7 +187,7 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
                                     "wijzigen.",
     StoreProblem.NO_SIGNOFF: "{player} had zich niet afgemeld voor ronde {round}.",
     StoreProblem.TOO_LATE: "De afmeldtermijn voor ronde {round} is voorbij.",
-    StoreProblem.BAD_STATE: "Dat kan niet nu ronde {round} in de fase '{state}' is.",
+    StoreProblem.BAD_STATE: "Dat kan niet meer: ronde {round} staat op '{state}'.",
     StoreProblem.NEWER_DATABASE: "Deze database komt van een nieuwere keizerbot (versie "
                                  "{version}, deze kent t/m {known}). Werk keizerbot bij.",
     StoreProblem.IN_USE: "Er draait al een keizerbot op deze database ({path}). Stop die "
@@ -186,6 +202,8 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
                              "Controleer de map en de rechten.",
     StoreProblem.NO_DRAFT: "Er is geen conceptindeling om te bevestigen.",
     StoreProblem.NO_GROUP: "Er is nog geen clubgroep: stuur /club in de groep.",
+    StoreProblem.ROUND_ORDER: "Ronde {round} op {date} is al ingedeeld of gespeeld. Een ronde "
+                              "op een eerdere datum kan er niet meer voor.",
 }
 
 
@@ -371,6 +389,9 @@ RONDE_CANCELLED = "Ronde {round} vervalt; de rondes erna schuiven een nummer op.
 RONDE_NONE = "Er staan nog geen rondes op het programma."
 RONDE_LINE = "Ronde {round}: {date}, afmelden tot {deadline} – {state}"
 RONDE_ADDED = "Ronde {round} gepland op {date}; afmelden kan tot {deadline}."
+RONDE_RENUMBERED = "De rondes daarna schuiven een nummer op."
+RONDE_SAME_DAY = "Let op: op die dag staat ook ronde {rounds}."
+RONDE_PAST = "{date} is al geweest. Kies een datum vanaf vandaag."
 RONDE_MOVED = "Ronde {round} verplaatst naar {date}; afmelden kan tot {deadline}."
 STATE_WORDS: Mapping[RoundState, str] = {
     RoundState.PLANNED: "gepland", RoundState.LOCKED: "deadline verstreken",

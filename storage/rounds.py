@@ -77,6 +77,31 @@ async def add_round(db: Database, number: int, *, date: dt.date | None = None,
                            entity_id=number, new={"date": date, "deadline": deadline})
 
 
+async def insert_round(db: Database, date: dt.date, deadline: dt.datetime, *,
+                       actor: int | None) -> int:
+    """Schedule a round on `date`, keeping the rounds numbered by date: a date before rounds
+    already planned takes its place among them, and they move up one number (they have no
+    pairing yet). Refused if a later round is already under way. Returns its number."""
+    async with db.transaction() as conn:
+        sid = await season_id(conn)
+        async with conn.execute("SELECT number, date, state FROM round WHERE season_id = ? "
+                                "ORDER BY number", (sid,)) as cur:
+            schedule = list(await cur.fetchall())
+        later = [r for r in schedule if r["date"] is not None and r["date"] > date.isoformat()]
+        number = later[0]["number"] if later else len(schedule) + 1
+        busy = next((r for r in later if r["state"] != RoundState.PLANNED), None)
+        if busy is not None:
+            raise InputStoreError(StoreProblem.ROUND_ORDER, round=busy["number"],
+                                  date=busy["date"])
+        # Two steps, because (season, number) is unique at every row of an UPDATE.
+        await conn.execute("UPDATE round SET number = -number - 1 WHERE season_id = ? AND "
+                           "number >= ?", (sid, number))
+        await conn.execute("UPDATE round SET number = -number WHERE season_id = ? AND "
+                           "number < 0", (sid,))
+        await add_round(db, number, date=date, deadline=deadline, actor=actor)
+    return number
+
+
 async def advance(db: Database, number: int, source: RoundState, target: RoundState, *,
                   actor: int | None) -> bool:
     """Move round `number` from `source` to `target`; False (nothing changed) if it was not

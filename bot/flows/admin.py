@@ -6,17 +6,18 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from bot.services import Services, deadline_for, open_round, schedule
+from bot.services import Services, deadline_for, schedule
 from storage import club
 from storage.club import ClubSettings, Member, ScheduledRound
-from storage.rounds import RoundState, add_round
+from storage.rounds import RoundState, insert_round
 from storage.seasons import load_season
 
 
 async def _next_round(services: Services) -> int:
-    """The first round a change of the roster can still affect."""
-    upcoming = await open_round(services)
-    return upcoming.number if upcoming else len((await load_season(services.db)).rounds) + 1
+    """The first round a change of the roster can still affect: the first whose attendance
+    is not locked (a drafted round keeps its players)."""
+    planned = [r.number for r in await schedule(services) if r.state is RoundState.PLANNED]
+    return planned[0] if planned else len((await load_season(services.db)).rounds) + 1
 
 
 async def add_player(services: Services, name: str, *, rating: int | None, youth: bool,
@@ -47,16 +48,22 @@ class Scheduled:
     round: int
     date: dt.date
     deadline: dt.datetime
+    same_day: tuple[int, ...] = ()
+    """Other rounds on that date (allowed, but worth a word)."""
+    renumbered: bool = False
+    """Later rounds moved up one number to keep the rounds in date order."""
 
 
 async def plan_round(services: Services, date: dt.date, *, actor: int) -> Scheduled:
-    """A new round at the end of the schedule; its deadline follows from the settings."""
+    """A new round on `date`, in date order; its deadline follows from the settings."""
     db = services.db
     async with db.transaction():
-        number = max((r.number for r in await schedule(services)), default=0) + 1
+        before = await schedule(services)
         deadline = deadline_for(date, await club.settings(db), services.settings.timezone)
-        await add_round(db, number, date=date, deadline=deadline, actor=actor)
-    return Scheduled(number, date, deadline)
+        number = await insert_round(db, date, deadline, actor=actor)
+    return Scheduled(number, date, deadline,
+                     tuple(r.number for r in before if r.date == date),
+                     renumbered=number <= len(before))
 
 
 async def move_round(services: Services, number: int, date: dt.date, *,

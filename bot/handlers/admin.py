@@ -78,19 +78,31 @@ async def ronde(update: Update, context: Context) -> None:
         if date is None:
             await reply(update, context, texts.BAD_DATE.format(text=esc(args[1])))
             return
+        if date < today:
+            await reply(update, context, texts.RONDE_PAST.format(date=show_date(date, today)))
+            return
         planned = await admin.plan_round(services, date, actor=_actor(update))
-        await reply(update, context, texts.RONDE_ADDED.format(
-            round=planned.round, date=show_date(date), deadline=show_moment(planned.deadline,
-                                                                            zone)))
+        lines = [texts.RONDE_ADDED.format(round=planned.round, date=show_date(date, today),
+                                          deadline=show_moment(planned.deadline, zone))]
+        if planned.renumbered:
+            lines.append(texts.RONDE_RENUMBERED)
+        if planned.same_day:
+            lines.append(texts.RONDE_SAME_DAY.format(
+                rounds=", ".join(map(str, planned.same_day))))
+        await reply(update, context, "\n".join(lines))
         return
     if args[0].lower() == "uitstel" and len(args) == 3 and number(args[1]) is not None:
         date = parse_date(args[2], today)
         if date is None:
             await reply(update, context, texts.BAD_DATE.format(text=esc(args[2])))
             return
+        if date < today:
+            await reply(update, context, texts.RONDE_PAST.format(date=show_date(date, today)))
+            return
         moved = await admin.move_round(services, int(args[1]), date, actor=_actor(update))
         await reply(update, context, texts.RONDE_MOVED.format(
-            round=moved.round, date=show_date(date), deadline=show_moment(moved.deadline, zone)))
+            round=moved.round, date=show_date(date, today),
+            deadline=show_moment(moved.deadline, zone)))
         return
     if args[0].lower() == "vervalt" and len(args) == 2 and number(args[1]) is not None:
         await admin.cancel_round(services, int(args[1]), actor=_actor(update))

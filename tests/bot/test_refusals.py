@@ -1,0 +1,154 @@
+"""Issue 12: every refusal a user can meet, sent through the bot, in plain Dutch: no internal
+id, no field path, no English; inputs that used to crash a handler are refused or done."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from bot import texts
+from bot.fakeapi import User
+from bot.refusals import _in_words
+from bot.services import Services
+from core.errors import Problem, ProblemCode
+from storage.errors import StoreError, StoreProblem
+from tests.bot.conftest import ARBITER, GROUP
+from tests.bot.test_season import pass_deadline, publish, set_up_club
+
+STRANGER = User(555, "Vreemde", "Eend")
+INTERNAL = re.compile(r"\bp\d+\b|\[\d*\]|\b(rules|rounds|fixes|players)\.|\b(expected|player|"
+                      r"round|drafted|planned|locked|published|complete|odd|number|the)\b|_")
+
+
+def plain_dutch(text: str) -> bool:
+    """Names the arbiter typed himself (a rules parameter, a command) may stand as typed."""
+    text = re.sub(r"<code>.*?</code>|regel [a-z_]+", "", text)
+    return not INTERNAL.search(re.sub(r"<[^>]+>", "", text))
+
+
+# (who, what he sends, what the bot answers: exactly, or None for no answer at all)
+REFUSALS = [
+    ("member", "/aanmelden 1000000000000000000000000000000",
+     "Ronde 1000000000000000000000000000000 staat niet op het programma."),
+    ("member", "/afmelden ²", "'²' is geen rondenummer of datum."),
+    ("member", "/afmelden van ² t/m 3", "'²' is geen rondenummer of datum."),
+    ("member", "/afmelden 31-2", "'31-2' is geen datum."),
+    ("member", "/afmelden van 3 t/m 2", "Van ronde 3 tot ronde 2 kan niet"),
+    ("member", "/afmelden 9", "Ronde 9 staat niet op het programma."),
+    ("member", "/afmelden Cor Jansen 2", "Je kunt alleen jezelf af- of aanmelden, niet Cor"),
+    ("member", "/aanmelden Cor Jansen 2", "Je kunt alleen jezelf af- of aanmelden, niet Cor"),
+    ("member", "/uitslag 3 1-0", texts.UITSLAG_ONLY_OWN),
+    ("member", "/afmelden@andere_bot", None),
+    ("arbiter", "/indeling ruil Anna Visser en Bram de Boer", texts.NO_DRAFT_YET),
+    ("arbiter", "/instellingen herinnering 99999999999",
+     "'99999999999' kan niet: geef een aantal minuten van 0 tot en met 20160."),
+    ("arbiter", "/instellingen deadline 100000",
+     "'100000' kan niet: geef een aantal minuten van 0 tot en met 10080."),
+    ("arbiter", "/instellingen start 25:00", "'25:00' is geen tijd."),
+    ("arbiter", "/arbiter weg 1", "1 is wedstrijdleider via het configuratiebestand"),
+    ("arbiter", "/ronde nieuw 1-11-2026", "zo 1 nov is al geweest."),
+    ("arbiter", "/ronde nieuw 31-2", "'31-2' is geen datum."),
+    ("arbiter", "/instellingen regel top_value nul", "Dat kan niet, want dan klopt het seizoen "
+                                                    "niet meer: regel top_value:"),
+]
+
+
+@pytest.mark.parametrize(("who", "text", "expected"), REFUSALS, ids=[r[1] for r in REFUSALS])
+async def test_a_refusal_in_plain_dutch_and_nothing_stored(bot, members, who, text, expected):
+    await set_up_club(bot, members, rounds=3)
+    before = await _stored(bot)
+    user = ARBITER if who == "arbiter" else members[1]
+    if expected is None:
+        mark = len(bot.tg.sent)
+        bot.says(user, text, chat_id=GROUP)
+        await asyncio.sleep(0.8)
+        assert not bot.tg.sent[mark:]
+    else:
+        answer = await bot.ask(user, text)
+        assert answer.text.startswith(expected) or expected in answer.text, answer.text
+        assert plain_dutch(answer.text), answer.text
+    assert await _stored(bot) == before
+
+
+async def _stored(bot) -> list:
+    db = bot.app.bot_data.db
+    found = []
+    for table in ("round", "signoff", "player", "club", "arbiter", "season"):
+        async with db.reader.execute(f"SELECT * FROM {table} ORDER BY rowid") as cur:
+            found.append([tuple(r) for r in await cur.fetchall()])
+    return found
+
+
+async def test_every_store_refusal_reads_as_dutch(bot):
+    """Each refusal of the store, with the facts the store gives it, as the chat shows it
+    (players by name, states in words)."""
+    services: Services = bot.app.bot_data
+    for problem in StoreProblem:
+        error = StoreError(problem, player="p1", round=3, board=2, state="drafted",
+                           result="1-0", path="keizer.db", reason="schijf", version=9,
+                           known=3, date="3 dec")
+        text = texts.store_problem(await _in_words(services, error))
+        assert "?" not in text and plain_dutch(text.replace("keizer.db", "")), text
+
+
+@pytest.mark.parametrize("code", list(ProblemCode))
+def test_every_problem_of_a_change_reads_as_dutch(code):
+    problems = (Problem("rounds[0].games[1].white", code,
+                        {"player": "p7", "value": "3", "key": "kleur", "round": "1",
+                         "expected": "an odd number of players", "other": "x",
+                         "other_value": "y", "line": "1", "column": "2", "reason": "fout"}),
+                Problem("rules.top_value", code, {"value": "nul", "expected": "integer"}))
+    text = texts.chat_problems(problems, {"p7": "Anna Visser"})
+    assert "p7" not in text and "rounds" not in text and "[" not in text, text
+    assert "regel top_value" in text
+
+
+async def test_a_forged_confirmation_of_ones_own_report_is_refused(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    by_name = {f"{u.first_name} {u.last_name}": u for u in members}
+    white = by_name[post.text.split("1. ", 1)[1].split(" (", 1)[0]]
+    mark = len(bot.tg.sent)
+    await bot.ask(white, "/uitslag 1-0", chat_id=GROUP, reply_to=post)
+    ask = await bot.tg.wait_for(lambda s: "Klopt dat" in s.text, after=mark)
+    answered = len(bot.tg.answered)
+    bot.tg.press(white, ask, ask.buttons[0][1])  # his opponent's button, pressed by him
+    assert await bot.tg.toast(answered) == texts.NOT_YOUR_BUTTON
+    assert ask.edits == []
+    assert plain_dutch(texts.NOT_YOUR_BUTTON)
+
+
+async def test_a_button_no_handler_takes_is_answered(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    note = await bot.ask(members[0], "/help")
+    for data in ("res:v1:x:y:z", "oud:v0:1", "link:v9:abc:1", "ik:v2:onbekend",
+                 "res:v1:1:99:1-0"):
+        answered = len(bot.tg.answered)
+        bot.tg.press(members[0], note, data)
+        toast = await bot.tg.toast(answered)
+        assert toast and plain_dutch(toast), (data, toast)
+
+
+async def test_taking_over_a_linked_member_needs_a_second_tap_and_tells_him(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    hugo = members[4]
+    mark = len(bot.tg.sent)
+    await bot.ask(STRANGER, "/ik Eva Bos", contains="wedstr")
+    ask = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Koppelen" in s.text,
+                                after=mark)
+    assert "Eva Bos is al gekoppeld aan een ander Telegram-account" in ask.text
+    bot.tg.press(ARBITER, ask, ask.buttons[0][1])
+    again = await bot.tg.edited(ask, "echt overzetten")
+    assert not [s for s in bot.tg.sent[mark:] if s.chat_id == hugo.id]
+    still = await bot.ask(hugo, "/mijn")
+    assert "Ik weet nog niet wie je bent" not in still.text
+    bot.tg.press(ARBITER, again, again.buttons[0][1])
+    told = await bot.tg.wait_for(lambda s: s.chat_id == hugo.id and "niet meer gekoppeld"
+                                 in s.text, after=mark)
+    assert "Eva Bos" in told.text
+    welcome = await bot.tg.wait_for(lambda s: s.chat_id == STRANGER.id and "gekoppeld aan"
+                                    in s.text, after=mark)
+    assert "Eva Bos" in welcome.text
