@@ -176,10 +176,11 @@ class Season:
         return done
 
     def starting_order(self) -> tuple[str, ...]:
-        """The initial ranking of the players who start in round 1."""
-        if self.initial_ranking is not None:
-            return self.initial_ranking
-        return rating_order([p for p in self.players if p.joined <= 1])
+        """The initial ranking of the players who start in round 1: those `initial_ranking`
+        lists first, in its order, then the rest by rating (the season format's default)."""
+        listed = self.initial_ranking or ()
+        rest = [p for p in self.players if p.joined <= 1 and p.id not in listed]
+        return tuple(listed) + rating_order(rest)
 
 
 def rating_order(players: Sequence[Player]) -> tuple[str, ...]:
@@ -356,9 +357,6 @@ class _Reader:
                 self.problems.add(path, ProblemCode.PLAYER_NOT_ACTIVE, player=pid, round=1)
             else:
                 ranking.append(pid)
-        for pid, player in by_id.items():
-            if player.joined <= 1 and pid not in ranking:
-                self.problems.add("initial_ranking", ProblemCode.PLAYER_MISSING, player=pid)
         return tuple(ranking)
 
     def _rounds(self, data: Any, by_id: Mapping[str, Player], rules: Rules) -> list[Round]:

@@ -272,7 +272,8 @@ class _Engine:
         if self.rules.revaluation is Revaluation.CLASSIC:
             return values, scores, new
         rankings, valuations = [ranking], [values]
-        for _ in range(MAX_FIXED_POINT_PASSES):
+        # The pricing above is the first pass (classic is "one pass"): at most 19 more.
+        for _ in range(MAX_FIXED_POINT_PASSES - 1):
             if new == rankings[-1]:
                 break
             if new in rankings:

@@ -254,15 +254,18 @@ PRIZES = 3
 def subgroups(season: Season) -> Subgroups:
     """Groups come from the players' `group` (none given: group 2). Mid-season is after round
     planned // 2. Up go the best `promotion` of group 2; down go as many of the last of group
-    1 as keep it at its starting size, at most `promotion`."""
+    1 as keep it at its starting size, at most `promotion` ("afhankelijk van het aantal
+    deelnemers op dat moment"). Only members still in the competition after mid-season count:
+    a withdrawn player takes no prize, no promotion and no relegation place."""
     rules = season.rules
     half = rules.planned_rounds // 2
     start = [tuple(p.id for p in season.players if (p.group or 2) == g) for g in (1, 2)]
+    still_in = {p.id for p in season.players if p.withdrawn is None or p.withdrawn > half}
     if season.complete_rounds < half:
         return Subgroups(half, (start[0], start[1]), None, (), (), (start[0], start[1]), None,
                          None)
     mid = compute_standings(season, half)
-    ranked = [tuple(p for p in mid.ranking if p in g) for g in start]
+    ranked = [tuple(p for p in mid.ranking if p in g and p in still_in) for g in start]
     promoted = ranked[1][:rules.promotion]
     down = min(rules.promotion, max(0, len(ranked[0]) + len(promoted) - len(start[0])))
     relegated = ranked[0][len(ranked[0]) - down:] if down else ()
@@ -271,8 +274,8 @@ def subgroups(season: Season) -> Subgroups:
               tuple(p for p in mid.ranking if (p in ranked[1] and p not in promoted)
                     or p in relegated))
     # Players who join later go into group 2.
-    joined_later = tuple(p.id for p in season.players
-                         if p.id not in second[0] and p.id not in second[1])
+    joined_later = tuple(p.id for p in season.players if p.joined > half
+                         and p.id not in second[0] and p.id not in second[1])
     second = (second[0], second[1] + joined_later)
     end = overall = None
     if season.complete_rounds >= rules.planned_rounds:

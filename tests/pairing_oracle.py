@@ -80,11 +80,13 @@ def due_bye(request: PairingRequest) -> str | None:
 
 
 def best_board(request: PairingRequest, a: str, b: str) -> tuple[str, str]:
-    """The better colours for a pair: fewer colour rules broken, then preference."""
-    def key(wb: tuple[str, str]) -> tuple[int, int]:
+    """The better colours for a pair: fewer colour rules broken, then fewer of balance and
+    run (a rematch's reversal gives way first), then preference."""
+    def key(wb: tuple[str, str]) -> tuple[int, int, int]:
         broken = board_breaks(request, *wb)
         colour = sum(r.tier == 2 for r, _ in broken)
-        return colour, against_preference(request, *wb)
+        hard = sum(r.tier == 2 and r is not Rule.REMATCH_REVERSES_COLOURS for r, _ in broken)
+        return colour, hard, against_preference(request, *wb)
     return min([(a, b), (b, a)], key=key)
 
 

@@ -149,10 +149,14 @@ def evaluate(request: PairingRequest) -> EdgeTable:
     # Orientation A: i white. B: j white.
     rem_a = (rematch_on & (met_ij > 0) & last_white_ij).astype(np.int64)
     rem_b = (rematch_on & (met_ij > 0) & ~last_white_ij).astype(np.int64)
-    col_a = diff_w[i] + run_w[i] + diff_b[j] + run_b[j] + rem_a
-    col_b = diff_w[j] + run_w[j] + diff_b[i] + run_b[i] + rem_b
+    # Of the colour rules, the balance and the run ("nooit") come before a rematch's reversed
+    # colours: with as many broken either way, the colouring that keeps them wins.
+    hard_a = diff_w[i] + run_w[i] + diff_b[j] + run_b[j]
+    hard_b = diff_w[j] + run_w[j] + diff_b[i] + run_b[i]
+    col_a, col_b = hard_a + rem_a, hard_b + rem_b
     pref_a, pref_b = _preferences(request, balance, i, j, met_ij, rem_a, rem_b)
-    i_white = (col_a < col_b) | ((col_a == col_b) & (pref_a <= pref_b))
+    i_white = (col_a < col_b) | ((col_a == col_b) & (
+        (hard_a < hard_b) | ((hard_a == hard_b) & (pref_a <= pref_b))))
 
     allowed = np.ones(len(i), dtype=np.bool_)
     fixed_players = [index[pid] for board in fixes.boards for pid in board]

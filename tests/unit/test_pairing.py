@@ -138,6 +138,18 @@ def test_rematch_reverses_colours_over_preference():
     assert boards(off) == [("a", "b")]
 
 
+def test_a_rematch_gives_up_its_reversal_before_a_run_of_three():
+    """Seed 004: "nooit" three times the same colour, while a rematch "heeft de andere kleur".
+    When each colouring breaks one of them, the run rule holds and the reversal gives way."""
+    met = (Meeting(2, "a", "b"),)  # a had white
+    colours = {"a": (W, B, B), "b": (B, W, B)}  # a black once more would be three in a row
+    rules = {"preset": "sliedrecht", **NONE, "max_same_colour_run": 2,
+             "rematch_reverses_colours": True}
+    paired = pair(request("ab", round_no=20, meetings=met, colours=colours, rules=rules))
+    assert boards(paired) == [("a", "b")]
+    assert [b.rule for b in paired.broken] == [Rule.REMATCH_REVERSES_COLOURS]
+
+
 def test_bye_goes_to_the_lowest_without_a_bye():
     p = pair(request("abcde", byes={"e": 1}))
     assert p.bye == "d"

@@ -72,7 +72,6 @@ BROKEN = [
     (_set(["players", 0, "rating"], "hoog"), "players[0].rating", ProblemCode.WRONG_TYPE),
     (_set(["players", 0, "club"], "x"), "players[0].club", ProblemCode.UNKNOWN_KEY),
     (_set(["players", 3, "withdrawn"], 1), "players[3].withdrawn", ProblemCode.OUT_OF_RANGE),
-    (_set(["initial_ranking"], ["a", "b"]), "initial_ranking", ProblemCode.PLAYER_MISSING),
     (_set(["initial_ranking"], ["a", "b", "c", "x"]), "initial_ranking[3]",
      ProblemCode.UNKNOWN_PLAYER),
     (_set(["initial_ranking"], ["a", "b", "c", "d"]), "initial_ranking[3]",
@@ -183,3 +182,16 @@ def test_there_is_an_example_per_preset():
 def test_roundtrip_of_random_seasons(season):
     data = as_data(season)
     assert as_data(season_from_data(data)) == data
+
+
+def test_a_partial_initial_ranking_puts_the_listed_first_and_the_rest_by_rating():
+    """Last season's players only: they come first in the listed order, the newcomers after
+    them by rating high to low, then name, unrated last (the season format's default)."""
+    data = season_data("sliedrecht", [
+        {"id": "a", "name": "Anna", "rating": 1500}, {"id": "b", "name": "Bert"},
+        {"id": "c", "name": "Cor", "rating": 1800}, {"id": "e", "name": "Els", "rating": 1800},
+        {"id": "f", "name": "Fred", "rating": 2100}], [])
+    data["initial_ranking"] = ["c", "a"]
+    season = season_from_data(data)
+    assert season.starting_order() == ("c", "a", "f", "e", "b")
+    assert json.loads(season_to_json(season))["initial_ranking"] == ["c", "a"]

@@ -51,6 +51,25 @@ def test_fixed_point_iterates_until_the_ranking_holds():
     assert after1.ranking == ("a", "d", "b", "c")
 
 
+def test_fixed_point_prices_at_most_twenty_times(monkeypatch):
+    """"At most 20 passes", and the first pricing is one ("classic: one pass"): a ranking
+    that never settles nor repeats is priced 20 times, not 21."""
+    import itertools
+
+    from core import standings
+    fresh = itertools.permutations("abcd")
+    next(fresh)  # a b c d is where it starts
+    monkeypatch.setattr(standings._Engine, "_rank",
+                        staticmethod(lambda scores, previous: list(next(fresh))))
+    priced = []
+    real = standings._Engine._price
+    monkeypatch.setattr(standings._Engine, "_price",
+                        lambda self, *args: priced.append(args) or real(self, *args))
+    compute_standings(build({**SMALL, "revaluation": "fixed_point"}, FOUR,
+                            ["a-b 1-0, c-d 0-1"]), 1)
+    assert len(priced) == 20
+
+
 def test_fixed_point_cycle_scores_are_the_mean_over_the_cycle():
     # a, b, c, d beat each other in a ring over two rounds (b>a, c>d, d>b, a>c); k sits out.
     season = build({**SMALL, "revaluation": "fixed_point"}, "k:2100 a:1600 b:1300 c:1100 d:1000",

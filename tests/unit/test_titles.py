@@ -171,8 +171,12 @@ def test_fewer_go_down_when_group_one_has_shrunk():
     rounds[1] = "a-f 0-1, b-e 0-1, c-h 0-1, g bye"
     season = build(rules, players, rounds)
     prizes = subgroups(season)
-    # d still counts in group 1 (withdrawn players stay ranked): 4 + 2 up - 4 = 2 down.
-    assert len(prizes.promoted) == 2 and len(prizes.relegated) == 2
+    # Only members still in count: 3 left + 2 up = 5, so one goes down to keep group 1 at 4;
+    # d, who stopped, takes no place in either group (and no relegation place).
+    assert len(prizes.promoted) == 2 and len(prizes.relegated) == 1
+    assert "d" not in prizes.relegated and "d" not in prizes.mid_prizes[0]
+    assert len(prizes.second_half[0]) == 4
+    assert "d" not in prizes.second_half[0] + prizes.second_half[1]
 
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
