@@ -152,6 +152,16 @@ async def edit(update: Update, text: str, *,
             raise
 
 
+async def drop_buttons(bot: ExtBot[None], messages: tuple[tuple[int, int], ...]) -> None:
+    """Take the buttons off messages a decision made stale. Best effort: a stale button that
+    stays is answered when pressed ("al afgehandeld"), so a failure here loses nothing."""
+    for chat_id, message_id in messages:
+        try:
+            await bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+        except TelegramError as exc:
+            log.info("buttons not taken off message %d: %s", message_id, exc)
+
+
 def answering_directly(handler: Handler) -> Handler:
     """A question that changes nothing: its answers go out at once (see `reply`)."""
     async def direct(update: Update, context: Context) -> None:

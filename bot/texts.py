@@ -202,6 +202,8 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
                              "Controleer de map en de rechten.",
     StoreProblem.NO_DRAFT: "Er is geen conceptindeling om te bevestigen.",
     StoreProblem.NO_GROUP: "Er is nog geen clubgroep: stuur /club in de groep.",
+    StoreProblem.NOT_IN_DRAFT: "{player} staat niet in de conceptindeling van ronde {round}; "
+                               "ruilen kan alleen met wie er speelt.",
     StoreProblem.ROUND_ORDER: "Ronde {round} op {date} is al ingedeeld of gespeeld. Een ronde "
                               "op een eerdere datum kan er niet meer voor.",
 }
@@ -325,11 +327,16 @@ CONFIRM_YES = "Klopt"
 CONFIRM_NO = "Klopt niet"
 CONFIRMED = "Bevestigd: {words}."
 DISPUTED = "Je hebt aangegeven dat het niet klopt. De wedstrijdleider beslist."
+DISPUTE_TO_REPORTER = ("{who} zegt dat de uitslag van ronde {round} bord {board} ({words}) niet "
+                       "klopt. De wedstrijdleider beslist.")
+RESULT_DECIDED = ("De wedstrijdleider heeft de uitslag van ronde {round} bord {board} "
+                  "vastgelegd: {words}.")
 DISPUTE_TO_ARBITER = "{who} betwist de uitslag van ronde {round} bord {board}: {words}."
 NOT_YOUR_BUTTON = "Deze knop is niet voor jou."
 ROUND_COMPLETE = "Alle uitslagen van ronde {round} zijn binnen. De nieuwe stand:"
 
 STAND_GROUP_MORE = "De hele stand: stuur /stand in een privégesprek met mij."
+STAND_NOT_YET = "{name} staat nog niet in de stand: je speelt mee vanaf ronde {round}."
 STAND_EMPTY = "Er is nog geen stand: er is nog geen ronde gespeeld."
 MIJN = "{name}: {rank}e met {score} punten, waarde {value}."
 MIJN_SIGNOFFS = "Afgemeld voor: {rounds}."
@@ -376,6 +383,9 @@ INDELING_USAGE = ("<code>/indeling</code>, of voor de wedstrijdleider: <code>maa
                   "<code>ruil NAAM NAAM</code>.")
 
 WHO_UNKNOWN = "Ik ken geen speler '{name}'."
+SWAP_WHO = ("In '{text}' herken ik geen twee spelers. Schrijf de namen voluit, met 'en' "
+            "ertussen: <code>/indeling ruil Anna Bos en Hugo de Boer</code>.")
+SWAP_SAME = "{name} ruilen met zichzelf verandert niets."
 WHO_AMBIGUOUS = "'{name}' kan meerdere spelers zijn: {names}. Wees preciezer."
 SPELER_USAGE = ("<code>/speler nieuw NAAM [rating] [jeugd]</code> of "
                 "<code>/speler weg NAAM</code>.")

@@ -224,6 +224,17 @@ async def message_round(db: Database, chat_id: int, message_id: int) -> int | No
     return None if row is None else int(row[0])
 
 
+async def posted(db: Database, round_no: int, kind: str) -> list[tuple[int, int, str | None]]:
+    """The messages of a kind sent about a round: (chat, message, the player it was for)."""
+    conn = db.conn
+    async with conn.execute(
+            "SELECT m.chat_id, m.message_id, p.code FROM posted_message m "
+            "JOIN round r ON r.id = m.round_id LEFT JOIN player p ON p.id = m.player_id "
+            "WHERE r.season_id = ? AND r.number = ? AND m.kind = ?",
+            (await season_id(conn), round_no, kind)) as cur:
+        return [(int(r[0]), int(r[1]), r[2]) for r in await cur.fetchall()]
+
+
 async def mark_reminded(db: Database, number: int) -> bool:
     """Note that the reminder for a round went out; False if it already had (send once)."""
     async with db.transaction() as conn:

@@ -29,6 +29,7 @@ class StoreProblem(StrEnum):
     UNREADABLE = "unreadable"
     NO_DRAFT = "no_draft"
     NO_GROUP = "no_group"
+    NOT_IN_DRAFT = "not_in_draft"
     ROUND_ORDER = "round_order"
     """A round dated before a round already under way (rounds are numbered by date)."""
 

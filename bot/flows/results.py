@@ -4,7 +4,7 @@ settles; the last result of a round owes the club group the new standings."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -23,6 +23,10 @@ from storage.seasons import load_season
 __all__ = ["Confirmation", "Outcome", "Reported", "confirm", "correct", "post_standings",
            "report"]
 
+CONFIRM = "confirm"
+"""The kind of the message that asks the opponent to confirm (its buttons go stale)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Reported:
     outcome: Outcome
@@ -32,6 +36,8 @@ class Reported:
     """The result in words, with the players' names (HTML-escaped)."""
     opponent: str
     """The reporter's opponent (empty when the arbiter entered it)."""
+    stale: tuple[tuple[int, int], ...] = ()
+    """Messages (chat, message) whose confirm buttons the decision made stale."""
 
 
 async def _words(services: Services, result: Result, white: str, black: str) -> str:
@@ -64,7 +70,17 @@ async def correct(services: Services, number: int | None, board: int, result: Re
         if number is None:
             return None
         outcome = await results.correct(services.db, number, board, result, actor=actor)
-        return await _announce(services, outcome, None, result)
+        done = await _announce(services, outcome, None, result)
+        everyone = {m.code: m for m in await club.members(services.db)}
+        for code in (outcome.white, outcome.black):
+            player = everyone[code]
+            if player.telegram_id is not None:
+                await send(services, player.telegram_id, texts.RESULT_DECIDED.format(
+                    round=number, board=board, words=done.words), about=esc(player.name))
+        stale = tuple((chat, message) for chat, message, code
+                      in await club.posted(services.db, number, CONFIRM)
+                      if code in (outcome.white, outcome.black))
+        return replace(done, stale=stale)
 
 
 async def _announce(services: Services, outcome: results.GameResult, reporter: Member | None,
@@ -87,7 +103,8 @@ async def _announce(services: Services, outcome: results.GameResult, reporter: M
                 InlineKeyboardButton(texts.CONFIRM_NO, callback_data=f"resno:v1:{data}")]])
             await send(services, opponent.telegram_id, texts.CONFIRM_ASK.format(
                 reporter=esc(reporter.name), round=outcome.round, board=outcome.board,
-                words=said), markup=buttons, about=esc(opponent.name))
+                words=said), markup=buttons, about=esc(opponent.name), round_no=outcome.round,
+                kind=CONFIRM, player=opponent.code)
     elif outcome.round_complete:
         await post_standings(services, outcome.round)
     return Reported(outcome.outcome, outcome.round, outcome.board, said,
@@ -117,6 +134,12 @@ async def confirm(services: Services, user_id: int, number: int, board: int, val
         if not agrees:
             await owe_to_arbiters(services, texts.DISPUTE_TO_ARBITER.format(
                 who=esc(who.name), round=number, board=board, words=said))
+            everyone = {m.code: m for m in await club.members(services.db)}
+            reporter = everyone[stored.black if who.code == stored.white else stored.white]
+            if reporter.telegram_id is not None:
+                await send(services, reporter.telegram_id, texts.DISPUTE_TO_REPORTER.format(
+                    who=esc(who.name), round=number, board=board, words=said),
+                    about=esc(reporter.name))
             return Confirmation.DISPUTED, said
         if stored.result is None or stored.result.value != value or stored.confirmed:
             return Confirmation.ALREADY_HANDLED, said

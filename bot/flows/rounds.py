@@ -82,6 +82,10 @@ async def swap(services: Services, number: int, a: str, b: str, *,
         stored = await rounds.stored_pairing(db, number)
         if stored is None:
             return None
+        drafted = {p for x in stored.boards for p in (x.white, x.black)} | {stored.bye}
+        for code in (a, b):
+            if code not in drafted:
+                raise InputStoreError(StoreProblem.NOT_IN_DRAFT, player=code, round=number)
         codes = {a: b, b: a}
         boards = tuple(Board(x.number, codes.get(x.white, x.white), codes.get(x.black, x.black))
                        for x in stored.boards)

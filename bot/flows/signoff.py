@@ -110,7 +110,9 @@ async def _tell_about_late(services: Services, who: Member, number: int) -> None
     paired = "" if opponent is None else texts.LATE_PAIRED.format(opponent=esc(opponent.name))
     await owe_to_arbiters(services, texts.LATE_TO_ARBITER.format(
         who=esc(who.name), round=number, paired=paired))
-    if opponent is not None and opponent.telegram_id is not None:
+    # A draft is not public: its opponent never knew of a game, so there is nothing to undo.
+    public = stored is not None and stored.state in rounds.PUBLIC
+    if public and opponent is not None and opponent.telegram_id is not None:
         await send(services, opponent.telegram_id, texts.LATE_TO_OPPONENT.format(
             who=esc(who.name), round=number), about=esc(opponent.name))
 

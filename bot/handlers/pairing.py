@@ -8,8 +8,8 @@ from telegram.ext import Application
 
 from bot import texts
 from bot.chat import esc, reply
+from bot.flows import members, views
 from bot.flows import rounds as flows
-from bot.flows import views
 from bot.handlers.common import arbiter_only, command, find_member, is_arbiter
 from bot.services import Context, ScheduledRound, open_round
 
@@ -64,18 +64,46 @@ async def clear(update: Update, context: Context) -> None:
 async def swap(update: Update, context: Context) -> None:
     """A and B change places in the draft; those boards stay fixed when re-pairing."""
     upcoming = await open_round(context.services)
-    names = " ".join((context.args or [])[1:])
-    parts = names.split(" en ") if " en " in names else (context.args or [])[1:3]
-    if upcoming is None or len(parts) != 2:
+    words = " ".join((context.args or [])[1:]).replace(",", " , ").split()
+    if upcoming is None or len(words) < 2:
         await reply(update, context, texts.INDELING_USAGE)
         return
-    a, b = [await find_member(update, context, p) for p in parts]
-    if a is None or b is None:
+    two = await _two_members(update, context, words)
+    if two is None:
         return
+    a, b = two
     made = await flows.swap(context.services, upcoming.number, a.code, b.code,
                             actor=_actor(update))
     await reply(update, context, texts.NO_DRAFT_YET if made is None else
                 await flows.draft_text(context.services, made, texts.INDELING_DRAFT_TITLE))
+
+
+async def _two_members(update: Update, context: Context,
+                       words: list[str]) -> tuple[members.Member, members.Member] | None:
+    """Two members from `A en B`, `A, B` or `A B`: with a separator, its two sides; without,
+    the one way to split the words into two names that each fit one member."""
+    lowered = [w.lower() for w in words]
+    cut = next((k for k, w in enumerate(lowered) if w in (",", "en")), None)
+    if cut is not None:
+        a = await find_member(update, context, " ".join(words[:cut]))
+        b = None if a is None else await find_member(update, context,
+                                                     " ".join(words[cut + 1:]))
+        found = None if a is None or b is None else (a, b)
+    else:
+        splits = []
+        for k in range(1, len(words)):
+            left = await members.matching(context.services, " ".join(words[:k]))
+            right = await members.matching(context.services, " ".join(words[k:]))
+            if len(left) == 1 and len(right) == 1:
+                splits.append((left[0], right[0]))
+        found = splits[0] if len(splits) == 1 else None
+        if found is None:
+            await reply(update, context, texts.SWAP_WHO.format(text=esc(" ".join(words))))
+            return None
+    if found is not None and found[0].code == found[1].code:
+        await reply(update, context, texts.SWAP_SAME.format(name=esc(found[0].name)))
+        return None
+    return found
 
 
 async def bye(update: Update, context: Context) -> None:

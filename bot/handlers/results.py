@@ -6,9 +6,16 @@ from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler
 
 from bot import texts
-from bot.chat import answer, edit, esc, reply
+from bot.chat import answer, drop_buttons, edit, esc, reply
 from bot.flows import results
-from bot.handlers.common import command, is_arbiter, member, number, unit_of_work
+from bot.handlers.common import (
+    atomically,
+    command,
+    is_arbiter,
+    member,
+    number,
+    unit_of_work,
+)
 from bot.refusals import refusing
 from bot.services import Context
 from core.season import Result
@@ -41,10 +48,12 @@ async def uitslag(update: Update, context: Context) -> None:
     message = update.effective_message
     assert message is not None and update.effective_user is not None
     original = message.reply_to_message
-    done = await results.report(
-        context.services, who, result, actor=update.effective_user.id,
-        replied_to=None if original is None else (message.chat_id, original.message_id))
-    await reply(update, context, texts.NO_PUBLISHED_ROUND if done is None else reported(done))
+    async with atomically(context):
+        done = await results.report(
+            context.services, who, result, actor=update.effective_user.id,
+            replied_to=None if original is None else (message.chat_id, original.message_id))
+        await reply(update, context,
+                    texts.NO_PUBLISHED_ROUND if done is None else reported(done))
 
 
 async def _arbiter_enters(update: Update, context: Context, args: list[str]) -> None:
@@ -54,9 +63,13 @@ async def _arbiter_enters(update: Update, context: Context, args: list[str]) -> 
         await reply(update, context, texts.UITSLAG_USAGE_ARBITER)
         return
     assert update.effective_user is not None
-    done = await results.correct(context.services, int(args[3]) if named else None,
-                                 int(args[0]), result, actor=update.effective_user.id)
-    await reply(update, context, texts.UITSLAG_USAGE_ARBITER if done is None else reported(done))
+    async with atomically(context):
+        done = await results.correct(context.services, int(args[3]) if named else None,
+                                     int(args[0]), result, actor=update.effective_user.id)
+        await reply(update, context,
+                    texts.UITSLAG_USAGE_ARBITER if done is None else reported(done))
+    if done is not None:  # after the commit: no call to Telegram holds up the writer
+        await drop_buttons(context.bot, done.stale)
 
 
 def reported(done: results.Reported) -> str:
@@ -88,6 +101,6 @@ async def confirm_button(update: Update, context: Context) -> None:
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
-    app.add_handler(command("uitslag", uitslag))
+    app.add_handler(command("uitslag", uitslag, opens_transaction=True))
     app.add_handler(CallbackQueryHandler(refusing(unit_of_work(confirm_button)),
                                          pattern=r"^res(no)?:v1:[0-9]{1,6}:[0-9]{1,6}:(1-0|0-1|1/2-1/2)$"))

@@ -34,9 +34,14 @@ async def stand(update: Update, context: Context) -> None:
     decimals = season.rules.display_decimals
     if view == "mij":
         who = await member(update, context)
-        if who is not None:
-            text = tables.breakdown_table(standings, who.code, decimals)
-            await personal(update, context, f"<pre>{esc(text)}</pre>")
+        if who is None:
+            return
+        if who.code not in standings.ranking:  # joined after the last complete round
+            await reply(update, context, texts.STAND_NOT_YET.format(
+                name=esc(who.name), round=season.player(who.code).joined))
+            return
+        text = tables.breakdown_table(standings, who.code, decimals)
+        await personal(update, context, f"<pre>{esc(text)}</pre>")
         return
     chat = update.effective_chat
     if chat is not None and chat.type != ChatType.PRIVATE:

@@ -1,0 +1,130 @@
+"""Issue 12 end to end: what a careful arbiter and his members expect around the happy path
+(swaps by full name, decisions both players hear, no news of a game never published)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot import texts
+from bot.fakeapi import User
+from tests.bot.conftest import ARBITER, GROUP, boards
+from tests.bot.test_season import pass_deadline, publish, set_up_club
+
+
+def by_name(members):
+    return {f"{u.first_name} {u.last_name}": u for u in members}
+
+
+async def test_a_swap_takes_full_names_with_or_without_en_or_a_comma(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    draft = await pass_deadline(bot, 1)
+    (w1, b1), (w2, b2) = boards(draft.text)[:2]
+    for text in (f"{w1} {w2}", f"{w1} en {w2}", f"{w1}, {w2}"):
+        answer = await bot.ask(ARBITER, f"/indeling ruil {text}")
+        swapped = boards(answer.text)
+        assert {frozenset(b) for b in swapped[:2]} in (
+            {frozenset((w2, b1)), frozenset((w1, b2))},
+            {frozenset((w1, b1)), frozenset((w2, b2))}), (text, answer.text)
+    assert (await bot.ask(ARBITER, f"/indeling ruil {w1} {w1}")).text == \
+        texts.SWAP_SAME.format(name=w1)
+    unclear = await bot.ask(ARBITER, "/indeling ruil Niemand Bekend")
+    assert unclear.text.startswith("In 'Niemand Bekend' herken ik geen twee spelers")
+
+
+async def test_a_swap_with_someone_not_in_the_draft_is_refused(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await bot.ask(members[5], "/afmelden")
+    await bot.ask(members[4], "/afmelden")
+    draft = await pass_deadline(bot, 1)
+    white = boards(draft.text)[0][0]
+    answer = await bot.ask(ARBITER, f"/indeling ruil {white} en Femke Kok")
+    assert answer.text == ("Femke Kok staat niet in de conceptindeling van ronde 1; ruilen kan "
+                           "alleen met wie er speelt.")
+    again = await bot.ask(ARBITER, "/indeling opnieuw")
+    assert "Femke Kok" not in again.text and boards(again.text)
+
+
+async def test_the_arbiters_decision_reaches_both_players_and_the_stale_buttons_go(bot,
+                                                                                   members):
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    white_name, black_name = boards(post.text)[0]
+    white, black = by_name(members)[white_name], by_name(members)[black_name]
+    mark = len(bot.tg.sent)
+    await bot.ask(white, "/uitslag 1-0", chat_id=GROUP, reply_to=post)
+    ask = await bot.tg.wait_for(lambda s: s.chat_id == black.id and "Klopt dat" in s.text,
+                                after=mark)
+    bot.tg.press(black, ask, ask.buttons[1][1])  # "Klopt niet"
+    told = await bot.tg.wait_for(lambda s: s.chat_id == white.id and "niet klopt" in s.text,
+                                 after=mark)
+    assert black_name in told.text and "De wedstrijdleider beslist" in told.text
+    mark = len(bot.tg.sent)
+    await bot.ask(white, "/uitslag 1-0", chat_id=GROUP, reply_to=post)
+    second = await bot.tg.wait_for(lambda s: s.chat_id == black.id and "Klopt dat" in s.text,
+                                   after=mark)
+    mark = len(bot.tg.sent)
+    settled = await bot.ask(ARBITER, "/uitslag 1 1/2-1/2")
+    assert "Vastgelegd" in settled.text
+    for player in (white, black):
+        heard = await bot.tg.wait_for(lambda s, p=player: s.chat_id == p.id
+                                      and "vastgelegd" in s.text, after=mark)
+        assert "remise" in heard.text
+    for _ in range(50):
+        if second.reply_markup is None:
+            break
+        await asyncio.sleep(0.1)
+    assert second.reply_markup is None
+
+
+async def test_a_late_sign_off_from_a_draft_tells_the_arbiter_not_the_opponent(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    draft = await pass_deadline(bot, 1)
+    white_name, black_name = boards(draft.text)[0]
+    white, black = by_name(members)[white_name], by_name(members)[black_name]
+    mark = len(bot.tg.sent)
+    late = await bot.ask(white, "/afmelden")
+    assert "te laat" in late.text
+    await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Te late afmelding" in s.text,
+                          after=mark)
+    await asyncio.sleep(0.5)
+    assert not [s for s in bot.tg.sent[mark:] if s.chat_id == black.id]
+
+
+async def test_a_sign_off_for_several_rounds_is_all_or_nothing(bot, members):
+    await set_up_club(bot, members, rounds=3)
+    signed = await bot.ask(members[2], "/afmelden van 2 t/m 3")
+    assert [line.split(" (")[0] for line in signed.text.splitlines()] == [
+        "Cor Jansen afgemeld voor ronde 2", "Cor Jansen afgemeld voor ronde 3"]
+    await pass_deadline(bot, 1)
+    await play_by_the_arbiter(bot, await publish(bot, 1))
+    # Round 1 is over: a member cannot sign off for it any more, so round 2 is not stored.
+    refused = await bot.ask(members[3], "/afmelden 1 t/m 2")
+    assert refused.text == "Ronde 1 is al afgelopen."
+    mine = await bot.ask(members[3], "/mijn")
+    assert texts.MIJN_NO_SIGNOFFS in mine.text
+
+
+async def play_by_the_arbiter(bot, post) -> None:
+    mark = len(bot.tg.sent)
+    for board in range(1, len(boards(post.text)) + 1):
+        await bot.ask(ARBITER, f"/uitslag {board} 1-0")
+    await bot.tg.wait_for(lambda s: s.chat_id == GROUP and "zijn binnen" in s.text, after=mark)
+
+
+async def test_my_breakdown_before_my_first_round(bot, members):
+    await set_up_club(bot, members, rounds=2)
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    await bot.ask(ARBITER, "/speler nieuw Gert Nieuw 1500")
+    await play_by_the_arbiter(bot, post)
+    gert = User(300, "Gert", "Nieuw")
+    mark = len(bot.tg.sent)
+    await bot.ask(gert, "/ik Gert Nieuw")
+    ask = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Koppelen" in s.text,
+                                after=mark)
+    bot.tg.press(ARBITER, ask, ask.buttons[0][1])
+    await bot.tg.wait_for(lambda s: s.chat_id == gert.id and "Je bent gekoppeld" in s.text,
+                          after=mark)
+    answer = await bot.ask(gert, "/stand mij")
+    assert answer.text == texts.STAND_NOT_YET.format(name="Gert Nieuw", round=2)
