@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Mapping
 
 from core.errors import Problem, ProblemCode
@@ -119,7 +120,7 @@ STANDINGS_COLUMNS = ("Pos", "Naam", "Punten", "Waarde", "Gesp", "W", "R", "V", "
 KIND_LABELS: Mapping[CompensationKind, str] = {
     CompensationKind.NOTICE: "afgemeld",
     CompensationKind.NO_NOTICE: "afwezig zonder afmelding",
-    CompensationKind.BYE: "oneven (bye)",
+    CompensationKind.BYE: "vrij (bye)",
     CompensationKind.OPPONENT_ABSENT: "tegenstander niet gekomen",
     CompensationKind.ARBITER: "wedstrijdleiding",
     CompensationKind.EXTERNAL_CLUB_NIGHT: "extern op clubavond",
@@ -131,7 +132,7 @@ PAIRING_WITH_PENDING = "Let op: ronde {round} heeft nog uitslagen open; de indel
     "van de stand zonder die partijen."
 PAIRING_TITLE = "Indeling ronde {round}"
 PAIRING_COLUMNS = ("Bord", "Wit", "Pl", "Wrd", "Zwart", "Pl", "Wrd", "Tempo")
-PAIRING_BYE = "Oneven (bye): {name}"
+PAIRING_BYE = "Vrij (bye): {name}"
 PAIRING_TEMPO = "Tempo {tempo}"
 PAIRING_TEMPO_YOUTH = "; jeugd {tempo}: {names}"
 PAIRING_ALL_RULES_KEPT = "Alle regels van het reglement zijn gehaald."
@@ -148,7 +149,7 @@ BROKEN_RULES: Mapping[Rule, str] = {
     Rule.MAX_SAME_COLOUR_RUN: "{a} krijgt {run} keer achter elkaar {colour_nl} "
                               "(maximaal {limit})",
     Rule.REMATCH_REVERSES_COLOURS: "{a} en {b} hebben dezelfde kleuren als in ronde {last}",
-    Rule.BYE: "{a} is oneven, terwijl {due} aan de beurt was",
+    Rule.BYE: "{a} heeft de bye, terwijl {due} aan de beurt was",
     Rule.MAX_RANK_DISTANCE: "{a} en {b} staan {distance} plaatsen uit elkaar "
                             "(maximaal {limit})",
 }
@@ -284,7 +285,7 @@ BAD_RANGE = "Van ronde {first} tot ronde {last} kan niet: de eerste ronde komt e
 BAD_RANGE_END = "Na 't/m' hoort de laatste ronde, bijvoorbeeld <code>van 12 t/m 14</code>."
 ONLY_YOURSELF = ("Je kunt alleen jezelf af- of aanmelden, niet {name}. De wedstrijdleider kan "
                  "dat voor een ander doen.")
-SIGNED_OFF = "{who} afgemeld voor ronde {round} ({date}): {kind}. {earns}"
+SIGNED_OFF = "{who} is afgemeld voor ronde {round} ({date}){kind}. {earns}"
 SIGNED_OFF_LATE = ("{who} afgemeld voor ronde {round} ({date}), maar te laat: de deadline was "
                    "{deadline}. Dat telt als niet afgemeld (geen punten). De wedstrijdleider "
                    "is ingelicht.")
@@ -292,14 +293,16 @@ LATE_TO_ARBITER = "Te late afmelding: {who} voor ronde {round}{paired}."
 LATE_PAIRED = " (al ingedeeld tegen {opponent})"
 LATE_TO_OPPONENT = ("Je tegenstander {who} heeft zich te laat afgemeld voor ronde {round}. "
                     "De wedstrijdleider laat weten hoe het verder gaat.")
-EARNS = "Dat levert {fraction} van je waarde op (nu {value}: {points} punten)."
+EARNS = "Dat levert {whom}{fraction} van {whose} waarde op (nu {value}: {points} punten)."
 EARNS_TEAM = "Dat telt volgens de teamtabel zodra de uitslag bekend is."
-EARNS_LATER = "Dat levert {fraction} van je waarde in die ronde op."
-EARNS_IF_UNDER_CAP = "(Zolang je niet meer dan {cap} keer betaald afgemeld bent.)"
-EARNS_CAPPED = "Je maximum van {cap} betaalde afmeldingen is bereikt: dit levert geen punten op."
+EARNS_LATER = "Dat levert {whom}{fraction} van {whose} waarde in die ronde op."
+EARNS_CAP = ("Afmelden levert punten op tot en met de {cap}e keer in het seizoen; daarna niet "
+             "meer.")
+EARNS_CAPPED = ("Het maximum van {cap} betaalde afmeldingen is bereikt: dit levert geen punten "
+                "op.")
 EARNS_NOTHING = "Dat levert geen punten op."
-KIND_WORDS = {"notice": "afgemeld", "external_club_night": "externe wedstrijd op clubavond",
-              "external_other_day": "externe wedstrijd op een andere dag"}
+KIND_WORDS = {"notice": "", "external_club_night": " voor een externe partij op de clubavond",
+              "external_other_day": " voor een externe partij op een andere dag"}
 AANMELDEN_DONE = "Je afmelding voor ronde {round} is ingetrokken: je speelt mee."
 
 UITSLAG_USAGE = ("Zo geef je een uitslag door: <code>/uitslag 1-0</code>, <code>0-1</code> of "
@@ -342,7 +345,7 @@ MIJN = "{name}: {rank}e met {score} punten, waarde {value}."
 MIJN_SIGNOFFS = "Afgemeld voor: {rounds}."
 MIJN_NO_SIGNOFFS = "Geen afmeldingen voor komende rondes."
 MIJN_GAME = "Ronde {round}: bord {board}, {colour} tegen {opponent}{result}."
-MIJN_BYE = "Ronde {round}: je bent oneven (bye)."
+MIJN_BYE = "Ronde {round}: je hebt vrij (bye)."
 
 INDELING_NONE = "Er is nog geen indeling."
 INDELING_DRAFT_TITLE = "Concept, nog niet gepubliceerd. Publiceren: /indeling bevestig"
@@ -374,7 +377,8 @@ ERROR_TO_ARBITER = ("Er ging iets mis in keizerbot ({error}). Ik meld dit hoogui
                     "per uur; de details staan in het logboek van de bot.")
 PERSONAL_PAIRING = ("Ronde {round} ({date}): je speelt met {colour} tegen {opponent} "
                     "(bord {board}). Tempo: {tempo}.")
-PERSONAL_BYE = "Ronde {round} ({date}): je bent oneven en speelt niet (bye)."
+PERSONAL_BYE = ("Ronde {round} ({date}): je hebt deze ronde vrij (bye), want het aantal "
+                "spelers is oneven.")
 TEMPO = "90 minuten + 15 seconden per zet"
 TEMPO_YOUTH = "50 minuten + 15 seconden per zet"
 COLOURS_WORD = {"white": "wit", "black": "zwart"}
@@ -419,6 +423,50 @@ INSTELLINGEN_USAGE = ("<code>/instellingen start 20:00</code>, <code>deadline 12
                       "<code>herinnering 1440</code> (minuten voor de start), "
                       "<code>reglement drie-cycli</code> of <code>regel notice_cap 8</code>.")
 INSTELLINGEN_DONE = "Opgeslagen."
+RULES_PREVIEW = ("Nog niet opgeslagen. Met deze wijziging wordt de stand na ronde {round} anders: "
+                 "{count} spelers op een andere plaats. {moves}\nKlopt dat? Stuur dan "
+                 "<code>{command}</code>.")
+RULES_MOVED = "{name} {before}→{after}"
+RULES_NO_MOVES = "(De volgorde blijft gelijk; de punten kunnen wel veranderen.)"
+RULE_WORDS: Mapping[str, str] = {
+    "planned_rounds": "geplande rondes", "period_length": "rondes per periode",
+    "periods": "periodes", "top_value": "waarde van de nummer 1",
+    "bottom_value": "waarde van de laatste", "step": "stap per plaats",
+    "min_value": "laagste waarde", "ladder": "waardeladder", "revaluation": "herwaardering",
+    "start_bonus": "startbonus", "start_bonus_fade": "afbouw startbonus",
+    "compensation": "vergoedingen", "notice_cap": "betaalde afmeldingen (maximaal)",
+    "late_join_counts_to_cap": "later instromen telt mee voor dat maximum",
+    "club_night": "clubavond", "display_decimals": "decimalen in de stand",
+    "max_rank_distance": "grootste afstand in de ranglijst",
+    "max_meetings": "ontmoetingen per seizoen (maximaal)",
+    "per_period": "ontmoetingen per periode (maximaal)",
+    "min_rounds_between": "rondes tussen twee ontmoetingen (minimaal)",
+    "max_colour_difference": "kleurverschil (maximaal)",
+    "max_same_colour_run": "zelfde kleur achter elkaar (maximaal)",
+    "rematch_reverses_colours": "andere kleur bij een herhaalde ontmoeting",
+    "promotion": "promotie en degradatie (maximaal)", "titles": "titels",
+}
+
+
+def rules_in_words(source: object) -> str:
+    """The rules as the club set them: the preset, then each own setting in words."""
+    rules = dict(source) if isinstance(source, dict) else {"preset": source}
+    preset = rules.pop("preset", None)
+    head = f"voorinstelling {preset}" if preset else "eigen reglement"
+    own = [f"{RULE_WORDS.get(key, key)}: {_in_words(value)}" for key, value in rules.items()]
+    return html.escape(head + (", met " + "; ".join(own) if own else ""))
+
+
+def _in_words(value: object) -> str:
+    if value is True or value is False:
+        return "ja" if value else "nee"
+    if value is None:
+        return "geen"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_in_words(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return "/".join(_in_words(v) for v in value)
+    return str(value)
 DEADLINE_MOVED = "Ronde {round}: afmelden kan nu tot {deadline}."
 BAD_TIME = "'{text}' is geen tijd. Schrijf bijvoorbeeld 20:00 of 19.30."
 BAD_MINUTES = "'{text}' kan niet: geef een aantal minuten van 0 tot en met {most}."
@@ -483,20 +531,22 @@ def fixes_words(fixes: Fixes, names: Mapping[str, str]) -> str:
     return "; ".join(parts)
 
 
-def earns(price: SignOffPrice, decimals: int) -> str:
-    """What a sign-off earns, in words (empty where it is not priced)."""
+def earns(price: SignOffPrice, decimals: int, name: str | None = None) -> str:
+    """What a sign-off earns, in words (empty where it is not priced): to the member himself
+    ("je waarde"), or, when the arbiter signed `name` off, about him ("de eigen waarde")."""
+    whom, whose = ("", "je") if name is None else (f"{name} ", "de eigen")
+    fraction = f"{format_number(price.fraction * 100, 0)}%"
     if price.earning is Earning.TEAM:
         return EARNS_TEAM
     if price.earning is Earning.LATER:
-        text = EARNS_LATER.format(fraction=f"{format_number(price.fraction * 100, 0)}%")
-        return text if price.cap is None else f"{text} {EARNS_IF_UNDER_CAP.format(cap=price.cap)}"
+        return EARNS_LATER.format(whom=whom, fraction=fraction, whose=whose)
     if price.earning is Earning.CAPPED:
         return EARNS_CAPPED.format(cap=price.cap)
     if price.earning is Earning.NOTHING:
         return EARNS_NOTHING
     if price.earning is Earning.FRACTION and price.value is not None \
             and price.points is not None:
-        return EARNS.format(fraction=f"{format_number(price.fraction * 100, 0)}%",
+        return EARNS.format(whom=whom, fraction=fraction, whose=whose,
                             value=format_number(price.value, 0),
                             points=format_number(price.points, decimals, comma=True))
     return ""

@@ -3,14 +3,17 @@ settings and the rules. Each change is one transaction, recorded in the audit lo
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from dataclasses import dataclass
 
 from bot.services import Services, deadline_for, schedule
+from core.season import season_from_data
+from core.standings import compute_standings
 from storage import club
 from storage.club import ClubSettings, Member, ScheduledRound
 from storage.rounds import RoundState, insert_round
-from storage.seasons import load_season
+from storage.seasons import load_season, season_data
 
 
 async def _next_round(services: Services) -> int:
@@ -116,10 +119,40 @@ async def change_settings(services: Services, *, actor: int,
     return moved
 
 
-async def change_rules(services: Services, changes: dict[str, object], *, actor: int) -> None:
-    """Change the rules: a preset (the club's own overrides stay) or single parameters. The
-    whole season is checked under the new rules before anything is stored."""
-    async with services.db.transaction():
-        source = (await load_season(services.db)).rules_source
-        rules = dict(source) if isinstance(source, dict) else {"preset": source}
-        await club.set_rules(services.db, rules | changes, actor=actor)
+@dataclass(frozen=True, slots=True)
+class Moved:
+    name: str
+    before: int
+    after: int
+
+
+@dataclass(frozen=True, slots=True)
+class RulesChange:
+    after_round: int
+    """The standings compared are after this round (0: none played, nothing to compare)."""
+    moved: tuple[Moved, ...]
+    """Players whose place the change moves, best placed first."""
+    stored: bool
+
+
+async def change_rules(services: Services, changes: dict[str, object], *, actor: int,
+                       confirmed: bool) -> RulesChange:
+    """Change the rules: a preset (the club's own overrides stay) or single parameters. In
+    mid-season the change is only stored when `confirmed`; before that it reports how it
+    would move the standings. The whole season is checked under the new rules first."""
+    db = services.db
+    async with db.transaction():
+        season = await load_season(db)
+        source = season.rules_source
+        rules = (dict(source) if isinstance(source, dict) else {"preset": source}) | changes
+        played = season.complete_rounds
+        if played == 0 or confirmed:
+            await club.set_rules(db, rules, actor=actor)
+            return RulesChange(played, (), stored=True)
+        data = await season_data(db.conn)
+        changed = season_from_data({**data, "rules": rules})
+    before = await asyncio.to_thread(compute_standings, season, played)
+    after = await asyncio.to_thread(compute_standings, changed, played)
+    moved = tuple(Moved(row.player.name, row.rank, after.row(row.id).rank)
+                  for row in before.rows if after.row(row.id).rank != row.rank)
+    return RulesChange(played, moved, stored=False)

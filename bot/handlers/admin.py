@@ -154,7 +154,7 @@ async def instellingen(update: Update, context: Context) -> None:
         await reply(update, context, texts.INSTELLINGEN.format(
             start=settings.round_start.strftime("%H:%M"), deadline=settings.deadline_minutes,
             reminder=settings.reminder_minutes,
-            rules=esc(json.dumps(rules, default=str, ensure_ascii=False))))
+            rules=texts.rules_in_words(rules)))
         return
     if args[0].lower() in ("reglement", "regel"):
         await _change_rules(update, context, args)
@@ -186,16 +186,27 @@ async def instellingen(update: Update, context: Context) -> None:
 
 
 async def _change_rules(update: Update, context: Context, args: list[str]) -> None:
-    """`reglement PRESET` (keeps the club's overrides) or `regel PARAMETER WAARDE`."""
-    if args[0].lower() == "reglement" and len(args) == 2:
-        change: dict[str, object] = {"preset": args[1]}
-    elif args[0].lower() == "regel" and len(args) >= 3:
-        change = {args[1]: _value(" ".join(args[2:]))}
+    """`reglement PRESET` (keeps the club's overrides) or `regel PARAMETER WAARDE`; in
+    mid-season shown first, and stored with `bevestig` after it."""
+    confirmed = args[-1].lower() == "bevestig"
+    words = args[:-1] if confirmed else args
+    if words[0].lower() == "reglement" and len(words) == 2:
+        change: dict[str, object] = {"preset": words[1]}
+    elif words[0].lower() == "regel" and len(words) >= 3:
+        change = {words[1]: _value(" ".join(words[2:]))}
     else:
         await reply(update, context, texts.INSTELLINGEN_USAGE)
         return
-    await admin.change_rules(context.services, change, actor=_actor(update))
-    await reply(update, context, texts.INSTELLINGEN_DONE)
+    done = await admin.change_rules(context.services, change, actor=_actor(update),
+                                    confirmed=confirmed)
+    if done.stored:
+        await reply(update, context, texts.INSTELLINGEN_DONE)
+        return
+    moves = "; ".join(texts.RULES_MOVED.format(name=esc(m.name), before=m.before, after=m.after)
+                      for m in done.moved[:10]) or texts.RULES_NO_MOVES
+    await reply(update, context, texts.RULES_PREVIEW.format(
+        round=done.after_round, moves=moves, count=len(done.moved),
+        command=esc(" ".join(["/instellingen", *words, "bevestig"]))))
 
 
 def _value(text: str) -> object:

@@ -21,6 +21,7 @@ from bot.handlers.common import (
     parse_date,
 )
 from bot.services import Context, ScheduledRound, open_round, schedule
+from core.preview import Earning
 from core.season import AbsenceReason, ExternalDay
 
 
@@ -132,11 +133,14 @@ async def afmelden(update: Update, context: Context) -> None:
         done = await signoff.sign_off(services, who, request, sent_at=message.date, actor=actor,
                                       correction=await is_arbiter(update, context)
                                       and who.telegram_id != actor, early=early)
-        await reply(update, context, signed_off_text(done, services.settings.timezone))
+        await reply(update, context, signed_off_text(done, services.settings.timezone,
+                                                     for_self=who.telegram_id == actor))
 
 
-def signed_off_text(done: signoff.SignOffReport, zone: dt.tzinfo) -> str:
+def signed_off_text(done: signoff.SignOffReport, zone: dt.tzinfo, *, for_self: bool) -> str:
+    """Each round on its line; the cap on paid sign-offs said once, where it matters."""
     lines = []
+    about = None if for_self else esc(done.who.name)
     for one in done.rounds:
         when = show_date(one.date)
         if one.late_after is not None:
@@ -145,10 +149,13 @@ def signed_off_text(done: signoff.SignOffReport, zone: dt.tzinfo) -> str:
                 deadline=show_moment(one.late_after, zone)))
             continue
         kind = texts.KIND_WORDS.get(one.reason.value if one.day is None else
-                                    f"external_{one.day.value}", "afgemeld")
-        earns = "" if one.price is None else texts.earns(one.price, done.decimals)
+                                    f"external_{one.day.value}", "")
+        earns = "" if one.price is None else texts.earns(one.price, done.decimals, about)
         lines.append(texts.SIGNED_OFF.format(who=esc(done.who.name), round=one.round,
-                                             date=when, kind=kind, earns=earns))
+                                             date=when, kind=kind, earns=earns).rstrip())
+    caps = {one.price.cap for one in done.rounds if one.price is not None
+            and one.price.earning is Earning.LATER and one.price.cap is not None}
+    lines += [texts.EARNS_CAP.format(cap=cap) for cap in caps]
     return "\n".join(lines)
 
 

@@ -128,3 +128,39 @@ async def test_my_breakdown_before_my_first_round(bot, members):
                           after=mark)
     answer = await bot.ask(gert, "/stand mij")
     assert answer.text == texts.STAND_NOT_YET.format(name="Gert Nieuw", round=2)
+
+
+async def test_a_rules_change_in_mid_season_is_shown_first_and_stored_when_confirmed(bot,
+                                                                                    members):
+    await set_up_club(bot, members, rounds=2)
+    shown = await bot.ask(ARBITER, "/instellingen")
+    assert "Reglement: voorinstelling sliedrecht, met geplande rondes: 3; rondes per " \
+           "periode: 3." in shown.text and "{" not in shown.text
+    await pass_deadline(bot, 1)
+    await play_by_the_arbiter(bot, await publish(bot, 1))
+    before = await bot.ask(members[0], "/stand")
+    preview = await bot.ask(ARBITER, "/instellingen regel top_value 10")
+    assert preview.text.startswith("Nog niet opgeslagen. Met deze wijziging wordt de stand "
+                                   "na ronde 1 anders")
+    assert "<code>/instellingen regel top_value 10 bevestig</code>" in preview.text
+    assert (await bot.ask(members[0], "/stand")).text == before.text
+    done = await bot.ask(ARBITER, "/instellingen regel top_value 10 bevestig")
+    assert done.text == texts.INSTELLINGEN_DONE
+    assert (await bot.ask(members[0], "/stand")).text != before.text
+    shown = await bot.ask(ARBITER, "/instellingen")
+    assert "waarde van de nummer 1: 10" in shown.text
+
+
+async def test_a_sign_off_reads_as_written_for_whom_it_is(bot, members):
+    await set_up_club(bot, members, rounds=3)
+    own = await bot.ask(members[0], "/afmelden")
+    assert own.text == ("Anna Visser is afgemeld voor ronde 1 (do 3 dec). Dat levert 33% van "
+                        "je waarde op (nu 9: 3,0 punten).")
+    for_her = await bot.ask(ARBITER, "/afmelden Femke Kok 3")
+    assert for_her.text.splitlines() == [
+        "Femke Kok is afgemeld voor ronde 3 (do 17 dec). Dat levert Femke Kok 33% van de "
+        "eigen waarde in die ronde op.",
+        "Afmelden levert punten op tot en met de 10e keer in het seizoen; daarna niet meer."]
+    away = await bot.ask(members[1], "/afmelden 2 extern-clubavond")
+    assert away.text.startswith("Bram de Boer is afgemeld voor ronde 2 (do 10 dec) voor een "
+                                "externe partij op de clubavond.")

@@ -46,7 +46,7 @@ async def test_a_bye_in_an_even_round_is_refused_in_plain_dutch(bot, members):
     answer = await bot.ask(ARBITER, "/indeling bye Anna Visser")
     assert answer.text.startswith("Er is geen bye: er spelen 6 spelers")
     again = await bot.ask(ARBITER, "/indeling opnieuw")
-    assert "Concept" in again.text and "Oneven" not in again.text
+    assert "Concept" in again.text and "Vrij (bye)" not in again.text
 
 
 async def test_swapping_back_and_clearing_the_fixes(bot, members):
