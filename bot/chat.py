@@ -35,16 +35,31 @@ def esc(text: object) -> str:
     return html.escape(str(text))
 
 
+def units(text: str) -> int:
+    """Length as Telegram counts it: UTF-16 code units (an emoji or a rare sign is two)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+PRE_TAGS = len("<pre>") + len("</pre>")
+"""Room kept in each piece for closing and reopening a `<pre>` block around a cut."""
+
+
 def split(text: str, limit: int = LIMIT) -> list[str]:
-    """Pieces of at most `limit` characters, cut at line ends (a `<pre>` block is closed and
-    reopened around a cut)."""
+    """Pieces of at most `limit` UTF-16 units, cut at line ends; a line longer than that is
+    cut in order, never inside an HTML entity or tag. A `<pre>` block is closed and reopened
+    around every cut."""
+    room = limit - PRE_TAGS
     pieces: list[str] = []
     current = ""
     for line in text.split("\n"):
-        while len(line) > limit:
-            pieces.append(line[:limit])
-            line = line[limit:]
-        if current and len(current) + 1 + len(line) > limit - 12:
+        while units(line) > room:
+            head = _cut(line, room)
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(line[:head])
+            line = line[head:]
+        if current and units(current) + 1 + units(line) > room:
             pieces.append(current)
             current = line
         else:
@@ -59,6 +74,20 @@ def split(text: str, limit: int = LIMIT) -> list[str]:
         open_pre = piece.count("<pre>") > piece.count("</pre>")
         balanced.append(piece + ("</pre>" if open_pre else ""))
     return balanced
+
+
+def _cut(line: str, room: int) -> int:
+    """Where to cut a line that does not fit: the most that fits in `room` units, moved back
+    to before an entity (`&amp;`) or tag it would cut through."""
+    end, used = 0, 0
+    while end < len(line) and used + units(line[end]) <= room:
+        used += units(line[end])
+        end += 1
+    for opening, closing in (("&", ";"), ("<", ">")):
+        start = line.rfind(opening, 0, end)
+        if start > 0 and line.find(closing, start) >= end:
+            end = start
+    return max(end, 1)
 
 
 _answering_directly: contextvars.ContextVar[bool] = contextvars.ContextVar(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import html
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -118,6 +119,20 @@ def write_csv(season: Season, directory: Path) -> list[Path]:
     for name, content in files.items():
         path = directory / name
         with path.open("w", encoding="utf-8", newline="") as handle:
-            csv.writer(handle, delimiter=";").writerows(content)
+            csv.writer(handle, delimiter=";").writerows(
+                [[spreadsheet_safe(str(cell)) for cell in row] for row in content])
         written.append(path)
     return written
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+([.,][0-9]+)?")
+
+
+def spreadsheet_safe(cell: str) -> str:
+    """A cell a spreadsheet cannot run as a formula (OWASP, CSV injection): text that starts
+    like one gets a leading apostrophe, which spreadsheets show as plain text. A number stays
+    a number."""
+    if cell.startswith(FORMULA_START) and not PLAIN_NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell

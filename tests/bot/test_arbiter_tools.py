@@ -123,7 +123,8 @@ async def test_rules_are_changed_and_checked(bot, members):
     assert "Opgeslagen" in (await bot.ask(ARBITER, "/instellingen regel notice_cap 8")).text
     assert "Opgeslagen" in (await bot.ask(ARBITER, "/instellingen reglement drie-cycli")).text
     shown = await bot.ask(ARBITER, "/instellingen")
-    assert "drie-cycli" in shown.text and "notice_cap" in shown.text
+    assert "voorinstelling drie-cycli" in shown.text \
+        and "betaalde afmeldingen (maximaal): 8" in shown.text
     refused = await bot.ask(ARBITER, "/instellingen regel notice_kap 8")
     assert "onbekend veld 'notice_kap'" in refused.plain
     refused = await bot.ask(ARBITER, "/instellingen reglement zwolle")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -10,7 +11,7 @@ import time
 
 import pytest
 
-from bot.chat import LIMIT, split
+from bot.chat import LIMIT, split, units
 from bot.config import ConfigError, load
 from tests.bot.conftest import TOKEN
 from tests.integration.conftest import ROOT
@@ -51,6 +52,19 @@ def test_long_messages_are_split_at_lines_and_keep_pre_blocks_whole():
     assert all(p.count("<pre>") == p.count("</pre>") == 1 for p in pieces)
     joined = "".join(p.removeprefix("<pre>").removesuffix("</pre>") + "\n" for p in pieces)
     assert joined.split() == text.removeprefix("<pre>").removesuffix("</pre>").split()
+
+
+def test_pieces_fit_telegram_counting_utf16_and_cut_no_entity():
+    """Telegram counts UTF-16 units: a line of emoji is twice as long as it looks. A line
+    longer than a message is cut in order, inside its own <pre> block, never through an
+    HTML entity."""
+    wide = "<pre>" + "♞" * 10 + "🏆" * 3000 + "&amp;" * 500 + "</pre>"
+    pieces = split(wide)
+    assert all(units(p) <= LIMIT for p in pieces), [units(p) for p in pieces]
+    assert all(p.startswith("<pre>") and p.endswith("</pre>") for p in pieces)
+    inner = "".join(p.removeprefix("<pre>").removesuffix("</pre>") for p in pieces)
+    assert inner == wide.removeprefix("<pre>").removesuffix("</pre>")
+    assert all(re.fullmatch(r"<pre>[^&]*(&amp;)*</pre>", p) or "&" not in p for p in pieces)
 
 
 async def test_keizerbot_runs_the_bot_against_a_bot_api_server(tg, tmp_path):

@@ -7,6 +7,7 @@ import csv
 import io
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import matplotlib.image
@@ -14,10 +15,11 @@ import numpy as np
 import pytest
 
 from bot import chart
-from bot.exports import write_csv, write_html
+from bot.exports import PLAIN_NUMBER, write_csv, write_html
 from core.season import season_from_json
 from core.standings import standings_history
 from tests.integration.conftest import EXAMPLES
+from tests.seasons import build
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -74,3 +76,21 @@ def test_the_chart_is_a_real_picture():
     assert len(colours) > 20  # eight coloured lines, not a blank canvas
     mine = chart.race(season, history, [season.players[0].id])
     assert mine != png
+
+
+def test_a_name_that_looks_like_a_formula_is_text_in_the_csv(tmp_path):
+    """OWASP CSV injection: a cell starting with = + - @ (or a tab or CR) cannot run; numbers
+    and scores stay numbers."""
+    season = build("sliedrecht", "a:2000 b:1900 c:1800 d:1700",
+                   ["a-b 1-0, c-d +-"])
+    evil = '=HYPERLINK("http://x","klik")'
+    season = replace(season, players=tuple(
+        replace(p, name=evil) if p.id == "a" else replace(p, name="@SUM(1)") if p.id == "b"
+        else p for p in season.players))
+    files = {p.name: p for p in write_csv(season, tmp_path)}
+    cells = [cell for name in ("stand.csv", "partijen.csv", "kruistabel.csv")
+             for row in csv.reader(files[name].open(encoding="utf-8"), delimiter=";")
+             for cell in row]
+    assert "'" + evil in cells and "'@SUM(1)" in cells
+    assert "'+-" in cells  # the forfeit, as text
+    assert not [c for c in cells if c and c[0] in "=+-@\t\r" and not PLAIN_NUMBER.fullmatch(c)]
