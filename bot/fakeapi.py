@@ -218,7 +218,20 @@ class FakeTelegram:
         return self.message(sent.chat_id, sent.message_id, sent.text, BOT,
                             reply_markup=sent.reply_markup)
 
+    @staticmethod
+    def _check_message(params: dict[str, Any]) -> None:
+        """What Telegram refuses in any message: over 4096 UTF-16 units of text, button data
+        over 64 bytes."""
+        if len(str(params.get("text", "")).encode("utf-16-le")) // 2 > 4096:
+            raise ApiError(400, "Bad Request: message is too long")
+        markup = params.get("reply_markup") or {}
+        for row in markup.get("inline_keyboard", []):
+            for button in row:
+                if len(str(button.get("callback_data", "")).encode()) > 64:
+                    raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+
     async def _api_sendMessage(self, params: dict[str, Any]) -> Any:
+        self._check_message(params)
         return await self._record(Sent(int(params["chat_id"]), next(self.message_ids),
                                        params["text"], params.get("reply_markup"),
                                        params.get("message_thread_id")))
@@ -232,6 +245,7 @@ class FakeTelegram:
                                        params.get("caption", ""), method="sendPhoto"))
 
     async def _api_editMessageText(self, params: dict[str, Any]) -> Any:
+        self._check_message(params)
         async with self.changed:
             for sent in self.sent:
                 if sent.chat_id == int(params["chat_id"]) and \

@@ -9,10 +9,10 @@ import re
 from contextlib import AbstractAsyncContextManager
 
 from telegram import Update
-from telegram.ext import CommandHandler, filters
+from telegram.ext import CallbackQueryHandler, CommandHandler, filters
 
 from bot import texts
-from bot.chat import Handler, answering_directly, esc, reply
+from bot.chat import Handler, answer, answering_directly, esc, reply
 from bot.flows import members
 from bot.refusals import refusing
 from bot.services import Context
@@ -69,6 +69,24 @@ def command(name: str, handler: Handler, *, reads_only: bool = False,
     body = answering_directly(handler) if reads_only else handler if opens_transaction \
         else unit_of_work(handler)
     return CommandHandler(name, refusing(body), filters=filters.UpdateType.MESSAGE)
+
+
+async def stale_button(update: Update, context: Context) -> None:
+    """A button no handler takes (from an older version, or data no button of ours has)."""
+    await answer(update, texts.BUTTON_STALE)
+
+
+def button(pattern: str, handler: Handler) -> CallbackQueryHandler[Context, None]:
+    """A button whose data matches `pattern` (whole), handled as one unit of work. Data that
+    does not match is a stale button: PTB hands a press without data to the first button
+    handler whatever its pattern, so the pattern is checked here too."""
+    async def checked(update: Update, context: Context) -> None:
+        data = update.callback_query.data if update.callback_query else None
+        if not isinstance(data, str) or not re.fullmatch(pattern, data):
+            await stale_button(update, context)
+            return
+        await handler(update, context)
+    return CallbackQueryHandler(refusing(unit_of_work(checked)), pattern=pattern)
 
 
 async def find_member(update: Update, context: Context, text: str) -> members.Member | None:

@@ -6,8 +6,8 @@ from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler, MessageHandler, filters
 
 from bot import texts
-from bot.chat import answer, reply
-from bot.handlers.common import command, is_arbiter
+from bot.chat import reply
+from bot.handlers.common import command, is_arbiter, stale_button
 from bot.services import Context
 
 
@@ -25,11 +25,6 @@ async def unknown(update: Update, context: Context) -> None:
     if at and addressee.lower() != (context.bot.username or "").lower():
         return
     await reply(update, context, texts.UNKNOWN_COMMAND)
-
-
-async def stale_button(update: Update, context: Context) -> None:
-    """A button no handler takes (from an older version, or data no button of ours has)."""
-    await answer(update, texts.BUTTON_STALE)
 
 
 async def edited(update: Update, context: Context) -> None:

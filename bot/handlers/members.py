@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.ext import Application, CallbackQueryHandler
+from telegram.ext import Application
 
 from bot import texts
 from bot.chat import answer, edit, esc, reply
 from bot.flows import members
-from bot.handlers.common import command, is_arbiter, unit_of_work
-from bot.refusals import refusing
+from bot.handlers.common import button, command, is_arbiter
 from bot.services import Context
 
 
@@ -74,7 +73,5 @@ async def decide(update: Update, context: Context) -> None:
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(command("ik", ik))
-    app.add_handler(CallbackQueryHandler(refusing(unit_of_work(chosen)),
-                                         pattern=r"^ik:v[12]:[^:]+$"))
-    app.add_handler(CallbackQueryHandler(refusing(unit_of_work(decide)),
-                                         pattern=r"^((link|take):v[12]:[^:]+|nolink:v[12]):[0-9]{1,15}$"))
+    app.add_handler(button(r"ik:v[12]:[^:]+", chosen))
+    app.add_handler(button(r"((link|take):v[12]:[^:]+|nolink:v[12]):[0-9]{1,15}", decide))

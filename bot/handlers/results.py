@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.ext import Application, CallbackQueryHandler
+from telegram.ext import Application
 
 from bot import texts
 from bot.chat import answer, drop_buttons, edit, esc, reply
 from bot.flows import results
-from bot.handlers.common import (
-    atomically,
-    command,
-    is_arbiter,
-    member,
-    number,
-    unit_of_work,
-)
-from bot.refusals import refusing
+from bot.handlers.common import atomically, button, command, is_arbiter, member, number
 from bot.services import Context
 from core.season import Result
 
@@ -37,7 +29,7 @@ async def uitslag(update: Update, context: Context) -> None:
         return
     result = parse_result(args[0]) if len(args) == 1 else None
     if result is None:
-        board_first = len(args) == 2 and number(args[0]) is not None \
+        board_first = len(args) >= 2 and number(args[0]) is not None \
             and parse_result(args[1]) is not None
         await reply(update, context, texts.UITSLAG_ONLY_OWN if board_first
                     else texts.UITSLAG_USAGE)
@@ -102,5 +94,5 @@ async def confirm_button(update: Update, context: Context) -> None:
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(command("uitslag", uitslag, opens_transaction=True))
-    app.add_handler(CallbackQueryHandler(refusing(unit_of_work(confirm_button)),
-                                         pattern=r"^res(no)?:v1:[0-9]{1,6}:[0-9]{1,6}:(1-0|0-1|1/2-1/2)$"))
+    app.add_handler(button(r"res(no)?:v1:[0-9]{1,6}:[0-9]{1,6}:(1-0|0-1|1/2-1/2)",
+                           confirm_button))

@@ -53,7 +53,14 @@ async def tg():
 @pytest.fixture
 async def bot(tg, tmp_path: Path):
     """A club with six members (not linked yet), no rounds, and a running bot."""
-    path = tmp_path / "keizer.db"
+    running = await club_bot(tg, tmp_path / "keizer.db")
+    yield running
+    await running.stop()
+
+
+async def club_bot(tg: FakeTelegram, path: Path) -> LocalBot:
+    """The bot of the fixture, started: six members not linked yet, no rounds, the clock on
+    Monday 30 November 2026."""
     data = {"format": "keizer-season/1", "club": "Testclub", "season": "2026-2027",
             "rules": {"preset": "sliedrecht", "planned_rounds": 3, "period_length": 3},
             "players": [{"id": f"p{k}", "name": name, "rating": 2000 - 50 * k}
@@ -67,5 +74,4 @@ async def bot(tg, tmp_path: Path):
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
     running = LocalBot(tg, config, clock)
     await running.start()
-    yield running
-    await running.stop()
+    return running

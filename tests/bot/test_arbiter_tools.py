@@ -172,7 +172,9 @@ async def test_period_and_group_tables_follow_the_rules(bot, members):
     tables = await bot.ask(members[0], "/stand periode")
     assert "Periode 1" in tables.plain and "groep 3" in tables.plain
     assert "geen subgroepen" in (await bot.ask(members[0], "/stand groep")).text
-    await bot.ask(ARBITER, "/instellingen reglement drie-cycli")
+    preview = await bot.ask(ARBITER, "/instellingen reglement drie-cycli")
+    assert preview.text.startswith("Nog niet opgeslagen")  # a round is played: shown first
+    await bot.ask(ARBITER, "/instellingen reglement drie-cycli bevestig")
     groups = await bot.ask(members[0], "/stand groep")
     assert "Groep 1" in groups.plain and "Groep 2" in groups.plain
 

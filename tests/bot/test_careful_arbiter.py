@@ -94,8 +94,8 @@ async def test_a_late_sign_off_from_a_draft_tells_the_arbiter_not_the_opponent(b
 async def test_a_sign_off_for_several_rounds_is_all_or_nothing(bot, members):
     await set_up_club(bot, members, rounds=3)
     signed = await bot.ask(members[2], "/afmelden van 2 t/m 3")
-    assert [line.split(" (")[0] for line in signed.text.splitlines()] == [
-        "Cor Jansen afgemeld voor ronde 2", "Cor Jansen afgemeld voor ronde 3"]
+    assert [line.split(" (")[0] for line in signed.text.splitlines()][:2] == [
+        "Cor Jansen is afgemeld voor ronde 2", "Cor Jansen is afgemeld voor ronde 3"]
     await pass_deadline(bot, 1)
     await play_by_the_arbiter(bot, await publish(bot, 1))
     # Round 1 is over: a member cannot sign off for it any more, so round 2 is not stored.

@@ -152,3 +152,21 @@ async def test_taking_over_a_linked_member_needs_a_second_tap_and_tells_him(bot,
     welcome = await bot.tg.wait_for(lambda s: s.chat_id == STRANGER.id and "gekoppeld aan"
                                     in s.text, after=mark)
     assert "Eva Bos" in welcome.text
+
+
+async def test_a_member_with_a_long_id_can_be_linked(bot, members):
+    """Button data stays within Telegram's 64 bytes whatever the player id (the fake refuses
+    longer data with BUTTON_DATA_INVALID, as Telegram does)."""
+    await set_up_club(bot, members, rounds=1)
+    name = "Maria Theresia Walburga Amalia Christina van Oostenrijk-Habsburg"
+    await bot.ask(ARBITER, f"/speler nieuw {name} 1500")
+    mark = len(bot.tg.sent)
+    sent = await bot.ask(STRANGER, f"/ik {name}", contains="wedstr")
+    assert "gestuurd" in sent.text
+    ask = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Koppelen" in s.text,
+                                after=mark)
+    assert all(len(data.encode()) <= 64 for _, data in ask.buttons)
+    bot.tg.press(ARBITER, ask, ask.buttons[0][1])
+    welcome = await bot.tg.wait_for(lambda s: s.chat_id == STRANGER.id and
+                                    "Je bent gekoppeld" in s.text, after=mark)
+    assert name in welcome.text
