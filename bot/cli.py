@@ -28,6 +28,7 @@ from core.rules import rules_from_toml, rules_to_mapping
 from core.season import Season, season_from_json
 from core.standings import Standings, compute_standings
 from storage.backup import KEEP, backup
+from storage.club_file import export_club, import_club, is_club_file, season_part
 from storage.db import Database
 from storage.errors import StoreError
 from storage.seasons import export_json, import_season
@@ -103,6 +104,9 @@ def _parser() -> argparse.ArgumentParser:
     dump = sub.add_parser("export", help="het seizoen uit de database als seizoensbestand")
     dump.add_argument("file", type=Path, nargs="?", metavar="SEIZOEN.json",
                       help="standaard: naar het scherm")
+    dump.add_argument("--alles", dest="everything", action="store_true",
+                      help="alles wat de bot bewaart (ook latere rondes, koppelingen en "
+                           "instellingen), om te verhuizen of terug te zetten")
     dump.add_argument("--db", type=Path, default=None, help="databasebestand")
     dump.set_defaults(run=_run_export)
 
@@ -160,9 +164,10 @@ def _read(path: Path, title: str) -> str:
 
 
 def load_season(path: Path) -> Season:
+    """A season file, or the season inside a club file (`keizerbot export --alles`)."""
     title = texts.SEASON_UNUSABLE
     try:
-        return season_from_json(_read(path, title))
+        return season_from_json(season_part(_read(path, title)))
     except InvalidInputError as exc:
         raise CliError(texts.problems_report(title.format(path=path), exc.problems),
                        ExitCode.UNUSABLE_INPUT) from exc
@@ -277,9 +282,13 @@ async def _with_database(path: Path, work: Callable[[Database], Awaitable[T]]) -
 
 def _run_import(args: argparse.Namespace) -> ExitCode:
     season = load_season(args.file)
+    text = _read(args.file, texts.SEASON_UNUSABLE)
 
     async def work(db: Database) -> ExitCode:
-        await import_season(db, season, replace=args.replace)
+        if is_club_file(text):
+            await import_club(db, text, replace=args.replace)
+        else:
+            await import_season(db, season, replace=args.replace)
         print(texts.IMPORTED.format(players=len(season.players), rounds=len(season.rounds),
                                     path=database_path(args.db)))
         return ExitCode.OK
@@ -289,12 +298,13 @@ def _run_import(args: argparse.Namespace) -> ExitCode:
 
 def _run_export(args: argparse.Namespace) -> ExitCode:
     async def work(db: Database) -> ExitCode:
-        text = await export_json(db)
+        text = await (export_club(db) if args.everything else export_json(db))
         if args.file is None:
             sys.stdout.write(text)
         else:
             args.file.write_text(text, encoding="utf-8")
-            print(texts.EXPORTED.format(path=args.file))
+            print((texts.EXPORTED_ALL if args.everything else texts.EXPORTED_SEASON)
+                  .format(path=args.file))
         return ExitCode.OK
 
     return asyncio.run(_with_database(database_path(args.db), work))

@@ -171,7 +171,10 @@ START_NO_TELEGRAM = ("Telegram is niet bereikbaar ({url}). Controleer de interne
                      "(of TELEGRAM_BASE_URL) en start opnieuw.")
 DATABASE_UNUSABLE = "De database {path} is niet bruikbaar: {reason}"
 IMPORTED = "Seizoen geladen: {players} spelers, {rounds} rondes, in {path}."
-EXPORTED = "Seizoen geschreven naar {path}."
+EXPORTED_SEASON = ("Seizoen geschreven naar {path}. Rondes na de eerstvolgende, koppelingen en "
+                   "instellingen staan niet in een seizoensbestand: voor alles gebruik je "
+                   "--alles.")
+EXPORTED_ALL = "Alles wat de bot bewaart, geschreven naar {path}."
 BACKED_UP = "Reservekopie gemaakt: {path}"
 
 _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
@@ -476,6 +479,9 @@ EXTERN_USAGE = ("<code>/extern NAAM TEAM UITSLAG [clubavond|anderedag] [ronde N]
                 "uitslag 1, ½ of 0. Zonder ronde: de ronde waarvoor hij zich extern afmeldde.")
 EXTERN_DONE = ("Externe partij van {name} voor team {team} ({day}): {result}. Geboekt in "
                "ronde {round}.")
+EXTERNAL_OPEN = ("Open: de externe uitslag van {name} in ronde {round} ontbreekt nog; tot die "
+                 "er is, levert de ronde hem niets op. <code>/extern {name} TEAM UITSLAG ronde "
+                 "{round}</code>.")
 EXTERNAL_RESULT_WORDS = {"1": "gewonnen", "½": "remise", "1/2": "remise", "0.5": "remise",
                          "0": "verloren"}
 EXTERNAL_DAY_WORDS = {ExternalDay.CLUB_NIGHT: "op de clubavond",

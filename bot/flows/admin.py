@@ -47,6 +47,21 @@ async def rounds_ahead(services: Services) -> list[ScheduledRound]:
 
 
 @dataclass(frozen=True, slots=True)
+class OpenExternal:
+    round: int
+    name: str
+
+
+async def externals_without_result(services: Services) -> list[OpenExternal]:
+    """External games the rules value by team whose result is not in: until it is, they
+    earn nothing, so the arbiter sees them as open (also in a round already over)."""
+    season = await load_season(services.db)
+    return [OpenExternal(rnd.number, season.player(a.player).name)
+            for rnd in season.rounds for a in rnd.absent
+            if a.kind in season.rules.team_valued and (a.team is None or a.result is None)]
+
+
+@dataclass(frozen=True, slots=True)
 class Scheduled:
     round: int
     date: dt.date

@@ -71,6 +71,8 @@ async def ronde(update: Update, context: Context) -> None:
                                          deadline=show_moment(r.deadline, zone),
                                          state=texts.STATE_WORDS[r.state])
                  for r in await admin.rounds_ahead(services)] or [texts.RONDE_NONE]
+        lines += [texts.EXTERNAL_OPEN.format(round=e.round, name=esc(e.name))
+                  for e in await admin.externals_without_result(services)]
         await reply(update, context, "\n".join(lines))
         return
     if args[0].lower() == "nieuw" and len(args) == 2:

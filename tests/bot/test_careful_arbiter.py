@@ -164,3 +164,43 @@ async def test_a_sign_off_reads_as_written_for_whom_it_is(bot, members):
     away = await bot.ask(members[1], "/afmelden 2 extern-clubavond")
     assert away.text.startswith("Bram de Boer is afgemeld voor ronde 2 (do 10 dec) voor een "
                                 "externe partij op de clubavond.")
+
+
+async def test_everything_the_store_holds_survives_export_and_import(bot, members, tmp_path):
+    """A season built through the bot: links, settings, an extra arbiter, sign-offs for
+    rounds ahead (with reasons), a draft with the arbiter's fix, a reported result. Export
+    with --alles, import into a new database, export again: the same file."""
+    from storage.club_file import export_club, import_club
+    from storage.db import Database
+    from storage.seasons import export_json
+
+    await set_up_club(bot, members, rounds=3)
+    await bot.ask(ARBITER, "/instellingen deadline 90")
+    await bot.ask(ARBITER, "/arbiter 4242")
+    await bot.ask(members[0], "/afmelden van 2 t/m 3 vakantie")
+    await bot.ask(members[1], "/afmelden 3 extern-clubavond")
+    draft = await pass_deadline(bot, 1)
+    (w1, _), (w2, _) = boards(draft.text)[:2]
+    await bot.ask(ARBITER, f"/indeling ruil {w1} en {w2}")
+    post = await publish(bot, 1)
+    by = by_name(members)
+    await bot.ask(by[boards(post.text)[0][0]], "/uitslag 1-0", chat_id=GROUP, reply_to=post)
+    first = await export_club(bot.app.bot_data.db)
+    assert '"note": "vakantie"' in first and '"number": 3' in first
+    copy = await Database.open(tmp_path / "kopie.db")
+    try:
+        await import_club(copy, first)
+        assert await export_club(copy) == first
+        assert await export_json(copy) == await export_json(bot.app.bot_data.db)
+    finally:
+        await copy.close()
+
+
+async def test_an_external_without_its_result_is_shown_open_until_booked(bot, members):
+    await set_up_club(bot, members, rounds=2)
+    await bot.ask(ARBITER, "/instellingen reglement drie-groepen")  # externals by team table
+    await bot.ask(members[3], "/afmelden 1 extern-clubavond")
+    shown = await bot.ask(ARBITER, "/ronde")
+    assert "Open: de externe uitslag van Daan Smit in ronde 1 ontbreekt nog" in shown.text
+    await bot.ask(ARBITER, "/extern Daan Smit 2 1")
+    assert "Open:" not in (await bot.ask(ARBITER, "/ronde")).text

@@ -168,3 +168,22 @@ def test_export_html_and_csv_from_a_season_file(capsys, tmp_path):
     code, out, _ = run(capsys, "export-csv", tmp_path / "csv", "--season", example)
     assert code == 0 and (tmp_path / "csv" / "stand.csv").exists()
     assert out.startswith("3 bestanden geschreven")
+
+
+def test_export_everything_imports_back_and_still_computes(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("KEIZER_DB", str(tmp_path / "keizer.db"))
+    example = Path(__file__).resolve().parents[2] / "examples" / "drie-cycli.json"
+    assert run(capsys, "import", example)[0] == 0
+    code, out, _ = run(capsys, "export", tmp_path / "seizoen.json")
+    assert code == 0 and "--alles" in out  # says what a season file leaves out
+    code, out, _ = run(capsys, "export", "--alles", tmp_path / "alles.json")
+    assert code == 0 and "Alles wat de bot bewaart" in out
+    club = json.loads((tmp_path / "alles.json").read_text(encoding="utf-8"))
+    assert club["format"] == "keizer-club/1"
+    assert club["season"] == json.loads(example.read_text(encoding="utf-8"))
+    monkeypatch.setenv("KEIZER_DB", str(tmp_path / "tweede.db"))
+    assert run(capsys, "import", tmp_path / "alles.json")[0] == 0
+    code, out, _ = run(capsys, "export", "--alles")
+    assert code == 0 and out == (tmp_path / "alles.json").read_text(encoding="utf-8")
+    code, out, _ = run(capsys, "standings", tmp_path / "alles.json", "--json")
+    assert code == 0 and json.loads(out)["after_round"] == 18  # round 19 is not played yet

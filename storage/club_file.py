@@ -1,0 +1,156 @@
+"""The whole store as one file (`keizer-club/1`): the season file, plus what a season file
+cannot hold: rounds planned beyond the next, every sign-off with its note and send time,
+deadlines and states, the arbiter's fixes, report and confirmation details, Telegram links,
+the club's settings and its arbiters. Export then import gives the same store.
+
+Only what a restart needs is left out: the inbox and outbox (handled and delivered), the
+ids of messages already posted, and the audit log (which stays in the database and its
+backups)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import aiosqlite
+
+from core.season import data_to_json, season_from_data
+from storage import audit
+from storage.db import Database
+from storage.errors import InputStoreError, StoreProblem
+from storage.seasons import checked, import_season, season_data, season_id
+
+FORMAT = "keizer-club/1"
+
+ROUND = ("number", "date", "deadline", "reminded_at", "fixes", "state")
+SIGNOFF = ("reason", "day", "team", "result", "note", "sent_at", "entered_by", "on_time")
+GAME = ("board", "result", "reported_by", "reported_at", "confirmed_by", "confirmed_at")
+BROKEN = ("rule", "players", "facts")
+CLUB = ("name", "round_start", "deadline_minutes", "reminder_minutes", "group_chat_id",
+        "group_thread_id")
+
+
+def is_club_file(text: str) -> bool:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+def season_part(text: str) -> str:
+    """The season file inside a club file (other text as it is): what `standings` and
+    `pair` read."""
+    return data_to_json(json.loads(text)["season"]) if is_club_file(text) else text
+
+
+async def export_club(db: Database) -> str:
+    """Everything the store holds, as `keizer-club/1` text (canonical, stable order)."""
+    sid = await season_id(db.conn)
+    data: dict[str, Any] = {"format": FORMAT, "season": await season_data(db.conn)}
+    data["club"] = dict(await _one(db.conn, "SELECT * FROM club WHERE id = 1", (), CLUB))
+    data["arbiters"] = [dict(r) for r in await _all(
+        db.conn, "SELECT telegram_id, name, added_at FROM arbiter ORDER BY telegram_id", ())]
+    data["links"] = {r["code"]: r["telegram_id"] for r in await _all(
+        db.conn, "SELECT code, telegram_id FROM player WHERE season_id = ? AND telegram_id "
+        "IS NOT NULL ORDER BY position", (sid,))}
+    rounds = []
+    for rnd in await _all(db.conn, "SELECT * FROM round WHERE season_id = ? ORDER BY number",
+                          (sid,)):
+        entry = {key: rnd[key] for key in ROUND}
+        entry["signoffs"] = [{"player": r["code"], **{k: r[k] for k in SIGNOFF}}
+                             for r in await _all(
+            db.conn, "SELECT s.*, p.code FROM signoff s JOIN player p ON p.id = s.player_id "
+            "WHERE s.round_id = ? ORDER BY s.id", (rnd["id"],))]
+        entry["games"] = [{"white": r["w"], "black": r["b"], **{k: r[k] for k in GAME}}
+                          for r in await _all(
+            db.conn, "SELECT g.*, w.code AS w, b.code AS b FROM game g JOIN player w ON "
+            "w.id = g.white_id JOIN player b ON b.id = g.black_id WHERE g.round_id = ? "
+            "ORDER BY g.board", (rnd["id"],))]
+        entry["broken"] = [{k: r[k] for k in BROKEN} for r in await _all(
+            db.conn, "SELECT * FROM broken_rule WHERE round_id = ? ORDER BY id", (rnd["id"],))]
+        rounds.append(entry)
+    data["rounds"] = rounds
+    return data_to_json(data)
+
+
+async def import_club(db: Database, text: str, *, replace: bool = False,
+                      actor: int | None = None) -> int:
+    """Load a `keizer-club/1` file: the season first (checked as any season file), then
+    everything else on top, in one transaction."""
+    data = json.loads(text)
+    season = season_from_data(data["season"])
+    async with db.transaction() as conn:
+        sid = await import_season(db, season, replace=replace, actor=actor)
+        await conn.execute("DELETE FROM arbiter")
+        for row in data.get("arbiters", []):
+            await conn.execute("INSERT INTO arbiter (telegram_id, name, added_at) VALUES "
+                               "(?, ?, ?)", (row["telegram_id"], row["name"], row["added_at"]))
+        club = data.get("club", {})
+        for column in CLUB:
+            if column in club:
+                await conn.execute(f"UPDATE club SET {column} = ? WHERE id = 1",
+                                   (club[column],))
+        ids = {r["code"]: r["id"] for r in await _all(
+            conn, "SELECT id, code FROM player WHERE season_id = ?", (sid,))}
+        for code, telegram_id in data.get("links", {}).items():
+            await conn.execute("UPDATE player SET telegram_id = ? WHERE id = ?",
+                               (telegram_id, _id(ids, code)))
+        for entry in data.get("rounds", []):
+            await _round(conn, sid, ids, entry)
+        await audit.record(conn, actor=actor, action="import.club", entity="season",
+                           entity_id=sid)
+        await checked(db)  # a file edited by hand is refused, not half-loaded
+    return sid
+
+
+async def _round(conn: aiosqlite.Connection, sid: int, ids: dict[str, int],
+                 entry: dict[str, Any]) -> None:
+    """One round of the file over what the season file made of it (or a round planned
+    beyond it): its schedule and state, its sign-offs, its games' report details."""
+    values = [entry.get(key) for key in ROUND]
+    await conn.execute(
+        f"INSERT INTO round (season_id, {', '.join(ROUND)}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (season_id, number) DO UPDATE SET "
+        + ", ".join(f"{key} = excluded.{key}" for key in ROUND[1:]), (sid, *values))
+    rid = (await _one(conn, "SELECT id FROM round WHERE season_id = ? AND number = ?",
+                      (sid, entry["number"]), ("id",)))["id"]
+    await conn.execute("DELETE FROM signoff WHERE round_id = ?", (rid,))
+    for row in entry.get("signoffs", []):
+        await conn.execute(
+            f"INSERT INTO signoff (round_id, player_id, {', '.join(SIGNOFF)}) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (rid, _id(ids, row["player"]), *(row.get(k) for k in SIGNOFF)))
+    for game in entry.get("games", []):
+        await conn.execute(
+            "INSERT INTO game (round_id, board, white_id, black_id, result, reported_by, "
+            "reported_at, confirmed_by, confirmed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (round_id, board) DO UPDATE SET result = excluded.result, "
+            "reported_by = excluded.reported_by, reported_at = excluded.reported_at, "
+            "confirmed_by = excluded.confirmed_by, confirmed_at = excluded.confirmed_at",
+            (rid, game["board"], _id(ids, game["white"]), _id(ids, game["black"]),
+             *(game.get(k) for k in GAME[1:])))
+    await conn.execute("DELETE FROM broken_rule WHERE round_id = ?", (rid,))
+    for rule in entry.get("broken", []):
+        await conn.execute("INSERT INTO broken_rule (round_id, rule, players, facts) VALUES "
+                           "(?, ?, ?, ?)", (rid, *(rule[k] for k in BROKEN)))
+
+
+def _id(ids: dict[str, int], code: str) -> int:
+    if code not in ids:
+        raise InputStoreError(StoreProblem.UNKNOWN_PLAYER, player=code)
+    return ids[code]
+
+
+async def _all(conn: aiosqlite.Connection, sql: str,
+               params: tuple[Any, ...]) -> list[aiosqlite.Row]:
+    async with conn.execute(sql, params) as cur:
+        return list(await cur.fetchall())
+
+
+async def _one(conn: aiosqlite.Connection, sql: str, params: tuple[Any, ...],
+               keys: tuple[str, ...]) -> dict[str, Any]:
+    async with conn.execute(sql, params) as cur:
+        row = await cur.fetchone()
+    assert row is not None
+    return {key: row[key] for key in keys}
