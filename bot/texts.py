@@ -236,13 +236,14 @@ START = (
 )
 HELP_ARBITER = (
     "\n\nVoor de wedstrijdleider:\n"
-    "/indeling maak | opnieuw | bevestig | bye NAAM | ruil NAAM NAAM\n"
+    "/indeling maak | opnieuw | bevestig | bye NAAM | ruil NAAM en NAAM | wis\n"
     "/uitslag BORD UITSLAG [ronde N] – ook reglementair: +- -+ --\n"
-    "/afmelden NAAM … – namens een lid; /extern NAAM TEAM UITSLAG [clubavond|anderedag]\n"
+    "/afmelden NAAM … – namens een lid; /extern NAAM TEAM UITSLAG [clubavond|anderedag] "
+    "[ronde N]\n"
     "/speler nieuw NAAM [rating] [jeugd] | weg NAAM; /spelers\n"
     "/ronde – programma; /ronde nieuw DATUM | uitstel N DATUM | vervalt N\n"
     "/instellingen [start 20:00 | deadline MIN | herinnering MIN | reglement NAAM | "
-    "regel PARAMETER WAARDE]\n"
+    "regel PARAMETER WAARDE] – halverwege het seizoen eerst getoond, dan met bevestig\n"
     "/club – deze groep wordt de clubgroep; /arbiter NUMMER | weg NUMMER\n"
     "/export – stand, rondes en kruistabel als webpagina's en CSV"
 )
@@ -265,15 +266,17 @@ IK_NO = "Nee"
 IK_LINKED = "Gekoppeld: {user} is {name}."
 IK_REFUSED = "Niet gekoppeld."
 IK_MEMBER_LINKED = "Let op: {name} is al gekoppeld aan een ander Telegram-account."
-IK_ACCOUNT_LINKED = "Let op: dit account is nu gekoppeld aan {name}."
+IK_ACCOUNT_LINKED = "Let op: dat account is nu gekoppeld aan {name}."
 IK_CONFIRM_TAKE_OVER = ("{name} is al gekoppeld aan een ander Telegram-account. Wil je die "
                         "koppeling echt overzetten naar {user}? Het andere account hoort het.")
 IK_TAKE_OVER = "Ja, zet over"
 IK_TAKEN_OVER = ("Je bent niet meer gekoppeld aan {name}: de wedstrijdleider heeft een ander "
-                 "Telegram-account aan {name} gekoppeld. Klopt dat niet? Laat het hem weten.")
+                 "Telegram-account aan {name} gekoppeld. Klopt dat niet? Laat het de "
+                 "wedstrijdleider weten.")
 BUTTON_STALE = "Deze knop werkt niet meer."
 IK_WELCOME = "Je bent gekoppeld aan {name}. Stuur /help voor wat je nu kunt."
-IK_DECLINED = "De wedstrijdleider heeft je koppeling niet goedgekeurd. Vraag het hem even."
+IK_DECLINED = ("De wedstrijdleider heeft je koppeling niet goedgekeurd. Is dat een vergissing? "
+               "Vraag het de wedstrijdleider.")
 ALREADY_HANDLED = "Dit is al afgehandeld."
 
 AFMELDEN_USAGE = ("Zo meld je je af: <code>/afmelden</code> (volgende ronde), "
@@ -289,9 +292,9 @@ BAD_RANGE_END = "Na 't/m' hoort de laatste ronde, bijvoorbeeld <code>van 12 t/m 
 ONLY_YOURSELF = ("Je kunt alleen jezelf af- of aanmelden, niet {name}. De wedstrijdleider kan "
                  "dat voor een ander doen.")
 SIGNED_OFF = "{who} is afgemeld voor ronde {round} ({date}){kind}. {earns}"
-SIGNED_OFF_LATE = ("{who} afgemeld voor ronde {round} ({date}), maar te laat: de deadline was "
-                   "{deadline}. Dat telt als niet afgemeld (geen punten). De wedstrijdleider "
-                   "is ingelicht.")
+SIGNED_OFF_LATE = ("{who} is afgemeld voor ronde {round} ({date}), maar te laat: de deadline "
+                   "was {deadline}. Het telt daarom als afwezig zonder afmelding (geen punten). "
+                   "De wedstrijdleider is ingelicht.")
 LATE_TO_ARBITER = "Te late afmelding: {who} voor ronde {round}{paired}."
 LATE_PAIRED = " (al ingedeeld tegen {opponent})"
 LATE_TO_OPPONENT = ("Je tegenstander {who} heeft zich te laat afgemeld voor ronde {round}. "
@@ -342,7 +345,7 @@ NOT_YOUR_BUTTON = "Deze knop is niet voor jou."
 ROUND_COMPLETE = "Alle uitslagen van ronde {round} zijn binnen. De nieuwe stand:"
 
 STAND_GROUP_MORE = "De hele stand: stuur /stand in een privégesprek met mij."
-STAND_NOT_YET = "{name} staat nog niet in de stand: je speelt mee vanaf ronde {round}."
+STAND_NOT_YET = "Je staat nog niet in de stand: je speelt mee vanaf ronde {round}."
 STAND_EMPTY = "Er is nog geen stand: er is nog geen ronde gespeeld."
 MIJN = "{name}: {rank}e met {score} punten, waarde {value}."
 MIJN_SIGNOFFS = "Afgemeld voor: {rounds}."
@@ -376,8 +379,8 @@ BYE_EVEN = ("Er is geen bye: er spelen {count} spelers, een even aantal. Meldt i
 BYE_NOT_PLAYING = "{name} speelt deze ronde niet mee, dus kan de bye niet krijgen."
 FIXES_CLEARED = "De vaste keuzes voor ronde {round} zijn gewist."
 NO_FIXES_TO_CLEAR = "Er zijn geen vaste keuzes voor ronde {round}."
-ERROR_TO_ARBITER = ("Er ging iets mis in keizerbot ({error}). Ik meld dit hooguit één keer "
-                    "per uur; de details staan in het logboek van de bot.")
+ERROR_TO_ARBITER = ("Er ging iets mis in keizerbot. Ik meld hetzelfde soort fout hooguit één "
+                    "keer per uur; de details staan in het logboek van de bot.")
 PERSONAL_PAIRING = ("Ronde {round} ({date}): je speelt met {colour} tegen {opponent} "
                     "(bord {board}). Tempo: {tempo}.")
 PERSONAL_BYE = ("Ronde {round} ({date}): je hebt deze ronde vrij (bye), want het aantal "
@@ -385,9 +388,9 @@ PERSONAL_BYE = ("Ronde {round} ({date}): je hebt deze ronde vrij (bye), want het
 TEMPO = "90 minuten + 15 seconden per zet"
 TEMPO_YOUTH = "50 minuten + 15 seconden per zet"
 COLOURS_WORD = {"white": "wit", "black": "zwart"}
-INDELING_USAGE = ("<code>/indeling</code>, of voor de wedstrijdleider: <code>maak</code>, "
-                  "<code>opnieuw</code>, <code>bevestig</code>, <code>bye NAAM</code>, "
-                  "<code>ruil NAAM NAAM</code>.")
+INDELING_USAGE = ("<code>/indeling</code> toont de indeling. Voor de wedstrijdleider: "
+                  "<code>maak</code>, <code>opnieuw</code>, <code>bevestig</code>, "
+                  "<code>bye NAAM</code>, <code>ruil NAAM en NAAM</code> of <code>wis</code>.")
 
 WHO_UNKNOWN = "Ik ken geen speler '{name}'."
 SWAP_WHO = ("In '{text}' herken ik geen twee spelers. Schrijf de namen voluit, met 'en' "

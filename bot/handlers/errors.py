@@ -11,7 +11,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError
 from telegram.ext import Application
 
 from bot import texts
-from bot.chat import answer, esc, owe_to_arbiters, reply
+from bot.chat import answer, owe_to_arbiters, reply
 from bot.refusals import no_season
 from bot.services import Context
 
@@ -40,8 +40,7 @@ async def on_error(update: object, context: Context) -> None:
             await reply(update, context, texts.SOMETHING_WRONG)
         kind = type(error).__name__
         if context.services.throttle.first(f"error:{kind}"):
-            await owe_to_arbiters(context.services, texts.ERROR_TO_ARBITER.format(
-                error=esc(kind)), fallback=context.bot)
+            await owe_to_arbiters(context.services, texts.ERROR_TO_ARBITER, fallback=context.bot)
     except Exception:  # the error handler itself must never raise
         log.exception("could not report the error")
 

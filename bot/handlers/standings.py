@@ -38,7 +38,7 @@ async def stand(update: Update, context: Context) -> None:
             return
         if who.code not in standings.ranking:  # joined after the last complete round
             await reply(update, context, texts.STAND_NOT_YET.format(
-                name=esc(who.name), round=season.player(who.code).joined))
+                round=season.player(who.code).joined))
             return
         text = tables.breakdown_table(standings, who.code, decimals)
         await personal(update, context, f"<pre>{esc(text)}</pre>")

@@ -127,7 +127,7 @@ async def test_my_breakdown_before_my_first_round(bot, members):
     await bot.tg.wait_for(lambda s: s.chat_id == gert.id and "Je bent gekoppeld" in s.text,
                           after=mark)
     answer = await bot.ask(gert, "/stand mij")
-    assert answer.text == texts.STAND_NOT_YET.format(name="Gert Nieuw", round=2)
+    assert answer.text == texts.STAND_NOT_YET.format(round=2)
 
 
 async def test_a_rules_change_in_mid_season_is_shown_first_and_stored_when_confirmed(bot,

@@ -28,7 +28,7 @@ async def test_sign_off_before_and_after_the_deadline(bot, members):
     # After the deadline, already paired: recorded as late; arbiter and opponent are told.
     mark = len(bot.tg.sent)
     late = await bot.ask(bram, "/afmelden 1 ziek")
-    assert "te laat" in late.text and "niet afgemeld" in late.text
+    assert "te laat" in late.text and "afwezig zonder afmelding" in late.text
     told = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Te late" in s.text,
                                  after=mark)
     assert "al ingedeeld tegen" in told.text
@@ -42,7 +42,7 @@ async def test_arbiter_signs_off_for_a_member_with_a_reason(bot, members):
     await set_up_club(bot, members, rounds=1)
     answer = await bot.ask(ARBITER, "/afmelden Cor Jansen extern-clubavond")
     assert "Cor Jansen is afgemeld voor ronde 1" in answer.text
-    assert "externe wedstrijd op clubavond" in answer.text and "66%" in answer.text
+    assert "voor een externe partij op de clubavond" in answer.text and "66%" in answer.text
 
 
 async def test_the_deadline_is_processed_once_however_often_the_job_fires(bot, members):
