@@ -208,6 +208,9 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
     StoreProblem.NO_GROUP: "Er is nog geen clubgroep: stuur /club in de groep.",
     StoreProblem.NOT_IN_DRAFT: "{player} staat niet in de conceptindeling van ronde {round}; "
                                "ruilen kan alleen met wie er speelt.",
+    StoreProblem.MOVE_ORDER: "Dan komt ronde {round} voorbij ronde {other} ({date}), en de "
+                             "rondes blijven op datumvolgorde. Verplaats eerst ronde {other}, "
+                             "of laat ronde {round} vervallen en plan een nieuwe.",
     StoreProblem.ROUND_ORDER: "Ronde {round} op {date} is al ingedeeld of gespeeld. Een ronde "
                               "op een eerdere datum kan er niet meer voor.",
 }
@@ -395,6 +398,8 @@ INDELING_USAGE = ("<code>/indeling</code> toont de indeling. Voor de wedstrijdle
 WHO_UNKNOWN = "Ik ken geen speler '{name}'."
 SWAP_WHO = ("In '{text}' herken ik geen twee spelers. Schrijf de namen voluit, met 'en' "
             "ertussen: <code>/indeling ruil Anna Bos en Hugo de Boer</code>.")
+SWAP_WHICH = "'{name}' kan meerdere spelers zijn. Wie bedoel je?"
+SWAP_WITH = "{a} ↔ {b}"
 SWAP_SAME = "{name} ruilen met zichzelf verandert niets."
 WHO_AMBIGUOUS = "'{name}' kan meerdere spelers zijn: {names}. Wees preciezer."
 SPELER_USAGE = ("<code>/speler nieuw NAAM [rating] [jeugd]</code> of "

@@ -31,6 +31,8 @@ class StoreProblem(StrEnum):
     NO_GROUP = "no_group"
     NOT_IN_DRAFT = "not_in_draft"
     ROUND_ORDER = "round_order"
+    MOVE_ORDER = "move_order"
+    """A round moved past another one (rounds are numbered by date)."""
     """A round dated before a round already under way (rounds are numbered by date)."""
 
 

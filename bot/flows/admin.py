@@ -7,11 +7,13 @@ import asyncio
 import datetime as dt
 from dataclasses import dataclass
 
+from bot.chat import show_date
 from bot.services import Services, deadline_for, schedule
 from core.season import season_from_data
 from core.standings import compute_standings
 from storage import club
 from storage.club import ClubSettings, Member, ScheduledRound
+from storage.errors import InputStoreError, StoreProblem
 from storage.rounds import RoundState, insert_round
 from storage.seasons import load_season, season_data
 
@@ -89,6 +91,13 @@ async def move_round(services: Services, number: int, date: dt.date, *,
     """A round to another date (postponed); its deadline moves with it."""
     db = services.db
     async with db.transaction():
+        dated = {r.number: r.date for r in await schedule(services) if r.date is not None}
+        before = [n for n, d in dated.items() if n < number and d > date]
+        after = [n for n, d in dated.items() if n > number and d < date]
+        if before or after:  # rounds stay numbered by date
+            other = max(before) if before else min(after)
+            raise InputStoreError(StoreProblem.MOVE_ORDER, round=number, other=other,
+                                  date=show_date(dated[other]))
         deadline = deadline_for(date, await club.settings(db), services.settings.timezone)
         await club.set_schedule(db, number, date=date, deadline=deadline, actor=actor)
     return Scheduled(number, date, deadline)

@@ -3,14 +3,14 @@ publish (bevestig); publishing posts it in the club group and sends each player 
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import Application
 
 from bot import texts
-from bot.chat import esc, reply
+from bot.chat import answer, edit, esc, reply
 from bot.flows import members, views
 from bot.flows import rounds as flows
-from bot.handlers.common import arbiter_only, command, find_member, is_arbiter
+from bot.handlers.common import arbiter_only, button, command, find_member, is_arbiter
 from bot.services import Context, ScheduledRound, open_round
 
 
@@ -85,9 +85,14 @@ async def _two_members(update: Update, context: Context,
     lowered = [w.lower() for w in words]
     cut = next((k for k, w in enumerate(lowered) if w in (",", "en")), None)
     if cut is not None:
-        a = await find_member(update, context, " ".join(words[:cut]))
-        b = None if a is None else await find_member(update, context,
-                                                     " ".join(words[cut + 1:]))
+        sides = [" ".join(words[:cut]), " ".join(words[cut + 1:])]
+        left, right = [await members.matching(context.services, side) for side in sides]
+        if (len(left) == 1 and len(right) > 1) or (len(right) == 1 and len(left) > 1):
+            await _which(update, context, *((left[0], right, sides[1]) if len(left) == 1
+                                             else (right[0], left, sides[0])))
+            return None
+        a = await find_member(update, context, sides[0])
+        b = None if a is None else await find_member(update, context, sides[1])
         found = None if a is None or b is None else (a, b)
     else:
         splits = []
@@ -104,6 +109,38 @@ async def _two_members(update: Update, context: Context,
         await reply(update, context, texts.SWAP_SAME.format(name=esc(found[0].name)))
         return None
     return found
+
+
+async def _which(update: Update, context: Context, known: members.Member,
+                 candidates: list[members.Member], typed: str) -> None:
+    """One name is clear, the other fits several members: ask which, with a button each."""
+    buttons = [[InlineKeyboardButton(texts.SWAP_WITH.format(a=known.name, b=m.name),
+                                     callback_data=f"swap:v1:{members.key_of(known)}:"
+                                                   f"{members.key_of(m)}")]
+               for m in candidates[:8]]
+    await reply(update, context, texts.SWAP_WHICH.format(name=esc(typed)),
+                markup=InlineKeyboardMarkup(buttons))
+
+
+async def swap_button(update: Update, context: Context) -> None:
+    """The arbiter chose whom `_which` meant: swap those two, and show the draft."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    if not await is_arbiter(update, context):
+        await answer(update, texts.ONLY_ARBITER, alert=True)
+        return
+    _, _, first, second = query.data.split(":")
+    a = await members.by_key(context.services, first)
+    b = await members.by_key(context.services, second)
+    upcoming = await open_round(context.services)
+    if a is None or b is None or upcoming is None:
+        await answer(update, texts.BUTTON_STALE)
+        return
+    made = await flows.swap(context.services, upcoming.number, a.code, b.code,
+                            actor=query.from_user.id)
+    await answer(update)
+    await edit(update, texts.NO_DRAFT_YET if made is None else
+               await flows.draft_text(context.services, made, texts.INDELING_DRAFT_TITLE))
 
 
 async def bye(update: Update, context: Context) -> None:
@@ -138,3 +175,4 @@ async def publish(update: Update, context: Context) -> None:
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(command("indeling", indeling))
+    app.add_handler(button(r"swap:v1:[0-9a-f]{12}:[0-9a-f]{12}", swap_button))

@@ -204,3 +204,35 @@ async def test_an_external_without_its_result_is_shown_open_until_booked(bot, me
     assert "Open: de externe uitslag van Daan Smit in ronde 1 ontbreekt nog" in shown.text
     await bot.ask(ARBITER, "/extern Daan Smit 2 1")
     assert "Open:" not in (await bot.ask(ARBITER, "/ronde")).text
+
+
+async def test_rounds_stay_in_date_order(bot, members):
+    await set_up_club(bot, members, rounds=3)  # 3, 10 and 17 December
+    moved = await bot.ask(ARBITER, "/ronde uitstel 1 12-12-2026")
+    assert moved.text.startswith("Dan komt ronde 1 voorbij ronde 2 (do 10 dec)")
+    inserted = await bot.ask(ARBITER, "/ronde nieuw 8-12-2026")
+    assert inserted.text.splitlines() == [
+        "Ronde 2 gepland op di 8 dec; afmelden kan tot di 8 dec 18:00.",
+        texts.RONDE_RENUMBERED]
+    listed = await bot.ask(ARBITER, "/ronde")
+    assert [line.split(",")[0] for line in listed.text.splitlines()] == [
+        "Ronde 1: do 3 dec", "Ronde 2: di 8 dec", "Ronde 3: do 10 dec", "Ronde 4: do 17 dec"]
+    later = await bot.ask(ARBITER, "/ronde nieuw 3-12-2027")
+    assert "vr 3 dec 2027" in later.text
+
+
+async def test_a_swap_with_a_name_that_fits_several_asks_which_with_buttons(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await bot.ask(ARBITER, "/speler nieuw Anna Vos 1500")  # a second Anna, from round 2 on
+    await bot.ask(ARBITER, "/speler nieuw Anna de Wit 1400")
+    draft = await pass_deadline(bot, 1)
+    white, black = boards(draft.text)[0]
+    other = next(p for p in (x for b in boards(draft.text) for x in b)
+                 if p not in (white, black) and not p.startswith("Anna"))
+    asked = await bot.ask(ARBITER, f"/indeling ruil {other} en Anna")
+    assert asked.text == "'Anna' kan meerdere spelers zijn. Wie bedoel je?"
+    labels = [label for label, _ in asked.buttons]
+    assert f"{other} ↔ Anna Visser" in labels and f"{other} ↔ Anna Vos" in labels
+    bot.tg.press(ARBITER, asked, dict(asked.buttons)[f"{other} ↔ Anna Visser"])
+    done = await bot.tg.edited(asked, "Concept")
+    assert boards(done.text) != boards(draft.text) and done.reply_markup is None
