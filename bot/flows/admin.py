@@ -9,13 +9,13 @@ from dataclasses import dataclass
 
 from bot.chat import show_date
 from bot.services import Services, deadline_for, schedule
-from core.season import season_from_data
+from core.season import season_from_data, season_to_data
 from core.standings import compute_standings
 from storage import club
 from storage.club import ClubSettings, Member, ScheduledRound
 from storage.errors import InputStoreError, StoreProblem
 from storage.rounds import RoundState, insert_round
-from storage.seasons import load_season, season_data
+from storage.seasons import load_season
 
 
 async def _next_round(services: Services) -> int:
@@ -173,8 +173,7 @@ async def change_rules(services: Services, changes: dict[str, object], *, actor:
         if played == 0 or confirmed:
             await club.set_rules(db, rules, actor=actor)
             return RulesChange(played, (), stored=True)
-        data = await season_data(db.conn)
-        changed = season_from_data({**data, "rules": rules})
+        changed = season_from_data({**season_to_data(season), "rules": rules})
     before = await asyncio.to_thread(compute_standings, season, played)
     after = await asyncio.to_thread(compute_standings, changed, played)
     moved = tuple(Moved(row.player.name, row.rank, after.row(row.id).rank)
