@@ -236,3 +236,24 @@ async def test_a_swap_with_a_name_that_fits_several_asks_which_with_buttons(bot,
     bot.tg.press(ARBITER, asked, dict(asked.buttons)[f"{other} ↔ Anna Visser"])
     done = await bot.tg.edited(asked, "Concept")
     assert boards(done.text) != boards(draft.text) and done.reply_markup is None
+
+
+async def test_a_new_start_time_moves_the_open_deadlines_and_says_so(bot, members):
+    await set_up_club(bot, members, rounds=2)
+    answer = await bot.ask(ARBITER, "/instellingen start 9:30")
+    assert answer.text.splitlines() == [
+        texts.INSTELLINGEN_DONE,
+        "Ronde 1: afmelden kan nu tot do 3 dec 07:30.",
+        "Ronde 2: afmelden kan nu tot do 10 dec 07:30."]
+    listed = await bot.ask(ARBITER, "/ronde")
+    assert "afmelden tot do 3 dec 07:30" in listed.text
+
+
+async def test_a_linked_account_asking_for_another_name_is_flagged(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    mark = len(bot.tg.sent)
+    await bot.ask(members[0], "/ik Bram de Boer", contains="wedstr")
+    ask = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Koppelen" in s.text,
+                                after=mark)
+    assert "Let op: Bram de Boer is al gekoppeld aan een ander Telegram-account." in ask.text
+    assert "Let op: dat account is nu gekoppeld aan Anna Visser." in ask.text
