@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' harness
 
-from bot.fakeapi import FakeTelegram
+from bot.demo.fakeapi import FakeTelegram
 from tests.bot.process import run_cycles
 
 

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.fakeapi import FakeTelegram, User
+from bot.demo.fakeapi import FakeTelegram, User
 from tests.bot.conftest import MEMBERS, club_bot
 from tests.bot.fuzzing import run
 from tests.bot.test_season import pass_deadline, set_up_club

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' harness
 
-from bot.fakeapi import FakeTelegram, User
+from bot.demo.fakeapi import FakeTelegram, User
 from core.season import Player
 from core.simulation import simulate
 from storage import club, rounds

@@ -23,7 +23,7 @@ from bot.config import ConfigError
 from bot.config import load as load_config
 from core.errors import InvalidInputError
 from core.numbers import round_half_up
-from core.pairing import Pairing, pair, request_for_round
+from core.pairing import Pairing, request_for_round
 from core.rules import rules_from_toml, rules_to_mapping
 from core.season import Season, season_from_json
 from core.standings import Standings, compute_standings
@@ -222,6 +222,8 @@ def _run_pair(args: argparse.Namespace) -> ExitCode:
     round_no = len(season.rounds) if waiting else len(season.rounds) + 1
     if round_no > 1 and not season.round(round_no - 1).is_complete:
         print(texts.PAIRING_WITH_PENDING.format(round=round_no - 1), file=sys.stderr)
+    from core.pairing import pair  # numpy and the blossom: only for this command
+
     request = request_for_round(season, round_no)
     result = pair(request)
     if args.json:
@@ -245,7 +247,7 @@ def pairing_json(pairing: Pairing) -> dict[str, Any]:
 
 
 def _run_demo(args: argparse.Namespace) -> ExitCode:
-    from bot import demo
+    from bot.demo import play as demo
 
     asyncio.run(demo.run(sys.stdout, chat_page=args.chat_page))
     return ExitCode.OK

@@ -1,13 +1,13 @@
-"""Pairing a Keizer round: the whole round as one exact optimisation (rules.md section 5)."""
+"""Pairing a Keizer round: the whole round as one exact optimisation (rules.md section 5).
+
+The model and the request are imported at once; the engines (numpy, rustworkx) only when
+one is used, so a command that only shows a pairing or a standings table starts fast."""
 
 from __future__ import annotations
 
-import time
-from enum import StrEnum
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from core.errors import KeizerError
-from core.pairing import blossom, topdown
-from core.pairing.evaluate import EdgeTable, evaluate
 from core.pairing.model import (
     Board,
     BrokenRule,
@@ -21,70 +21,32 @@ from core.pairing.model import (
     Timings,
 )
 from core.pairing.request import before_pairing, request_for_round
-from core.pairing.selection import Selection, objective, to_pairing
+
+if TYPE_CHECKING:
+    from core.pairing.engine import (
+        Engine,
+        PairingImpossibleError,
+        baseline,
+        conflicting_tiers,
+        pair,
+    )
+    from core.pairing.evaluate import EdgeTable
+    from core.pairing.selection import Selection, objective
+
+_LATER = {"Engine": "engine", "PairingImpossibleError": "engine", "baseline": "engine",
+          "conflicting_tiers": "engine", "pair": "engine", "EdgeTable": "evaluate",
+          "Selection": "selection", "objective": "selection"}
+"""Names read from their module when first asked for. (`evaluate` the function is not one of
+them: its module has the same name; import it from `core.pairing.evaluate`.)"""
 
 
-class Engine(StrEnum):
-    BLOSSOM = "blossom"
-    """Exact for every rule that depends on one board only: all rules of the three presets."""
-    CPSAT = "cpsat"
-    """The general engine (OR-Tools CP-SAT)."""
-
-
-class PairingImpossibleError(KeizerError):
-    """The arbiter's fixes leave no complete pairing (the rules alone never do)."""
-
-
-def pair(request: PairingRequest, engine: Engine = Engine.BLOSSOM) -> Pairing:
-    """The best pairing of the round. When the rules cannot all be kept it breaks the fewest
-    and least important and names them; it fails only when the arbiter's fixes allow no
-    pairing at all (PairingImpossibleError)."""
-    start = time.perf_counter()
-    table = evaluate(request)
-    evaluated = time.perf_counter()
-    selection: Selection | None
-    if engine is Engine.CPSAT:
-        from core.pairing import cpsat  # OR-Tools loads pandas: 0.7 s, only when asked for
-
-        model = cpsat.build(table)
-        built = time.perf_counter()
-        selection, optimal = cpsat.solve(table, model)
-    else:
-        graph = blossom.build(table)
-        built = time.perf_counter()
-        selection, optimal = blossom.solve(table, graph), True
-    solved = time.perf_counter()
-    if selection is None:
-        raise PairingImpossibleError(f"no pairing of round {request.round} fits the fixes")
-    timings = Timings(evaluated - start, built - evaluated, solved - built)
-    return to_pairing(request, table, selection, optimal=optimal, engine=engine.value,
-                      timings=timings)
-
-
-def baseline(request: PairingRequest) -> Pairing | None:
-    """The traditional top-down pairing (for comparison): None when it finds no pairing that
-    keeps every rule."""
-    start = time.perf_counter()
-    table = evaluate(request)
-    evaluated = time.perf_counter()
-    legal = topdown.build(table)
-    built = time.perf_counter()
-    selection = topdown.solve(table, legal)
-    solved = time.perf_counter()
-    if selection is None:
-        return None
-    return to_pairing(request, table, selection, optimal=False, engine="topdown",
-                      timings=Timings(evaluated - start, built - evaluated, solved - built))
-
-
-def conflicting_tiers(request: PairingRequest) -> tuple[Tier, ...]:
-    """Which families of rules cannot all be kept together this round (empty if all can)."""
-    from core.pairing import cpsat  # see pair()
-
-    return cpsat.conflicting_families(evaluate(request))
+def __getattr__(name: str) -> Any:
+    if name in _LATER:
+        return getattr(importlib.import_module(f"core.pairing.{_LATER[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["Board", "BrokenRule", "EdgeTable", "Engine", "Fixes", "Meeting", "Objective",
            "Pairing", "PairingImpossibleError", "PairingRequest", "Rule", "Selection", "Tier",
-           "Timings", "baseline", "before_pairing", "conflicting_tiers", "evaluate", "objective",
+           "Timings", "baseline", "before_pairing", "conflicting_tiers", "objective",
            "pair", "request_for_round"]

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config
-from bot.fakeapi import FakeTelegram, User
-from bot.runner import LocalBot, ManualClock
+from bot.demo.fakeapi import FakeTelegram, User
+from bot.demo.runner import LocalBot, ManualClock
 from core.season import season_from_data
 from storage.db import Database
 from storage.seasons import import_season

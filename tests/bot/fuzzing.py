@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from bot.fakeapi import Sent, User
-from bot.runner import LocalBot
+from bot.demo.fakeapi import NotSent, Sent, User
+from bot.demo.runner import LocalBot
 from tests.bot.conftest import ARBITER, GROUP
 
 COMMANDS = ["/start", "/help", "/afmelden", "/aanmelden", "/uitslag", "/stand", "/mijn", "/ik",
@@ -78,7 +78,7 @@ async def run(bot: LocalBot, members: list[User], count: int, *, seed: int = 1,
             continue
         try:
             await bot.ask(user, text, chat_id=chat, timeout=timeout)
-        except AssertionError:
+        except NotSent:
             tally.unanswered.append(f"{user.first_name} in {chat}: {text}")
         seen += bot.tg.sent[mark:]
     return tally

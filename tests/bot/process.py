@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from bot.fakeapi import FakeTelegram, User
+from bot.demo.fakeapi import FakeTelegram, User
 from core.season import season_from_data
 from storage import club, rounds
 from storage.db import Database

@@ -6,7 +6,7 @@ the same before and after."""
 from __future__ import annotations
 
 from bot import texts
-from bot.fakeapi import User
+from bot.demo.fakeapi import User
 from storage.seasons import export_json
 from tests.bot.conftest import ARBITER, GROUP, boards
 from tests.bot.test_season import pass_deadline, publish, set_up_club

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from bot import texts
-from bot.fakeapi import User
+from bot.demo.fakeapi import User
 from tests.bot.conftest import ARBITER, GROUP, boards
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 

@@ -78,7 +78,7 @@ async def test_keizerbot_runs_the_bot_against_a_bot_api_server(tg, tmp_path):
         while not any(method == "getUpdates" for method, _ in tg.calls):
             assert process.poll() is None and time.monotonic() < deadline
             await __import__("asyncio").sleep(0.1)
-        from bot.fakeapi import User
+        from bot.demo.fakeapi import User
         answer = await tg.reply_to(User(1, "Wim"), "/start")
         assert "Keizercompetitie" in answer.text
     finally:

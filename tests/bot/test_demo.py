@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import re
 
-from bot import demo
+from bot.demo import play as demo
 
 
 async def test_the_demo_plays_a_season_and_prints_a_round_and_the_final_standings(tmp_path):

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from bot.fakeapi import User
+from bot.demo.fakeapi import User
 from tests.bot.conftest import ARBITER, GROUP, TOKEN
 from tests.bot.process import BotProcess, make_club, query, run_cycles, until
 from tests.integration.conftest import ROOT

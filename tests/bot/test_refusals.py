@@ -9,7 +9,7 @@ import re
 import pytest
 
 from bot import texts
-from bot.fakeapi import User
+from bot.demo.fakeapi import User
 from bot.refusals import _in_words
 from bot.services import Services
 from core.errors import Problem, ProblemCode

@@ -7,7 +7,7 @@ import random
 import re
 
 from bot import texts
-from bot.fakeapi import User
+from bot.demo.fakeapi import User
 from tests.bot.conftest import ARBITER, GROUP, boards
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 

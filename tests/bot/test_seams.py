@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from bot.config import Config
-from bot.runner import LocalBot, ManualClock
+from bot.demo.runner import LocalBot, ManualClock
 from storage.db import Database
 from tests.bot.conftest import ARBITER, GROUP, TOKEN, boards
 from tests.bot.test_season import pass_deadline, publish, set_up_club

@@ -6,7 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.pairing import Fixes, PairingRequest, evaluate
+from core.pairing import Fixes, PairingRequest
+from core.pairing.evaluate import evaluate
 from core.pairing.request import NO_FIXES, fitting_fixes
 from core.rules import PRESETS
 

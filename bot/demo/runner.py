@@ -10,7 +10,7 @@ from telegram.ext import Application
 
 from bot.app import build
 from bot.config import Config
-from bot.fakeapi import FakeTelegram, Sent, User
+from bot.demo.fakeapi import FakeTelegram, Sent, User
 from bot.runtime import Runtime
 from bot.services import Services
 

@@ -72,6 +72,11 @@ DESCRIPTIONS = {
     "only one bot instance is running", 429: "Too Many Requests", 502: "Bad Gateway"}
 
 
+class NotSent(Exception):
+    """The bot did not send the message waited for in time (the text lists what it did
+    send)."""
+
+
 class ApiError(Exception):
     """An error answer of the Bot API."""
 
@@ -354,7 +359,7 @@ class FakeTelegram:
             return await asyncio.wait_for(found(), timeout)
         except TimeoutError:
             seen = "\n".join(f"  {s.chat_id}: {s.text[:120]!r}" for s in self.sent[after:])
-            raise AssertionError(f"no such message; the bot sent:\n{seen}") from None
+            raise NotSent(f"no such message; the bot sent:\n{seen}") from None
 
     async def next_to(self, chat_id: int, contains: str, *, after: int = 0,
                       timeout: float = 10.0) -> Sent:

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.config import Config
-from bot.fakeapi import FakeTelegram, Sent, User
-from bot.runner import LocalBot, ManualClock
+from bot.demo.fakeapi import FakeTelegram, Sent, User
+from bot.demo.runner import LocalBot, ManualClock
 from core.season import Result, Season, season_from_data
 from core.simulation import play
 from storage import rounds
