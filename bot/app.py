@@ -8,7 +8,7 @@ import logging
 from telegram import BotCommand, BotCommandScopeAllPrivateChats, BotCommandScopeChat
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes, Defaults
+from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes, Defaults
 
 from bot.config import Config
 from bot.handlers import (
@@ -22,7 +22,7 @@ from bot.handlers import (
     signoff,
     standings,
 )
-from bot.services import Context, Services
+from bot.services import App, Context, Services
 from storage.db import Database
 
 log = logging.getLogger(__name__)
@@ -43,7 +43,7 @@ ARBITER_COMMANDS = [
 ]
 
 
-def build(config: Config, services: Services | None = None) -> Application:  # type: ignore[type-arg]
+def build(config: Config, services: Services | None = None) -> App:
     """The application; `services` lets tests bring their own clock."""
     context_types = ContextTypes(context=Context, bot_data=Services)
     app = (
@@ -71,7 +71,7 @@ def build(config: Config, services: Services | None = None) -> Application:  # t
     return app
 
 
-async def _start(app: Application) -> None:  # type: ignore[type-arg]
+async def _start(app: App) -> None:
     services: Services = app.bot_data
     services.database = await Database.open(services.settings.database, exclusive=True)
     try:
@@ -86,7 +86,7 @@ async def _start(app: Application) -> None:  # type: ignore[type-arg]
     log.info("keizerbot started with database %s", services.settings.database)
 
 
-async def _stop(app: Application) -> None:  # type: ignore[type-arg]
+async def _stop(app: App) -> None:
     services: Services = app.bot_data
     if services.database is not None:
         await services.database.close()

@@ -7,12 +7,10 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-from telegram.ext import Application
-
 from bot import texts
 from bot.chat import owe_to_arbiters
 from bot.flows import rounds as flows
-from bot.services import Context
+from bot.services import App, Context
 from storage import inbox
 from storage.backup import backup
 from storage.errors import StoreError
@@ -38,7 +36,7 @@ async def daily_backup(context: Context) -> None:
             await owe_to_arbiters(services, texts.BACKUP_FAILED.format(error=reason))
 
 
-def schedule(app: Application) -> None:  # type: ignore[type-arg]
+def schedule(app: App) -> None:
     services = app.bot_data
     queue = app.job_queue
     assert queue is not None

@@ -18,12 +18,11 @@ from typing import Any
 
 from telegram import Update
 from telegram.error import Conflict, Forbidden, InvalidToken, NetworkError, TelegramError
-from telegram.ext import Application
 
 from bot import jobs, texts
 from bot.chat import owe_to_arbiters
 from bot.sender import Sender
-from bot.services import Services
+from bot.services import App, Services
 from storage import inbox
 from storage.db import handling
 from storage.errors import StoreError
@@ -38,7 +37,7 @@ STOP_GRACE = 10.0
 
 
 class Runtime:
-    def __init__(self, app: Application, *, poll_timeout: int = 50) -> None:  # type: ignore[type-arg]
+    def __init__(self, app: App, *, poll_timeout: int = 50) -> None:
         self.app = app
         self.poll_timeout = poll_timeout
         self.offset = 0

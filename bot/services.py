@@ -8,9 +8,9 @@ import datetime as dt
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeAlias
 
-from telegram.ext import CallbackContext, ExtBot
+from telegram.ext import Application, CallbackContext, ExtBot
 
 from bot.config import Config
 from bot.throttle import Throttle
@@ -65,6 +65,11 @@ class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], Serv
     @property
     def services(self) -> Services:
         return self.bot_data
+
+
+App: TypeAlias = Application[Any, Context, Any, Any, Services, Any]
+"""The bot's PTB application, with our context and shared state (the bot's and the job
+queue's own type parameters follow from the builder, and nothing here depends on them)."""
 
 
 def round_start(date: dt.date, settings: club.ClubSettings, zone: dt.tzinfo) -> dt.datetime:

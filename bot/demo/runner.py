@@ -6,13 +6,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from telegram.ext import Application
-
 from bot.app import build
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, Sent, User
 from bot.runtime import Runtime
-from bot.services import Services
+from bot.services import App, Services
 
 
 class ManualClock:
@@ -31,7 +29,7 @@ class LocalBot:
         self.runtime: Runtime | None = None
 
     @property
-    def app(self) -> Application | None:  # type: ignore[type-arg]
+    def app(self) -> App | None:
         return None if self.runtime is None else self.runtime.app
 
     async def start(self) -> None:

@@ -11,13 +11,12 @@ from fractions import Fraction
 
 from telegram import Update
 from telegram.constants import ChatType
-from telegram.ext import Application
 
 from bot import texts
 from bot.chat import esc, reply, show_date, show_moment
 from bot.flows import admin, members, signoff
 from bot.handlers.common import arbiter_only, command, find_member, number, parse_date
-from bot.services import Context
+from bot.services import App, Context
 from core.season import ExternalDay
 
 
@@ -259,7 +258,7 @@ async def extern(update: Update, context: Context) -> None:
         round=booked.round, day=texts.EXTERNAL_DAY_WORDS[booked.day]))
 
 
-def register(app: Application) -> None:  # type: ignore[type-arg]
+def register(app: App) -> None:
     app.add_handler(command("speler", speler))
     app.add_handler(command("spelers", spelers))
     app.add_handler(command("ronde", ronde))

@@ -8,12 +8,11 @@ import logging
 
 from telegram import Update
 from telegram.error import BadRequest, Forbidden, NetworkError
-from telegram.ext import Application
 
 from bot import texts
 from bot.chat import answer, owe_to_arbiters, reply
 from bot.refusals import no_season
-from bot.services import Context
+from bot.services import App, Context
 
 log = logging.getLogger(__name__)
 
@@ -45,5 +44,5 @@ async def on_error(update: object, context: Context) -> None:
         log.exception("could not report the error")
 
 
-def register(app: Application) -> None:  # type: ignore[type-arg]
+def register(app: App) -> None:
     app.add_error_handler(on_error)

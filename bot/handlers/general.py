@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.ext import Application, CallbackQueryHandler, MessageHandler, filters
+from telegram.ext import CallbackQueryHandler, MessageHandler, filters
 
 from bot import texts
 from bot.chat import reply
 from bot.handlers.common import command, is_arbiter, stale_button
-from bot.services import Context
+from bot.services import App, Context
 
 
 async def start(update: Update, context: Context) -> None:
@@ -35,12 +35,12 @@ async def chatter(update: Update, context: Context) -> None:
     await reply(update, context, texts.PRIVATE_HINT)
 
 
-def register(app: Application) -> None:  # type: ignore[type-arg]
+def register(app: App) -> None:
     app.add_handler(command("start", start, reads_only=True))
     app.add_handler(command("help", start, reads_only=True))
 
 
-def register_fallbacks(app: Application) -> None:  # type: ignore[type-arg]
+def register_fallbacks(app: App) -> None:
     """Last in line: whatever no other handler took."""
     app.add_handler(CallbackQueryHandler(stale_button))
     app.add_handler(MessageHandler(filters.UpdateType.EDITED_MESSAGE & filters.COMMAND, edited))

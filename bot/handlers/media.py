@@ -11,13 +11,12 @@ import zipfile
 from pathlib import Path
 
 from telegram import Update
-from telegram.ext import Application
 
 from bot import chart, exports, texts
 from bot.chat import reply
 from bot.flows import views
 from bot.handlers.common import arbiter_only, command, member
-from bot.services import Context
+from bot.services import App, Context
 from core.season import Season
 from core.standings import standings_history
 
@@ -63,6 +62,6 @@ def _archive(season: Season) -> bytes:
     return archive.getvalue()
 
 
-def register(app: Application) -> None:  # type: ignore[type-arg]
+def register(app: App) -> None:
     app.add_handler(command("grafiek", grafiek, reads_only=True))
     app.add_handler(command("export", export, reads_only=True))

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.ext import Application
 
 from bot import texts
 from bot.chat import answer, edit, esc, reply
 from bot.flows import members
 from bot.handlers.common import button, command, is_arbiter
-from bot.services import Context
+from bot.services import App, Context
 
 
 async def ik(update: Update, context: Context) -> None:
@@ -71,7 +70,7 @@ async def decide(update: Update, context: Context) -> None:
         await edit(update, texts.IK_LINKED.format(user=user_id, name=esc(done.name)))
 
 
-def register(app: Application) -> None:  # type: ignore[type-arg]
+def register(app: App) -> None:
     app.add_handler(command("ik", ik))
     app.add_handler(button(r"ik:v[12]:[^:]+", chosen))
     app.add_handler(button(r"((link|take):v[12]:[^:]+|nolink:v[12]):[0-9]{1,15}", decide))

@@ -4,14 +4,13 @@ publish (bevestig); publishing posts it in the club group and sends each player 
 from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.ext import Application
 
 from bot import texts
 from bot.chat import answer, edit, esc, reply
 from bot.flows import members, views
 from bot.flows import rounds as flows
 from bot.handlers.common import arbiter_only, button, command, find_member, is_arbiter
-from bot.services import Context, ScheduledRound, open_round
+from bot.services import App, Context, ScheduledRound, open_round
 
 
 async def indeling(update: Update, context: Context) -> None:
@@ -173,6 +172,6 @@ async def publish(update: Update, context: Context) -> None:
     await reply(update, context, note)
 
 
-def register(app: Application) -> None:  # type: ignore[type-arg]
+def register(app: App) -> None:
     app.add_handler(command("indeling", indeling))
     app.add_handler(button(r"swap:v1:[0-9a-f]{12}:[0-9a-f]{12}", swap_button))

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.ext import Application
 
 from bot import texts
 from bot.chat import answer, drop_buttons, edit, esc, reply
 from bot.flows import results
 from bot.handlers.common import atomically, button, command, is_arbiter, member, number
-from bot.services import Context
+from bot.services import App, Context
 from core.season import Result
 
 SPELLINGS = {"remise": "1/2-1/2", "=": "1/2-1/2", "½": "1/2-1/2", "r": "1/2-1/2"}
@@ -92,7 +91,7 @@ async def confirm_button(update: Update, context: Context) -> None:
         await edit(update, texts.CONFIRMED.format(words=said))
 
 
-def register(app: Application) -> None:  # type: ignore[type-arg]
+def register(app: App) -> None:
     app.add_handler(command("uitslag", uitslag, opens_transaction=True))
     app.add_handler(button(r"res(no)?:v1:[0-9]{1,6}:[0-9]{1,6}:(1-0|0-1|1/2-1/2)",
                            confirm_button))

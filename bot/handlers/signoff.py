@@ -6,7 +6,6 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from telegram import Update
-from telegram.ext import Application
 
 from bot import texts
 from bot.chat import esc, reply, show_date, show_moment
@@ -20,7 +19,7 @@ from bot.handlers.common import (
     number,
     parse_date,
 )
-from bot.services import Context, ScheduledRound, open_round, schedule
+from bot.services import App, Context, ScheduledRound, open_round, schedule
 from core.preview import Earning
 from core.season import AbsenceReason, ExternalDay
 
@@ -182,6 +181,6 @@ async def aanmelden(update: Update, context: Context) -> None:
     await reply(update, context, texts.AANMELDEN_DONE.format(round=chosen))
 
 
-def register(app: Application) -> None:  # type: ignore[type-arg]
+def register(app: App) -> None:
     app.add_handler(command("afmelden", afmelden, opens_transaction=True))
     app.add_handler(command("aanmelden", aanmelden))

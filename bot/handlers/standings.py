@@ -9,13 +9,12 @@ from pathlib import Path
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import Forbidden
-from telegram.ext import Application
 
 from bot import announce, exports, messages, tables, texts
 from bot.chat import esc, reply, split
 from bot.flows import views
 from bot.handlers.common import command, member
-from bot.services import Context, standings_now
+from bot.services import App, Context, standings_now
 from core.numbers import format_number
 from core.rules import Titles
 from core.season import Season
@@ -122,6 +121,6 @@ async def personal(update: Update, context: Context, text: str) -> None:
     await reply(update, context, texts.SENT_PRIVATELY)
 
 
-def register(app: Application) -> None:  # type: ignore[type-arg]
+def register(app: App) -> None:
     app.add_handler(command("stand", stand, reads_only=True))
     app.add_handler(command("mijn", mijn, reads_only=True))

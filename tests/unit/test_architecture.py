@@ -68,3 +68,18 @@ def test_handlers_reach_the_store_only_through_flows():
     bot.refusals)."""
     for path in (ROOT / "bot" / "handlers").glob("*.py"):
         assert "storage" not in imported_roots(path), path
+
+
+def test_the_runtime_does_not_carry_the_demo():
+    """The fake Telegram and the in-process runner are the demo's (and the tests'): no
+    runtime module imports them, and the command line only inside `keizerbot demo`."""
+    for path in (ROOT / "bot").rglob("*.py"):
+        if path.parent.name == "demo":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = [node for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)]
+        modules = {m for node in (top if path.name == "cli.py" else ast.walk(tree))
+                   if isinstance(node, ast.Import | ast.ImportFrom)
+                   for m in ([a.name for a in node.names] if isinstance(node, ast.Import)
+                             else [node.module or ""])}
+        assert not {m for m in modules if m.startswith("bot.demo")}, path
