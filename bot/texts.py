@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 
 from core.errors import Problem, ProblemCode
 from core.numbers import format_number
@@ -153,7 +154,7 @@ BROKEN_RULES: Mapping[Rule, str] = {
     Rule.MAX_RANK_DISTANCE: "{a} en {b} staan {distance} plaatsen uit elkaar "
                             "(maximaal {limit})",
 }
-COLOURS_NL = {"white": "wit", "black": "zwart"}
+COLOURS_WORD = {"white": "wit", "black": "zwart"}
 
 
 def broken_rule(rule: BrokenRule, name: Callable[[str], str]) -> str:
@@ -162,7 +163,7 @@ def broken_rule(rule: BrokenRule, name: Callable[[str], str]) -> str:
     facts["b"] = name(rule.players[-1])
     if "due" in facts:
         facts["due"] = name(str(facts["due"]))
-    facts["colour_nl"] = COLOURS_NL.get(str(facts.get("colour", "")), "")
+    facts["colour_nl"] = COLOURS_WORD.get(str(facts.get("colour", "")), "")
     return BROKEN_RULES[rule.rule].format_map(facts)
 
 START_BAD_TOKEN = ("Telegram kent dit bot-token niet (TELEGRAM_BOT_TOKEN). Kopieer het opnieuw "
@@ -310,8 +311,10 @@ EARNS_CAP = ("Afmelden levert punten op tot en met de {cap}e keer in het seizoen
 EARNS_CAPPED = ("Het maximum van {cap} betaalde afmeldingen is bereikt: dit levert geen punten "
                 "op.")
 EARNS_NOTHING = "Dat levert geen punten op."
-KIND_WORDS = {"notice": "", "external_club_night": " voor een externe partij op de clubavond",
-              "external_other_day": " voor een externe partij op een andere dag"}
+SIGNED_OFF_FOR: Mapping[CompensationKind, str] = {
+    CompensationKind.EXTERNAL_CLUB_NIGHT: " voor een externe partij op de clubavond",
+    CompensationKind.EXTERNAL_OTHER_DAY: " voor een externe partij op een andere dag"}
+"""What a sign-off is for, after "afgemeld voor ronde N (datum)" (nothing for a plain one)."""
 AANMELDEN_DONE = "Je afmelding voor ronde {round} is ingetrokken: je speelt mee."
 
 UITSLAG_USAGE = ("Zo geef je een uitslag door: <code>/uitslag 1-0</code>, <code>0-1</code> of "
@@ -390,7 +393,6 @@ PERSONAL_BYE = ("Ronde {round} ({date}): je hebt deze ronde vrij (bye), want het
                 "spelers is oneven.")
 TEMPO = "90 minuten + 15 seconden per zet"
 TEMPO_YOUTH = "50 minuten + 15 seconden per zet"
-COLOURS_WORD = {"white": "wit", "black": "zwart"}
 INDELING_USAGE = ("<code>/indeling</code> toont de indeling. Voor de wedstrijdleider: "
                   "<code>maak</code>, <code>opnieuw</code>, <code>bevestig</code>, "
                   "<code>bye NAAM</code>, <code>ruil NAAM en NAAM</code> of <code>wis</code>.")
@@ -490,8 +492,8 @@ EXTERN_DONE = ("Externe partij van {name} voor team {team} ({day}): {result}. Ge
 EXTERNAL_OPEN = ("Open: de externe uitslag van {name} in ronde {round} ontbreekt nog; tot die "
                  "er is, levert de ronde hem niets op. <code>/extern {name} TEAM UITSLAG ronde "
                  "{round}</code>.")
-EXTERNAL_RESULT_WORDS = {"1": "gewonnen", "½": "remise", "1/2": "remise", "0.5": "remise",
-                         "0": "verloren"}
+EXTERNAL_RESULT_WORDS = {Fraction(1): "gewonnen", Fraction(1, 2): "remise",
+                         Fraction(0): "verloren"}
 EXTERNAL_DAY_WORDS = {ExternalDay.CLUB_NIGHT: "op de clubavond",
                       ExternalDay.OTHER_DAY: "op een andere dag"}
 REMINDER = ("Herinnering: ronde {round} is {date}. Afmelden kan tot {deadline} met /afmelden "

@@ -17,7 +17,7 @@ from bot.chat import esc, reply, show_date, show_moment
 from bot.flows import admin, members, signoff
 from bot.handlers.common import arbiter_only, command, find_member, number, parse_date
 from bot.services import App, Context
-from core.season import ExternalDay
+from core.season import EXTERNAL_RESULTS, ExternalDay
 
 
 def _actor(update: Update) -> int:
@@ -218,8 +218,12 @@ def _value(text: str) -> object:
         return text
 
 
-EXTERNAL_RESULTS = {"1": Fraction(1), "½": Fraction(1, 2), "1/2": Fraction(1, 2),
-                    "0.5": Fraction(1, 2), "0": Fraction(0)}
+TYPED_RESULTS = {"½": "1/2", "0.5": "1/2"}
+"""How an external result may be typed besides the season file's own spelling (1, 1/2, 0)."""
+
+
+def external_result(text: str) -> Fraction | None:
+    return EXTERNAL_RESULTS.get(TYPED_RESULTS.get(text, text))
 
 
 @arbiter_only
@@ -238,7 +242,8 @@ async def extern(update: Update, context: Context) -> None:
         day = ExternalDay.CLUB_NIGHT if args.pop().lower() == "clubavond" \
             else ExternalDay.OTHER_DAY
     team = number(args[-2]) if len(args) >= 3 else None
-    if team is None or args[-1] not in EXTERNAL_RESULTS:
+    result = external_result(args[-1]) if args else None
+    if team is None or result is None:
         await reply(update, context, texts.EXTERN_USAGE)
         return
     who = await find_member(update, context, " ".join(args[:-2]))
@@ -247,14 +252,14 @@ async def extern(update: Update, context: Context) -> None:
     message = update.effective_message
     assert message is not None
     booked = await signoff.book_external(context.services, who, team=team,
-                                         result=EXTERNAL_RESULTS[args[-1]], day=day,
+                                         result=result, day=day,
                                          number=number_named, sent_at=message.date,
                                          actor=_actor(update))
     if booked is None:
         await reply(update, context, texts.NO_OPEN_ROUND)
         return
     await reply(update, context, texts.EXTERN_DONE.format(
-        name=esc(who.name), team=team, result=texts.EXTERNAL_RESULT_WORDS[args[-1]],
+        name=esc(who.name), team=team, result=texts.EXTERNAL_RESULT_WORDS[result],
         round=booked.round, day=texts.EXTERNAL_DAY_WORDS[booked.day]))
 
 

@@ -21,7 +21,7 @@ from bot.handlers.common import (
 )
 from bot.services import App, Context, ScheduledRound, open_round, schedule
 from core.preview import Earning
-from core.season import AbsenceReason, ExternalDay
+from core.season import Absence, AbsenceReason, ExternalDay
 
 
 @dataclass
@@ -147,8 +147,7 @@ def signed_off_text(done: signoff.SignOffReport, zone: dt.tzinfo, *, for_self: b
                 who=esc(done.who.name), round=one.round, date=when,
                 deadline=show_moment(one.late_after, zone)))
             continue
-        kind = texts.KIND_WORDS.get(one.reason.value if one.day is None else
-                                    f"external_{one.day.value}", "")
+        kind = texts.SIGNED_OFF_FOR.get(Absence(done.who.code, one.reason, one.day).kind, "")
         earns = "" if one.price is None else texts.earns(one.price, done.decimals, about)
         lines.append(texts.SIGNED_OFF.format(who=esc(done.who.name), round=one.round,
                                              date=when, kind=kind, earns=earns).rstrip())
