@@ -64,6 +64,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(ExitCode.OK)
 
 
+def _database_option(target: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup) -> None:
+    target.add_argument("--db", type=Path, default=None,
+                        help="databasebestand (standaard: KEIZER_DB of data/keizer.db)")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="keizerbot",
                                      description="Keizercompetitie voor schaakclubs.")
@@ -96,7 +101,7 @@ def _parser() -> argparse.ArgumentParser:
 
     load = sub.add_parser("import", help="een seizoensbestand in de database laden")
     load.add_argument("file", type=Path, metavar="SEIZOEN.json")
-    load.add_argument("--db", type=Path, default=None, help="databasebestand")
+    _database_option(load)
     load.add_argument("--replace", action="store_true",
                       help="het seizoen in de database vervangen")
     load.set_defaults(run=_run_import)
@@ -107,13 +112,13 @@ def _parser() -> argparse.ArgumentParser:
     dump.add_argument("--alles", dest="everything", action="store_true",
                       help="alles wat de bot bewaart (ook latere rondes, koppelingen en "
                            "instellingen), om te verhuizen of terug te zetten")
-    dump.add_argument("--db", type=Path, default=None, help="databasebestand")
+    _database_option(dump)
     dump.set_defaults(run=_run_export)
 
     copy = sub.add_parser("backup", help="een reservekopie van de database maken")
     copy.add_argument("directory", type=Path, nargs="?", metavar="MAP",
                       help="standaard: backups/ naast de database")
-    copy.add_argument("--db", type=Path, default=None, help="databasebestand")
+    _database_option(copy)
     copy.add_argument("--keep", type=int, default=KEEP, help="zoveel kopieën bewaren")
     copy.set_defaults(run=_run_backup)
 
@@ -122,7 +127,7 @@ def _parser() -> argparse.ArgumentParser:
         web = sub.add_parser(name, help=f"stand, rondes en kruistabel als {what}")
         web.add_argument("directory", type=Path, metavar="MAP")
         source = web.add_mutually_exclusive_group()
-        source.add_argument("--db", type=Path, default=None, help="databasebestand")
+        _database_option(source)
         source.add_argument("--season", type=Path, default=None, metavar="SEIZOEN.json",
                             help="uit een seizoensbestand in plaats van de database")
         web.set_defaults(run=_run_site, writer=writer)
