@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot import tables, texts
-from core.numbers import format_number
 from core.season import Season
 from core.standings import compute_standings
 
@@ -51,15 +50,8 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]],
 
 def standings_rows(season: Season, after: int) -> tuple[list[str], list[list[str]]]:
     standings = compute_standings(season, after)
-    decimals = season.rules.display_decimals
-    rows = []
-    for row in standings.rows:
-        pct = row.percentage
-        rows.append([str(row.rank), row.player.name, format_number(row.score, decimals, comma=True),
-                     format_number(row.value, 0), str(row.played), str(row.won),
-                     str(row.drawn), str(row.lost),
-                     "" if pct is None else format_number(pct * 100, 0)])
-    return list(texts.STANDINGS_COLUMNS), rows
+    return list(texts.STANDINGS_COLUMNS), tables.standings_cells(standings,
+                                                                 season.rules.display_decimals)
 
 
 def round_rows(season: Season, number: int) -> tuple[list[str], list[list[str]]]:

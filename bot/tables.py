@@ -44,7 +44,9 @@ def _standings_title(standings: Standings) -> str:
         texts.STANDINGS_TITLE.format(round=standings.after_round)
 
 
-def _full_standings(standings: Standings, decimals: int) -> str:
+def standings_cells(standings: Standings, decimals: int) -> list[list[str]]:
+    """Every column of the standings (texts.STANDINGS_COLUMNS), as the chat, the web pages
+    and the CSV files show them: a value with decimals only where it has them."""
     rows = []
     for row in standings.rows:
         pct = row.percentage
@@ -54,6 +56,11 @@ def _full_standings(standings: Standings, decimals: int) -> str:
             str(row.played), str(row.won), str(row.drawn), str(row.lost),
             "" if pct is None else format_number(pct * 100, 0),
         ])
+    return rows
+
+
+def _full_standings(standings: Standings, decimals: int) -> str:
+    rows = standings_cells(standings, decimals)
     return f"{_standings_title(standings)}\n\n{table(texts.STANDINGS_COLUMNS, rows)}"
 
 
