@@ -24,7 +24,7 @@ from storage.migrations import MIGRATIONS, VERSION
 from storage.seasons import export_json, import_season, load_season
 from tests.integration.conftest import EXAMPLES, NOON, ROOT, dump
 
-SEVILLA = ROOT.parent / "shared" / "data" / "sevilla-2025-26.season.json"
+SEVILLA = ROOT / "tests" / "data" / "sevilla-2025-26.season.json"
 
 
 @pytest.mark.parametrize("path", [*EXAMPLES, SEVILLA], ids=lambda p: p.stem)
