@@ -1,0 +1,55 @@
+"""The example seasons pinned: standings after every round in all three revaluation modes,
+and the pairing of the next round, as golden files in tests/data/golden/. A change that
+moves any of them fails here, with the difference.
+
+    uv run pytest tests/unit/test_golden.py --update-golden
+
+writes them anew and prints the diff; commit them only if every line of it is meant."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bot.cli import pairing_json
+from core.pairing import pair, request_for_round
+from core.rules import Revaluation
+from core.season import Season, season_from_json
+from core.standings import standings_history
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = ROOT / "tests" / "data" / "golden"
+EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
+
+
+def pinned(season: Season) -> dict[str, object]:
+    modes = {}
+    for mode in Revaluation:
+        history = standings_history(replace(season, rules=replace(season.rules,
+                                                                  revaluation=mode)))
+        modes[mode.value] = [[[row.id, row.rank, str(row.score), str(row.value)]
+                              for row in standings.rows] for standings in history]
+    return {"standings": modes,
+            "pairing": pairing_json(pair(request_for_round(season, len(season.rounds))))}
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_the_examples_give_what_they_gave(path, update_golden, capsys):
+    text = json.dumps(pinned(season_from_json(path.read_text(encoding="utf-8"))),
+                      indent=1) + "\n"
+    golden = GOLDEN / path.name
+    old = golden.read_text(encoding="utf-8") if golden.exists() else ""
+    diff = "".join(difflib.unified_diff(old.splitlines(keepends=True),
+                                        text.splitlines(keepends=True),
+                                        str(golden), "now"))
+    if update_golden:
+        GOLDEN.mkdir(parents=True, exist_ok=True)
+        golden.write_text(text, encoding="utf-8")
+        with capsys.disabled():
+            print(diff or f"{golden.name}: unchanged")
+        return
+    assert not diff, f"differs from {golden} (refresh with --update-golden):\n{diff[:4000]}"
