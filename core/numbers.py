@@ -46,3 +46,18 @@ def format_number(value: Fraction, decimals: int, *, comma: bool = False) -> str
         text += ("," if comma else ".") + str(frac).zfill(decimals)
     return text
 
+
+def exact_text(value: Fraction | int | None) -> str:
+    """`Fraction(1, 3)` as `1/3`, `Fraction(33, 100)` as `0.33`, `Fraction(60)` as `60`."""
+    if value is None:
+        return "-"
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    denominator = value.denominator
+    for prime in (2, 5):
+        while denominator % prime == 0:
+            denominator //= prime
+    if denominator == 1:
+        return str(Decimal(value.numerator) / Decimal(value.denominator))
+    return f"{value.numerator}/{value.denominator}"

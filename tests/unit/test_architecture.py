@@ -83,3 +83,15 @@ def test_the_runtime_does_not_carry_the_demo():
                    for m in ([a.name for a in node.names] if isinstance(node, ast.Import)
                              else [node.module or ""])}
         assert not {m for m in modules if m.startswith("bot.demo")}, path
+
+
+def test_every_rules_parameter_says_what_it_is():
+    """A newcomer reads a parameter's meaning where it is declared (core/rules/model.py)."""
+    tree = ast.parse((ROOT / "core" / "rules" / "model.py").read_text(encoding="utf-8"))
+    rules = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Rules")
+    body = rules.body
+    bare = [node.target.id for k, node in enumerate(body)
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+            and not (k + 1 < len(body) and isinstance(body[k + 1], ast.Expr)
+                     and isinstance(getattr(body[k + 1], "value", None), ast.Constant))]
+    assert bare == []
