@@ -15,6 +15,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dotenv import dotenv_values
 
+from bot import texts
+
 DEFAULT_BASE_URL = "https://api.telegram.org"
 DEFAULT_DB = "data/keizer.db"
 AMSTERDAM = ZoneInfo("Europe/Amsterdam")
@@ -51,42 +53,22 @@ def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env"))
         env = {**file_values, **os.environ}
     token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
     if not token:
-        raise ConfigError(NO_TOKEN)
+        raise ConfigError(texts.NO_TOKEN)
     if not TOKEN_SHAPE.match(token):
-        raise ConfigError("TELEGRAM_BOT_TOKEN ziet er niet uit als een token van BotFather "
-                          "(zoiets als 123456789:AAH...). Kopieer het opnieuw uit BotFather.")
+        raise ConfigError(texts.CONFIG_TOKEN_SHAPE)
     base_url = env.get("TELEGRAM_BASE_URL", "").strip() or DEFAULT_BASE_URL
     if not re.match(r"^https?://[^\s/]+", base_url):
-        raise ConfigError(f"TELEGRAM_BASE_URL moet een adres zijn als http://localhost:8081, "
-                          f"niet {base_url!r}.")
+        raise ConfigError(texts.CONFIG_BASE_URL.format(value=repr(base_url)))
     arbiters = []
     for part in filter(None, (p.strip() for p in env.get("KEIZER_ARBITERS", "").split(","))):
         if not part.isdigit():
-            raise ConfigError(f"KEIZER_ARBITERS: {part!r} is geen Telegram-gebruikersnummer. "
-                              "Geef de nummers met komma's ertussen, bijvoorbeeld "
-                              "123456789,987654321 (je nummer vraag je op bij @userinfobot).")
+            raise ConfigError(texts.CONFIG_ARBITER.format(value=repr(part)))
         arbiters.append(int(part))
     zone = env.get("KEIZER_TIMEZONE", "").strip() or "Europe/Amsterdam"
     try:
         timezone = ZoneInfo(zone)
     except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ConfigError(f"KEIZER_TIMEZONE: {zone!r} is geen tijdzone; gebruik bijvoorbeeld "
-                          "Europe/Amsterdam.") from exc
+        raise ConfigError(texts.CONFIG_TIMEZONE.format(value=repr(zone))) from exc
     return Config(token=token, base_url=base_url,
                   database=Path(env.get("KEIZER_DB", "").strip() or DEFAULT_DB),
                   arbiters=tuple(arbiters), timezone=timezone)
-
-
-NO_TOKEN = """\
-Er is nog geen bot-token (TELEGRAM_BOT_TOKEN).
-
-Zo kom je eraan:
-  1. Open Telegram en zoek @BotFather.
-  2. Stuur /newbot en kies een naam en een gebruikersnaam (eindigt op 'bot').
-  3. BotFather geeft je een token, zoiets als 123456789:AAH...
-  4. Kopieer .env.example naar .env en zet het token achter TELEGRAM_BOT_TOKEN=.
-  5. Zet je eigen Telegram-nummer achter KEIZER_ARBITERS= (vraag het op bij @userinfobot).
-
-Start daarna opnieuw: uv run keizerbot
-
-Eerst zien hoe het werkt? uv run keizerbot demo speelt een heel seizoen na, zonder token."""

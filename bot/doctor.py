@@ -10,6 +10,7 @@ from pathlib import Path
 from telegram import Bot
 from telegram.error import InvalidToken, NetworkError, TelegramError
 
+from bot import texts
 from bot.config import Config, ConfigError, load
 from storage import club
 from storage.db import Database
@@ -30,7 +31,7 @@ async def checks(env: Mapping[str, str] | None = None, *,
         config = load(env, env_file=env_file)
     except ConfigError as exc:
         return [Check(False, str(exc))]
-    found = [Check(True, f"Instellingen in orde; tijdzone {config.timezone.key}.")]
+    found = [Check(True, texts.DOCTOR_SETTINGS.format(zone=config.timezone.key))]
     found.append(await _token(config))
     found += await _database(config)
     return found
@@ -41,46 +42,39 @@ async def _token(config: Config) -> Check:
         async with Bot(config.token, base_url=config.api_url) as bot:
             me = await bot.get_me()
     except InvalidToken:
-        return Check(False, "Telegram weigert het token. Maak een nieuw token bij @BotFather "
-                            "(/token) en zet het in .env.")
+        return Check(False, texts.DOCTOR_TOKEN_REFUSED)
     except NetworkError as exc:
-        return Check(False, f"Telegram is niet bereikbaar op {config.base_url}: {exc}. "
-                            "Controleer de internetverbinding of TELEGRAM_BASE_URL.")
+        return Check(False, texts.DOCTOR_NO_TELEGRAM.format(url=config.base_url, error=exc))
     except TelegramError as exc:
-        return Check(False, f"Telegram gaf een fout bij het controleren van het token: {exc}.")
-    return Check(True, f"Het token werkt: dit is @{me.username}.")
+        return Check(False, texts.DOCTOR_TOKEN_ERROR.format(error=exc))
+    return Check(True, texts.DOCTOR_TOKEN_OK.format(name=me.username))
 
 
 async def _database(config: Config) -> list[Check]:
     try:
         db = await Database.open(config.database)
     except (OSError, sqlite3.Error, StoreError) as exc:
-        return [Check(False, f"De database {config.database} is niet bruikbaar: {exc}. "
-                             "Controleer KEIZER_DB en de rechten op die map.")]
+        return [Check(False, texts.DOCTOR_DB_UNUSABLE.format(path=config.database, error=exc))]
     try:
         async with db.transaction() as conn:
             await conn.execute("UPDATE club SET name = name WHERE id = 1")  # can we write?
         async with db.reader.execute("PRAGMA user_version") as cur:
             row = await cur.fetchone()
         found = [Check(row is not None and row[0] == VERSION,
-                       f"Database {config.database}: schrijfbaar, schema versie {VERSION}.")]
+                       texts.DOCTOR_DB_OK.format(path=config.database, version=VERSION))]
         if not await has_season(db):
-            found.append(Check(False, "Er is nog geen seizoen. Laad het met "
-                                      "'uv run keizerbot import SEIZOEN.json'."))
+            found.append(Check(False, texts.DOCTOR_NO_SEASON))
         settings = await club.settings(db)
         found.append(Check(settings.group_chat_id is not None,
-                           "Clubgroep ingesteld." if settings.group_chat_id is not None else
-                           "Er is nog geen clubgroep. Voeg de bot toe aan de groep en stuur "
-                           "daar /club."))
+                           texts.DOCTOR_GROUP if settings.group_chat_id is not None else
+                           texts.DOCTOR_NO_GROUP))
         arbiters = set(config.arbiters) | await club.arbiters(db)
         found.append(Check(bool(arbiters),
-                           f"Wedstrijdleiders: {', '.join(map(str, sorted(arbiters)))}."
-                           if arbiters else
-                           "Er is geen wedstrijdleider. Zet je Telegram-nummer achter "
-                           "KEIZER_ARBITERS in .env (vraag het op bij @userinfobot)."))
+                           texts.DOCTOR_ARBITERS.format(ids=", ".join(map(str, sorted(arbiters))))
+                           if arbiters else texts.DOCTOR_NO_ARBITER))
         return found
     except sqlite3.Error as exc:
-        return [Check(False, f"De database {config.database} is niet schrijfbaar: {exc}.")]
+        return [Check(False, texts.DOCTOR_DB_READ_ONLY.format(path=config.database, error=exc))]
     finally:
         await db.close()
 

@@ -28,8 +28,10 @@ td.name,th.name{text-align:left}tbody tr:nth-child(even){background:#fafafc}
 
 
 def _page(title: str, season: Season, body: str, rounds: int) -> str:
-    links = ['<a href="index.html">Stand</a>', '<a href="kruistabel.html">Kruistabel</a>']
-    links += [f'<a href="ronde-{r}.html">Ronde {r}</a>' for r in range(1, rounds + 1)]
+    links = [f'<a href="index.html">{texts.WEB_STANDINGS}</a>',
+             f'<a href="kruistabel.html">{texts.WEB_CROSSTABLE}</a>']
+    links += [f'<a href="ronde-{r}.html">{texts.WEB_ROUND.format(round=r)}</a>'
+              for r in range(1, rounds + 1)]
     return (f'<!doctype html><html lang="nl"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width,initial-scale=1">'
             f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>"
@@ -59,7 +61,7 @@ def round_rows(season: Season, number: int) -> tuple[list[str], list[list[str]]]
     names = {p.id: p.name for p in season.players}
     rows = [[str(k), names[g.white], names[g.black], "" if g.result is None else str(g.result)]
             for k, g in enumerate(rnd.games, start=1)]
-    return ["Bord", "Wit", "Zwart", "Uitslag"], rows
+    return list(texts.WEB_GAME_COLUMNS), rows
 
 
 def write_html(season: Season, directory: Path) -> list[Path]:
@@ -74,18 +76,18 @@ def write_html(season: Season, directory: Path) -> list[Path]:
     for number in range(1, shown + 1):
         header, rows = round_rows(season, number)
         rnd = season.round(number)
-        absent = ", ".join(html.escape(season.player(a.player).name) + f" ({a.reason.value})"
-                           for a in rnd.absent)
+        absent = ", ".join(f"{html.escape(season.player(a.player).name)} "
+                           f"({texts.KIND_LABELS[a.kind]})" for a in rnd.absent)
         date = f"<p class=note>{rnd.date.isoformat()}</p>" if rnd.date else ""
         body = date + _table(header, rows, frozenset({1, 2})) + \
-            (f"<p class=note>Niet ingedeeld: {absent}</p>" if absent else "")
+            (f"<p class=note>{texts.WEB_NOT_PAIRED.format(names=absent)}</p>" if absent else "")
         pages[f"ronde-{number}.html"] = _page(texts.PAIRING_TITLE.format(round=number), season,
                                               body, shown)
     header, rows = tables.crosstable(compute_standings(season, played),
                                      season.rules.display_decimals)
-    legend = "<p class=note>Per ronde: plaats van de tegenstander, kleur (w/z), uitslag en " \
-             "de waarde van de tegenstander.</p>"
-    pages["kruistabel.html"] = _page("Kruistabel", season, legend + _table(header, rows), shown)
+    legend = f"<p class=note>{texts.WEB_CROSSTABLE_LEGEND}</p>"
+    pages["kruistabel.html"] = _page(texts.WEB_CROSSTABLE, season,
+                                     legend + _table(header, rows), shown)
     written = []
     for name, content in pages.items():
         path = directory / name
@@ -99,7 +101,8 @@ def write_csv(season: Season, directory: Path) -> list[Path]:
     spreadsheets expect."""
     directory.mkdir(parents=True, exist_ok=True)
     played = season.complete_rounds
-    games = [["Ronde", *round_rows(season, 1)[0]]] if season.rounds else [["Ronde"]]
+    games = [[texts.WEB_ROUND_COLUMN, *round_rows(season, 1)[0]]] if season.rounds \
+        else [[texts.WEB_ROUND_COLUMN]]
     for rnd in season.rounds:
         if rnd.is_paired:
             games += [[str(rnd.number), *row] for row in round_rows(season, rnd.number)[1]]

@@ -121,7 +121,7 @@ STANDINGS_COLUMNS = ("Pos", "Naam", "Punten", "Waarde", "Gesp", "W", "R", "V", "
 KIND_LABELS: Mapping[CompensationKind, str] = {
     CompensationKind.NOTICE: "afgemeld",
     CompensationKind.NO_NOTICE: "afwezig zonder afmelding",
-    CompensationKind.BYE: "vrij (bye)",
+    CompensationKind.BYE: "bye",
     CompensationKind.OPPONENT_ABSENT: "tegenstander niet gekomen",
     CompensationKind.ARBITER: "wedstrijdleiding",
     CompensationKind.EXTERNAL_CLUB_NIGHT: "extern op clubavond",
@@ -165,6 +165,46 @@ def broken_rule(rule: BrokenRule, name: Callable[[str], str]) -> str:
         facts["due"] = name(str(facts["due"]))
     facts["colour_nl"] = COLOURS_WORD.get(str(facts.get("colour", "")), "")
     return BROKEN_RULES[rule.rule].format_map(facts)
+
+CONFIG_TOKEN_SHAPE = ("TELEGRAM_BOT_TOKEN ziet er niet uit als een token van BotFather (zoiets "
+                      "als 123456789:AAH...). Kopieer het opnieuw uit BotFather.")
+CONFIG_BASE_URL = "TELEGRAM_BASE_URL moet een adres zijn als http://localhost:8081, niet {value}."
+CONFIG_ARBITER = ("KEIZER_ARBITERS: {value} is geen Telegram-gebruikersnummer. Geef de nummers "
+                  "met komma's ertussen, bijvoorbeeld 123456789,987654321 (je nummer vraag je "
+                  "op bij @userinfobot).")
+CONFIG_TIMEZONE = ("KEIZER_TIMEZONE: {value} is geen tijdzone; gebruik bijvoorbeeld "
+                   "Europe/Amsterdam.")
+NO_TOKEN = """\
+Er is nog geen bot-token (TELEGRAM_BOT_TOKEN).
+
+Zo kom je eraan:
+  1. Open Telegram en zoek @BotFather.
+  2. Stuur /newbot en kies een naam en een gebruikersnaam (eindigt op 'bot').
+  3. BotFather geeft je een token, zoiets als 123456789:AAH...
+  4. Kopieer .env.example naar .env en zet het token achter TELEGRAM_BOT_TOKEN=.
+  5. Zet je eigen Telegram-nummer achter KEIZER_ARBITERS= (vraag het op bij @userinfobot).
+
+Start daarna opnieuw: uv run keizerbot
+
+Eerst zien hoe het werkt? uv run keizerbot demo speelt een heel seizoen na, zonder token."""
+
+DOCTOR_SETTINGS = "Instellingen in orde; tijdzone {zone}."
+DOCTOR_TOKEN_REFUSED = ("Telegram weigert het token. Maak een nieuw token bij @BotFather (/token) "
+                        "en zet het in .env.")
+DOCTOR_NO_TELEGRAM = ("Telegram is niet bereikbaar op {url}: {error}. Controleer de "
+                      "internetverbinding of TELEGRAM_BASE_URL.")
+DOCTOR_TOKEN_ERROR = "Telegram gaf een fout bij het controleren van het token: {error}."
+DOCTOR_TOKEN_OK = "Het token werkt: dit is @{name}."
+DOCTOR_DB_UNUSABLE = ("De database {path} is niet bruikbaar: {error}. Controleer KEIZER_DB en de "
+                      "rechten op die map.")
+DOCTOR_DB_OK = "Database {path}: schrijfbaar, schema versie {version}."
+DOCTOR_DB_READ_ONLY = "De database {path} is niet schrijfbaar: {error}."
+DOCTOR_NO_SEASON = "Er is nog geen seizoen. Laad het met 'uv run keizerbot import SEIZOEN.json'."
+DOCTOR_GROUP = "Clubgroep ingesteld."
+DOCTOR_NO_GROUP = "Er is nog geen clubgroep. Voeg de bot toe aan de groep en stuur daar /club."
+DOCTOR_ARBITERS = "Wedstrijdleiders: {ids}."
+DOCTOR_NO_ARBITER = ("Er is geen wedstrijdleider. Zet je Telegram-nummer achter KEIZER_ARBITERS "
+                     "in .env (vraag het op bij @userinfobot).")
 
 START_BAD_TOKEN = ("Telegram kent dit bot-token niet (TELEGRAM_BOT_TOKEN). Kopieer het opnieuw "
                    "uit @BotFather (/mybots, API Token) en start opnieuw.")
@@ -528,6 +568,14 @@ MID_SEASON = ("Halverwege het seizoen. Prijzen groep 1: {g1}; groep 2: {g2}.\n"
 SEASON_PRIZES = ("Prijzen tweede helft: groep 1: {g1}; groep 2: {g2}.\n"
                  "Beste drie van het seizoen: {overall}.")
 NOBODY = "niemand"
+WEB_STANDINGS = "Stand"
+WEB_CROSSTABLE = "Kruistabel"
+WEB_ROUND = "Ronde {round}"
+WEB_ROUND_COLUMN = "Ronde"
+WEB_GAME_COLUMNS = ("Bord", "Wit", "Zwart", "Uitslag")
+WEB_NOT_PAIRED = "Niet ingedeeld: {names}"
+WEB_CROSSTABLE_LEGEND = ("Per ronde: plaats van de tegenstander, kleur (w/z), uitslag en de "
+                         "waarde van de tegenstander.")
 CROSSTABLE_CAPTION = "Kruistabel na ronde {round}"
 EXPORT_CAPTION = "Stand, rondes en kruistabel als webpagina's en CSV, na ronde {round}."
 CHART_CAPTION = "Het verloop van de ranglijst na ronde {round}."

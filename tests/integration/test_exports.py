@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import shutil
 import subprocess
 from dataclasses import replace
@@ -94,3 +95,12 @@ def test_a_name_that_looks_like_a_formula_is_text_in_the_csv(tmp_path):
     assert "'" + evil in cells and "'@SUM(1)" in cells
     assert "'+-" in cells  # the forfeit, as text
     assert not [c for c in cells if c and c[0] in "=+-@\t\r" and not PLAIN_NUMBER.fullmatch(c)]
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_round_pages_name_absences_in_dutch(tmp_path, path):
+    season = season_from_json(path.read_text(encoding="utf-8"))
+    pages = "".join(p.read_text(encoding="utf-8") for p in write_html(season, tmp_path)
+                    if p.name.startswith("ronde-"))
+    assert "Niet ingedeeld:" in pages
+    assert not re.search(r"\((notice|no_notice|arbiter|external)\)", pages)
