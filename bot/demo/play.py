@@ -14,16 +14,18 @@ import html
 import random
 import re
 import tempfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO
 
 from bot.config import Config
-from bot.demo.fakeapi import FakeTelegram, Sent, User
+from bot.demo.fakeapi import FakeTelegram, NotSent, Sent, User
 from bot.demo.runner import LocalBot, ManualClock
 from core.season import Result, Season, season_from_data
 from core.simulation import play
-from storage import rounds
+from storage import club, rounds
 from storage.db import Database
+from storage.rounds import RoundState
 from storage.seasons import import_season
 
 TOKEN = "123456:" + "D" * 35
@@ -89,9 +91,9 @@ async def _season(bot: LocalBot, tg: FakeTelegram, members: list[User], code: di
     for user in members:
         mark = len(tg.sent)
         await bot.ask(user, f"/ik {user.first_name} {user.last_name}")
-        ask = await tg.next_to(ARBITER.id, "Koppelen", after=mark)
-        tg.press(ARBITER, ask, ask.buttons[0][1])
-        await tg.next_to(user.id, "gekoppeld", after=mark)
+        ask = await tg.wait_for(_asks(ARBITER.id, "link:"), after=mark)
+        tg.press(ARBITER, ask, _button(ask, "link:"))
+        await _settled(bot, _linked(user))
     await bot.ask(ARBITER, "/club", chat_id=GROUP)
     for number in range(ROUNDS):
         day = START.date() + dt.timedelta(days=2 + 7 * number)
@@ -101,15 +103,13 @@ async def _season(bot: LocalBot, tg: FakeTelegram, members: list[User], code: di
         first = len(tg.transcript)
         for user in rng.sample(members, rng.randint(0, 2)):
             await bot.ask(user, "/afmelden")
-        mark = len(tg.sent)
         deadline = START + dt.timedelta(days=2 + 7 * (number - 1), hours=17)
         bot.clock.now = deadline
-        await tg.next_to(ARBITER.id, f"deadline van ronde {number}", after=mark)
-        mark = len(tg.sent)
+        await _settled(bot, _in_state(number, RoundState.DRAFTED))
         await bot.ask(ARBITER, "/indeling bevestig")
-        await tg.next_to(GROUP, "Indeling ronde", after=mark)
+        await _settled(bot, _in_state(number, RoundState.PUBLISHED))
         await _results(bot, tg, number, code, by_code, season, rng)
-        await tg.next_to(GROUP, f"Alle uitslagen van ronde {number}", after=mark)
+        await _settled(bot, _in_state(number, RoundState.COMPLETE))
         if number == SHOWN_ROUND:
             shown = (first, len(tg.transcript))
     await asyncio.sleep(0.2)  # the title announcement follows the last standings
@@ -121,11 +121,7 @@ async def _results(bot: LocalBot, tg: FakeTelegram, number: int, code: dict[int,
     """White reports each result (by rating) in his private chat; black confirms. (Replies in
     the group work too, but Telegram allows a group about 20 messages a minute, and the rate
     limiter keeps to that.)"""
-    db = await Database.open(bot.config.database)
-    try:
-        stored = await rounds.stored_pairing(db, number)
-    finally:
-        await db.close()
+    stored = await rounds.stored_pairing(_store(bot), number)
     assert stored is not None
     for board in stored.boards:
         white, black = by_code[board.white], by_code[board.black]
@@ -134,9 +130,59 @@ async def _results(bot: LocalBot, tg: FakeTelegram, number: int, code: dict[int,
             result = Result.DRAW
         mark = len(tg.sent)
         await bot.ask(white, f"/uitslag {result}")
-        ask = await tg.next_to(black.id, "Klopt", after=mark)
-        tg.press(black, ask, ask.buttons[0][1])
-        await tg.edited(ask, "Bevestigd")
+        ask = await tg.wait_for(_asks(black.id, "res:"), after=mark)
+        tg.press(black, ask, _button(ask, "res:"))
+        await tg.wait_for(_edited(ask), after=mark)
+
+
+# The demo follows stored facts and buttons, not the wording of messages: the texts can be
+# rewritten without touching it.
+
+def _button(sent: Sent, prefix: str) -> str:
+    """The data of the message's first button whose data starts with `prefix` ("" if none)."""
+    return next((data for _, data in sent.buttons if data.startswith(prefix)), "")
+
+
+def _asks(chat_id: int, prefix: str) -> Callable[[Sent], bool]:
+    """A message to `chat_id` with a button whose data starts with `prefix`."""
+    return lambda sent: sent.chat_id == chat_id and bool(_button(sent, prefix))
+
+
+def _edited(message: Sent) -> Callable[[Sent], bool]:
+    return lambda sent: sent is message and bool(message.edits)
+
+
+Fact = Callable[[Database], Awaitable[bool]]
+
+
+def _in_state(number: int, state: RoundState) -> Fact:
+    async def holds(db: Database) -> bool:
+        return await rounds.state(db, number) is state
+    return holds
+
+
+def _linked(user: User) -> Fact:
+    async def holds(db: Database) -> bool:
+        return await club.member_of(db, user.id) is not None
+    return holds
+
+
+def _store(bot: LocalBot) -> Database:
+    assert bot.app is not None, "the bot is started before the demo plays"
+    return bot.app.bot_data.db
+
+
+async def _settled(bot: LocalBot, fact: Fact) -> None:
+    """Until `fact` holds in the store and every message owed has gone out."""
+    db = _store(bot)
+    for _ in range(1000):
+        async with db.reader.execute("SELECT count(*) FROM outbox WHERE sent_at IS NULL "
+                                     "AND failed_at IS NULL") as cur:
+            row = await cur.fetchone()
+        if await fact(db) and row is not None and row[0] == 0:
+            return
+        await asyncio.sleep(0.02)
+    raise NotSent("the demo waited in vain for the bot")
 
 
 def _print(out: TextIO, tg: FakeTelegram, first: int, last: int, member: User,
