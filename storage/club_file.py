@@ -45,33 +45,44 @@ def season_part(text: str) -> str:
 
 
 async def export_club(db: Database) -> str:
-    """Everything the store holds, as `keizer-club/1` text (canonical, stable order)."""
-    sid = await season_id(db.conn)
-    data: dict[str, Any] = {"format": FORMAT, "season": await season_data(db.conn)}
-    data["club"] = dict(await _one(db.conn, "SELECT * FROM club WHERE id = 1", (), CLUB))
+    """Everything the store holds, as `keizer-club/1` text (canonical, stable order), read in
+    one snapshot on the whole-season reader: a bot writing meanwhile cannot make the parts
+    disagree. (Outside a write transaction: it reads what is committed.)"""
+    conn = db.bulk
+    await conn.execute("BEGIN")
+    try:
+        return data_to_json(await _everything(conn))
+    finally:
+        await conn.execute("COMMIT")
+
+
+async def _everything(conn: aiosqlite.Connection) -> dict[str, Any]:
+    sid = await season_id(conn)
+    data: dict[str, Any] = {"format": FORMAT, "season": await season_data(conn)}
+    data["club"] = dict(await _one(conn, "SELECT * FROM club WHERE id = 1", (), CLUB))
     data["arbiters"] = [dict(r) for r in await _all(
-        db.conn, "SELECT telegram_id, name, added_at FROM arbiter ORDER BY telegram_id", ())]
+        conn, "SELECT telegram_id, name, added_at FROM arbiter ORDER BY telegram_id", ())]
     data["links"] = {r["code"]: r["telegram_id"] for r in await _all(
-        db.conn, "SELECT code, telegram_id FROM player WHERE season_id = ? AND telegram_id "
+        conn, "SELECT code, telegram_id FROM player WHERE season_id = ? AND telegram_id "
         "IS NOT NULL ORDER BY position", (sid,))}
     rounds = []
-    for rnd in await _all(db.conn, "SELECT * FROM round WHERE season_id = ? ORDER BY number",
+    for rnd in await _all(conn, "SELECT * FROM round WHERE season_id = ? ORDER BY number",
                           (sid,)):
         entry = {key: rnd[key] for key in ROUND}
         entry["signoffs"] = [{"player": r["code"], **{k: r[k] for k in SIGNOFF}}
                              for r in await _all(
-            db.conn, "SELECT s.*, p.code FROM signoff s JOIN player p ON p.id = s.player_id "
+            conn, "SELECT s.*, p.code FROM signoff s JOIN player p ON p.id = s.player_id "
             "WHERE s.round_id = ? ORDER BY s.id", (rnd["id"],))]
         entry["games"] = [{"white": r["w"], "black": r["b"], **{k: r[k] for k in GAME}}
                           for r in await _all(
-            db.conn, "SELECT g.*, w.code AS w, b.code AS b FROM game g JOIN player w ON "
+            conn, "SELECT g.*, w.code AS w, b.code AS b FROM game g JOIN player w ON "
             "w.id = g.white_id JOIN player b ON b.id = g.black_id WHERE g.round_id = ? "
             "ORDER BY g.board", (rnd["id"],))]
         entry["broken"] = [{k: r[k] for k in BROKEN} for r in await _all(
-            db.conn, "SELECT * FROM broken_rule WHERE round_id = ? ORDER BY id", (rnd["id"],))]
+            conn, "SELECT * FROM broken_rule WHERE round_id = ? ORDER BY id", (rnd["id"],))]
         rounds.append(entry)
     data["rounds"] = rounds
-    return data_to_json(data)
+    return data
 
 
 async def import_club(db: Database, text: str, *, replace: bool = False,
