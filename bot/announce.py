@@ -82,5 +82,5 @@ def subgroup_tables(season: Season, prizes: Subgroups) -> str:
         rows = [[str(n), r.player.name, format_number(r.score, decimals, comma=True)]
                 for n, r in enumerate((r for r in standings.rows if r.id in members), start=1)]
         parts.append(f"<b>{texts.SUBGROUP_TITLE.format(group=k)}</b>\n"
-                     f"<pre>{esc(tables.table(('#', 'Naam', 'Punten'), rows))}</pre>")
+                     f"<pre>{esc(tables.table(texts.GROUP_COLUMNS, rows))}</pre>")
     return "\n".join(parts)

@@ -27,7 +27,6 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], *,
     return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
 
 
-COMPACT_COLUMNS = ("Pos", "Naam", "Punten", "Waarde")
 
 
 def standings_table(standings: Standings, decimals: int, *, compact: bool = False) -> str:
@@ -35,7 +34,7 @@ def standings_table(standings: Standings, decimals: int, *, compact: bool = Fals
     if compact:
         rows = [[str(r.rank), r.player.name, format_number(r.score, decimals, comma=True),
                  format_number(r.value, 0)] for r in standings.rows]
-        return f"{_standings_title(standings)}\n\n{table(COMPACT_COLUMNS, rows)}"
+        return f"{_standings_title(standings)}\n\n{table(texts.COMPACT_COLUMNS, rows)}"
     return _full_standings(standings, decimals)
 
 
@@ -64,7 +63,6 @@ def _full_standings(standings: Standings, decimals: int) -> str:
     return f"{_standings_title(standings)}\n\n{table(texts.STANDINGS_COLUMNS, rows)}"
 
 
-BREAKDOWN_COLUMNS = ("Ronde", "Wat", "Uitslag", "Waarde", "×", "Punten")
 
 
 def breakdown_table(standings: Standings, player_id: str, decimals: int) -> str:
@@ -74,10 +72,12 @@ def breakdown_table(standings: Standings, player_id: str, decimals: int) -> str:
     rows = [_breakdown_row(line, names, decimals) for line in lines]
     total = sum((line.points for line in lines), Fraction(0))
     row = standings.row(player_id)
-    rows.append(["", "Totaal", "", "", "", format_number(total, decimals, comma=True)])
-    head = f"{row.player.name}: {row.rank}e met {format_number(row.score, decimals, comma=True)}" \
-           f" punten (stand na ronde {standings.after_round})"
-    return f"{head}\n\n{table(BREAKDOWN_COLUMNS, rows, left=frozenset({1}))}"
+    rows.append(["", texts.BREAKDOWN_TOTAL, "", "", "",
+                 format_number(total, decimals, comma=True)])
+    head = texts.BREAKDOWN_HEAD.format(name=row.player.name, rank=row.rank,
+                                       score=format_number(row.score, decimals, comma=True),
+                                       round=standings.after_round)
+    return f"{head}\n\n{table(texts.BREAKDOWN_COLUMNS, rows, left=frozenset({1}))}"
 
 
 def _breakdown_row(line: BreakdownLine, names: dict[str, str], decimals: int) -> list[str]:
@@ -89,7 +89,7 @@ def _breakdown_row(line: BreakdownLine, names: dict[str, str], decimals: int) ->
     elif line.kind is None:
         what = f"tegen {names.get(line.opponent or '', line.opponent)}"
     else:
-        what = texts.KIND_LABELS[line.kind] + (" (boven maximum)" if line.capped else "")
+        what = texts.KIND_LABELS[line.kind] + (texts.BREAKDOWN_CAPPED if line.capped else "")
     result = "nog te spelen" if line.pending else "" if line.result is None \
         else {Fraction(1): "1", Fraction(1, 2): "½", Fraction(0): "0"}[line.result]
     factor = "" if line.factor is None or (line.kind is None and line.round) else \
@@ -165,7 +165,7 @@ def crosstable(standings: Standings, decimals: int) -> tuple[list[str], list[lis
             if not line.round:
                 continue
             if line.kind is None and line.opponent is not None:
-                colour = "w" if line.colour is Colour.WHITE else "z"
+                colour = texts.COLOUR_LETTERS[line.colour or Colour.BLACK]
                 result = "…" if line.pending else CROSS_SYMBOLS.get(line.result or Fraction(0), "")
                 value = "" if line.value is None else format_number(line.value, 0)
                 cells[line.round - 1] = f"{place[line.opponent]}{colour}{result} {value}".strip()

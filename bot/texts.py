@@ -10,7 +10,7 @@ from core.errors import Problem, ProblemCode
 from core.numbers import format_number
 from core.pairing.model import BrokenRule, Fixes, Rule
 from core.preview import Earning, SignOffPrice
-from core.rules import CompensationKind
+from core.rules import Colour, CompensationKind
 from core.season import ExternalDay
 from storage.errors import StoreError, StoreProblem
 from storage.rounds import RoundState
@@ -116,6 +116,13 @@ ROUND_INCOMPLETE = "Let op: ronde {round} is nog niet compleet ({missing} uitsla
 STANDINGS_TITLE = "Stand na ronde {round}"
 STANDINGS_START = "Beginstand (voor ronde 1)"
 STANDINGS_COLUMNS = ("Pos", "Naam", "Punten", "Waarde", "Gesp", "W", "R", "V", "%")
+COMPACT_COLUMNS = ("Pos", "Naam", "Punten", "Waarde")
+GROUP_COLUMNS = ("#", "Naam", "Punten")
+BREAKDOWN_COLUMNS = ("Ronde", "Wat", "Uitslag", "Waarde", "×", "Punten")
+BREAKDOWN_TOTAL = "Totaal"
+BREAKDOWN_HEAD = "{name}: {rank}e met {score} punten (stand na ronde {round})"
+BREAKDOWN_CAPPED = " (boven maximum)"
+COLOUR_LETTERS: Mapping[Colour, str] = {Colour.WHITE: "w", Colour.BLACK: "z"}
 
 
 KIND_LABELS: Mapping[CompensationKind, str] = {
