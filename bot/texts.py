@@ -6,7 +6,7 @@ import html
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 
-from core.errors import Problem, ProblemCode
+from core.errors import Expected, Problem, ProblemCode
 from core.numbers import format_number
 from core.pairing.model import BrokenRule, Fixes, Rule
 from core.preview import Earning, SignOffPrice
@@ -15,28 +15,30 @@ from core.season import ExternalDay
 from storage.errors import StoreError, StoreProblem
 from storage.rounds import RoundState
 
-_EXPECTED: Mapping[str, str] = {
-    "integer": "een geheel getal",
-    "integer or null": "een geheel getal of null",
-    "number": "een getal",
-    "text": "tekst",
-    "non-empty text": "niet-lege tekst",
-    "object": "een object {…}",
-    "list": "een lijst […]",
-    "table": "een tabel",
-    "true or false": "true of false",
-    "player id": "een speler-id",
-    "preset name or table": "de naam van een voorinstelling of een tabel",
-    "[win, draw, loss]": "[winst, remise, verlies]",
-    "{from_round, top} or null": "{from_round, top} of null",
-    "team number >= 1": "een teamnummer vanaf 1",
-    "a team of team_table": "een team uit team_table",
-    "a team of the rules' team_table": "een team uit de team_table van de regels",
-    'number > 0 or "1.5n"': 'een getal groter dan 0, of "1.5n"',
-    "an odd number of players": "een oneven aantal spelers",
-    'fraction (only external kinds can be "team")': 'een breuk (alleen bij extern: "team")',
-    "YYYY-MM-DD": "JJJJ-MM-DD",
+_EXPECTED: Mapping[Expected, str] = {
+    Expected.INTEGER: "een geheel getal",
+    Expected.INTEGER_OR_NULL: "een geheel getal of null",
+    Expected.NUMBER: "een getal",
+    Expected.TEXT: "tekst",
+    Expected.NON_EMPTY_TEXT: "niet-lege tekst",
+    Expected.OBJECT: "een object {…}",
+    Expected.LIST: "een lijst […]",
+    Expected.TABLE: "een tabel",
+    Expected.BOOLEAN: "true of false",
+    Expected.PLAYER_ID: "een speler-id",
+    Expected.PRESET_OR_TABLE: "de naam van een voorinstelling of een tabel",
+    Expected.WIN_DRAW_LOSS: "[winst, remise, verlies]",
+    Expected.TOP_EXCEPTION: "{from_round, top} of null",
+    Expected.TEAM_NUMBER: "een teamnummer vanaf 1",
+    Expected.TEAM_OF_TABLE: "een team uit team_table",
+    Expected.TEAM_OF_RULES_TABLE: "een team uit de team_table van de regels",
+    Expected.TOP_VALUE: 'een getal groter dan 0, of "1.5n"',
+    Expected.ODD_PLAYERS: "een oneven aantal spelers",
+    Expected.FRACTION_OR_TEAM: 'een breuk (alleen bij extern: "team")',
+    Expected.DATE: "JJJJ-MM-DD",
 }
+"""What a value should have been, in Dutch, for every `core.errors.Expected`."""
+EXPECTED_WORDS = frozenset(e.value for e in Expected)
 
 _REASONS: Mapping[str, str] = {
     "only_external": "hoort alleen bij een externe partij",
@@ -68,7 +70,9 @@ _PROBLEMS: Mapping[ProblemCode, str] = {
 def problem(p: Problem) -> str:
     """One problem as a Dutch line: `rounds[3].games[2].result: ongeldige uitslag "2-0" …`."""
     facts = dict(p.facts)
-    facts["expected"] = _EXPECTED.get(facts.get("expected", ""), facts.get("expected", ""))
+    expected = facts.get("expected", "")
+    if expected in EXPECTED_WORDS:
+        facts["expected"] = _EXPECTED[Expected(expected)]
     low, high = facts.get("low", "-"), facts.get("high", "-")
     facts["range"] = f"van {low}" if high == "-" else f"tot en met {high}" if low == "-" \
         else f"{low} t/m {high}"

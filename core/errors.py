@@ -33,6 +33,33 @@ class ProblemCode(StrEnum):
     NOT_TOML = "not_toml"
 
 
+class Expected(StrEnum):
+    """What a value should have been, in a problem's `expected` fact. The words are the file
+    format's (English, as the format's own docs); the bot says each in Dutch
+    (`bot.texts`). Lists of allowed values (`1-0 | 0-1 | …`) are facts of their own."""
+
+    INTEGER = 'integer'
+    INTEGER_OR_NULL = 'integer or null'
+    NUMBER = 'number'
+    TEXT = 'text'
+    NON_EMPTY_TEXT = 'non-empty text'
+    OBJECT = 'object'
+    LIST = 'list'
+    TABLE = 'table'
+    BOOLEAN = 'true or false'
+    PLAYER_ID = 'player id'
+    PRESET_OR_TABLE = 'preset name or table'
+    WIN_DRAW_LOSS = '[win, draw, loss]'
+    TOP_EXCEPTION = '{from_round, top} or null'
+    TEAM_NUMBER = 'team number >= 1'
+    TEAM_OF_TABLE = 'a team of team_table'
+    TEAM_OF_RULES_TABLE = "a team of the rules' team_table"
+    TOP_VALUE = 'number > 0 or "1.5n"'
+    ODD_PLAYERS = 'an odd number of players'
+    FRACTION_OR_TEAM = 'fraction (only external kinds can be "team")'
+    DATE = 'YYYY-MM-DD'
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One thing wrong with an input, and where it is."""

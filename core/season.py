@@ -16,7 +16,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from core.errors import InvalidSeasonError, ProblemCode, Problems, join_path
+from core.errors import Expected, InvalidSeasonError, ProblemCode, Problems, join_path
 from core.rules import CompensationKind, Rules, check_rules_source
 
 FORMAT = "keizer-season/1"
@@ -262,7 +262,8 @@ class _Reader:
     def _object(self, data: Any, path: str, allowed: Sequence[str],
                 required: Sequence[str] = ()) -> bool:
         if not isinstance(data, Mapping):
-            self.problems.add(path, ProblemCode.WRONG_TYPE, value=_short(data), expected="object")
+            self.problems.add(path, ProblemCode.WRONG_TYPE, value=_short(data),
+                              expected=Expected.OBJECT)
             return False
         for key in data:
             if key not in allowed:
@@ -275,20 +276,22 @@ class _Reader:
 
     def _list(self, data: Any, path: str) -> list[Any]:
         if not isinstance(data, list):
-            self.problems.add(path, ProblemCode.WRONG_TYPE, value=_short(data), expected="list")
+            self.problems.add(path, ProblemCode.WRONG_TYPE, value=_short(data),
+                              expected=Expected.LIST)
             return []
         return data
 
     def _text(self, data: Any, path: str, *, allow_empty: bool = False) -> str:
         if not isinstance(data, str) or (not allow_empty and not data.strip()):
             self.problems.add(path, ProblemCode.WRONG_TYPE, value=_short(data),
-                              expected="text" if allow_empty else "non-empty text")
+                              expected=Expected.TEXT if allow_empty else Expected.NON_EMPTY_TEXT)
             return ""
         return data
 
     def _int(self, data: Any, path: str, low: int) -> int | None:
         if isinstance(data, bool) or not isinstance(data, int):
-            self.problems.add(path, ProblemCode.WRONG_TYPE, value=_short(data), expected="integer")
+            self.problems.add(path, ProblemCode.WRONG_TYPE, value=_short(data),
+                              expected=Expected.INTEGER)
             return None
         if data < low:
             self.problems.add(path, ProblemCode.OUT_OF_RANGE, value=data, low=low)
@@ -298,7 +301,7 @@ class _Reader:
     def _player_ref(self, data: Any, path: str, by_id: Mapping[str, Player]) -> str | None:
         if not isinstance(data, str):
             self.problems.add(path, ProblemCode.WRONG_TYPE, value=_short(data),
-                              expected="player id")
+                              expected=Expected.PLAYER_ID)
             return None
         if data not in by_id:
             self.problems.add(path, ProblemCode.UNKNOWN_PLAYER, player=data)
@@ -327,7 +330,7 @@ class _Reader:
             youth = raw.get("youth", False)
             if not isinstance(youth, bool):
                 self.problems.add(join_path(path, "youth"), ProblemCode.WRONG_TYPE,
-                                  value=_short(youth), expected="true or false")
+                                  value=_short(youth), expected=Expected.BOOLEAN)
                 youth = False
             if withdrawn is not None and withdrawn < joined:
                 self.problems.add(join_path(path, "withdrawn"), ProblemCode.OUT_OF_RANGE,
@@ -393,7 +396,7 @@ class _Reader:
                 return dt.date.fromisoformat(data)
             except ValueError:
                 pass
-        self.problems.add(path, ProblemCode.BAD_VALUE, value=_short(data), expected="YYYY-MM-DD")
+        self.problems.add(path, ProblemCode.BAD_VALUE, value=_short(data), expected=Expected.DATE)
         return None
 
     def _game(self, raw: Any, path: str, by_id: Mapping[str, Player]) -> Game | None:
@@ -454,7 +457,7 @@ class _Reader:
         if day is not None and absence.kind in rules.team_valued and team is not None \
                 and team not in rules.team_table:
             self.problems.add(join_path(path, "team"), ProblemCode.BAD_VALUE, value=team,
-                              expected="a team of the rules' team_table")
+                              expected=Expected.TEAM_OF_RULES_TABLE)
         return absence if pid and day is not None else None
 
     def _attendance(self, rnd: Round, path: str, by_id: Mapping[str, Player],

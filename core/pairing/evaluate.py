@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from core.errors import InvalidInputError, ProblemCode, Problems
+from core.errors import Expected, InvalidInputError, ProblemCode, Problems
 from core.pairing.model import PairingRequest, Rule, Tier
 from core.rules import Colour
 
@@ -310,7 +310,7 @@ def _check(request: PairingRequest) -> None:
             problems.add("fixes.bye", ProblemCode.PLAYER_NOT_ACTIVE, player=fixes.bye)
         elif len(playing) % 2 == 0:
             problems.add("fixes.bye", ProblemCode.BAD_VALUE, value=fixes.bye,
-                         expected="an odd number of players")
+                         expected=Expected.ODD_PLAYERS)
     if problems:
         raise InvalidInputError(problems.items)
 

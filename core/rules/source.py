@@ -13,7 +13,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from core.errors import InvalidRulesError, ProblemCode, Problems, join_path
+from core.errors import Expected, InvalidRulesError, ProblemCode, Problems, join_path
 from core.numbers import exact_text, to_fraction
 from core.rules.model import (
     EXTERNAL_KINDS,
@@ -39,7 +39,7 @@ def _number(low: Fraction | None = None, high: Fraction | None = None) -> _Parse
     def parse(raw: Any, current: Any, path: str, problems: Problems) -> Any:
         value = to_fraction(raw)
         if value is None:
-            problems.add(path, ProblemCode.WRONG_TYPE, value=_show(raw), expected="number")
+            problems.add(path, ProblemCode.WRONG_TYPE, value=_show(raw), expected=Expected.NUMBER)
             return current
         if (low is not None and value < low) or (high is not None and value > high):
             problems.add(path, ProblemCode.OUT_OF_RANGE, value=_show(raw), low=exact_text(low),
@@ -55,7 +55,7 @@ def _integer(low: int, high: int | None = None, *, nullable: bool = False) -> _P
         if raw is None and nullable:
             return None
         if isinstance(raw, bool) or not isinstance(raw, int):
-            expected = "integer or null" if nullable else "integer"
+            expected = Expected.INTEGER_OR_NULL if nullable else Expected.INTEGER
             problems.add(path, ProblemCode.WRONG_TYPE, value=_show(raw), expected=expected)
             return current
         if raw < low or (high is not None and raw > high):
@@ -68,7 +68,7 @@ def _integer(low: int, high: int | None = None, *, nullable: bool = False) -> _P
 
 def _boolean(raw: Any, current: Any, path: str, problems: Problems) -> Any:
     if not isinstance(raw, bool):
-        problems.add(path, ProblemCode.WRONG_TYPE, value=_show(raw), expected="true or false")
+        problems.add(path, ProblemCode.WRONG_TYPE, value=_show(raw), expected=Expected.BOOLEAN)
         return current
     return raw
 
@@ -97,7 +97,7 @@ def _top_value(raw: Any, current: Any, path: str, problems: Problems) -> Any:
         value = to_fraction(raw)
         if value is not None and value > 0:
             return TopValue(value)
-    problems.add(path, ProblemCode.BAD_VALUE, value=_show(raw), expected='number > 0 or "1.5n"')
+    problems.add(path, ProblemCode.BAD_VALUE, value=_show(raw), expected=Expected.TOP_VALUE)
     return current
 
 
@@ -117,7 +117,7 @@ def _compensation(raw: Any, current: Any, path: str, problems: Problems) -> Any:
         if value == TEAM_AWARD:
             if kind not in EXTERNAL_KINDS:
                 problems.add(here, ProblemCode.BAD_VALUE, value=_show(value),
-                             expected="fraction (only external kinds can be \"team\")")
+                             expected=Expected.FRACTION_OR_TEAM)
                 continue
             team.add(kind)
             continue
@@ -131,7 +131,7 @@ def _compensation(raw: Any, current: Any, path: str, problems: Problems) -> Any:
 def _is_table(raw: Any, path: str, problems: Problems) -> bool:
     if isinstance(raw, Mapping):
         return True
-    problems.add(path, ProblemCode.WRONG_TYPE, value=_show(raw), expected="table")
+    problems.add(path, ProblemCode.WRONG_TYPE, value=_show(raw), expected=Expected.TABLE)
     return False
 
 
@@ -141,7 +141,7 @@ def _team_key(key: Any, path: str, problems: Problems) -> int | None:
     except ValueError:
         team = 0
     if team < 1:
-        problems.add(path, ProblemCode.BAD_VALUE, value=_show(key), expected="team number >= 1")
+        problems.add(path, ProblemCode.BAD_VALUE, value=_show(key), expected=Expected.TEAM_NUMBER)
         return None
     return team
 
@@ -157,7 +157,7 @@ def _team_table(raw: Any, current: Any, path: str, problems: Problems) -> Any:
             continue
         if not isinstance(row, list | tuple) or len(row) != 3:
             problems.add(here, ProblemCode.WRONG_TYPE, value=_show(row),
-                         expected="[win, draw, loss]")
+                         expected=Expected.WIN_DRAW_LOSS)
             continue
         awards = [_number(Fraction(0))(v, None, join_path(here, i), problems)
                   for i, v in enumerate(row)]
@@ -184,7 +184,7 @@ def _top_exception(raw: Any, current: Any, path: str, problems: Problems) -> Any
         return None
     if not isinstance(raw, Mapping):
         problems.add(path, ProblemCode.WRONG_TYPE, value=_show(raw),
-                     expected="{from_round, top} or null")
+                     expected=Expected.TOP_EXCEPTION)
         return current
     merged = {"from_round": current.from_round, "top": current.top} if current else {}
     for key, value in raw.items():
@@ -282,7 +282,7 @@ def _rules_from_source(source: Any, path: str, problems: Problems) -> Rules:
         source = {"preset": source}
     if not isinstance(source, Mapping):
         problems.add(path, ProblemCode.WRONG_TYPE, value=_show(source),
-                     expected="preset name or table")
+                     expected=Expected.PRESET_OR_TABLE)
         return Rules()
     base = Rules()
     preset = source.get("preset")
@@ -328,7 +328,7 @@ def _check_consistency(rules: Rules, path: str, problems: Problems) -> None:
     for team, higher in rules.team_class.items():
         if higher not in rules.team_table:
             problems.add(join_path(join_path(path, "team_class"), str(team)),
-                         ProblemCode.BAD_VALUE, value=higher, expected="a team of team_table")
+                         ProblemCode.BAD_VALUE, value=higher, expected=Expected.TEAM_OF_TABLE)
 
 
 def rules_to_mapping(rules: Rules) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from bot import texts
 from bot.demo.fakeapi import User
 from bot.refusals import _in_words
 from bot.services import Services
-from core.errors import Problem, ProblemCode
+from core.errors import Expected, Problem, ProblemCode
 from storage.errors import StoreError, StoreProblem
 from tests.bot.conftest import ARBITER, GROUP
 from tests.bot.test_season import pass_deadline, publish, set_up_club
@@ -170,3 +170,11 @@ async def test_a_member_with_a_long_id_can_be_linked(bot, members):
     welcome = await bot.tg.wait_for(lambda s: s.chat_id == STRANGER.id and
                                     "Je bent gekoppeld" in s.text, after=mark)
     assert name in welcome.text
+
+
+@pytest.mark.parametrize("expected", list(Expected))
+def test_every_expected_value_is_said_in_dutch(expected):
+    """What the core says a value should have been reaches the user in Dutch, whichever."""
+    text = texts.problem(Problem("", ProblemCode.WRONG_TYPE,
+                                 {"value": "x", "expected": expected.value}))
+    assert text.startswith("verwacht ") and f"verwacht {expected.value}," not in text
