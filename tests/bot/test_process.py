@@ -72,6 +72,75 @@ async def test_killed_right_after_publication_everyone_still_hears_once(tg, tmp_
     bot.kill()
 
 
+def players_of_board(db, number: int, board: int) -> tuple[int, int]:
+    """The Telegram ids of white and black on a board."""
+    ((white, black),) = query(
+        db, "SELECT w.telegram_id, b.telegram_id FROM game g JOIN round r ON r.id = g.round_id "
+            "JOIN player w ON w.id = g.white_id JOIN player b ON b.id = g.black_id "
+            "WHERE r.number = ? AND g.board = ?", number, board)
+    return int(str(white)), int(str(black))
+
+
+async def published_club(tg, db) -> BotProcess:
+    """A running bot whose round 1 is published and whose messages are all out."""
+    await make_club(db, deadline_passed=True)
+    bot = BotProcess(tg, db)
+    bot.start()
+    await tg.next_to(ARBITER.id, "deadline van ronde 1", timeout=30)
+    await bot.running()
+    tg.user_says(ARBITER, "/indeling bevestig")
+    await tg.next_to(GROUP, "Indeling ronde 1", timeout=30)
+    await asyncio.sleep(0.5)
+    return bot
+
+
+async def test_killed_right_after_the_arbiter_settles_a_result_both_players_hear_once(
+        tg, tmp_path):
+    db = tmp_path / "keizer.db"
+    bot = await published_club(tg, db)
+    white, black = players_of_board(db, 1, 1)
+    tg.user_says(User(white, "Wit"), "/uitslag 1-0")
+    await tg.next_to(black, "Klopt dat", timeout=30)
+    tg.outage.add("sendMessage")
+    tg.user_says(ARBITER, "/uitslag 1 1/2-1/2")
+    await until(lambda: query(db, "SELECT confirmed_at FROM game WHERE board = 1")[0][0])
+    bot.kill()
+    await asyncio.sleep(0.3)
+    tg.outage.clear()
+    bot.start()
+    for player in (white, black):
+        await tg.next_to(player, "heeft de uitslag van ronde 1 bord 1 vastgelegd", timeout=30)
+    await asyncio.sleep(1.0)
+    for player in (white, black):
+        assert sum("vastgelegd" in s.text for s in tg.to(player)) == 1
+    assert sum("Vastgelegd, ronde 1 bord 1" in s.text for s in tg.to(ARBITER.id)) == 1
+    bot.kill()
+
+
+async def test_killed_right_after_a_link_is_taken_over_both_accounts_hear_once(tg, tmp_path):
+    db = tmp_path / "keizer.db"
+    bot = await published_club(tg, db)
+    newcomer = User(777, "Nieuw", "Account")
+    tg.user_says(newcomer, "/ik Anna Visser")
+    ask = await tg.next_to(ARBITER.id, "Koppelen", timeout=30)
+    tg.press(ARBITER, ask, ask.buttons[0][1])
+    confirm = await tg.edited(ask, "echt overzetten", timeout=30)
+    tg.outage.add("sendMessage")
+    tg.press(ARBITER, confirm, confirm.buttons[0][1])
+    await until(lambda: query(db, "SELECT telegram_id FROM player WHERE code = 'p0'")[0][0]
+                == newcomer.id)
+    bot.kill()
+    await asyncio.sleep(0.3)
+    tg.outage.clear()
+    bot.start()
+    await tg.next_to(100, "niet meer gekoppeld", timeout=30)
+    await tg.next_to(newcomer.id, "Je bent gekoppeld aan Anna Visser", timeout=30)
+    await asyncio.sleep(1.0)
+    assert sum("niet meer gekoppeld" in s.text for s in tg.to(100)) == 1
+    assert sum("Je bent gekoppeld" in s.text for s in tg.to(newcomer.id)) == 1
+    bot.kill()
+
+
 async def test_sign_offs_survive_sigkill_under_load(tg, tmp_path):
     """Five kill -9 cycles while members sign off: every message taken from Telegram is
     handled and answered (bench/crash.py runs a hundred)."""
