@@ -40,10 +40,13 @@ class Reported:
     """Messages (chat, message) whose confirm buttons the decision made stale."""
 
 
-async def _words(services: Services, result: Result, white: str, black: str) -> str:
-    names = {m.code: m.name for m in await club.members(services.db)}
-    return texts.RESULT_WORDS[result.value].format(white=esc(names[white]),
-                                                   black=esc(names[black]))
+async def _everyone(services: Services) -> dict[str, Member]:
+    return {m.code: m for m in await club.members(services.db)}
+
+
+def _words(everyone: dict[str, Member], result: Result, white: str, black: str) -> str:
+    return texts.RESULT_WORDS[result.value].format(white=esc(everyone[white].name),
+                                                   black=esc(everyone[black].name))
 
 
 async def report(services: Services, who: Member, result: Result, *,
@@ -59,7 +62,7 @@ async def report(services: Services, who: Member, result: Result, *,
             return None
         board = await results.board_of(db, number, who.code)
         outcome = await results.report(db, number, board, result, player=who.code, actor=actor)
-        return await _announce(services, outcome, who, result)
+        return await _announce(services, await _everyone(services), outcome, who, result)
 
 
 async def correct(services: Services, number: int | None, board: int, result: Result, *,
@@ -70,8 +73,8 @@ async def correct(services: Services, number: int | None, board: int, result: Re
         if number is None:
             return None
         outcome = await results.correct(services.db, number, board, result, actor=actor)
-        done = await _announce(services, outcome, None, result)
-        everyone = {m.code: m for m in await club.members(services.db)}
+        everyone = await _everyone(services)
+        done = await _announce(services, everyone, outcome, None, result)
         for code in (outcome.white, outcome.black):
             player = everyone[code]
             if player.telegram_id is not None:
@@ -83,17 +86,17 @@ async def correct(services: Services, number: int | None, board: int, result: Re
         return replace(done, stale=stale)
 
 
-async def _announce(services: Services, outcome: results.GameResult, reporter: Member | None,
+async def _announce(services: Services, everyone: dict[str, Member],
+                    outcome: results.GameResult, reporter: Member | None,
                     reported: Result) -> Reported:
     assert outcome.result is not None
-    said = await _words(services, outcome.result, outcome.white, outcome.black)
-    everyone = {m.code: m for m in await club.members(services.db)}
+    said = _words(everyone, outcome.result, outcome.white, outcome.black)
     opponent = None if reporter is None else \
         everyone[outcome.black if reporter.code == outcome.white else outcome.white]
     if outcome.outcome is Outcome.CONFLICT:
         await owe_to_arbiters(services, texts.CONFLICT_TO_ARBITER.format(
             round=outcome.round, board=outcome.board, first=said,
-            second=await _words(services, reported, outcome.white, outcome.black)))
+            second=_words(everyone, reported, outcome.white, outcome.black)))
     elif outcome.outcome is Outcome.RECORDED:
         assert reporter is not None and opponent is not None
         if opponent.telegram_id is not None:
@@ -130,11 +133,11 @@ async def confirm(services: Services, user_id: int, number: int, board: int, val
         if who is None or who.code not in (stored.white, stored.black) \
                 or (agrees and stored.reported_by == user_id):
             return Confirmation.NOT_YOURS, ""
-        said = await _words(services, Result(value), stored.white, stored.black)
+        everyone = await _everyone(services)
+        said = _words(everyone, Result(value), stored.white, stored.black)
         if not agrees:
             await owe_to_arbiters(services, texts.DISPUTE_TO_ARBITER.format(
                 who=esc(who.name), round=number, board=board, words=said))
-            everyone = {m.code: m for m in await club.members(services.db)}
             reporter = everyone[stored.black if who.code == stored.white else stored.white]
             if reporter.telegram_id is not None:
                 await send(services, reporter.telegram_id, texts.DISPUTE_TO_REPORTER.format(

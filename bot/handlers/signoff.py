@@ -90,12 +90,12 @@ def _round_named(word: str, by_date: dict[dt.date, int], numbers: set[int],
     return by_date.get(date, texts.NO_ROUND_ON_DATE.format(date=show_date(date)))
 
 
-async def _target(update: Update, context: Context,
-                  words: list[str]) -> tuple[members.Member | None, list[str]]:
+async def _target(update: Update, context: Context, words: list[str],
+                  arbiter: bool) -> tuple[members.Member | None, list[str]]:
     """Who signs off: an arbiter may name a member first; a member only himself (naming
     someone else is refused, not read as his reason)."""
     named, rest = await members.named_first(context.services, words)
-    if await is_arbiter(update, context) and named is not None:
+    if arbiter and named is not None:
         return named, rest
     me = await member(update, context)
     if me is None or named is None:
@@ -109,7 +109,8 @@ async def _target(update: Update, context: Context,
 async def afmelden(update: Update, context: Context) -> None:
     services = context.services
     words = list(context.args or [])
-    who, words = await _target(update, context, words)
+    arbiter = await is_arbiter(update, context)
+    who, words = await _target(update, context, words, arbiter)
     if who is None:
         return
     today = services.clock().astimezone(services.settings.timezone).date()
@@ -130,7 +131,7 @@ async def afmelden(update: Update, context: Context) -> None:
     early = await signoff.prices(services, who, request)
     async with atomically(context):
         done = await signoff.sign_off(services, who, request, sent_at=message.date, actor=actor,
-                                      correction=await is_arbiter(update, context)
+                                      correction=arbiter
                                       and who.telegram_id != actor, early=early)
         await reply(update, context, signed_off_text(done, services.settings.timezone,
                                                      for_self=who.telegram_id == actor))
@@ -160,7 +161,8 @@ def signed_off_text(done: signoff.SignOffReport, zone: dt.tzinfo, *, for_self: b
 async def aanmelden(update: Update, context: Context) -> None:
     services = context.services
     words = list(context.args or [])
-    who, words = await _target(update, context, words)
+    arbiter = await is_arbiter(update, context)
+    who, words = await _target(update, context, words, arbiter)
     if who is None:
         return
     upcoming = await open_round(services)
@@ -176,7 +178,7 @@ async def aanmelden(update: Update, context: Context) -> None:
     assert message is not None and update.effective_user is not None
     await signoff.cancel(services, who, chosen, sent_at=message.date,
                          actor=update.effective_user.id,
-                         correction=await is_arbiter(update, context))
+                         correction=arbiter)
     await reply(update, context, texts.AANMELDEN_DONE.format(round=chosen))
 
 
