@@ -204,6 +204,18 @@ class Database:
         """The connection to read the whole season with: the transaction's, else `bulk`."""
         return self.writer if self._in_transaction.get() else self.bulk
 
+    @asynccontextmanager
+    async def fresh(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A connection that sees every commit so far: the writer, between transactions.
+        The shared reader can be on an older snapshot while another read on it is under
+        way; a reader that must see its own last write (the outbox sender: a message marked
+        sent is never due again) reads here."""
+        if self._in_transaction.get():
+            yield self.writer
+            return
+        async with self._lock:
+            yield self.writer
+
     def on_commit(self, listener: Callable[[], None]) -> None:
         """Call `listener` after every commit (the outbox sender wakes up on it)."""
         self._commit_listeners.append(listener)

@@ -31,16 +31,18 @@ async def store(db: Database, updates: Iterable[dict[str, Any]]) -> int:
 
 
 async def last_id(db: Database) -> int:
-    async with db.conn.execute("SELECT coalesce(max(update_id), 0) FROM inbox") as cur:
+    async with db.fresh() as conn, conn.execute(
+            "SELECT coalesce(max(update_id), 0) FROM inbox") as cur:
         row = await cur.fetchone()
     return int(row[0]) if row else 0
 
 
 async def pending(db: Database, *, after: int = 0, limit: int = 100) -> list[StoredUpdate]:
-    """Updates stored but not handled yet, oldest first."""
-    async with db.conn.execute("SELECT update_id, payload FROM inbox WHERE done_at IS NULL "
-                               "AND update_id > ? ORDER BY update_id LIMIT ?",
-                               (after, limit)) as cur:
+    """Updates stored but not handled yet, oldest first. Read where every commit is seen:
+    on an older snapshot an update just handled would look pending, and be handled twice."""
+    async with db.fresh() as conn, conn.execute(
+            "SELECT update_id, payload FROM inbox WHERE done_at IS NULL AND update_id > ? "
+            "ORDER BY update_id LIMIT ?", (after, limit)) as cur:
         return [StoredUpdate(int(r[0]), json.loads(r[1])) for r in await cur.fetchall()]
 
 

@@ -52,7 +52,7 @@ async def owe(db: Database, messages: list[Outgoing]) -> None:
 async def due(db: Database, now: dt.datetime, *, limit: int = 50) -> list[Pending]:
     """What should go out now, oldest first. A chat whose oldest message waits for a retry
     holds back its later ones, so a chat gets its messages in order."""
-    async with db.conn.execute(
+    async with db.fresh() as conn, conn.execute(
             "SELECT * FROM outbox o WHERE sent_at IS NULL AND failed_at IS NULL AND due_at <= ? "
             "AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.chat_id = o.chat_id AND "
             "e.id < o.id AND e.sent_at IS NULL AND e.failed_at IS NULL AND e.due_at > ?) "
@@ -65,8 +65,8 @@ async def due(db: Database, now: dt.datetime, *, limit: int = 50) -> list[Pendin
 
 
 async def next_due(db: Database) -> dt.datetime | None:
-    async with db.conn.execute("SELECT min(due_at) FROM outbox WHERE sent_at IS NULL AND "
-                               "failed_at IS NULL") as cur:
+    async with db.fresh() as conn, conn.execute(
+            "SELECT min(due_at) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL") as cur:
         row = await cur.fetchone()
     return None if row is None or row[0] is None else dt.datetime.fromisoformat(row[0])
 
