@@ -43,8 +43,13 @@ ARBITER_COMMANDS = [
 ]
 
 
-def build(config: Config, services: Services | None = None) -> App:
-    """The application; `services` lets tests bring their own clock."""
+def build(config: Config, services: Services | None = None, *,
+          flood_limits: bool = True) -> App:
+    """The application; `services` lets tests bring their own clock. Without `flood_limits`
+    (a local fake Telegram) messages are not held back to Telegram's rates; a 429 is still
+    waited out and retried."""
+    limiter = AIORateLimiter(max_retries=3) if flood_limits else \
+        AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
     context_types = ContextTypes(context=Context, bot_data=Services)
     app = (
         ApplicationBuilder()
@@ -52,7 +57,7 @@ def build(config: Config, services: Services | None = None) -> App:
         .base_url(config.api_url)
         .base_file_url(f"{config.base_url.rstrip('/')}/file/bot")
         .defaults(Defaults(parse_mode=ParseMode.HTML, tzinfo=config.timezone))
-        .rate_limiter(AIORateLimiter(max_retries=3))
+        .rate_limiter(limiter)
         .context_types(context_types)
         .updater(None)  # bot.runtime polls: it stores each update before confirming it
         .post_init(_start)

@@ -25,7 +25,7 @@ from core.errors import InvalidInputError
 from core.numbers import round_half_up
 from core.pairing import Pairing, request_for_round
 from core.rules import rules_from_toml, rules_to_mapping
-from core.season import Season, season_from_json
+from core.season import Season
 from core.standings import Standings, compute_standings
 from storage.backup import KEEP, backup
 from storage.club_file import export_club, import_club, is_club_file, season_part
@@ -172,7 +172,7 @@ def load_season(path: Path) -> Season:
     """A season file, or the season inside a club file (`keizerbot export --alles`)."""
     title = texts.SEASON_UNUSABLE
     try:
-        return season_from_json(season_part(_read(path, title)))
+        return Season.from_json(season_part(_read(path, title)))
     except InvalidInputError as exc:
         raise CliError(texts.problems_report(title.format(path=path), exc.problems),
                        ExitCode.UNUSABLE_INPUT) from exc

@@ -11,7 +11,7 @@ import datetime as dt
 import random
 from pathlib import Path
 
-from core.season import Player, season_to_json
+from core.season import Player
 from core.simulation import Habits, simulate
 
 FIRST = ["Jan", "Piet", "Kees", "Anna", "Marieke", "Sander", "Joost", "Femke", "Bart", "Lotte",
@@ -56,7 +56,7 @@ def main() -> None:
         season = simulate(rng, rules=rules, players=players, rounds=rounds, club=club,
                           name="2026-2027", start=start, pair_last=False,
                           habits=Habits(arbiter=0.01 if preset == "drie-groepen" else 0.0))
-        (here / f"{preset}.json").write_text(season_to_json(season), encoding="utf-8")
+        (here / f"{preset}.json").write_text(season.to_json(), encoding="utf-8")
         print(f"{preset}: {count} members, {rounds} rounds")
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import aiosqlite
 
-from core.season import data_to_json, season_from_data
+from core.season import Season, data_to_json
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
@@ -90,7 +90,7 @@ async def import_club(db: Database, text: str, *, replace: bool = False,
     """Load a `keizer-club/1` file: the season first (checked as any season file), then
     everything else on top, in one transaction."""
     data = json.loads(text)
-    season = season_from_data(data["season"])
+    season = Season.from_data(data["season"])
     async with db.transaction() as conn:
         sid = await import_season(db, season, replace=replace, actor=actor)
         await conn.execute("DELETE FROM arbiter")

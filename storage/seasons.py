@@ -14,14 +14,19 @@ from typing import Any, cast
 import aiosqlite
 
 from core.season import (
+    EXTERNAL_RESULTS,
     FORMAT,
+    Absence,
     AbsenceReason,
+    ExternalDay,
+    Game,
+    Player,
+    Result,
     Season,
     data_to_json,
     external_result_text,
-    season_from_data,
-    season_to_data,
 )
+from core.season.file import absence_data, game_data, player_data
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreError, StoreProblem
@@ -66,7 +71,7 @@ async def import_season(db: Database, season: Season, *, replace: bool = False,
     """Load a season into the database; refuses a database that has one unless `replace`."""
     from storage.rounds import RoundState  # rounds is built on this module's lookups
 
-    data = season_to_data(season)
+    data = season.to_data()
     async with db.transaction() as conn:
         async with conn.execute("SELECT count(*) FROM season") as cur:
             row = await cur.fetchone()
@@ -168,36 +173,24 @@ async def season_data(conn: aiosqlite.Connection) -> dict[str, Any]:
 
 
 def _player(row: aiosqlite.Row) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": row["code"], "name": row["name"]}
-    if row["rating"] is not None:
-        out["rating"] = row["rating"]
-    if row["youth"]:
-        out["youth"] = True
-    if row["joined"] != 1:
-        out["joined"] = row["joined"]
-    if row["withdrawn"] is not None:
-        out["withdrawn"] = row["withdrawn"]
-    if row["grp"] is not None:
-        out["group"] = row["grp"]
-    return out
+    return player_data(Player(row["code"], row["name"], rating=row["rating"],
+                              youth=bool(row["youth"]), joined=row["joined"],
+                              withdrawn=row["withdrawn"], group=row["grp"]))
 
 
 def _game(row: aiosqlite.Row, codes: dict[int, str]) -> dict[str, Any]:
-    out: dict[str, Any] = {"white": codes[row["white_id"]], "black": codes[row["black_id"]]}
-    if row["result"] is not None:
-        out["result"] = row["result"]
-    return out
+    result = None if row["result"] is None else Result(row["result"])
+    return game_data(Game(codes[row["white_id"]], codes[row["black_id"]], result))
 
 
 def _absence(row: aiosqlite.Row, codes: dict[int, str]) -> dict[str, Any]:
-    reason = row["reason"]
-    if reason == AbsenceReason.NOTICE.value and not row["on_time"]:
-        reason = AbsenceReason.NO_NOTICE.value  # late: earns what no notice earns
-    out: dict[str, Any] = {"player": codes[row["player_id"]], "reason": reason}
-    for key in ("day", "team", "result"):
-        if row[key] is not None:
-            out[key] = row[key]
-    return out
+    reason = AbsenceReason(row["reason"])
+    if reason is AbsenceReason.NOTICE and not row["on_time"]:
+        reason = AbsenceReason.NO_NOTICE  # late: earns what no notice earns
+    return absence_data(Absence(
+        codes[row["player_id"]], reason,
+        day=None if row["day"] is None else ExternalDay(row["day"]), team=row["team"],
+        result=None if row["result"] is None else EXTERNAL_RESULTS[row["result"]]))
 
 
 async def load_season(db: Database) -> Season:
@@ -209,7 +202,7 @@ async def load_season(db: Database) -> Season:
         return cast(Season, checked_now)
 
     async def load() -> Season:
-        return await asyncio.to_thread(season_from_data, await season_data(db.bulk_conn))
+        return await asyncio.to_thread(Season.from_data, await season_data(db.bulk_conn))
     season: Season = await db.memo(SEASON, load)
     return season
 
@@ -223,6 +216,6 @@ async def checked(db: Database) -> Season:
     InvalidSeasonError (and so rolls the transaction back) if a change broke it. The check
     runs off the event loop (a large season takes a while), and its result serves the reads
     that follow, in the transaction and after its commit."""
-    season = await asyncio.to_thread(season_from_data, await season_data(db.writer))
+    season = await asyncio.to_thread(Season.from_data, await season_data(db.writer))
     db.offer(SEASON, season)
     return season

@@ -16,7 +16,8 @@ def no_error_logs(caplog: pytest.LogCaptureFixture):
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true",
-                     help="write the golden files in tests/data/golden anew (shows the diff)")
+                     help="write the golden files in tests/data/golden anew (with -n 0: "
+                          "and show the diff)")
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from core.season import Season, season_from_data
+from core.season import Season
 from tests.seasons import season_data
 
 PRESETS = ("sliedrecht", "drie-groepen", "drie-cycli")
@@ -84,4 +84,4 @@ def seasons(draw: st.DrawFn, *, min_players: int = 2, max_players: int = 16,
         if "games" not in rnd:
             data["rounds"] = data["rounds"][:i]
             break
-    return season_from_data(data)
+    return Season.from_data(data)

@@ -21,7 +21,7 @@ from typing import TextIO
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, NotSent, Sent, User
 from bot.demo.runner import LocalBot, ManualClock
-from core.season import Result, Season, season_from_data
+from core.season import Result, Season
 from core.simulation import play
 from storage import club, rounds
 from storage.db import Database
@@ -50,7 +50,7 @@ def club_season(rng: random.Random) -> Season:
     data = {"format": "keizer-season/1", "club": "Schaakclub Demo", "season": "2026-2027",
             "rules": {"preset": "sliedrecht", "planned_rounds": ROUNDS, "period_length": ROUNDS},
             "players": players, "rounds": []}
-    return season_from_data(data)
+    return Season.from_data(data)
 
 
 async def run(out: TextIO, *, seed: int = 2026, chat_page: Path | None = None) -> None:

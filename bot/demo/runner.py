@@ -33,7 +33,10 @@ class LocalBot:
         return None if self.runtime is None else self.runtime.app
 
     async def start(self) -> None:
-        runtime = Runtime(build(self.config, Services(clock=self.clock)), poll_timeout=1)
+        # The fake has no flood limits to keep to; holding group messages back to twenty a
+        # minute would only make tests and the demo wait.
+        runtime = Runtime(build(self.config, Services(clock=self.clock), flood_limits=False),
+                          poll_timeout=1)
         await runtime.start()
         self.runtime = runtime
 

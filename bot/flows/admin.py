@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from bot.chat import show_date
 from bot.services import Services, deadline_for, schedule
-from core.season import season_from_data, season_to_data
+from core.season import Season
 from core.standings import compute_standings
 from storage import club
 from storage.club import ClubSettings, Member, ScheduledRound
@@ -173,7 +173,7 @@ async def change_rules(services: Services, changes: dict[str, object], *, actor:
         if played == 0 or confirmed:
             await club.set_rules(db, rules, actor=actor)
             return RulesChange(played, (), stored=True)
-        changed = season_from_data({**season_to_data(season), "rules": rules})
+        changed = Season.from_data({**season.to_data(), "rules": rules})
     before = await asyncio.to_thread(compute_standings, season, played)
     after = await asyncio.to_thread(compute_standings, changed, played)
     moved = tuple(Moved(row.player.name, row.rank, after.row(row.id).rank)

@@ -12,7 +12,7 @@ from bot.chat import esc, owe_to_arbiters, send, show_date, show_moment
 from bot.services import Services, due_rounds, round_start
 from bot.tables import PairingView
 from core.errors import InvalidInputError
-from core.pairing import Board, Fixes, PairingImpossibleError, before_pairing, pair
+from core.pairing import Board, Fixes, PairingImpossibleError, before_pairing
 from core.pairing.request import NO_FIXES, fitting_fixes, present_in, request_for_round
 from storage import club, rounds
 from storage.errors import InputStoreError, StoreProblem
@@ -41,6 +41,9 @@ async def draft(services: Services, number: int, *, actor: int | None) -> Draft:
         if dropped != NO_FIXES:
             await rounds.set_fixes(db, number, kept, actor=actor)
         request = request_for_round(season, number, kept)
+        # numpy and rustworkx load at the first pairing, not at every start of the bot.
+        from core.pairing.engine import pair
+
         pairing = await asyncio.to_thread(pair, request)
         await rounds.save_pairing(db, pairing, actor=actor)
     return Draft(pairing, dropped)

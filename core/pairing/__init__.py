@@ -15,6 +15,7 @@ from core.pairing.model import (
     Meeting,
     Objective,
     Pairing,
+    PairingImpossibleError,
     PairingRequest,
     Rule,
     Tier,
@@ -25,7 +26,6 @@ from core.pairing.request import before_pairing, request_for_round
 if TYPE_CHECKING:
     from core.pairing.engine import (
         Engine,
-        PairingImpossibleError,
         baseline,
         conflicting_tiers,
         pair,
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from core.pairing.evaluate import EdgeTable
     from core.pairing.selection import Selection, objective
 
-_LATER = {"Engine": "engine", "PairingImpossibleError": "engine", "baseline": "engine",
+_LATER = {"Engine": "engine", "baseline": "engine",
           "conflicting_tiers": "engine", "pair": "engine", "EdgeTable": "evaluate",
           "Selection": "selection", "objective": "selection"}
 """Names read from their module when first asked for. (`evaluate` the function is not one of

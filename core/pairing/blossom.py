@@ -4,14 +4,29 @@ The lexicographic objective is packed into one integer per edge, most important 
 highest, each field wide enough for its total over a whole round of MAX_PLAYERS, so no sum of
 lower fields can ever outweigh one unit of a higher field. rustworkx computes in 128-bit
 integers; the packed cost stays below 2^124.
+
+A round of N players has N²/2 boards, and the blossom's time grows with them. Almost all are
+far apart and cannot be in the optimum, so the engine matches on each player's cheapest boards
+first, then proves with a bound which of the other boards could still take part in a pairing
+at least as good. When none could, that pairing is the optimum; otherwise it matches once more
+on every board the bound keeps. Either way the result is the optimum over all boards.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import rustworkx as rx
 
-from core.pairing.evaluate import TIE_WIDTH, TIER_WIDTHS, EdgeTable, IntArray, tier_weights
+from core.pairing.evaluate import (
+    TIE_WIDTH,
+    TIER_WIDTHS,
+    BoolArray,
+    EdgeTable,
+    IntArray,
+    tier_weights,
+)
 from core.pairing.selection import Selection
 
 _PREFERENCE = 14   # colour preference per board + the bye's preference (<= 8000)
@@ -20,49 +35,155 @@ _D2_SHIFT = TIE_WIDTH + _PREFERENCE
 _LOW = _D2_SHIFT + _DISTANCE2
 _TOP = _LOW + sum(TIER_WIDTHS)
 
+NEAREST = 6
+"""Boards per player in the first matching: his cheapest ones."""
+PRUNE_FROM = 60
+"""Below this many players one matching on every board is as fast (bench/pairing.py)."""
 
-def build(table: EdgeTable) -> rx.PyGraph:
-    """The round as a graph: a node per player, one for the bye, an edge per allowed board."""
+
+@dataclass(frozen=True, slots=True)
+class Costs:
+    """The objective's fields per board, the bye as one more node (index n) with its boards
+    after the players' ones."""
+
+    a: IntArray
+    b: IntArray
+    fields: IntArray
+    """One row per board: the broken rules per tier, distance², colour preference, tie-break;
+    the order in which they count."""
+    source: IntArray
+    """Per board: its edge in the table, or the player given the bye."""
+    allowed: BoolArray
+    board: IntArray
+    """Node by node: the allowed board between them, -1 if none."""
+
+
+def build(table: EdgeTable) -> Costs:
+    """Every board of the round, a bye board per player when the number is odd."""
     n = len(table.players)
-    graph = rx.PyGraph()
-    graph.add_nodes_from(range(n + 1))  # node n: the bye
-    tiers = table.tiers()
-    allowed = table.allowed.nonzero()[0]
-    weights = _weights(tiers[allowed], table.distance2[allowed], table.preference[allowed],
-                       table.tie[allowed])
-    graph.add_edges_from(list(zip(table.i[allowed].tolist(), table.j[allowed].tolist(),
-                                  weights, strict=True)))
+    edge_fields = np.column_stack([table.tiers(), table.distance2, table.preference, table.tie])
+    parts = [(table.i, table.j, edge_fields, np.arange(len(table.i)), table.allowed)]
     if table.needs_bye:
-        bye_players = table.bye_allowed.nonzero()[0]
-        bye_weights = _weights(table.bye_tiers()[bye_players],
-                               np.zeros(len(bye_players), dtype=np.int64),
-                               table.bye_preference[bye_players], table.bye_tie[bye_players])
-        graph.add_edges_from([(int(p), n, w) for p, w in zip(bye_players, bye_weights,
-                                                             strict=True)])
-    return graph
+        players = np.arange(n, dtype=np.int64)
+        bye_fields = np.column_stack([table.bye_tiers(), np.zeros(n, dtype=np.int64),
+                                      table.bye_preference, table.bye_tie])
+        parts.append((players, np.full(n, n, dtype=np.int64), bye_fields, players,
+                      table.bye_allowed))
+    a, b, fields, source, allowed = (np.concatenate(column) for column in zip(*parts,
+                                                                            strict=True))
+    m = n + (1 if table.needs_bye else 0)
+    board = np.full((m, m), -1, dtype=np.int64)
+    usable = allowed.nonzero()[0]
+    board[a[usable], b[usable]] = board[b[usable], a[usable]] = usable
+    return Costs(a, b, fields.astype(np.int64), source, allowed, board)
 
 
-def solve(table: EdgeTable, graph: rx.PyGraph) -> Selection | None:
-    """The optimal boards and bye; None if the arbiter's fixes leave no complete pairing."""
-    n = len(table.players)
-    matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
-    if 2 * len(matching) != n + (1 if table.needs_bye else 0):
+def solve(table: EdgeTable, costs: Costs, *, prune: bool = True) -> Selection | None:
+    """The optimal boards and bye; None if the arbiter's fixes leave no complete pairing.
+    Without `prune`, one matching on every board (what the pruning is checked against)."""
+    everything = costs.allowed
+    keys = _keys(costs) if prune and _nodes(table) >= PRUNE_FROM else None
+    if keys is None:
+        return _selection(table, costs, _match(table, costs, everything))
+    grid = _grid(costs, keys)
+    near = _nearest(costs, grid)
+    first = _match(table, costs, near)
+    keep = None if first is None else _may_improve(costs, grid, first)
+    if keep is None:
+        return _selection(table, costs, _match(table, costs, everything))
+    if not (keep & ~near).any():
+        return _selection(table, costs, first)
+    return _selection(table, costs, _match(table, costs, keep))
+
+
+def _nodes(table: EdgeTable) -> int:
+    return len(table.players) + (1 if table.needs_bye else 0)
+
+
+def _keys(costs: Costs) -> IntArray | None:
+    """Per board, one integer ordered as its fields are, the tie-break left out (it only
+    makes the bound below weaker); None when they do not fit 63 bits."""
+    fields = costs.fields[:, :-1]
+    widths = [int(column.max(initial=0)).bit_length() for column in fields.T]
+    if sum(widths) > 62:
         return None
-    edges, bye = [], None
-    for a, b in matching:
-        if n in (a, b):
-            bye = a if b == n else b
-        else:
-            edges.append(table.edge(a, b))
-    return Selection(tuple(sorted(edges)), bye)
+    key = np.zeros(len(fields), dtype=np.int64)
+    for column, width in zip(fields.T, widths, strict=True):
+        key = (key << width) | column
+    return key
 
 
-def _weights(tiers: IntArray, distance2: IntArray, preference: IntArray,
-             tie: IntArray) -> list[int]:
+_NONE = np.iinfo(np.int64).max
+
+
+def _grid(costs: Costs, keys: IntArray) -> IntArray:
+    """Node by node: the key of the board between them, _NONE where there is none."""
+    return np.where(costs.board >= 0, keys[costs.board], _NONE)
+
+
+def _nearest(costs: Costs, grid: IntArray) -> BoolArray:
+    """Each node's NEAREST cheapest boards."""
+    cheapest = np.argpartition(grid, NEAREST, axis=1)[:, :NEAREST]
+    picked = np.take_along_axis(costs.board, cheapest, axis=1).ravel()
+    near = np.zeros(len(costs.a), dtype=np.bool_)
+    near[picked[picked >= 0]] = True
+    return near
+
+
+def _may_improve(costs: Costs, grid: IntArray, matching: list[int]) -> BoolArray | None:
+    """The boards that could be in a pairing at least as good as `matching`.
+
+    A pairing with board e costs at least e plus, for every other node, half its cheapest
+    board (a board costs at least as much as either end's cheapest one). Board e is dropped
+    when twice that bound already exceeds twice the matching's cost. Sums and comparisons
+    are field by field, most important first: the order of the packed objective. None when
+    a node has no board at all."""
+    nodes = np.arange(len(grid))
+    cheapest_board = costs.board[nodes, grid.argmin(axis=1)]
+    if (cheapest_board < 0).any():
+        return None
+    cheapest = costs.fields[cheapest_board]
+    cheapest[:, -1] = 0  # the keys left the tie-break out
+    bound = 2 * costs.fields + cheapest.sum(axis=0) - cheapest[costs.a] - cheapest[costs.b]
+    limit = 2 * costs.fields[matching].sum(axis=0)
+    over = np.zeros(len(bound), dtype=np.bool_)
+    undecided = np.ones(len(bound), dtype=np.bool_)
+    for column in range(bound.shape[1]):
+        over |= undecided & (bound[:, column] > limit[column])
+        undecided &= bound[:, column] == limit[column]
+    return costs.allowed & ~over
+
+
+def _match(table: EdgeTable, costs: Costs, use: BoolArray) -> list[int] | None:
+    """The maximum-weight perfect matching on the boards in `use`, as board indices; None if
+    they hold no perfect matching."""
+    boards = use.nonzero()[0]
+    graph = rx.PyGraph()
+    graph.add_nodes_from(range(_nodes(table)))
+    graph.add_edges_from(list(zip(costs.a[boards].tolist(), costs.b[boards].tolist(),
+                                  _weights(costs.fields[boards]), strict=True)))
+    matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+    if 2 * len(matching) != _nodes(table):
+        return None
+    return [int(costs.board[x, y]) for x, y in matching]
+
+
+def _selection(table: EdgeTable, costs: Costs, matching: list[int] | None) -> Selection | None:
+    if matching is None:
+        return None
+    n = len(table.players)
+    edges = sorted(int(costs.source[k]) for k in matching if costs.b[k] != n)
+    bye = next((int(costs.source[k]) for k in matching if costs.b[k] == n), None)
+    return Selection(tuple(edges), bye)
+
+
+def _weights(fields: IntArray) -> list[tuple[int, int]]:
     """Maximum-weight form of the packed cost: (2^_TOP - cost), always positive. The fields
     are combined in numpy where they fit 64 bits; only the final join is Python integers."""
+    tiers = fields[:, :len(TIER_WIDTHS)]
+    distance2, preference, tie = fields[:, -3], fields[:, -2], fields[:, -1]
     high = tiers @ np.array(tier_weights(), dtype=np.int64)
-    low = (preference.astype(np.int64) << TIE_WIDTH) | tie
+    low = (preference << TIE_WIDTH) | tie
     top = 1 << _TOP
     return [top - ((h << _LOW) | (d << _D2_SHIFT) | lo)
             for h, d, lo in zip(high.tolist(), distance2.tolist(), low.tolist(), strict=True)]

@@ -6,10 +6,9 @@ from __future__ import annotations
 import time
 from enum import StrEnum
 
-from core.errors import KeizerError
 from core.pairing import blossom, topdown
 from core.pairing.evaluate import evaluate
-from core.pairing.model import Pairing, PairingRequest, Tier, Timings
+from core.pairing.model import Pairing, PairingImpossibleError, PairingRequest, Tier, Timings
 from core.pairing.selection import Selection, to_pairing
 
 
@@ -18,10 +17,6 @@ class Engine(StrEnum):
     """Exact for every rule that depends on one board only: all rules of the three presets."""
     CPSAT = "cpsat"
     """The general engine (OR-Tools CP-SAT)."""
-
-
-class PairingImpossibleError(KeizerError):
-    """The arbiter's fixes leave no complete pairing (the rules alone never do)."""
 
 
 def pair(request: PairingRequest, engine: Engine = Engine.BLOSSOM) -> Pairing:
@@ -39,9 +34,9 @@ def pair(request: PairingRequest, engine: Engine = Engine.BLOSSOM) -> Pairing:
         built = time.perf_counter()
         selection, optimal = cpsat.solve(table, model)
     else:
-        graph = blossom.build(table)
+        costs = blossom.build(table)
         built = time.perf_counter()
-        selection, optimal = blossom.solve(table, graph), True
+        selection, optimal = blossom.solve(table, costs), True
     solved = time.perf_counter()
     if selection is None:
         raise PairingImpossibleError(f"no pairing of round {request.round} fits the fixes")

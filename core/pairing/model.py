@@ -6,7 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
+from core.errors import KeizerError
 from core.rules import Colour, Rules
+
+
+class PairingImpossibleError(KeizerError):
+    """The arbiter's fixes leave no complete pairing (the rules alone never do)."""
 
 
 class Rule(StrEnum):

@@ -13,7 +13,7 @@ import pytest
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, User
 from bot.demo.runner import LocalBot, ManualClock
-from core.season import season_from_data
+from core.season import Season
 from storage.db import Database
 from storage.seasons import import_season
 
@@ -67,7 +67,7 @@ async def club_bot(tg: FakeTelegram, path: Path) -> LocalBot:
                         for k, name in enumerate(MEMBERS)],
             "rounds": []}
     db = await Database.open(path)
-    await import_season(db, season_from_data(json.loads(json.dumps(data))))
+    await import_season(db, Season.from_data(json.loads(json.dumps(data))))
     await db.close()
     config = Config(token=TOKEN, base_url=tg.url, database=path, arbiters=(ARBITER.id,),
                     tick_seconds=0.2)

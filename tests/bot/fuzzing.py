@@ -49,8 +49,7 @@ async def run(bot: LocalBot, members: list[User], count: int, *, seed: int = 1,
               heavy: bool = False, in_group: float = 0.3, timeout: float = 10.0) -> Tally:
     """`count` messages (about one in four a button press), each waited for: a message
     must get an answer in its chat (a command for another bot none), a press a toast.
-    `in_group` of the messages go to the club group, where Telegram allows the bot 20
-    messages a minute (the rate limiter holds the answers back accordingly)."""
+    `in_group` of the messages go to the club group."""
     rng = random.Random(seed)
     stranger = User(888, "Vreemde", "Eend")
     tally = Tally()

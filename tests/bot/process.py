@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from bot.demo.fakeapi import FakeTelegram, User
-from core.season import season_from_data
+from core.season import Season
 from storage import club, rounds
 from storage.db import Database
 from storage.seasons import import_season
@@ -43,7 +43,7 @@ async def make_club(path: Path, *, rounds_ahead: int = 0, deadline_passed: bool 
             "rounds": []}
     db = await Database.open(path)
     try:
-        await import_season(db, season_from_data(json.loads(json.dumps(data))))
+        await import_season(db, Season.from_data(json.loads(json.dumps(data))))
         for k in range(players):
             await club.link(db, f"p{k}", 100 + k, actor=None)
         await club.change_settings(db, actor=None, group_chat_id=GROUP)

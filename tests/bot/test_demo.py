@@ -2,27 +2,27 @@
 
 from __future__ import annotations
 
-import io
 import re
 
 from bot import texts
+from bot.cli import main
 from bot.demo import play as demo
 
 
-async def test_the_demo_plays_a_season_and_prints_a_round_and_the_final_standings(tmp_path,
-                                                                                 monkeypatch):
-    """Also with other wording for every message the demo once waited for: it follows the
-    store and the buttons, so rewriting a text never breaks it."""
+def test_the_demo_plays_a_season_and_prints_a_round_and_the_final_standings(tmp_path,
+                                                                           monkeypatch, capsys):
+    """`keizerbot demo` as the README shows it (the README test leaves it to this one: it
+    plays a whole season). Also with other wording for every message the demo once waited
+    for: it follows the store and the buttons, so rewriting a text never breaks it."""
     for name, text in [("DRAFT_TO_ARBITER", "Concept {round}."),
                        ("IK_ASK_ARBITER", "{user}={name}?"), ("IK_WELCOME", "Welkom, {name}."),
                        ("CONFIRMED", "Akkoord: {words}."),
                        ("ROUND_COMPLETE", "Ronde {round} is rond."),
                        ("PAIRING_TITLE", "Paringen {round}")]:
         monkeypatch.setattr(texts, name, text)
-    out = io.StringIO()
     page = tmp_path / "chat.html"
-    await demo.run(out, chat_page=page)
-    text = out.getvalue()
+    assert main(["demo", "--chat-page", str(page)]) == 0
+    text = capsys.readouterr().out
     round_part, final_part = text.split("=== Eindstand ===")
     assert f"Ronde {demo.SHOWN_ROUND}" in round_part
     assert "/indeling bevestig" in round_part and "Klopt" in round_part

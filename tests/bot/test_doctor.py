@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from bot.doctor import checks
-from core.season import season_from_data
+from core.season import Season
 from storage import club
 from storage.db import Database
 from storage.seasons import import_season
@@ -21,7 +21,7 @@ async def ready(tmp_path, *, group: bool = True) -> None:
     db = await Database.open(tmp_path / "keizer.db")
     data = {"format": "keizer-season/1", "rules": "sliedrecht",
             "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}], "rounds": []}
-    await import_season(db, season_from_data(json.loads(json.dumps(data))))
+    await import_season(db, Season.from_data(json.loads(json.dumps(data))))
     if group:
         await club.change_settings(db, actor=None, group_chat_id=-100)
     await db.close()

@@ -141,10 +141,13 @@ async def test_killed_right_after_a_link_is_taken_over_both_accounts_hear_once(t
     bot.kill()
 
 
-async def test_sign_offs_survive_sigkill_under_load(tg, tmp_path):
-    """Five kill -9 cycles while members sign off: every message taken from Telegram is
-    handled and answered (bench/crash.py runs a hundred)."""
-    result = await run_cycles(tg, tmp_path / "keizer.db", cycles=5, rng=random.Random(11))
+@pytest.mark.parametrize("cycles", [pytest.param(2, id="quick"),
+                                    pytest.param(5, id="full", marks=pytest.mark.slow)])
+async def test_sign_offs_survive_sigkill_under_load(tg, tmp_path, cycles):
+    """Kill -9 cycles while members sign off: every message taken from Telegram is handled
+    and answered (bench/crash.py runs a hundred)."""
+    result = await run_cycles(tg, tmp_path / "keizer.db", cycles=cycles,
+                              rng=random.Random(11))
     assert result.lost == 0 and result.unanswered == 0 and result.owed_unsent == 0, result
 
 

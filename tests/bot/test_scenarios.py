@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import random
 import re
 
 from bot import texts
@@ -161,17 +160,14 @@ MALFORMED = ["/afmelden morgen", "/afmelden 99", "/afmelden 31-2", "/afmelden va
              "/afmelden -5", "/ik " + "x" * 300, "/afmelden " + "1 " * 50, "/uitslag +-"]
 
 
-async def test_two_hundred_malformed_messages_are_each_answered(bot, members):
+async def test_every_malformed_message_is_answered_for_member_and_stranger(bot, members):
     await set_up_club(bot, members, rounds=1)
-    rng = random.Random(200)
-    users = [*members, User(777, "Vreemd")]
-    for k in range(200):
-        user = rng.choice(users)
-        text = rng.choice(MALFORMED)
-        mark = len(bot.tg.sent)
-        bot.says(user, text)
-        answer = await bot.tg.wait_for(lambda s, u=user: s.chat_id == u.id, after=mark)
-        assert answer.text, (k, text)
+    for user in (members[0], User(777, "Vreemd")):
+        for text in MALFORMED:
+            mark = len(bot.tg.sent)
+            bot.says(user, text)
+            answer = await bot.tg.wait_for(lambda s, u=user: s.chat_id == u.id, after=mark)
+            assert answer.text, (user.first_name, text)
     alive = await bot.ask(members[0], "/help")
     assert "Keizercompetitie" in alive.text
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.season import season_from_json
+from core.season import Season
 from storage.db import Database
 from storage.seasons import import_season
 
@@ -26,7 +26,7 @@ async def db(tmp_path: Path):
 @pytest.fixture
 async def club(db: Database) -> Database:
     """The sliedrecht example: 20 rounds played, round 21 waiting to be paired."""
-    season = season_from_json((ROOT / "examples" / "sliedrecht.json").read_text("utf-8"))
+    season = Season.from_json((ROOT / "examples" / "sliedrecht.json").read_text("utf-8"))
     await import_season(db, season)
     return db
 

@@ -12,13 +12,13 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from core.season import Player
 from core.simulation import simulate
 from storage.db import Database
 from storage.seasons import import_season, load_season
 from tests.integration.conftest import ROOT
-
-KILLS = 25
 
 
 def run_and_kill(path: Path, seed: int, rng: random.Random) -> list[list[str]]:
@@ -49,7 +49,9 @@ def run_and_kill(path: Path, seed: int, rng: random.Random) -> list[list[str]]:
     return lines
 
 
-async def test_sigkill_loses_nothing_and_leaves_nothing_half_written(tmp_path):
+@pytest.mark.parametrize("kills", [pytest.param(3, id="quick"),
+                                   pytest.param(25, id="full", marks=pytest.mark.slow)])
+async def test_sigkill_loses_nothing_and_leaves_nothing_half_written(tmp_path, kills):
     rng = random.Random(2026)
     path = tmp_path / "keizer.db"
     members = tuple(Player(f"p{k:02d}", f"Lid {k}", rating=2000 - 40 * k) for k in range(11))
@@ -58,7 +60,7 @@ async def test_sigkill_loses_nothing_and_leaves_nothing_half_written(tmp_path):
                                      rounds=1))
     await db.close()
     written: list[list[str]] = []
-    for kill in range(KILLS):
+    for kill in range(kills):
         written += run_and_kill(path, kill, rng)
         db = await Database.open(path)
         try:
@@ -70,7 +72,7 @@ async def test_sigkill_loses_nothing_and_leaves_nothing_half_written(tmp_path):
                 check(season, fact)
         finally:
             await db.close()
-    assert len(written) > 3 * KILLS, "the writer made progress between kills"
+    assert len(written) > 3 * kills, "the writer made progress between kills"
 
 
 def check(season, fact: list[str]) -> None:

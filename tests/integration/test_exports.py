@@ -17,7 +17,7 @@ import pytest
 
 from bot import chart
 from bot.exports import PLAIN_NUMBER, write_csv, write_html
-from core.season import season_from_json
+from core.season import Season
 from core.standings import standings_history
 from tests.integration.conftest import EXAMPLES
 from tests.seasons import build
@@ -39,7 +39,7 @@ def browser(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 @needs_browser
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_html_export_renders_in_a_browser(tmp_path, path):
-    season = season_from_json(path.read_text(encoding="utf-8"))
+    season = Season.from_json(path.read_text(encoding="utf-8"))
     site = tmp_path / "site"
     pages = write_html(season, site)
     assert {p.name for p in pages} >= {"index.html", "kruistabel.html", "ronde-1.html"}
@@ -55,7 +55,7 @@ def test_html_export_renders_in_a_browser(tmp_path, path):
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_csv_export_opens_as_data(tmp_path, path):
-    season = season_from_json(path.read_text(encoding="utf-8"))
+    season = Season.from_json(path.read_text(encoding="utf-8"))
     files = {p.name: p for p in write_csv(season, tmp_path)}
     with files["stand.csv"].open(encoding="utf-8") as handle:
         rows = list(csv.reader(handle, delimiter=";"))
@@ -67,7 +67,7 @@ def test_csv_export_opens_as_data(tmp_path, path):
 
 
 def test_the_chart_is_a_real_picture():
-    season = season_from_json(EXAMPLES[0].read_text(encoding="utf-8"))
+    season = Season.from_json(EXAMPLES[0].read_text(encoding="utf-8"))
     history = standings_history(season)
     png = chart.race(season, history)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
@@ -99,7 +99,7 @@ def test_a_name_that_looks_like_a_formula_is_text_in_the_csv(tmp_path):
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_round_pages_name_absences_in_dutch(tmp_path, path):
-    season = season_from_json(path.read_text(encoding="utf-8"))
+    season = Season.from_json(path.read_text(encoding="utf-8"))
     pages = "".join(p.read_text(encoding="utf-8") for p in write_html(season, tmp_path)
                     if p.name.startswith("ronde-"))
     assert "Niet ingedeeld:" in pages

@@ -86,7 +86,7 @@ def test_a_round_state_is_spelled_only_by_round_state():
 
 
 async def test_the_check_of_a_write_serves_the_reads_after_it_and_is_the_truth(club):
-    from core.season import season_from_data
+    from core.season import Season
     from storage.seasons import load_season, season_data
 
     async with club.transaction():
@@ -94,7 +94,7 @@ async def test_the_check_of_a_write_serves_the_reads_after_it_and_is_the_truth(c
         await outbox.owe(club, [outbox.Outgoing(1, "afgemeld")])  # not part of the season
         inside = await load_season(club)
     after = await load_season(club)
-    fresh = season_from_data(await season_data(club.reader))
+    fresh = Season.from_data(await season_data(club.reader))
     assert inside is after  # one load and check for the whole message
     assert after == fresh and "rm0" in {a.player for a in fresh.rounds[20].absent}
 

@@ -14,7 +14,7 @@ import pytest
 from core.errors import InvalidSeasonError
 from core.pairing import Fixes, before_pairing, pair, request_for_round
 from core.pairing.request import NO_FIXES, pairing_ranking, present_in
-from core.season import AbsenceReason, ExternalDay, Result, season_from_json
+from core.season import AbsenceReason, ExternalDay, Result, Season
 from core.standings import compute_standings
 from storage import attendance, audit, results, rounds
 from storage.backup import backup
@@ -32,7 +32,7 @@ async def test_export_of_import_is_the_same_season(db, path):
     if not path.exists():
         pytest.skip(f"{path} is not here")
     text = path.read_text(encoding="utf-8")
-    await import_season(db, season_from_json(text))
+    await import_season(db, Season.from_json(text))
     exported = await export_json(db)
     assert json.loads(exported, parse_float=Decimal) == json.loads(text, parse_float=Decimal)
 

@@ -18,7 +18,7 @@ import pytest
 from bot.cli import pairing_json
 from core.pairing import pair, request_for_round
 from core.rules import Revaluation
-from core.season import Season, season_from_json
+from core.season import Season
 from core.standings import standings_history
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,7 +39,7 @@ def pinned(season: Season) -> dict[str, object]:
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_the_examples_give_what_they_gave(path, update_golden, capsys):
-    text = json.dumps(pinned(season_from_json(path.read_text(encoding="utf-8"))),
+    text = json.dumps(pinned(Season.from_json(path.read_text(encoding="utf-8"))),
                       indent=1) + "\n"
     golden = GOLDEN / path.name
     old = golden.read_text(encoding="utf-8") if golden.exists() else ""

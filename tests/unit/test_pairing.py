@@ -15,9 +15,12 @@ from core.pairing import (
     PairingRequest,
     Rule,
     baseline,
+    blossom,
     conflicting_tiers,
     pair,
 )
+from core.pairing.evaluate import evaluate
+from core.pairing.selection import to_pairing
 from core.rules import Colour, rules_from_source
 from core.season import Player
 from core.simulation import Habits, simulate
@@ -202,6 +205,23 @@ def test_forbidden_and_left_out():
 def test_unusable_fixes_are_refused(fixes):
     with pytest.raises(InvalidInputError):
         pair(request(fixes=fixes))
+
+
+def test_a_far_board_the_near_ones_cannot_do_without_is_found():
+    """Two odd groups the arbiter keeps apart but for one far board: each player's nearest
+    boards stay inside his group, where an odd number cannot all be paired, so the engine
+    must look past them to the board that joins the groups."""
+    players = [f"p{k:02d}" for k in range(2 * 31)]
+    top, bottom = players[:31], players[31:]
+    bridge = frozenset((top[0], bottom[-1]))
+    forbidden = frozenset(frozenset((x, y)) for x in top for y in bottom) - {bridge}
+    round_ = request(players, rules={"preset": "sliedrecht", **NONE},
+                     fixes=Fixes(forbidden=forbidden))
+    p = pair(round_)
+    assert bridge in pairs(p)
+    table = evaluate(round_)
+    assert to_pairing(round_, table, blossom.solve(table, blossom.build(table), prune=False),
+                      optimal=True, engine="blossom", timings=p.timings) == p
 
 
 def test_fixes_that_allow_no_pairing_say_so():

@@ -5,15 +5,28 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.pairing import Engine, PairingRequest, Rule, baseline, pair, request_for_round
-from core.season import Player
+from core.pairing import (
+    Engine,
+    Fixes,
+    PairingRequest,
+    Rule,
+    baseline,
+    blossom,
+    pair,
+    request_for_round,
+)
+from core.pairing.evaluate import evaluate
+from core.season import Player, Season
 from core.simulation import simulate
 from tests.pairing_oracle import board_breaks, brute_force, due_bye
 
+INSTANCES = Path(__file__).parents[2] / "bench" / "instances"
 SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -95,3 +108,32 @@ def test_the_same_input_gives_the_same_pairing(request, rng):
     for again in (pair(request), pair(shuffled)):
         assert (again.boards, again.bye, again.broken) == (first.boards, first.bye, first.broken)
 
+
+
+def _both_ways(request: PairingRequest) -> tuple[object, object]:
+    table = evaluate(request)
+    costs = blossom.build(table)
+    return blossom.solve(table, costs), blossom.solve(table, costs, prune=False)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(requests(min_players=blossom.PRUNE_FROM, max_players=120),
+       st.randoms(use_true_random=False))
+def test_pruning_the_far_boards_changes_no_pairing(request, rng):
+    """The first matching on near boards, the bound and the second matching give exactly
+    the optimum over every board, also when the arbiter's fixes rule boards out."""
+    players = sorted(request.present)
+    forbidden = frozenset(frozenset(rng.sample(players, 2)) for _ in range(len(players) // 3))
+    for fixes in (Fixes(), Fixes(forbidden=forbidden)):
+        pruned, full = _both_ways(replace(request, fixes=fixes))
+        assert pruned == full
+
+
+# The rounds of 400 take seconds on the full graph: bench/pairing.py compares those.
+@pytest.mark.parametrize("path", sorted(p for p in INSTANCES.glob("*.json")
+                                        if not p.stem.startswith(("n40", "impossible"))),
+                         ids=lambda p: p.stem)
+def test_pruning_changes_no_stored_round(path):
+    season = Season.from_json(path.read_text(encoding="utf-8"))
+    pruned, full = _both_ways(request_for_round(season, len(season.rounds)))
+    assert pruned == full

@@ -1,4 +1,4 @@
-"""A season as domain values, and the `keizer-season/1` file: read, validate, write.
+"""The `keizer-season/1` file: read, validate, write (`Season.from_json`, `Season.to_json`).
 
 Reading collects every problem with its place (`rounds[3].games[2].result`) and raises once.
 Writing produces the canonical form: optional fields only where they differ from the default,
@@ -10,185 +10,29 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from decimal import Decimal
-from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
 from core.errors import Expected, InvalidSeasonError, ProblemCode, Problems, join_path
-from core.rules import CompensationKind, Rules, check_rules_source
+from core.rules import Rules, check_rules_source
+from core.season.model import (
+    Absence,
+    AbsenceReason,
+    ExternalDay,
+    Game,
+    Player,
+    Result,
+    Round,
+    Season,
+)
 
 FORMAT = "keizer-season/1"
-
-
-class Result(StrEnum):
-    """A game's result, white first; the last three are forfeits (not games)."""
-
-    WHITE_WINS = "1-0"
-    BLACK_WINS = "0-1"
-    DRAW = "1/2-1/2"
-    WHITE_BY_FORFEIT = "+-"
-    BLACK_BY_FORFEIT = "-+"
-    DOUBLE_FORFEIT = "--"
-
-    @classmethod
-    def parse(cls, text: str) -> Result:
-        """Also takes the spellings players type: `½-½`, `0.5-0.5`."""
-        normal = text.strip().replace("½", "1/2").replace("0.5", "1/2").replace("–", "-")
-        return cls(normal)
-
-    @property
-    def is_forfeit(self) -> bool:
-        return self in (Result.WHITE_BY_FORFEIT, Result.BLACK_BY_FORFEIT, Result.DOUBLE_FORFEIT)
-
-    @property
-    def white_score(self) -> Fraction:
-        """White's game points (1, 1/2, 0); meaningless for forfeits."""
-        return {"1-0": Fraction(1), "0-1": Fraction(0)}.get(self.value, Fraction(1, 2))
-
-    def __str__(self) -> str:
-        return "½-½" if self is Result.DRAW else self.value
-
-
-class AbsenceReason(StrEnum):
-    NOTICE = "notice"
-    NO_NOTICE = "no_notice"
-    BYE = "bye"
-    ARBITER = "arbiter"
-    EXTERNAL = "external"
-
-
-class ExternalDay(StrEnum):
-    CLUB_NIGHT = "club_night"
-    OTHER_DAY = "other_day"
-
 
 EXTERNAL_RESULTS: Mapping[str, Fraction] = {
     "1": Fraction(1), "1/2": Fraction(1, 2), "0": Fraction(0),
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    """A member in the competition."""
-
-    id: str
-    """Unique and stable; what rounds refer to."""
-    name: str
-    rating: int | None = None
-    youth: bool = False
-    """Plays with the youth time control."""
-    joined: int = 1
-    """First round he can play."""
-    withdrawn: int | None = None
-    """Last round he took part in."""
-    group: int | None = None
-    """Subgroup, where the rules have them."""
-
-    def active_in(self, round_no: int) -> bool:
-        return self.joined <= round_no and (self.withdrawn is None or round_no <= self.withdrawn)
-
-
-@dataclass(frozen=True, slots=True)
-class Game:
-    white: str
-    black: str
-    result: Result | None = None
-    """None while the game has not been played."""
-
-    def __str__(self) -> str:
-        return f"{self.white}-{self.black} {self.result or '...'}"
-
-
-@dataclass(frozen=True, slots=True)
-class Absence:
-    """A player of the round who did not play a game in it."""
-
-    player: str
-    reason: AbsenceReason
-    day: ExternalDay | None = None
-    """External matches: on club night or another day."""
-    team: int | None = None
-    """External matches valued by team table: the club team he played for."""
-    result: Fraction | None = None
-    """External matches valued by team table: his result (1, 1/2, 0)."""
-
-    @property
-    def kind(self) -> CompensationKind:
-        """The compensation kind this absence earns."""
-        if self.reason is AbsenceReason.EXTERNAL:
-            if self.day is ExternalDay.OTHER_DAY:
-                return CompensationKind.EXTERNAL_OTHER_DAY
-            return CompensationKind.EXTERNAL_CLUB_NIGHT
-        return CompensationKind(self.reason.value)
-
-
-@dataclass(frozen=True, slots=True)
-class Round:
-    number: int
-    date: dt.date | None = None
-    games: tuple[Game, ...] = ()
-    absent: tuple[Absence, ...] = ()
-
-    @property
-    def is_paired(self) -> bool:
-        return bool(self.games)
-
-    @property
-    def is_complete(self) -> bool:
-        return self.is_paired and all(g.result is not None for g in self.games)
-
-
-@dataclass(frozen=True, slots=True)
-class Season:
-    club: str
-    name: str
-    """The season's label, e.g. `2026-2027`."""
-    rules: Rules
-    players: tuple[Player, ...]
-    rounds: tuple[Round, ...]
-    initial_ranking: tuple[str, ...] | None = None
-    """As given in the file; None: by rating (see `starting_order`)."""
-    rules_source: Any = "sliedrecht"
-    """The rules exactly as written (preset name or table), kept for writing back."""
-    planned_rounds: int | None = None
-    """The file's top-level `planned_rounds`, if it had one."""
-    _by_id: Mapping[str, Player] = field(default_factory=dict, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_by_id", {p.id: p for p in self.players})
-
-    def player(self, player_id: str) -> Player:
-        return self._by_id[player_id]
-
-    def round(self, number: int) -> Round:
-        return self.rounds[number - 1]
-
-    @property
-    def complete_rounds(self) -> int:
-        """The last round with every result in, counting only an unbroken run from round 1."""
-        done = 0
-        for rnd in self.rounds:
-            if not rnd.is_complete:
-                break
-            done = rnd.number
-        return done
-
-    def starting_order(self) -> tuple[str, ...]:
-        """The initial ranking of the players who start in round 1: those `initial_ranking`
-        lists first, in its order, then the rest by rating (the season format's default)."""
-        listed = self.initial_ranking or ()
-        rest = [p for p in self.players if p.joined <= 1 and p.id not in listed]
-        return tuple(listed) + rating_order(rest)
-
-
-def rating_order(players: Sequence[Player]) -> tuple[str, ...]:
-    """Rating high to low, then name; unrated last in order of registration."""
-    rated = sorted((p for p in players if p.rating is not None),
-                   key=lambda p: (-(p.rating or 0), p.name))
-    unrated = [p for p in players if p.rating is None]
-    return tuple(p.id for p in [*rated, *unrated])
+"""An external result as a season file writes it."""
 
 
 # --- reading -----------------------------------------------------------------------------------
@@ -201,7 +45,7 @@ _GAME_KEYS = ("white", "black", "result")
 _ABSENCE_KEYS = ("player", "reason", "day", "team", "result")
 
 
-def season_from_json(text: str) -> Season:
+def read_json(text: str) -> Season:
     """Parse and validate a season file's text; raises InvalidSeasonError with every problem."""
     try:
         data = json.loads(text, parse_float=Decimal)
@@ -209,10 +53,10 @@ def season_from_json(text: str) -> Season:
         problems = Problems()
         problems.add("", ProblemCode.NOT_JSON, line=exc.lineno, column=exc.colno, reason=exc.msg)
         raise InvalidSeasonError(problems.items) from exc
-    return season_from_data(data)
+    return read_data(data)
 
 
-def season_from_data(data: Any) -> Season:
+def read_data(data: Any) -> Season:
     """Validate parsed JSON (numbers as int/Decimal) into a Season; raises InvalidSeasonError."""
     problems = Problems()
     season = _Reader(problems).season(data)
@@ -508,21 +352,17 @@ def _short(data: Any) -> str:
 
 # --- writing -----------------------------------------------------------------------------------
 
-def season_to_data(season: Season) -> dict[str, Any]:
+def write_data(season: Season) -> dict[str, Any]:
     """The canonical JSON data of a season (numbers in `rules` as written when read)."""
     data: dict[str, Any] = {"format": FORMAT, "club": season.club, "season": season.name,
                             "rules": season.rules_source}
     if season.planned_rounds is not None:
         data["planned_rounds"] = season.planned_rounds
-    data["players"] = [_player_data(p) for p in season.players]
+    data["players"] = [player_data(p) for p in season.players]
     if season.initial_ranking is not None:
         data["initial_ranking"] = list(season.initial_ranking)
     data["rounds"] = [_round_data(r) for r in season.rounds]
     return data
-
-
-def season_to_json(season: Season) -> str:
-    return data_to_json(season_to_data(season))
 
 
 def data_to_json(data: Any) -> str:
@@ -543,7 +383,7 @@ def _decimal(value: Any) -> Any:
     raise TypeError(f"cannot write {value!r} to a season file")
 
 
-def _player_data(player: Player) -> dict[str, Any]:
+def player_data(player: Player) -> dict[str, Any]:
     data: dict[str, Any] = {"id": player.id, "name": player.name}
     if player.rating is not None:
         data["rating"] = player.rating
@@ -563,19 +403,19 @@ def _round_data(rnd: Round) -> dict[str, Any]:
     if rnd.date is not None:
         data["date"] = rnd.date.isoformat()
     if rnd.games:
-        data["games"] = [_game_data(g) for g in rnd.games]
-    data["absent"] = [_absence_data(a) for a in rnd.absent]
+        data["games"] = [game_data(g) for g in rnd.games]
+    data["absent"] = [absence_data(a) for a in rnd.absent]
     return data
 
 
-def _game_data(game: Game) -> dict[str, Any]:
+def game_data(game: Game) -> dict[str, Any]:
     data: dict[str, Any] = {"white": game.white, "black": game.black}
     if game.result is not None:
         data["result"] = game.result.value
     return data
 
 
-def _absence_data(absence: Absence) -> dict[str, Any]:
+def absence_data(absence: Absence) -> dict[str, Any]:
     data: dict[str, Any] = {"player": absence.player, "reason": absence.reason.value}
     if absence.day is not None:
         data["day"] = absence.day.value
