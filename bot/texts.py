@@ -276,6 +276,8 @@ def store_problem(error: StoreError) -> str:
 
 WEEKDAYS = ("ma", "di", "wo", "do", "vr", "za", "zo")
 MONTHS = ("jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec")
+MONTH_NAMES = ("januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus",
+               "september", "oktober", "november", "december")
 
 START = (
     "Hallo! Ik regel de interne Keizercompetitie van de club.\n\n"
@@ -335,15 +337,22 @@ IK_DECLINED = ("De wedstrijdleider heeft je koppeling niet goedgekeurd. Is dat e
 ALREADY_HANDLED = "Dit is al afgehandeld."
 
 AFMELDEN_USAGE = ("Zo meld je je af: <code>/afmelden</code> (volgende ronde), "
-                  "<code>/afmelden 12</code> (ronde 12), <code>/afmelden 3-12</code> (datum), "
-                  "<code>/afmelden van 12 t/m 14</code>, eventueel met <code>extern</code> of "
-                  "<code>extern-clubavond</code> en een reden.")
+                  "<code>/afmelden 12</code> (ronde 12), <code>/afmelden 3 dec</code> of "
+                  "<code>donderdag</code> of <code>volgende week</code> (datum), "
+                  "<code>/afmelden van 12 t/m 14</code>, <code>/afmelden tot 15 maart</code>, "
+                  "eventueel met <code>extern</code> of <code>extern-clubavond</code> en een "
+                  "reden.")
 NO_OPEN_ROUND = "Er staat geen ronde op het programma om je voor af te melden."
 NOT_SCHEDULED = "Ronde {round} staat niet op het programma."
 NO_ROUND_ON_DATE = "Op {date} staat geen ronde op het programma."
 NOT_A_ROUND = "'{text}' is geen rondenummer of datum."
-BAD_RANGE = "Van ronde {first} tot ronde {last} kan niet: de eerste ronde komt eerst."
-BAD_RANGE_END = "Na 't/m' hoort de laatste ronde, bijvoorbeeld <code>van 12 t/m 14</code>."
+BAD_RANGE = "Van {first} tot {last} kan niet: het begin komt eerst."
+BAD_RANGE_END = ("Na 't/m' of 'tot' hoort de laatste ronde of datum, bijvoorbeeld "
+                 "<code>van 12 t/m 14</code> of <code>tot 15 maart</code>.")
+NO_ROUND_IN_RANGE = "Van {first} tot {last} staat geen ronde op het programma."
+NUMBER_NOT_ROUND = ("Er is geen ronde {round}. Bedoel je een datum? Schrijf dan bijvoorbeeld "
+                    "<code>{example}</code>.")
+ROUND_WORD = "ronde {round}"
 ONLY_YOURSELF = ("Je kunt alleen jezelf af- of aanmelden, niet {name}. De wedstrijdleider kan "
                  "dat voor een ander doen.")
 SIGNED_OFF = "{who} is afgemeld voor ronde {round} ({date}){kind}. {earns}"
@@ -475,7 +484,7 @@ STATE_WORDS: Mapping[RoundState, str] = {
     RoundState.PLANNED: "gepland", RoundState.LOCKED: "deadline verstreken",
     RoundState.DRAFTED: "concept klaar", RoundState.PUBLISHED: "gepubliceerd",
     RoundState.COMPLETE: "afgelopen"}
-BAD_DATE = "'{text}' is geen datum. Schrijf bijvoorbeeld 3-12 of 3-12-2026."
+BAD_DATE = "'{text}' is geen datum. Schrijf bijvoorbeeld 3-12, 3 december of donderdag."
 CLUB_SET = "Deze groep is nu de clubgroep: indelingen en standen komen hier."
 CLUB_ONLY_GROUP = "Stuur /club in de groep die de clubgroep moet worden."
 ARBITER_USAGE = "<code>/arbiter NUMMER</code> of <code>/arbiter weg NUMMER</code>."

@@ -7,8 +7,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 
-from core.ledger import Awaiting, Awarded, Compensated, season_events
-from core.rules import CompensationKind
+from core.ledger import Awaiting, Awarded, CapCounter, Compensated, season_events
 from core.season import Absence, AbsenceReason, ExternalDay, Round, Season
 from core.standings import Standings
 
@@ -40,17 +39,25 @@ class SignOffPrice:
 
 
 def sign_off_price(season: Season, standings: Standings, player: str, round_no: int,
-                   reason: AbsenceReason, day: ExternalDay | None) -> SignOffPrice:
+                   reason: AbsenceReason, day: ExternalDay | None,
+                   earlier: int = 0) -> SignOffPrice:
     """What `player`'s sign-off for `round_no` earns; `season` holds the sign-off already
-    where the round exists, `standings` are its current standings."""
+    where the round exists, `standings` are its current standings. For a round further
+    ahead, `earlier` sign-offs of the same request come before it: they count towards the
+    cap too. The cap is named on the last round that still earns."""
     rules = season.rules
     if round_no > len(season.rounds):
         kind = Absence(player, reason, day).kind
         if kind in rules.team_valued:
             return SignOffPrice(Earning.TEAM)
-        capped = rules.notice_cap is not None and kind is CompensationKind.NOTICE
+        cap = rules.notice_cap
+        if cap is None or not CapCounter(rules).counts(kind):
+            return SignOffPrice(Earning.LATER, rules.compensation_for(kind))
+        used = cap_used(season, player) + earlier
+        if used >= cap:
+            return SignOffPrice(Earning.CAPPED, cap=cap)
         return SignOffPrice(Earning.LATER, rules.compensation_for(kind),
-                            cap=rules.notice_cap if capped else None)
+                            cap=cap if used + 1 == cap else None)
     event = next((e for e in season_events(season, round_no)[round_no - 1].get(player, [])
                   if e.round == round_no), None)
     if isinstance(event, Awaiting | Awarded):
@@ -65,6 +72,14 @@ def sign_off_price(season: Season, standings: Standings, player: str, round_no: 
     if value is None:
         return SignOffPrice(Earning.UNKNOWN)
     return SignOffPrice(Earning.FRACTION, event.fraction, value, event.fraction * value)
+
+
+def cap_used(season: Season, player: str) -> int:
+    """How many of the player's rounds so far count towards the cap on paid sign-offs."""
+    counter = CapCounter(season.rules)
+    return sum(1 for known in season_events(season, len(season.rounds))
+               for event in known.get(player, [])
+               if isinstance(event, Compensated) and counter.counts(event.kind))
 
 
 def after_sign_off(season: Season, player: str, round_no: int, reason: AbsenceReason,

@@ -57,11 +57,12 @@ async def prices(services: Services, who: Member,
     committed = await load_season(services.db)
     standings = await standings_of(services, committed)
     early = {}
-    for number in request.rounds:
+    for earlier, number in enumerate(request.rounds):
         ahead = after_sign_off(committed, who.code, number, request.reason, request.day)
         if ahead is not None:
             early[number] = await asyncio.to_thread(sign_off_price, ahead, standings, who.code,
-                                                    number, request.reason, request.day)
+                                                    number, request.reason, request.day,
+                                                    earlier)
     return early
 
 

@@ -3,6 +3,7 @@ external matches."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import re
@@ -12,11 +13,11 @@ from fractions import Fraction
 from telegram import Update
 from telegram.constants import ChatType
 
-from bot import texts
+from bot import dates, texts
 from bot.chat import esc, reply, show_date, show_moment
 from bot.flows import admin, members, signoff
-from bot.handlers.common import arbiter_only, command, find_member, number, parse_date
-from bot.services import App, Context
+from bot.handlers.common import arbiter_only, command, find_member, number
+from bot.services import App, Context, schedule
 from core.season import EXTERNAL_RESULTS, ExternalDay
 
 
@@ -59,6 +60,17 @@ async def spelers(update: Update, context: Context) -> None:
     await reply(update, context, "\n".join(lines))
 
 
+async def _date(update: Update, context: Context, words: list[str],
+                today: dt.date) -> dt.date | None:
+    """The date the words are, all of them (said to the arbiter when they are not one)."""
+    night = dates.club_day(r.date for r in await schedule(context.services))
+    found = await asyncio.to_thread(dates.read, words, today, night)
+    if found is None or found.words != len(words):
+        await reply(update, context, texts.BAD_DATE.format(text=esc(" ".join(words))))
+        return None
+    return found.date
+
+
 @arbiter_only
 async def ronde(update: Update, context: Context) -> None:
     args = list(context.args or [])
@@ -74,10 +86,9 @@ async def ronde(update: Update, context: Context) -> None:
                   for e in await admin.externals_without_result(services)]
         await reply(update, context, "\n".join(lines))
         return
-    if args[0].lower() == "nieuw" and len(args) == 2:
-        date = parse_date(args[1], today)
+    if args[0].lower() == "nieuw" and len(args) >= 2:
+        date = await _date(update, context, args[1:], today)
         if date is None:
-            await reply(update, context, texts.BAD_DATE.format(text=esc(args[1])))
             return
         if date < today:
             await reply(update, context, texts.RONDE_PAST.format(date=show_date(date, today)))
@@ -92,10 +103,9 @@ async def ronde(update: Update, context: Context) -> None:
                 rounds=", ".join(map(str, planned.same_day))))
         await reply(update, context, "\n".join(lines))
         return
-    if args[0].lower() == "uitstel" and len(args) == 3 and number(args[1]) is not None:
-        date = parse_date(args[2], today)
+    if args[0].lower() == "uitstel" and len(args) >= 3 and number(args[1]) is not None:
+        date = await _date(update, context, args[2:], today)
         if date is None:
-            await reply(update, context, texts.BAD_DATE.format(text=esc(args[2])))
             return
         if date < today:
             await reply(update, context, texts.RONDE_PAST.format(date=show_date(date, today)))

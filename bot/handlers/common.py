@@ -1,9 +1,8 @@
 """What every handler uses: who is asking, arbiter checks, refusals as replies, units of work,
-commands, members by name, dates as typed."""
+commands, members by name, numbers as typed."""
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 import re
 from contextlib import AbstractAsyncContextManager
@@ -11,7 +10,7 @@ from contextlib import AbstractAsyncContextManager
 from telegram import Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, filters
 
-from bot import texts
+from bot import dates, texts
 from bot.chat import Handler, answer, answering_directly, esc, reply
 from bot.flows import members
 from bot.refusals import refusing
@@ -102,37 +101,8 @@ async def find_member(update: Update, context: Context, text: str) -> members.Me
     return None
 
 
-DATE = re.compile(r"^(\d{1,2})[-/.](\d{1,2})(?:[-/.](\d{2,4}))?$|^(\d{4})-(\d{2})-(\d{2})$",
-                  re.ASCII)
-DIGITS = re.compile(r"[0-9]{1,15}")
-
-
 def number(text: str) -> int | None:
-    """A number as typed: ASCII digits only (`'²'.isdigit()` is true too), and short enough for
-    the database (a Telegram id has at most 15 digits)."""
-    return int(text) if DIGITS.fullmatch(text) else None
-
-
-def looks_like_date(text: str) -> bool:
-    """Written as a date, valid or not (`31-2`): never a reason or a name."""
-    return DATE.match(text.strip()) is not None
-
-
-def parse_date(text: str, today: dt.date) -> dt.date | None:
-    """`3-12`, `3/12`, `3-12-2026` or `2026-12-03`; without a year the next such date."""
-    match = DATE.match(text.strip())
-    if not match:
-        return None
-    try:
-        if match.group(4):
-            return dt.date(int(match.group(4)), int(match.group(5)), int(match.group(6)))
-        day, month = int(match.group(1)), int(match.group(2))
-        if match.group(3):
-            year = int(match.group(3))
-            return dt.date(year + 2000 if year < 100 else year, month, day)
-        guess = dt.date(today.year, month, day)
-        return guess if guess >= today else dt.date(today.year + 1, month, day)
-    except ValueError:
-        return None
+    """A number as typed: ASCII digits only, short enough for the database."""
+    return int(text) if dates.is_number(text) else None
 
 

@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import datetime as dt
 from dataclasses import dataclass, field
 
 from telegram import Update
 
-from bot import texts
+from bot import dates, texts
 from bot.chat import esc, reply, show_date, show_moment
 from bot.flows import members, signoff
-from bot.handlers.common import (
-    atomically,
-    command,
-    is_arbiter,
-    looks_like_date,
-    member,
-    number,
-    parse_date,
-)
+from bot.handlers.common import atomically, command, is_arbiter, member, number
 from bot.services import App, Context, ScheduledRound, open_round, schedule
 from core.preview import Earning
 from core.season import Absence, AbsenceReason, ExternalDay
@@ -33,61 +27,179 @@ class Request:
     problem: str | None = None
 
 
-def parse(words: list[str], rounds: list[ScheduledRound], today: dt.date) -> Request:
-    """`[datum | rondenummer | ronde N | van X t/m Y] [extern | extern-clubavond] [reden]`."""
+Point = int | dt.date
+"""A round by its number, or a day."""
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """One round (`start` only), or the rounds from `start` (None: the open round) to `end`."""
+
+    start: Point | None
+    end: Point | None = None
+    through: bool = True
+    """`t/m`: the end's day included; `tot`: up to that day. A round number always counts."""
+    bare_start: bool = False
+    """The start was a bare number: in `3 t/m 9 december` it is a day, not round 3."""
+
+
+SKIP = {"van", "vanaf"}
+UNTIL = {"t/m": True, "tm": True, "tot": False}
+EXTERNAL = {"extern": ExternalDay.OTHER_DAY, "extern-anderedag": ExternalDay.OTHER_DAY,
+            "extern-clubavond": ExternalDay.CLUB_NIGHT, "clubavond": ExternalDay.CLUB_NIGHT}
+
+
+def parse(words: list[str], rounds: list[ScheduledRound], opened: int | None,
+          today: dt.date) -> Request:
+    """`[datum | rondenummer | ronde N | van X t/m Y | tot X] [extern | extern-clubavond]
+    [reden]`; X and Y rounds or dates, `tot X` from the open round (`opened`). Reads dates
+    with dateparser: run it in a thread."""
     request = Request()
-    by_date = {r.date: r.number for r in rounds if r.date is not None}
-    numbers = {r.number for r in rounds}
-    pending_range = False
-    for k, word in enumerate(words):
-        low = word.lower()
-        if low in ("van", "ronde", "rondes", "ronden"):
+    spans: list[Span] = []
+    until: bool | None = None
+    club_day = dates.club_day(r.date for r in rounds)
+    k, named_round = 0, False
+    while k < len(words):
+        low = words[k].lower()
+        if low in SKIP or (low in ("en", ",") and spans and k + 1 < len(words)
+                           and _point(words[k + 1:], today, club_day)[0] is not None):
+            k += 1
             continue
-        if low in ("t/m", "tm", "tot"):
-            pending_range = True
+        if low in ("ronde", "rondes", "ronden") and k + 1 < len(words) \
+                and dates.is_number(words[k + 1]):
+            k, named_round = k + 1, True
             continue
-        if low in ("extern", "extern-anderedag"):
-            request.reason, request.day = AbsenceReason.EXTERNAL, ExternalDay.OTHER_DAY
+        if low in UNTIL:
+            if until is not None:
+                request.problem = texts.BAD_RANGE_END
+                return request
+            until = UNTIL[low]
+            k += 1
             continue
-        if low in ("extern-clubavond", "clubavond"):
-            request.reason, request.day = AbsenceReason.EXTERNAL, ExternalDay.CLUB_NIGHT
+        if low in EXTERNAL:
+            request.reason, request.day = AbsenceReason.EXTERNAL, EXTERNAL[low]
+            k += 1
             continue
-        found = _round_named(word, by_date, numbers, today)
-        if isinstance(found, str):
-            request.problem = found
-            return request
-        if found is None:
-            if pending_range or word.isnumeric():
-                request.problem = texts.NOT_A_ROUND.format(text=esc(word))
+        point, used = _point(words[k:], today, club_day)
+        if point is None:
+            if until is not None or words[k].isnumeric():
+                request.problem = texts.NOT_A_ROUND.format(text=esc(words[k]))
+                return request
+            if dates.looks_like_date(words[k]):
+                request.problem = texts.BAD_DATE.format(text=esc(words[k]))
                 return request
             request.note = " ".join(words[k:])
             break
-        if pending_range and request.rounds:
-            if found < request.rounds[-1]:
-                request.problem = texts.BAD_RANGE.format(first=request.rounds[-1], last=found)
-                return request
-            request.rounds += list(range(request.rounds[-1] + 1, found + 1))
-            pending_range = False
-        else:
-            request.rounds.append(found)
-    if pending_range:
+        bare, named_round = isinstance(point, int) and not named_round, False
+        k += used
+        if until is None:
+            spans.append(Span(point, bare_start=bare))
+            continue
+        last = spans.pop() if spans and spans[-1].end is None else None
+        spans.append(Span(None if last is None else last.start, point, until,
+                          last is not None and last.bare_start))
+        until = None
+    if until is not None:
         request.problem = texts.BAD_RANGE_END
+        return request
+    for span in spans:
+        found = _rounds(span, rounds, opened, today)
+        if isinstance(found, str):
+            request.problem = found
+            return request
+        request.rounds += [r for r in found if r not in request.rounds]
     return request
 
 
-def _round_named(word: str, by_date: dict[dt.date, int], numbers: set[int],
-                 today: dt.date) -> int | str | None:
-    """The round a word names (its number or its date), a problem to say, or None when the
-    word is neither (the reason starts there)."""
-    found = number(word)
+def _point(words: list[str], today: dt.date, club_day: int | None) -> tuple[Point | None, int]:
+    """The day or the round number the words start with, and how many words it took: `2 dec`
+    is a day, `2` a round."""
+    found = dates.read(words, today, club_day)
     if found is not None:
-        return found if found in numbers else texts.NOT_SCHEDULED.format(round=found)
-    if not looks_like_date(word):
-        return None
-    date = parse_date(word, today)
-    if date is None:
-        return texts.BAD_DATE.format(text=esc(word))
-    return by_date.get(date, texts.NO_ROUND_ON_DATE.format(date=show_date(date)))
+        return found.date, found.words
+    return (int(words[0]), 1) if dates.is_number(words[0]) else (None, 0)
+
+
+def _rounds(span: Span, rounds: list[ScheduledRound], opened: int | None,
+            today: dt.date) -> list[int] | str:
+    """The scheduled rounds a span names, or a problem to say."""
+    numbers = {r.number for r in rounds}
+    start, end = span.start, span.end
+    if span.bare_start and isinstance(start, int) and isinstance(end, dt.date):
+        start = _day_before(start, end)
+        if start is None:
+            return texts.BAD_DATE.format(text=f"{span.start}")
+    for point in (start, end):
+        if isinstance(point, int) and point not in numbers:
+            return _no_round(point, today)
+    if end is None:
+        if isinstance(start, int):
+            return [start]
+        assert isinstance(start, dt.date)
+        on_day = [r.number for r in rounds if r.date == start]
+        return on_day or texts.NO_ROUND_ON_DATE.format(date=show_date(start, today))
+    if start is None:
+        if opened is None:
+            return texts.NO_OPEN_ROUND
+        start = opened
+    if _after(start, end, rounds):
+        return texts.BAD_RANGE.format(first=_point_text(start, today),
+                                      last=_point_text(end, today))
+    chosen = [r.number for r in rounds if _from(r, start) and _until(r, end, span.through)]
+    return chosen or texts.NO_ROUND_IN_RANGE.format(first=_point_text(start, today),
+                                                   last=_point_text(end, today))
+
+
+def _from(r: ScheduledRound, start: Point) -> bool:
+    if isinstance(start, int):
+        return r.number >= start
+    return r.date is not None and r.date >= start
+
+
+def _until(r: ScheduledRound, end: Point, through: bool) -> bool:
+    if isinstance(end, int):
+        return r.number <= end
+    return r.date is not None and (r.date <= end if through else r.date < end)
+
+
+def _after(start: Point, end: Point, rounds: list[ScheduledRound]) -> bool:
+    """Does the span end before it starts? A round number stands for its date."""
+    when = {r.number: r.date for r in rounds}
+
+    def day(point: Point) -> dt.date | int | None:
+        return point if isinstance(point, dt.date) else when.get(point)
+
+    if isinstance(start, int) and isinstance(end, int):
+        return start > end
+    first, last = day(start), day(end)
+    return isinstance(first, dt.date) and isinstance(last, dt.date) and first > last
+
+
+def _day_before(day: int, end: dt.date) -> dt.date | None:
+    """Day `day` of the month `end` is in, or of the month before when that comes after
+    `end` (`28 t/m 3 januari`)."""
+    with contextlib.suppress(ValueError):
+        candidate = end.replace(day=day)
+        if candidate <= end:
+            return candidate
+        before = (end.replace(day=1) - dt.timedelta(days=1)).replace(day=day)
+        return before
+    return None
+
+
+def _point_text(point: Point, today: dt.date) -> str:
+    if isinstance(point, int):
+        return texts.ROUND_WORD.format(round=point)
+    return show_date(point, today)
+
+
+def _no_round(number_: int, today: dt.date) -> str:
+    """A number that is no round: ask whether a day was meant, never guess."""
+    if not 1 <= number_ <= 31:
+        return texts.NOT_SCHEDULED.format(round=number_)
+    month = today if number_ >= today.day else today.replace(day=1) + dt.timedelta(days=32)
+    example = f"{number_} {texts.MONTH_NAMES[month.month - 1]}"
+    return texts.NUMBER_NOT_ROUND.format(round=number_, example=example)
 
 
 async def _target(update: Update, context: Context, words: list[str],
@@ -114,12 +226,13 @@ async def afmelden(update: Update, context: Context) -> None:
     if who is None:
         return
     today = services.clock().astimezone(services.settings.timezone).date()
-    parsed = parse(words, await schedule(services), today)
+    upcoming = await open_round(services)
+    parsed = await asyncio.to_thread(parse, words, await schedule(services),
+                                     None if upcoming is None else upcoming.number, today)
     if parsed.problem:
         await reply(update, context, parsed.problem + "\n" + texts.AFMELDEN_USAGE)
         return
     if not parsed.rounds:
-        upcoming = await open_round(services)
         if upcoming is None:
             await reply(update, context, texts.NO_OPEN_ROUND)
             return

@@ -36,7 +36,11 @@ REFUSALS = [
     ("member", "/afmelden van ² t/m 3", "'²' is geen rondenummer of datum."),
     ("member", "/afmelden 31-2", "'31-2' is geen datum."),
     ("member", "/afmelden van 3 t/m 2", "Van ronde 3 tot ronde 2 kan niet"),
-    ("member", "/afmelden 9", "Ronde 9 staat niet op het programma."),
+    ("member", "/afmelden 9", "Er is geen ronde 9. Bedoel je een datum? Schrijf dan bijvoorbeeld "
+                              "<code>9 december</code>."),
+    ("member", "/afmelden 40", "Ronde 40 staat niet op het programma."),
+    ("member", "/afmelden 2 dec", "Op wo 2 dec staat geen ronde op het programma."),
+    ("member", "/afmelden tot 1 dec", "Van ronde 1 tot di 1 dec kan niet: het begin komt eerst."),
     ("member", "/afmelden Cor Jansen 2", "Je kunt alleen jezelf af- of aanmelden, niet Cor"),
     ("member", "/aanmelden Cor Jansen 2", "Je kunt alleen jezelf af- of aanmelden, niet Cor"),
     ("member", "/uitslag 3 1-0", texts.UITSLAG_ONLY_OWN),

@@ -42,11 +42,19 @@ def test_past_the_cap_a_sign_off_earns_nothing():
     assert price == type(price)(Earning.CAPPED, cap=cap)
 
 
-def test_a_round_further_ahead_is_priced_by_the_rule_with_the_cap_as_a_condition():
+def test_a_round_further_ahead_is_priced_by_the_rule_and_the_cap_named_where_it_bites():
     s = season(1)
-    price = sign_off_price(s, compute_standings(s), "b", 9, AbsenceReason.NOTICE, None)
-    assert price.earning is Earning.LATER and price.cap == s.rules.notice_cap
+    standings = compute_standings(s)
+    price = sign_off_price(s, standings, "b", 9, AbsenceReason.NOTICE, None)
+    assert price.earning is Earning.LATER and price.cap is None
     assert 0 < price.fraction < 1
+    cap = s.rules.notice_cap
+    assert cap is not None
+    # `a` has two rounds that count (one played, one waiting); `earlier` of the same request.
+    last = sign_off_price(s, standings, "a", 9, AbsenceReason.NOTICE, None, cap - 3)
+    assert last == type(last)(Earning.LATER, price.fraction, cap=cap)
+    past = sign_off_price(s, standings, "a", 10, AbsenceReason.NOTICE, None, cap - 2)
+    assert past == type(past)(Earning.CAPPED, cap=cap)
     external = sign_off_price(s, compute_standings(s), "b", 9, AbsenceReason.EXTERNAL,
                               ExternalDay.CLUB_NIGHT)
     assert external.earning is Earning.LATER and external.cap is None

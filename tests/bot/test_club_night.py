@@ -1,0 +1,65 @@
+"""Issue 14 over HTTP: long absences and dates as members and the arbiter type them."""
+
+from __future__ import annotations
+
+from tests.bot.conftest import ARBITER
+from tests.bot.test_season import set_up_club
+
+
+async def test_a_holiday_by_dates_signs_off_every_round_in_it(bot, members):
+    await set_up_club(bot, members, rounds=3)  # Thursdays 3, 10 and 17 December
+    answer = await bot.ask(members[0], "/afmelden van 3 t/m 10 december vakantie")
+    lines = answer.text.splitlines()
+    assert lines[0].startswith("Anna Visser is afgemeld voor ronde 1 (do 3 dec).")
+    assert lines[1].startswith("Anna Visser is afgemeld voor ronde 2 (do 10 dec).")
+    assert len(lines) == 2
+    mine = await bot.ask(members[0], "/mijn")
+    assert "Afgemeld voor: 1, 2." in mine.text
+
+
+async def test_until_a_date_starts_at_the_open_round_and_leaves_that_day_out(bot, members):
+    await set_up_club(bot, members, rounds=3)
+    answer = await bot.ask(members[1], "/afmelden tot 17 dec blessure")
+    assert [line.split(" (")[0] for line in answer.text.splitlines()] == [
+        "Bram de Boer is afgemeld voor ronde 1", "Bram de Boer is afgemeld voor ronde 2"]
+    again = await bot.ask(members[2], "/afmelden t/m 17 dec")
+    assert len(again.text.splitlines()) == 3
+
+
+async def test_weekdays_and_next_week(bot, members):
+    await set_up_club(bot, members, rounds=3)  # the clock: Monday 30 November
+    answer = await bot.ask(members[3], "/afmelden donderdag")
+    assert answer.text.startswith("Daan Smit is afgemeld voor ronde 1 (do 3 dec).")
+    answer = await bot.ask(members[4], "/afmelden volgende week werk")
+    assert answer.text.startswith("Eva Bos is afgemeld voor ronde 2 (do 10 dec).")
+
+
+async def test_a_number_that_is_no_round_is_asked_about_not_guessed(bot, members):
+    await set_up_club(bot, members, rounds=3)
+    answer = await bot.ask(members[0], "/afmelden 13")
+    assert answer.text.startswith("Er is geen ronde 13. Bedoel je een datum? Schrijf dan "
+                                  "bijvoorbeeld <code>13 december</code>.")
+    assert "Afgemeld voor" not in (await bot.ask(members[0], "/mijn")).text
+
+
+async def test_the_arbiter_plans_and_moves_rounds_in_words(bot, members):
+    await set_up_club(bot, members, rounds=3)
+    added = await bot.ask(ARBITER, "/ronde nieuw do 24 dec")
+    assert added.text.startswith("Ronde 4 gepland op do 24 dec")
+    moved = await bot.ask(ARBITER, "/ronde uitstel 4 31 december")
+    assert moved.text.startswith("Ronde 4 verplaatst naar do 31 dec")
+    refused = await bot.ask(ARBITER, "/ronde nieuw eind december")
+    assert refused.text.startswith("'eind december' is geen datum.")
+
+
+async def test_the_cap_on_paid_sign_offs_is_shown_where_it_bites(bot, members):
+    await set_up_club(bot, members, rounds=3)
+    assert "Opgeslagen" in (await bot.ask(ARBITER, "/instellingen regel notice_cap 2")).text
+    answer = await bot.ask(members[5], "/afmelden t/m 17 dec")
+    lines = answer.text.splitlines()
+    assert lines[0].startswith("Femke Kok is afgemeld voor ronde 1") and "33%" in lines[0]
+    assert lines[1].startswith("Femke Kok is afgemeld voor ronde 2") and "33%" in lines[1]
+    assert lines[2].startswith("Femke Kok is afgemeld voor ronde 3")
+    assert "Het maximum van 2 betaalde afmeldingen is bereikt" in lines[2]
+    assert lines[3] == ("Afmelden levert punten op tot en met de 2e keer in het seizoen; "
+                        "daarna niet meer.")
