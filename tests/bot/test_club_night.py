@@ -43,11 +43,13 @@ async def test_a_number_that_is_no_round_is_asked_about_not_guessed(bot, members
 
 
 async def test_the_arbiter_plans_and_moves_rounds_in_words(bot, members):
-    await set_up_club(bot, members, rounds=3)
+    await set_up_club(bot, members, rounds=1)  # Thursday 3 December; today Monday 30 November
+    added = await bot.ask(ARBITER, "/ronde nieuw volgende week")
+    assert added.text.startswith("Ronde 2 gepland op do 10 dec")
     added = await bot.ask(ARBITER, "/ronde nieuw do 24 dec")
-    assert added.text.startswith("Ronde 4 gepland op do 24 dec")
-    moved = await bot.ask(ARBITER, "/ronde uitstel 4 31 december")
-    assert moved.text.startswith("Ronde 4 verplaatst naar do 31 dec")
+    assert added.text.startswith("Ronde 3 gepland op do 24 dec")
+    moved = await bot.ask(ARBITER, "/ronde uitstel 3 31 december")
+    assert moved.text.startswith("Ronde 3 verplaatst naar do 31 dec")
     refused = await bot.ask(ARBITER, "/ronde nieuw eind december")
     assert refused.text.startswith("'eind december' is geen datum.")
 

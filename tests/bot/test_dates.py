@@ -93,8 +93,8 @@ def test_which_rounds_a_sign_off_names(text, rounds, note):
 
 
 def test_external_keeps_its_day_and_the_reason_follows():
-    request = parse("volgende week extern-clubavond tegen Zukertort".split(), ROUNDS, 1,
-                    TUESDAY)
+    words = ["volgende", "week", "extern-clubavond", "tegen", "Zukertort"]
+    request = parse(words, ROUNDS, 1, TUESDAY)
     assert (request.rounds, request.reason, request.day, request.note) == (
         [2], AbsenceReason.EXTERNAL, ExternalDay.CLUB_NIGHT, "tegen Zukertort")
 
