@@ -28,7 +28,7 @@ from storage.db import Database
 log = logging.getLogger(__name__)
 
 MEMBER_COMMANDS = [
-    ("afmelden", "afmelden voor een ronde"), ("aanmelden", "afmelding intrekken"),
+    ("afmelden", "afmelden voor een ronde"), ("aanmelden", "aanmelden, of afmelding intrekken"),
     ("uitslag", "uitslag doorgeven, bijv. /uitslag 1-0"), ("stand", "de stand"),
     ("indeling", "de indeling"), ("mijn", "mijn afmeldingen en partij"),
     ("grafiek", "het verloop van de ranglijst"),

@@ -284,7 +284,7 @@ START = (
     "Eerst koppelen: stuur <code>/ik je naam</code>, dan keurt de wedstrijdleider het goed.\n"
     "Daarna:\n"
     "/afmelden – afmelden voor de volgende ronde\n"
-    "/aanmelden – afmelding intrekken\n"
+    "/aanmelden – afmelding intrekken (flexibel lid: aanmelden)\n"
     "/uitslag 1-0 – uitslag doorgeven (als antwoord op de indeling)\n"
     "/stand – de stand, /stand mij – jouw punten per ronde\n"
     "/stand periode | groep | kruistabel; /grafiek [mij] – het verloop\n"
@@ -376,6 +376,8 @@ SIGNED_OFF_FOR: Mapping[CompensationKind, str] = {
     CompensationKind.EXTERNAL_OTHER_DAY: " voor een externe partij op een andere dag"}
 """What a sign-off is for, after "afgemeld voor ronde N (datum)" (nothing for a plain one)."""
 AANMELDEN_DONE = "Je afmelding voor ronde {round} is ingetrokken: je speelt mee."
+SIGNED_ON = "{name} is aangemeld voor ronde {round} ({date}) en wordt ingedeeld."
+SIGNED_ON_ALREADY = "{name} was al aangemeld voor ronde {round} ({date})."
 
 UITSLAG_USAGE = ("Zo geef je een uitslag door: <code>/uitslag 1-0</code>, <code>0-1</code> of "
                  "<code>remise</code> (wit eerst), als antwoord op de indeling of hier.")
@@ -464,8 +466,15 @@ SWAP_WHICH = "'{name}' kan meerdere spelers zijn. Wie bedoel je?"
 SWAP_WITH = "{a} ↔ {b}"
 SWAP_SAME = "{name} ruilen met zichzelf verandert niets."
 WHO_AMBIGUOUS = "'{name}' kan meerdere spelers zijn: {names}. Wees preciezer."
-SPELER_USAGE = ("<code>/speler nieuw NAAM [rating] [jeugd]</code> of "
-                "<code>/speler weg NAAM</code>.")
+SPELER_USAGE = ("<code>/speler nieuw NAAM [rating] [jeugd] [flexibel]</code>, "
+                "<code>/speler weg NAAM</code>, of <code>/speler NAAM flexibel</code> "
+                "(speelt alleen als hij zich aanmeldt) of <code>/speler NAAM vast</code> "
+                "(speelt tenzij hij zich afmeldt).")
+SPELER_KIND = {True: ("{name} is nu flexibel: hij speelt alleen de rondes waarvoor hij zich "
+                      "aanmeldt (<code>/aanmelden</code>)."),
+               False: ("{name} is nu vast: hij speelt, tenzij hij zich afmeldt "
+                       "(<code>/afmelden</code>).")}
+SPELERS_FLEXIBLE = " (flexibel)"
 SPELER_ADDED = "{name} doet mee vanaf ronde {round}."
 SPELER_GONE = "{name} doet niet meer mee na ronde {round}."
 SPELERS_TITLE = "Spelers ({count}):"
@@ -509,6 +518,7 @@ RULE_WORDS: Mapping[str, str] = {
     "start_bonus": "startbonus", "start_bonus_fade": "afbouw startbonus",
     "compensation": "vergoedingen", "notice_cap": "betaalde afmeldingen (maximaal)",
     "late_join_counts_to_cap": "later instromen telt mee voor dat maximum",
+    "flexible_absent": "flexibel lid zonder aanmelding telt als",
     "club_night": "clubavond", "display_decimals": "decimalen in de stand",
     "max_rank_distance": "grootste afstand in de ranglijst",
     "max_meetings": "ontmoetingen per seizoen (maximaal)",

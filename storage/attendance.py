@@ -11,7 +11,7 @@ from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
 from storage.rounds import RoundState, move
-from storage.seasons import checked, player_id, round_row, season_id
+from storage.seasons import checked, player_id, round_row, season_id, unannounced
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +81,9 @@ async def sign_off(db: Database, round_no: int, player: str,
             await conn.execute(
                 "UPDATE signoff SET reason = ?, day = ?, team = ?, result = ?, note = ?, "
                 "sent_at = ?, entered_by = ?, on_time = ? WHERE id = ?", (*values, old["id"]))
+        # A flexible member who signed on and now signs off: the sign-off is what counts.
+        await conn.execute("DELETE FROM signon WHERE round_id = ? AND player_id = ?",
+                           (rnd["id"], pid))
         new = {"reason": reason.value, "day": values[1], "team": team, "result": values[3],
                "on_time": on_time}
         await audit.record(conn, actor=actor, action="signoff.set", entity="signoff",
@@ -109,6 +112,50 @@ async def cancel_sign_off(db: Database, round_no: int, player: str, *, sent_at: 
         await audit.record(conn, actor=actor, action="signoff.cancel", entity="signoff",
                            entity_id=f"{round_no}/{player}", old=dict(old))
         await checked(db)
+
+
+async def sign_on(db: Database, round_no: int, player: str, *, sent_at: dt.datetime,
+                  actor: int | None, correction: bool = False) -> bool:
+    """A flexible member will play: before the deadline, or by the arbiter. A sign-off he
+    had for the round goes. True if he was not signed on yet."""
+    async with db.transaction() as conn:
+        sid = await season_id(conn)
+        rnd = await round_row(conn, sid, round_no)
+        pid = await player_id(conn, sid, player)
+        if not correction and not _on_time(sent_at, rnd["deadline"], rnd["state"]):
+            raise InputStoreError(StoreProblem.TOO_LATE, round=round_no)
+        await conn.execute("DELETE FROM signoff WHERE round_id = ? AND player_id = ? AND "
+                           "reason != 'bye'", (rnd["id"], pid))
+        cur = await conn.execute(
+            "INSERT INTO signon (round_id, player_id, sent_at, entered_by) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (round_id, player_id) DO NOTHING",
+            (rnd["id"], pid, sent_at.isoformat(), actor))
+        new = cur.rowcount > 0
+        await audit.record(conn, actor=actor, action="signon.set", entity="signon",
+                           entity_id=f"{round_no}/{player}", new={"new": new})
+        await checked(db)
+    return new
+
+
+async def record_unannounced(db: Database, round_no: int, reason: AbsenceReason, *,
+                             actor: int | None) -> list[str]:
+    """When a round is locked: every flexible member who did not sign on is absent, as the
+    rules say (`reason`). Returns their codes."""
+    async with db.transaction() as conn:
+        sid = await season_id(conn)
+        rnd = await round_row(conn, sid, round_no)
+        absent = await unannounced(conn, sid, rnd)
+        now = audit.now()
+        await conn.executemany(
+            "INSERT INTO signoff (round_id, player_id, reason, note, sent_at, entered_by, "
+            "on_time) VALUES (?, ?, ?, '', ?, ?, 1)",
+            [(rnd["id"], row["id"], reason.value, now, actor) for row in absent])
+        if absent:
+            await audit.record(conn, actor=actor, action="signoff.unannounced",
+                               entity="round", entity_id=str(round_no),
+                               new=[row["code"] for row in absent])
+            await checked(db)
+    return [row["code"] for row in absent]
 
 
 async def signed_off_rounds(db: Database, player: str, *, from_round: int) -> list[int]:

@@ -8,6 +8,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+import aiosqlite
+
 from core.season import data_to_json
 from storage import audit
 from storage.db import Database
@@ -78,24 +80,31 @@ class Member:
     code: str
     name: str
     telegram_id: int | None
+    flexible: bool = False
+    """Plays only the rounds he signs on for."""
 
 
 async def members(db: Database) -> list[Member]:
     """The members of the active season, in registration order."""
     conn = db.conn
     sid = await season_id(conn)
-    async with conn.execute("SELECT code, name, telegram_id FROM player WHERE season_id = ? "
-                            "ORDER BY position", (sid,)) as cur:
-        return [Member(r["code"], r["name"], r["telegram_id"]) for r in await cur.fetchall()]
+    async with conn.execute("SELECT code, name, telegram_id, flexible FROM player WHERE "
+                            "season_id = ? ORDER BY position", (sid,)) as cur:
+        return [_member(r) for r in await cur.fetchall()]
 
 
 async def member_of(db: Database, telegram_id: int) -> Member | None:
     """The member a Telegram user is linked to, if any (every message asks: one lookup)."""
     conn = db.conn
-    async with conn.execute("SELECT code, name, telegram_id FROM player WHERE season_id = ? "
-                            "AND telegram_id = ?", (await season_id(conn), telegram_id)) as cur:
+    async with conn.execute("SELECT code, name, telegram_id, flexible FROM player WHERE "
+                            "season_id = ? AND telegram_id = ?",
+                            (await season_id(conn), telegram_id)) as cur:
         row = await cur.fetchone()
-    return None if row is None else Member(row["code"], row["name"], row["telegram_id"])
+    return None if row is None else _member(row)
+
+
+def _member(row: aiosqlite.Row) -> Member:
+    return Member(row["code"], row["name"], row["telegram_id"], bool(row["flexible"]))
 
 
 def exact(candidates: list[Member], text: str) -> list[Member]:
@@ -129,7 +138,7 @@ async def link(db: Database, code: str, telegram_id: int | None, *, actor: int |
 
 
 async def add_player(db: Database, name: str, *, rating: int | None, youth: bool,
-                     joined: int, actor: int | None) -> str:
+                     joined: int, actor: int | None, flexible: bool = False) -> str:
     """A new member who plays from round `joined`; returns his code."""
     async with db.transaction() as conn:
         sid = await season_id(conn)
@@ -139,14 +148,30 @@ async def add_player(db: Database, name: str, *, rating: int | None, youth: bool
         code = next(f"{base}{k}" if k else base for k in range(len(taken) + 2)
                     if (f"{base}{k}" if k else base) not in taken)
         await conn.execute(
-            "INSERT INTO player (season_id, code, name, rating, youth, joined, position) "
-            "VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(max(position), -1) + 1 FROM player "
-            "WHERE season_id = ?))", (sid, code, name, rating, int(youth), joined, sid))
+            "INSERT INTO player (season_id, code, name, rating, youth, flexible, joined, "
+            "position) VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(position), -1) + 1 "
+            "FROM player WHERE season_id = ?))",
+            (sid, code, name, rating, int(youth), int(flexible), joined, sid))
         await audit.record(conn, actor=actor, action="player.add", entity="player",
                            entity_id=code, new={"name": name, "rating": rating,
-                                                "youth": youth, "joined": joined})
+                                                "youth": youth, "flexible": flexible,
+                                                "joined": joined})
         await checked(db)
     return code
+
+
+async def set_flexible(db: Database, code: str, flexible: bool, *, actor: int | None) -> None:
+    """A member becomes flexible (plays only when he signs on) or fixed (plays unless he
+    signs off). Rounds already locked keep what was recorded for him."""
+    async with db.transaction() as conn:
+        pid = await player_id(conn, await season_id(conn), code)
+        async with conn.execute("SELECT flexible FROM player WHERE id = ?", (pid,)) as cur:
+            row = await cur.fetchone()
+        await conn.execute("UPDATE player SET flexible = ? WHERE id = ?", (int(flexible), pid))
+        await audit.record(conn, actor=actor, action="player.flexible", entity="player",
+                           entity_id=code, old=None if row is None else bool(row[0]),
+                           new=flexible)
+        await checked(db)
 
 
 async def withdraw(db: Database, code: str, *, last_round: int, actor: int | None) -> None:

@@ -1,5 +1,6 @@
 """The whole store as one file (`keizer-club/1`): the season file, plus what a season file
 cannot hold: rounds planned beyond the next, every sign-off with its note and send time,
+the sign-ons of flexible members,
 deadlines and states, the arbiter's fixes, report and confirmation details, Telegram links,
 the club's settings and its arbiters. Export then import gives the same store.
 
@@ -24,6 +25,7 @@ FORMAT = "keizer-club/1"
 
 ROUND = ("number", "date", "deadline", "reminded_at", "fixes", "state")
 SIGNOFF = ("reason", "day", "team", "result", "note", "sent_at", "entered_by", "on_time")
+SIGNON = ("sent_at", "entered_by")
 GAME = ("board", "result", "reported_by", "reported_at", "confirmed_by", "confirmed_at")
 BROKEN = ("rule", "players", "facts")
 CLUB = ("name", "round_start", "deadline_minutes", "reminder_minutes", "group_chat_id",
@@ -73,6 +75,10 @@ async def _everything(conn: aiosqlite.Connection) -> dict[str, Any]:
                              for r in await _all(
             conn, "SELECT s.*, p.code FROM signoff s JOIN player p ON p.id = s.player_id "
             "WHERE s.round_id = ? ORDER BY s.id", (rnd["id"],))]
+        entry["signons"] = [{"player": r["code"], **{k: r[k] for k in SIGNON}}
+                            for r in await _all(
+            conn, "SELECT o.*, p.code FROM signon o JOIN player p ON p.id = o.player_id "
+            "WHERE o.round_id = ? ORDER BY o.id", (rnd["id"],))]
         entry["games"] = [{"white": r["w"], "black": r["b"], **{k: r[k] for k in GAME}}
                           for r in await _all(
             conn, "SELECT g.*, w.code AS w, b.code AS b FROM game g JOIN player w ON "
@@ -132,6 +138,11 @@ async def _round(conn: aiosqlite.Connection, sid: int, ids: dict[str, int],
             f"INSERT INTO signoff (round_id, player_id, {', '.join(SIGNOFF)}) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (rid, _id(ids, row["player"]), *(row.get(k) for k in SIGNOFF)))
+    await conn.execute("DELETE FROM signon WHERE round_id = ?", (rid,))
+    for row in entry.get("signons", []):
+        await conn.execute("INSERT INTO signon (round_id, player_id, sent_at, entered_by) "
+                           "VALUES (?, ?, ?, ?)",
+                           (rid, _id(ids, row["player"]), *(row.get(k) for k in SIGNON)))
     for game in entry.get("games", []):
         await conn.execute(
             "INSERT INTO game (round_id, board, white_id, black_id, result, reported_by, "

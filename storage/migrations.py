@@ -159,6 +159,19 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX outbox_due ON outbox (due_at) WHERE sent_at IS NULL AND failed_at IS NULL;
     """,
+    # 3: flexible members (absent unless they sign on) and their sign-ons.
+    """
+    ALTER TABLE player ADD COLUMN flexible INTEGER NOT NULL DEFAULT 0;
+
+    CREATE TABLE signon (
+        id INTEGER PRIMARY KEY,
+        round_id INTEGER NOT NULL REFERENCES round(id) ON DELETE CASCADE,
+        player_id INTEGER NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+        sent_at TEXT NOT NULL,
+        entered_by INTEGER,
+        UNIQUE (round_id, player_id)
+    );
+    """,
 )
 
 VERSION = len(MIGRATIONS)

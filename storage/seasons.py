@@ -13,6 +13,7 @@ from typing import Any, cast
 
 import aiosqlite
 
+from core.rules import rules_from_source
 from core.season import (
     EXTERNAL_RESULTS,
     FORMAT,
@@ -91,9 +92,9 @@ async def import_season(db: Database, season: Season, *, replace: bool = False,
         for position, p in enumerate(season.players):
             cur = await conn.execute(
                 "INSERT INTO player (season_id, code, name, rating, youth, joined, withdrawn, "
-                "grp, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "grp, flexible, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (sid, p.id, p.name, p.rating, int(p.youth), p.joined, p.withdrawn, p.group,
-                 position))
+                 int(p.flexible), position))
             ids[p.id] = int(cur.lastrowid or 0)
         for rnd in season.rounds:
             state = RoundState.COMPLETE if rnd.is_complete else RoundState.PUBLISHED \
@@ -125,6 +126,9 @@ async def import_season(db: Database, season: Season, *, replace: bool = False,
 
 async def season_data(conn: aiosqlite.Connection) -> dict[str, Any]:
     """The active season as season-file data (canonical form)."""
+    from storage.rounds import RoundState  # rounds is built on this module's lookups
+
+    planned = RoundState.PLANNED
     sid = await season_id(conn)
     async with conn.execute("SELECT * FROM season WHERE id = ?", (sid,)) as cur:
         s = await cur.fetchone()
@@ -166,16 +170,39 @@ async def season_data(conn: aiosqlite.Connection) -> dict[str, Any]:
             entry["games"] = [_game(g, codes) for g in games]
         # A late sign-off of a paired player is settled by the game's result (a forfeit).
         entry["absent"] = [_absence(a, codes) for a in signoffs if a["player_id"] not in playing]
+        if rnd["state"] == planned:
+            # Recorded when the round is locked; until then what it will be.
+            reason = rules_from_source(data["rules"]).flexible_absent
+            entry["absent"] += [{"player": row["code"], "reason": reason.value}
+                                for row in await unannounced(conn, sid, rnd)]
         data["rounds"].append(entry)
         if not games:
             break  # only the round waiting to be paired; later rounds are only planned
     return data
 
 
+async def unannounced(conn: aiosqlite.Connection, sid: int,
+                      rnd: aiosqlite.Row) -> list[aiosqlite.Row]:
+    """The flexible members of a round who did not sign on for it (nor off, nor play)."""
+    number = rnd["number"]
+    async with conn.execute(
+            "SELECT p.id, p.code FROM player p WHERE p.season_id = ? AND p.flexible = 1 "
+            "AND p.joined <= ? AND (p.withdrawn IS NULL OR p.withdrawn >= ?) "
+            "AND NOT EXISTS (SELECT 1 FROM signoff s WHERE s.round_id = ? "
+            "AND s.player_id = p.id) "
+            "AND NOT EXISTS (SELECT 1 FROM signon o WHERE o.round_id = ? "
+            "AND o.player_id = p.id) "
+            "AND NOT EXISTS (SELECT 1 FROM game g WHERE g.round_id = ? "
+            "AND p.id IN (g.white_id, g.black_id)) ORDER BY p.position",
+            (sid, number, number, rnd["id"], rnd["id"], rnd["id"])) as cur:
+        return list(await cur.fetchall())
+
+
 def _player(row: aiosqlite.Row) -> dict[str, Any]:
     return player_data(Player(row["code"], row["name"], rating=row["rating"],
                               youth=bool(row["youth"]), joined=row["joined"],
-                              withdrawn=row["withdrawn"], group=row["grp"]))
+                              withdrawn=row["withdrawn"], group=row["grp"],
+                              flexible=bool(row["flexible"])))
 
 
 def _game(row: aiosqlite.Row, codes: dict[int, str]) -> dict[str, Any]:

@@ -26,13 +26,18 @@ async def _next_round(services: Services) -> int:
 
 
 async def add_player(services: Services, name: str, *, rating: int | None, youth: bool,
-                     actor: int) -> int:
+                     flexible: bool = False, actor: int) -> int:
     """A new member, playing from the next round on (returned)."""
     async with services.db.transaction():
         joined = await _next_round(services)
-        await club.add_player(services.db, name, rating=rating, youth=youth, joined=joined,
-                              actor=actor)
+        await club.add_player(services.db, name, rating=rating, youth=youth,
+                              flexible=flexible, joined=joined, actor=actor)
     return joined
+
+
+async def set_flexible(services: Services, who: Member, flexible: bool, *, actor: int) -> None:
+    """The member plays only when he signs on (flexible), or unless he signs off."""
+    await club.set_flexible(services.db, who.code, flexible, actor=actor)
 
 
 async def withdraw(services: Services, who: Member, *, actor: int) -> int:

@@ -14,7 +14,8 @@ from bot.tables import PairingView
 from core.errors import InvalidInputError
 from core.pairing import Board, Fixes, PairingImpossibleError, before_pairing
 from core.pairing.request import NO_FIXES, fitting_fixes, present_in, request_for_round
-from storage import club, rounds
+from core.season import AbsenceReason
+from storage import attendance, club, rounds
 from storage.errors import InputStoreError, StoreProblem
 from storage.rounds import RoundState
 from storage.seasons import has_season, load_season
@@ -35,8 +36,14 @@ async def draft(services: Services, number: int, *, actor: int | None) -> Draft:
     unpairable."""
     db = services.db
     async with db.transaction():
-        await rounds.advance(db, number, RoundState.PLANNED, RoundState.LOCKED, actor=actor)
-        season = before_pairing(await load_season(db), number)
+        # Loaded while still planned, it holds the flexible members who did not sign on as
+        # absent; locking records them so.
+        loaded = await load_season(db)
+        if await rounds.advance(db, number, RoundState.PLANNED, RoundState.LOCKED,
+                                actor=actor):
+            await attendance.record_unannounced(
+                db, number, AbsenceReason(loaded.rules.flexible_absent.value), actor=actor)
+        season = before_pairing(loaded, number)
         kept, dropped = fitting_fixes(await rounds.fixes(db, number), present_in(season, number))
         if dropped != NO_FIXES:
             await rounds.set_fixes(db, number, kept, actor=actor)

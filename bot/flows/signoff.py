@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -123,6 +124,16 @@ async def cancel(services: Services, who: Member, number: int, *, sent_at: dt.da
     """Undo a sign-off: a member before the deadline, the arbiter always."""
     await attendance.cancel_sign_off(services.db, number, who.code, sent_at=sent_at,
                                      actor=actor, correction=correction)
+
+
+async def sign_on(services: Services, who: Member, numbers: Sequence[int], *,
+                  sent_at: dt.datetime, actor: int, correction: bool) -> list[bool]:
+    """A flexible member will play these rounds (all or none); per round, True if he was
+    not signed on yet."""
+    async with services.db.transaction():
+        return [await attendance.sign_on(services.db, number, who.code, sent_at=sent_at,
+                                         actor=actor, correction=correction)
+                for number in numbers]
 
 
 async def signed_off_rounds(services: Services, who: Member, *, from_round: int) -> list[int]:

@@ -29,6 +29,16 @@ def _actor(update: Update) -> int:
 @arbiter_only
 async def speler(update: Update, context: Context) -> None:
     args = list(context.args or [])
+    kind = args[-1].lower() if args else ""
+    if len(args) >= 2 and kind in ("flexibel", "vast") \
+            and args[0].lower() not in ("nieuw", "weg"):
+        who = await find_member(update, context, " ".join(args[:-1]))
+        if who is not None:
+            await admin.set_flexible(context.services, who, kind == "flexibel",
+                                     actor=_actor(update))
+            await reply(update, context,
+                        texts.SPELER_KIND[kind == "flexibel"].format(name=esc(who.name)))
+        return
     if len(args) < 2 or args[0].lower() not in ("nieuw", "weg"):
         await reply(update, context, texts.SPELER_USAGE)
         return
@@ -38,7 +48,9 @@ async def speler(update: Update, context: Context) -> None:
             last = await admin.withdraw(context.services, who, actor=_actor(update))
             await reply(update, context, texts.SPELER_GONE.format(name=esc(who.name), round=last))
         return
-    words, rating, youth = args[1:], None, False
+    words, rating, youth, flexible = args[1:], None, False, False
+    if words and words[-1].lower() == "flexibel":
+        flexible, words = True, words[:-1]
     if words and words[-1].lower() == "jeugd":
         youth, words = True, words[:-1]
     if words and number(words[-1]) is not None:
@@ -48,15 +60,19 @@ async def speler(update: Update, context: Context) -> None:
         return
     name = " ".join(words)
     joined = await admin.add_player(context.services, name, rating=rating, youth=youth,
-                                    actor=_actor(update))
-    await reply(update, context, texts.SPELER_ADDED.format(name=esc(name), round=joined))
+                                    flexible=flexible, actor=_actor(update))
+    added = texts.SPELER_ADDED.format(name=esc(name), round=joined)
+    if flexible:
+        added += " " + texts.SPELER_KIND[True].format(name=esc(name))
+    await reply(update, context, added)
 
 
 @arbiter_only
 async def spelers(update: Update, context: Context) -> None:
     everyone = await members.everyone(context.services)
     lines = [texts.SPELERS_TITLE.format(count=len(everyone))]
-    lines += [f"{esc(m.name)}{texts.SPELERS_LINKED if m.telegram_id else ''}" for m in everyone]
+    lines += [f"{esc(m.name)}{texts.SPELERS_LINKED if m.telegram_id else ''}"
+              f"{texts.SPELERS_FLEXIBLE if m.flexible else ''}" for m in everyone]
     await reply(update, context, "\n".join(lines))
 
 

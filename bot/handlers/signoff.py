@@ -12,7 +12,7 @@ from telegram import Update
 from bot import dates, texts
 from bot.chat import esc, reply, show_date, show_moment
 from bot.flows import members, signoff
-from bot.handlers.common import atomically, command, is_arbiter, member, number
+from bot.handlers.common import atomically, command, is_arbiter, member
 from bot.services import App, Context, ScheduledRound, open_round, schedule
 from core.preview import Earning
 from core.season import Absence, AbsenceReason, ExternalDay
@@ -82,6 +82,9 @@ def parse(words: list[str], rounds: list[ScheduledRound], opened: int | None,
             continue
         point, used = _point(words[k:], today, club_day)
         if point is None:
+            if words[k].isascii() and words[k].isdigit():  # too long for any round
+                request.problem = texts.NOT_SCHEDULED.format(round=esc(words[k]))
+                return request
             if until is not None or words[k].isnumeric():
                 request.problem = texts.NOT_A_ROUND.format(text=esc(words[k]))
                 return request
@@ -272,27 +275,45 @@ def signed_off_text(done: signoff.SignOffReport, zone: dt.tzinfo, *, for_self: b
 
 
 async def aanmelden(update: Update, context: Context) -> None:
+    """A flexible member signs on (he plays only then); a fixed one takes a sign-off back.
+    The rounds are named as for /afmelden."""
     services = context.services
     words = list(context.args or [])
     arbiter = await is_arbiter(update, context)
     who, words = await _target(update, context, words, arbiter)
     if who is None:
         return
+    today = services.clock().astimezone(services.settings.timezone).date()
     upcoming = await open_round(services)
-    named = number(words[0]) if words else None
-    if words and (named is None or named not in {r.number for r in await schedule(services)}):
-        await reply(update, context, texts.NOT_SCHEDULED.format(round=esc(words[0])))
+    planned = await schedule(services)
+    parsed = await asyncio.to_thread(parse, words, planned,
+                                     None if upcoming is None else upcoming.number, today)
+    if parsed.problem or parsed.note:
+        await reply(update, context, parsed.problem
+                    or texts.NOT_A_ROUND.format(text=esc(parsed.note.split()[0])))
         return
-    chosen = named or (upcoming.number if upcoming else None)
-    if chosen is None:
+    chosen = parsed.rounds or ([upcoming.number] if upcoming else [])
+    if not chosen:
         await reply(update, context, texts.NO_OPEN_ROUND)
         return
     message = update.effective_message
     assert message is not None and update.effective_user is not None
-    await signoff.cancel(services, who, chosen, sent_at=message.date,
-                         actor=update.effective_user.id,
-                         correction=arbiter)
-    await reply(update, context, texts.AANMELDEN_DONE.format(round=chosen))
+    actor = update.effective_user.id
+    if not who.flexible:
+        async with atomically(context):
+            for number_ in chosen:
+                await signoff.cancel(services, who, number_, sent_at=message.date, actor=actor,
+                                     correction=arbiter)
+            await reply(update, context, "\n".join(
+                texts.AANMELDEN_DONE.format(round=n) for n in chosen))
+        return
+    fresh = await signoff.sign_on(services, who, chosen, sent_at=message.date, actor=actor,
+                                  correction=arbiter)
+    when = {r.number: r.date for r in planned}
+    await reply(update, context, "\n".join(
+        (texts.SIGNED_ON if new else texts.SIGNED_ON_ALREADY).format(
+            name=esc(who.name), round=n, date=show_date(when.get(n), today))
+        for n, new in zip(chosen, fresh, strict=True)))
 
 
 def register(app: App) -> None:

@@ -18,6 +18,7 @@ from core.rules.model import (
     Titles,
     TopException,
     TopValue,
+    Unannounced,
     Weekday,
 )
 from core.rules.presets import PRESETS
@@ -31,5 +32,5 @@ from core.rules.source import (
 
 __all__ = ["EXTERNAL_KINDS", "PARAMETERS", "PRESETS", "TEAM_AWARD", "Colour", "CompensationKind",
            "Fade", "Ladder", "Revaluation", "Rules", "Titles", "TopException", "TopValue",
-           "Weekday", "check_rules_source", "rules_from_source", "rules_from_toml",
-           "rules_to_mapping"]
+           "Unannounced", "Weekday", "check_rules_source", "rules_from_source",
+           "rules_from_toml", "rules_to_mapping"]

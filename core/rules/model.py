@@ -49,6 +49,14 @@ class Weekday(StrEnum):
     SUNDAY = "sunday"
 
 
+class Unannounced(StrEnum):
+    """How a flexible member who did not sign on for a round is recorded (an absence
+    reason of the season file)."""
+
+    NOTICE = "notice"
+    NO_NOTICE = "no_notice"
+
+
 class Titles(StrEnum):
     """What the season's prizes are decided by, beside the club championship (section 6)."""
 
@@ -153,6 +161,9 @@ class Rules:
     """Only the first N `notice` rounds earn compensation; None: no cap."""
     late_join_counts_to_cap: bool = False
     """Late-join rounds count toward `notice_cap` (and are capped with it)."""
+    flexible_absent: Unannounced = Unannounced.NOTICE
+    """A flexible member (absent unless he signs on, `players[].flexible`) who did not sign
+    on: recorded as signed off with notice, or as absent without notice."""
     team_table: Mapping[int, tuple[Fraction, Fraction, Fraction]] = field(
         default_factory=lambda: MappingProxyType({})
     )

@@ -27,6 +27,7 @@ from core.rules.model import (
     Titles,
     TopException,
     TopValue,
+    Unannounced,
     Weekday,
 )
 from core.rules.presets import PRESETS
@@ -224,6 +225,7 @@ _PARSERS: Mapping[str, _Parser] = {
     "compensation": _compensation,
     "notice_cap": _integer(0, nullable=True),
     "late_join_counts_to_cap": _boolean,
+    "flexible_absent": _choice(Unannounced),
     "team_table": _team_table,
     "team_class": _team_class,
     "planned_rounds": _integer(1, 200),

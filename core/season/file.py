@@ -39,7 +39,7 @@ EXTERNAL_RESULTS: Mapping[str, Fraction] = {
 
 _TOP_KEYS = ("format", "club", "season", "rules", "planned_rounds", "players", "initial_ranking",
              "rounds")
-_PLAYER_KEYS = ("id", "name", "rating", "youth", "joined", "withdrawn", "group")
+_PLAYER_KEYS = ("id", "name", "rating", "youth", "joined", "withdrawn", "group", "flexible")
 _ROUND_KEYS = ("round", "date", "games", "absent")
 _GAME_KEYS = ("white", "black", "result")
 _ABSENCE_KEYS = ("player", "reason", "day", "team", "result")
@@ -171,18 +171,24 @@ class _Reader:
             joined = self._optional_int(raw, "joined", path, 1) or 1
             withdrawn = self._optional_int(raw, "withdrawn", path, 1)
             group = self._optional_int(raw, "group", path, 1)
-            youth = raw.get("youth", False)
-            if not isinstance(youth, bool):
-                self.problems.add(join_path(path, "youth"), ProblemCode.WRONG_TYPE,
-                                  value=_short(youth), expected=Expected.BOOLEAN)
-                youth = False
+            youth = self._optional_bool(raw, "youth", path)
+            flexible = self._optional_bool(raw, "flexible", path)
             if withdrawn is not None and withdrawn < joined:
                 self.problems.add(join_path(path, "withdrawn"), ProblemCode.OUT_OF_RANGE,
                                   value=withdrawn, low=joined)
             if pid:
                 seen.add(pid)
-                players.append(Player(pid, name, rating, youth, joined, withdrawn, group))
+                players.append(Player(pid, name, rating, youth, joined, withdrawn, group,
+                                      flexible))
         return players
+
+    def _optional_bool(self, raw: Mapping[str, Any], key: str, path: str) -> bool:
+        value = raw.get(key, False)
+        if isinstance(value, bool):
+            return value
+        self.problems.add(join_path(path, key), ProblemCode.WRONG_TYPE, value=_short(value),
+                          expected=Expected.BOOLEAN)
+        return False
 
     def _optional_int(self, raw: Mapping[str, Any], key: str, path: str, low: int) -> int | None:
         if key not in raw:
@@ -395,6 +401,8 @@ def player_data(player: Player) -> dict[str, Any]:
         data["withdrawn"] = player.withdrawn
     if player.group is not None:
         data["group"] = player.group
+    if player.flexible:
+        data["flexible"] = True
     return data
 
 

@@ -73,6 +73,9 @@ class Player:
     """Last round he took part in."""
     group: int | None = None
     """Subgroup, where the rules have them."""
+    flexible: bool = False
+    """Absent unless he signs on for a round (a *flexibel* member); the others play unless
+    they sign off."""
 
     def active_in(self, round_no: int) -> bool:
         return self.joined <= round_no and (self.withdrawn is None or round_no <= self.withdrawn)

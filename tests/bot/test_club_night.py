@@ -1,9 +1,12 @@
-"""Issue 14 over HTTP: long absences and dates as members and the arbiter type them."""
+"""Issue 14 over HTTP: long absences and dates as members and the arbiter type them;
+flexible members, who play only when they sign on."""
 
 from __future__ import annotations
 
-from tests.bot.conftest import ARBITER
-from tests.bot.test_season import set_up_club
+from core.season import Season
+from storage.seasons import export_json
+from tests.bot.conftest import ARBITER, boards
+from tests.bot.test_season import pass_deadline, set_up_club
 
 
 async def test_a_holiday_by_dates_signs_off_every_round_in_it(bot, members):
@@ -65,3 +68,54 @@ async def test_the_cap_on_paid_sign_offs_is_shown_where_it_bites(bot, members):
     assert "Het maximum van 2 betaalde afmeldingen is bereikt" in lines[2]
     assert lines[3] == ("Afmelden levert punten op tot en met de 2e keer in het seizoen; "
                         "daarna niet meer.")
+
+
+async def round_absences(bot, number: int) -> dict[str, str]:
+    season = Season.from_json(await export_json(bot.app.bot_data.db))
+    names = {p.id: p.name for p in season.players}
+    return {names[a.player]: a.reason.value for a in season.round(number).absent}
+
+
+async def test_a_flexible_member_plays_only_when_he_signs_on(bot, members):
+    await set_up_club(bot, members, rounds=2)
+    told = await bot.ask(ARBITER, "/speler Cor Jansen flexibel")
+    assert told.text.startswith("Cor Jansen is nu flexibel: hij speelt alleen de rondes")
+    await bot.ask(ARBITER, "/speler Daan Smit flexibel")
+    listed = await bot.ask(ARBITER, "/spelers")
+    assert "Cor Jansen (gekoppeld) (flexibel)" in listed.text
+    on = await bot.ask(members[3], "/aanmelden")
+    assert on.text == "Daan Smit is aangemeld voor ronde 1 (do 3 dec) en wordt ingedeeld."
+    again = await bot.ask(members[3], "/aanmelden donderdag")
+    assert again.text == "Daan Smit was al aangemeld voor ronde 1 (do 3 dec)."
+    # Until the deadline, the round already counts Cor as signed off (as the rules say).
+    assert await round_absences(bot, 1) == {"Cor Jansen": "notice"}
+    draft = await pass_deadline(bot, 1)
+    paired = {name for board in boards(draft.text) for name in board}
+    assert "Daan Smit" in paired and "Cor Jansen" not in paired
+    recorded = await round_absences(bot, 1)  # five play: one has the bye
+    assert recorded.pop("Cor Jansen") == "notice" and list(recorded.values()) == ["bye"]
+    late = await bot.ask(members[2], "/aanmelden 1")
+    assert late.text.startswith("De afmeldtermijn voor ronde 1 is voorbij.")
+
+
+async def test_a_flexible_member_who_signs_on_and_then_off_is_signed_off(bot, members):
+    await set_up_club(bot, members, rounds=2)
+    await bot.ask(ARBITER, "/speler Eva Bos flexibel")
+    await bot.ask(members[4], "/aanmelden 1 en 2")
+    assert await round_absences(bot, 1) == {}
+    await bot.ask(members[4], "/afmelden 2 werk")
+    await bot.ask(ARBITER, "/speler Eva Bos vast")
+    await pass_deadline(bot, 1)
+    assert await round_absences(bot, 1) == {}
+    mine = await bot.ask(members[4], "/mijn")
+    assert "Afgemeld voor: 2." in mine.text
+
+
+async def test_the_club_decides_what_not_signing_on_earns(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    assert "Opgeslagen" in (await bot.ask(
+        ARBITER, "/instellingen regel flexible_absent no_notice")).text
+    added = await bot.ask(ARBITER, "/speler nieuw Piet Puk 1500 flexibel")
+    assert "Piet Puk is nu flexibel" in added.text
+    await pass_deadline(bot, 1)
+    assert await round_absences(bot, 1) == {"Piet Puk": "no_notice"}

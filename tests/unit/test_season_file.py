@@ -71,6 +71,9 @@ BROKEN = [
     (_set(["players", 1, "id"], "a"), "players[1].id", ProblemCode.DUPLICATE_PLAYER_ID),
     (_set(["players", 0, "rating"], "hoog"), "players[0].rating", ProblemCode.WRONG_TYPE),
     (_set(["players", 0, "club"], "x"), "players[0].club", ProblemCode.UNKNOWN_KEY),
+    (_set(["players", 0, "flexible"], "ja"), "players[0].flexible", ProblemCode.WRONG_TYPE),
+    (_set(["rules"], {"preset": "sliedrecht", "flexible_absent": "bye"}),
+     "rules.flexible_absent", ProblemCode.BAD_VALUE),
     (_set(["players", 3, "withdrawn"], 1), "players[3].withdrawn", ProblemCode.OUT_OF_RANGE),
     (_set(["initial_ranking"], ["a", "b", "c", "x"]), "initial_ranking[3]",
      ProblemCode.UNKNOWN_PLAYER),
@@ -161,6 +164,15 @@ def _roundtrip(data):
 def test_write_read_roundtrip_of_a_handmade_file():
     data = json.loads(json.dumps(valid()), parse_float=Decimal)
     assert _roundtrip(data) == data
+
+
+def test_a_flexible_member_is_kept_and_written_only_when_he_is_one():
+    data = json.loads(json.dumps(valid()), parse_float=Decimal)
+    data["players"][0]["flexible"] = True
+    season = Season.from_data(data)
+    assert [p.flexible for p in season.players][:2] == [True, False]
+    assert _roundtrip(data) == data
+    assert '"flexible"' not in Season.from_data(valid()).to_json()
 
 
 def test_decimals_in_rules_are_written_as_they_were_read():
