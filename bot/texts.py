@@ -449,8 +449,12 @@ FIXES_CLEARED = "De vaste keuzes voor ronde {round} zijn gewist."
 NO_FIXES_TO_CLEAR = "Er zijn geen vaste keuzes voor ronde {round}."
 ERROR_TO_ARBITER = ("Er ging iets mis in keizerbot. Ik meld hetzelfde soort fout hooguit één "
                     "keer per uur; de details staan in het logboek van de bot.")
+RESULT_UNCHANGED = ("Die uitslag had je al doorgegeven (ronde {round}, bord {board}: {words}); "
+                    "{opponent} bevestigt hem nog.")
+RESULT_BUTTONS = (("1-0", "1-0"), ("½-½", "1/2-1/2"), ("0-1", "0-1"))
+"""The result buttons under a player's pairing message: label, result (white first)."""
 PERSONAL_PAIRING = ("Ronde {round} ({date}): je speelt met {colour} tegen {opponent} "
-                    "(bord {board}). Tempo: {tempo}.")
+                    "(bord {board}). Tempo: {tempo}.\nNa afloop: tik de uitslag (wit eerst).")
 PERSONAL_BYE = ("Ronde {round} ({date}): je hebt deze ronde vrij (bye), want het aantal "
                 "spelers is oneven.")
 TEMPO = "90 minuten + 15 seconden per zet"

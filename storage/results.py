@@ -23,6 +23,8 @@ class Outcome(StrEnum):
     """Final."""
     CONFLICT = "conflict"
     """The opponent reported something else: nothing changed, the arbiter decides."""
+    UNCHANGED = "unchanged"
+    """The same player tapped the same result again: nothing changed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +83,10 @@ async def board_of(db: Database, round_no: int, player: str) -> int:
 
 
 async def report(db: Database, round_no: int, board: int, result: Result, *,
-                 player: str | None, actor: int | None) -> GameResult:
+                 player: str | None, actor: int | None, again: bool = True) -> GameResult:
     """A result reported by a player of the game (`player`), or entered by the arbiter
-    (`player=None`, final at once)."""
+    (`player=None`, final at once). Without `again`, the same player's same result a second
+    time changes nothing (a second tap on a button)."""
     async with db.transaction() as conn:
         sid = await season_id(conn)
         rnd, game = await _game(conn, sid, round_no, board)
@@ -95,6 +98,10 @@ async def report(db: Database, round_no: int, board: int, result: Result, *,
             raise InputStoreError(StoreProblem.ALREADY_CONFIRMED, round=round_no, board=board,
                                   result=game["result"])
         at = audit.now()
+        if not again and player is not None and game["reported_by"] == actor \
+                and game["result"] == result.value:
+            return GameResult(round_no, board, game["white_code"], game["black_code"], result,
+                              Outcome.UNCHANGED)
         if player is None:
             outcome = Outcome.CONFIRMED
             await conn.execute("UPDATE game SET result = ?, reported_by = ?, reported_at = ?, "

@@ -50,18 +50,24 @@ def _words(everyone: dict[str, Member], result: Result, white: str, black: str) 
 
 
 async def report(services: Services, who: Member, result: Result, *,
-                 replied_to: tuple[int, int] | None, actor: int) -> Reported | None:
-    """A player's result for his game in the round of the pairing he replied to
-    (`replied_to`: chat and message), else the newest published round; None if no round is
-    published. The opponent is asked to confirm, or the arbiters hear of a conflict."""
+                 replied_to: tuple[int, int] | None, actor: int,
+                 tapped_in: int | None = None) -> Reported | None:
+    """A player's result for his game: in round `tapped_in` (a button under his pairing),
+    or the round of the pairing he replied to (`replied_to`: chat and message), else the
+    newest published round; None if no round is published. The opponent is asked to
+    confirm, or the arbiters hear of a conflict. Typed again, the opponent is asked again;
+    tapped again, not."""
     db = services.db
     async with db.transaction():
-        number = None if replied_to is None else await club.message_round(db, *replied_to)
+        number = tapped_in
+        if number is None and replied_to is not None:
+            number = await club.message_round(db, *replied_to)
         number = number or await published_round(services)
         if number is None:
             return None
         board = await results.board_of(db, number, who.code)
-        outcome = await results.report(db, number, board, result, player=who.code, actor=actor)
+        outcome = await results.report(db, number, board, result, player=who.code, actor=actor,
+                                       again=tapped_in is None)
         return await _announce(services, await _everyone(services), outcome, who, result)
 
 

@@ -7,6 +7,8 @@ import datetime as dt
 import logging
 from dataclasses import dataclass, replace
 
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
 from bot import messages, texts
 from bot.chat import esc, owe_to_arbiters, send, show_date, show_moment
 from bot.services import Services, due_rounds, round_start
@@ -188,6 +190,13 @@ async def remind(services: Services) -> None:
                         thread_id=settings.group_thread_id, about=texts.THE_GROUP)
 
 
+def result_buttons(number: int) -> InlineKeyboardMarkup:
+    """1-0, ½-½, 0-1 (white first) under a player's own pairing message."""
+    return InlineKeyboardMarkup([[
+        InlineKeyboardButton(label, callback_data=f"uit:v1:{number}:{value}")
+        for label, value in texts.RESULT_BUTTONS]])
+
+
 @dataclass(frozen=True, slots=True)
 class Published:
     round: int
@@ -230,11 +239,13 @@ async def publish(services: Services, *, actor: int) -> Published:
         if stored.bye is not None:
             personal.append((stored.bye, texts.PERSONAL_BYE.format(round=number, date=when)))
         unlinked = []
+        playing = {code for board in stored.boards for code in (board.white, board.black)}
         for code, text in personal:
             who = everyone[code]
             if who.telegram_id is None:
                 unlinked.append(who.name)
                 continue
             await send(services, who.telegram_id, text, about=esc(who.name), round_no=number,
-                       kind="personal", player=code)
+                       kind="personal", player=code,
+                       markup=result_buttons(number) if code in playing else None)
     return Published(number, len(personal) - len(unlinked), tuple(unlinked))

@@ -6,7 +6,7 @@ from telegram import Update
 
 from bot import texts
 from bot.chat import answer, drop_buttons, edit, esc, reply
-from bot.flows import results
+from bot.flows import members, results
 from bot.handlers.common import atomically, button, command, is_arbiter, member, number
 from bot.services import App, Context
 from core.season import Result
@@ -67,6 +67,9 @@ def reported(done: results.Reported) -> str:
     if done.outcome is results.Outcome.CONFLICT:
         return texts.RESULT_CONFLICT.format(opponent=esc(done.opponent), round=done.round,
                                             board=done.board, words=done.words)
+    if done.outcome is results.Outcome.UNCHANGED:
+        return texts.RESULT_UNCHANGED.format(round=done.round, board=done.board,
+                                             words=done.words, opponent=esc(done.opponent))
     if done.outcome is results.Outcome.RECORDED:
         return texts.RESULT_RECORDED.format(round=done.round, board=done.board,
                                             words=done.words, opponent=esc(done.opponent))
@@ -91,7 +94,23 @@ async def confirm_button(update: Update, context: Context) -> None:
         await edit(update, texts.CONFIRMED.format(words=said))
 
 
+async def result_button(update: Update, context: Context) -> None:
+    """A result tapped under a player's own pairing message: as `/uitslag` for that round."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    _, _, number_, value = query.data.split(":")
+    who = await members.of_user(context.services, query.from_user.id)
+    if who is None:
+        await answer(update, texts.NOT_YOUR_BUTTON, alert=True)
+        return
+    done = await results.report(context.services, who, Result(value), replied_to=None,
+                                actor=query.from_user.id, tapped_in=int(number_))
+    await answer(update)
+    await reply(update, context, texts.NO_PUBLISHED_ROUND if done is None else reported(done))
+
+
 def register(app: App) -> None:
     app.add_handler(command("uitslag", uitslag, opens_transaction=True))
     app.add_handler(button(r"res(no)?:v1:[0-9]{1,6}:[0-9]{1,6}:(1-0|0-1|1/2-1/2)",
                            confirm_button))
+    app.add_handler(button(r"uit:v1:[0-9]{1,6}:(1-0|0-1|1/2-1/2)", result_button))

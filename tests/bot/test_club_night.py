@@ -3,10 +3,12 @@ flexible members, who play only when they sign on."""
 
 from __future__ import annotations
 
+from bot import texts
 from core.season import Season
 from storage.seasons import export_json
 from tests.bot.conftest import ARBITER, boards
-from tests.bot.test_season import pass_deadline, set_up_club
+from tests.bot.test_authorization import STRANGER
+from tests.bot.test_season import pass_deadline, publish, set_up_club
 
 
 async def test_a_holiday_by_dates_signs_off_every_round_in_it(bot, members):
@@ -119,3 +121,40 @@ async def test_the_club_decides_what_not_signing_on_earns(bot, members):
     assert "Piet Puk is nu flexibel" in added.text
     await pass_deadline(bot, 1)
     assert await round_absences(bot, 1) == {"Piet Puk": "no_notice"}
+
+
+async def test_a_result_is_one_tap_under_the_pairing_and_the_opponent_confirms(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    by = {f"{u.first_name} {u.last_name}": u for u in members}
+    white, black = (by[name] for name in boards(post.text)[0])
+    mine = await bot.tg.next_to(white.id, "Ronde 1")
+    assert [label for label, _ in mine.buttons] == ["1-0", "½-½", "0-1"]
+    mark = len(bot.tg.sent)
+    answered = len(bot.tg.answered)
+    bot.tg.press(white, mine, mine.buttons[0][1])
+    assert await bot.tg.toast(answered) == ""
+    told = await bot.tg.next_to(white.id, "bord 1", after=mark)
+    assert told.text.startswith("Genoteerd, ronde 1 bord 1: ") and "wint met wit" in told.text
+    ask = await bot.tg.next_to(black.id, "Klopt dat", after=mark)
+    # A second tap changes nothing and asks the opponent nothing again.
+    mark = len(bot.tg.sent)
+    bot.tg.press(white, mine, mine.buttons[0][1])
+    again = await bot.tg.next_to(white.id, "had je al doorgegeven", after=mark)
+    assert again.text.startswith("Die uitslag had je al doorgegeven")
+    # Somebody who is not linked taps it (a forged press): refused, nothing changes.
+    answered = len(bot.tg.answered)
+    bot.tg.press(STRANGER, mine, mine.buttons[2][1])
+    assert await bot.tg.toast(answered) == texts.NOT_YOUR_BUTTON
+    bot.tg.press(black, ask, ask.buttons[0][1])
+    await bot.tg.edited(ask, "Bevestigd")
+    # Once confirmed, a late tap is told why it no longer applies.
+    answered = len(bot.tg.answered)
+    bot.tg.press(white, mine, mine.buttons[1][1])
+    assert (await bot.tg.toast(answered)).startswith("De uitslag van bord 1 in ronde 1 staat al")
+    assert said_twice(bot, black.id, "Klopt dat") is False
+
+
+def said_twice(bot, chat_id: int, text: str) -> bool:
+    return sum(text in s.text for s in bot.tg.to(chat_id)) > 1
