@@ -32,7 +32,8 @@ MEMBER_COMMANDS = [
     ("uitslag", "uitslag doorgeven, bijv. /uitslag 1-0"), ("stand", "de stand"),
     ("indeling", "de indeling"), ("mijn", "mijn afmeldingen en partij"),
     ("grafiek", "het verloop van de ranglijst"),
-    ("ik", "zeggen wie je bent"), ("help", "wat ik kan"),
+    ("ik", "zeggen wie je bent"), ("herinnering", "herinnering ook privé: aan of uit"),
+    ("help", "wat ik kan"),
 ]
 ARBITER_COMMANDS = [
     *MEMBER_COMMANDS,

@@ -155,14 +155,16 @@ async def tell_arbiters(context: Context, text: str, *,
     await owe_to_arbiters(context.services, text, markup=markup)
 
 
-async def answer(update: Update, text: str | None = None, *, alert: bool = False) -> None:
-    """Answer a button press (the toast). A press Telegram has forgotten (pressed while the
-    bot was down: "query is too old") cannot be answered, and that is fine."""
+async def answer(update: Update, text: str | None = None, *, alert: bool = False,
+                 url: str | None = None) -> None:
+    """Answer a button press (the toast; `url` a `t.me/<bot>?start=…` link to open). A press
+    Telegram has forgotten (pressed while the bot was down: "query is too old") cannot be
+    answered, and that is fine."""
     query = update.callback_query
     if query is None:
         return
     try:
-        await query.answer(text, show_alert=alert)
+        await query.answer(text, show_alert=alert, url=url)
     except BadRequest as exc:
         log.info("button press not answered: %s", exc.message)
 

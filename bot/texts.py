@@ -289,6 +289,7 @@ START = (
     "/stand – de stand, /stand mij – jouw punten per ronde\n"
     "/stand periode | groep | kruistabel; /grafiek [mij] – het verloop\n"
     "/indeling – de indeling, /mijn – jouw afmeldingen en partij\n"
+    "/herinnering aan | uit – de herinnering ook privé, met knoppen\n"
     "/help – dit overzicht"
 )
 HELP_ARBITER = (
@@ -297,7 +298,8 @@ HELP_ARBITER = (
     "/uitslag BORD UITSLAG [ronde N] – ook reglementair: +- -+ --\n"
     "/afmelden NAAM … – namens een lid; /extern NAAM TEAM UITSLAG [clubavond|anderedag] "
     "[ronde N]\n"
-    "/speler nieuw NAAM [rating] [jeugd] | weg NAAM; /spelers\n"
+    "/speler nieuw NAAM [rating] [jeugd] [flexibel] | weg NAAM | NAAM flexibel | NAAM vast; "
+    "/spelers\n"
     "/ronde – programma; /ronde nieuw DATUM | uitstel N DATUM | vervalt N\n"
     "/instellingen [start 20:00 | deadline MIN | herinnering MIN | reglement NAAM | "
     "regel PARAMETER WAARDE] – halverwege het seizoen eerst getoond, dan met bevestig\n"
@@ -570,8 +572,23 @@ EXTERNAL_RESULT_WORDS = {Fraction(1): "gewonnen", Fraction(1, 2): "remise",
                          Fraction(0): "verloren"}
 EXTERNAL_DAY_WORDS = {ExternalDay.CLUB_NIGHT: "op de clubavond",
                       ExternalDay.OTHER_DAY: "op een andere dag"}
-REMINDER = ("Herinnering: ronde {round} is {date}. Afmelden kan tot {deadline} met /afmelden "
-            "(in een privégesprek met mij).")
+REMINDER = ("Herinnering: ronde {round} is {date}. Afmelden kan tot {deadline}: tik hieronder, "
+            "of stuur mij /afmelden in een privégesprek.")
+REMINDER_PRIVATE = ("Herinnering: ronde {round} is {date}. Speel je mee? Tik hieronder; dat kan "
+                    "tot {deadline}. (Geen herinneringen meer: /herinnering uit.)")
+REMINDER_FLEXIBLE = ("Herinnering: ronde {round} is {date}. Je speelt alleen als je je aanmeldt: "
+                     "tik <b>Ik speel</b>, tot {deadline}. (Geen herinneringen meer: "
+                     "/herinnering uit.)")
+ATTENDANCE_BUTTONS: Mapping[str, str] = {"play": "Ik speel", "off": "Ik kan niet",
+                                         "ext": "Extern"}
+"""The reminder's buttons: what each records, and its label."""
+ATTEND_PLAYING = "Je speelt mee in ronde {round}."
+ATTEND_UNLINKED = "Koppel eerst je account: in het gesprek met mij stuur je /ik met je naam."
+HERINNERING_ON = ("Je krijgt de herinnering voor elke ronde voortaan ook hier, met knoppen om "
+                  "te antwoorden. Uitzetten: /herinnering uit.")
+HERINNERING_OFF = "Je krijgt de herinnering niet meer privé (in de clubgroep nog wel)."
+HERINNERING_USAGE = ("<code>/herinnering aan</code>: de herinnering voor elke ronde ook privé; "
+                     "<code>/herinnering uit</code>: niet meer.")
 BACKUP_FAILED = ("De dagelijkse reservekopie is mislukt: {error}. Er is geen half bestand "
                  "achtergebleven; de vorige kopieën zijn er nog.")
 BACKUP_REASONS: Mapping[StoreProblem, str] = {

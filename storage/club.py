@@ -174,6 +174,26 @@ async def set_flexible(db: Database, code: str, flexible: bool, *, actor: int | 
         await checked(db)
 
 
+async def set_reminder(db: Database, code: str, on: bool, *, actor: int | None) -> None:
+    """The member gets the round's reminder in private too (or no longer)."""
+    async with db.transaction() as conn:
+        pid = await player_id(conn, await season_id(conn), code)
+        await conn.execute("UPDATE player SET remind = ? WHERE id = ?", (int(on), pid))
+        await audit.record(conn, actor=actor, action="player.remind", entity="player",
+                           entity_id=code, new=on)
+
+
+async def reminded(db: Database, number: int) -> list[Member]:
+    """The linked members of round `number` who asked for the reminder in private."""
+    conn = db.conn
+    async with conn.execute(
+            "SELECT code, name, telegram_id, flexible FROM player WHERE season_id = ? AND "
+            "remind = 1 AND telegram_id IS NOT NULL AND joined <= ? AND (withdrawn IS NULL "
+            "OR withdrawn >= ?) ORDER BY position",
+            (await season_id(conn), number, number)) as cur:
+        return [_member(r) for r in await cur.fetchall()]
+
+
 async def withdraw(db: Database, code: str, *, last_round: int, actor: int | None) -> None:
     """A member stops: `last_round` is the last round he took part in. One who never took
     part (nothing played, nothing signed off) is simply removed."""

@@ -1,6 +1,6 @@
 """The whole store as one file (`keizer-club/1`): the season file, plus what a season file
 cannot hold: rounds planned beyond the next, every sign-off with its note and send time,
-the sign-ons of flexible members,
+the sign-ons of flexible members, who asked for reminders in private,
 deadlines and states, the arbiter's fixes, report and confirmation details, Telegram links,
 the club's settings and its arbiters. Export then import gives the same store.
 
@@ -67,6 +67,9 @@ async def _everything(conn: aiosqlite.Connection) -> dict[str, Any]:
     data["links"] = {r["code"]: r["telegram_id"] for r in await _all(
         conn, "SELECT code, telegram_id FROM player WHERE season_id = ? AND telegram_id "
         "IS NOT NULL ORDER BY position", (sid,))}
+    data["reminded"] = [r["code"] for r in await _all(
+        conn, "SELECT code FROM player WHERE season_id = ? AND remind = 1 ORDER BY position",
+        (sid,))]
     rounds = []
     for rnd in await _all(conn, "SELECT * FROM round WHERE season_id = ? ORDER BY number",
                           (sid,)):
@@ -113,6 +116,8 @@ async def import_club(db: Database, text: str, *, replace: bool = False,
         for code, telegram_id in data.get("links", {}).items():
             await conn.execute("UPDATE player SET telegram_id = ? WHERE id = ?",
                                (telegram_id, _id(ids, code)))
+        for code in data.get("reminded", []):
+            await conn.execute("UPDATE player SET remind = 1 WHERE id = ?", (_id(ids, code),))
         for entry in data.get("rounds", []):
             await _round(conn, sid, ids, entry)
         await audit.record(conn, actor=actor, action="import.club", entity="season",

@@ -172,6 +172,10 @@ MIGRATIONS: tuple[str, ...] = (
         UNIQUE (round_id, player_id)
     );
     """,
+    # 4: members who asked for the reminder in private too.
+    """
+    ALTER TABLE player ADD COLUMN remind INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 VERSION = len(MIGRATIONS)

@@ -126,3 +126,8 @@ async def decide(services: Services, user_id: int, who: Member | None, *, actor:
             await send(services, current.telegram_id,
                        texts.IK_TAKEN_OVER.format(name=esc(who.name)), about=esc(who.name))
     return Linked(who.name, already=False)
+
+
+async def set_reminder(services: Services, who: Member, on: bool, *, actor: int) -> None:
+    """The member wants the round's reminder in private too (or no longer)."""
+    await club.set_reminder(services.db, who.code, on, actor=actor)

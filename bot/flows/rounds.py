@@ -173,21 +173,38 @@ async def tick(services: Services) -> None:
 
 
 async def remind(services: Services) -> None:
+    """Once per round, when its reminder is due: the group, and in private the members who
+    asked for it; each with the buttons to answer in one tap."""
     settings = await club.settings(services.db)
-    if settings.group_chat_id is None:
-        return
     now, zone = services.clock(), services.settings.timezone
     for rnd in await club.schedule(services.db):
         if rnd.state is not RoundState.PLANNED or rnd.date is None or rnd.deadline is None:
             continue
         start = round_start(rnd.date, settings, zone)
-        if start - dt.timedelta(minutes=settings.reminder_minutes) <= now < rnd.deadline:
-            async with services.db.transaction():
-                if await club.mark_reminded(services.db, rnd.number):
-                    await send(services, settings.group_chat_id, texts.REMINDER.format(
-                        round=rnd.number, date=show_date(rnd.date),
-                        deadline=show_moment(rnd.deadline, zone)),
-                        thread_id=settings.group_thread_id, about=texts.THE_GROUP)
+        if not start - dt.timedelta(minutes=settings.reminder_minutes) <= now < rnd.deadline:
+            continue
+        async with services.db.transaction():
+            if not await club.mark_reminded(services.db, rnd.number):
+                continue
+            facts = {"round": rnd.number, "date": show_date(rnd.date),
+                     "deadline": show_moment(rnd.deadline, zone)}
+            buttons = attendance_buttons(rnd.number)
+            if settings.group_chat_id is not None:
+                await send(services, settings.group_chat_id, texts.REMINDER.format(**facts),
+                           markup=buttons, thread_id=settings.group_thread_id,
+                           about=texts.THE_GROUP)
+            for member in await club.reminded(services.db, rnd.number):
+                assert member.telegram_id is not None
+                text = texts.REMINDER_FLEXIBLE if member.flexible else texts.REMINDER_PRIVATE
+                await send(services, member.telegram_id, text.format(**facts), markup=buttons,
+                           about=esc(member.name))
+
+
+def attendance_buttons(number: int) -> InlineKeyboardMarkup:
+    """Ik speel / Ik kan niet / Extern, for round `number`."""
+    return InlineKeyboardMarkup([[
+        InlineKeyboardButton(label, callback_data=f"att:v1:{number}:{choice}")
+        for choice, label in texts.ATTENDANCE_BUTTONS.items()]])
 
 
 def result_buttons(number: int) -> InlineKeyboardMarkup:

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from telegram import Update
 
 from bot import dates, texts
-from bot.chat import esc, reply, show_date, show_moment
+from bot.chat import answer, esc, reply, show_date, show_moment
 from bot.flows import members, signoff
-from bot.handlers.common import atomically, command, is_arbiter, member
-from bot.services import App, Context, ScheduledRound, open_round, schedule
+from bot.handlers.common import atomically, button, command, is_arbiter, member
+from bot.services import App, Context, ScheduledRound, Services, open_round, schedule
 from core.preview import Earning
 from core.season import Absence, AbsenceReason, ExternalDay
 
@@ -316,6 +316,62 @@ async def aanmelden(update: Update, context: Context) -> None:
         for n, new in zip(chosen, fresh, strict=True)))
 
 
+async def attendance_button(update: Update, context: Context) -> None:
+    """Ik speel / Ik kan niet / Extern under a reminder: what the member answers for
+    himself, said back in a toast only he sees. Who is not linked is sent to the bot."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    _, _, number_, choice = query.data.split(":")
+    services, chosen = context.services, int(number_)
+    who = await members.of_user(services, query.from_user.id)
+    if who is None:
+        await answer(update, texts.ATTEND_UNLINKED,
+                     url=f"https://t.me/{context.bot.username}?start=koppelen")
+        return
+    pressed = services.clock()  # a press carries no time of its own
+    if choice == "play":
+        await answer(update, await _plays(services, who, chosen, pressed, query.from_user.id),
+                     alert=True)
+        return
+    reason, day = (AbsenceReason.EXTERNAL, ExternalDay.CLUB_NIGHT) if choice == "ext" \
+        else (AbsenceReason.NOTICE, None)
+    request = signoff.Request((chosen,), reason, day, "")
+    early = await signoff.prices(services, who, request)
+    done = await signoff.sign_off(services, who, request, sent_at=pressed,
+                                  actor=query.from_user.id, correction=False, early=early)
+    await answer(update, signed_off_text(done, services.settings.timezone, for_self=True),
+                 alert=True)
+
+
+async def _plays(services: Services, who: members.Member, number_: int, sent_at: dt.datetime,
+                 actor: int) -> str:
+    """He will play: a flexible member signs on, a fixed one takes back a sign-off."""
+    if who.flexible:
+        await signoff.sign_on(services, who, [number_], sent_at=sent_at, actor=actor,
+                              correction=False)
+    elif number_ in await signoff.signed_off_rounds(services, who, from_round=number_):
+        await signoff.cancel(services, who, number_, sent_at=sent_at, actor=actor,
+                             correction=False)
+    return texts.ATTEND_PLAYING.format(round=number_)
+
+
+async def herinnering(update: Update, context: Context) -> None:
+    words = [w.lower() for w in context.args or []]
+    if words not in (["aan"], ["uit"]):
+        await reply(update, context, texts.HERINNERING_USAGE)
+        return
+    who = await member(update, context)
+    if who is None:
+        return
+    assert update.effective_user is not None
+    await members.set_reminder(context.services, who, words == ["aan"],
+                               actor=update.effective_user.id)
+    await reply(update, context,
+                texts.HERINNERING_ON if words == ["aan"] else texts.HERINNERING_OFF)
+
+
 def register(app: App) -> None:
     app.add_handler(command("afmelden", afmelden, opens_transaction=True))
     app.add_handler(command("aanmelden", aanmelden))
+    app.add_handler(command("herinnering", herinnering))
+    app.add_handler(button(r"att:v1:[0-9]{1,6}:(play|off|ext)", attendance_button))

@@ -3,10 +3,12 @@ flexible members, who play only when they sign on."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot import texts
 from core.season import Season
 from storage.seasons import export_json
-from tests.bot.conftest import ARBITER, boards
+from tests.bot.conftest import ARBITER, GROUP, boards
 from tests.bot.test_authorization import STRANGER
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
@@ -158,3 +160,55 @@ async def test_a_result_is_one_tap_under_the_pairing_and_the_opponent_confirms(b
 
 def said_twice(bot, chat_id: int, text: str) -> bool:
     return sum(text in s.text for s in bot.tg.to(chat_id)) > 1
+
+
+async def tap(bot, user, message, choice: str) -> dict:
+    """Press a reminder button; the answer Telegram got for it (text, alert, url)."""
+    answered = len(bot.tg.answered)
+    bot.tg.press(user, message, f"att:v1:1:{choice}")
+    await bot.tg.toast(answered)
+    return bot.tg.answered[answered]
+
+
+async def test_the_reminder_is_answered_with_one_tap(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await bot.ask(ARBITER, "/speler Femke Kok flexibel")
+    opted = await bot.ask(members[1], "/herinnering aan")
+    assert opted.text == texts.HERINNERING_ON
+    bot.clock.now = bot.clock.now.replace(month=12, day=2, hour=20)  # a day before round 1
+    group = await bot.tg.wait_for(lambda s: s.chat_id == GROUP and "Herinnering" in s.text)
+    assert [label for label, _ in group.buttons] == ["Ik speel", "Ik kan niet", "Extern"]
+    private = await bot.tg.next_to(members[1].id, "Herinnering: ronde 1")
+    assert [label for label, _ in private.buttons] == ["Ik speel", "Ik kan niet", "Extern"]
+    assert not [s for s in bot.tg.to(members[0].id) if "Herinnering" in s.text]
+
+    off = await tap(bot, members[0], group, "off")
+    assert off["text"].startswith("Anna Visser is afgemeld voor ronde 1 (do 3 dec). Dat levert")
+    assert off["show_alert"] is True
+    assert "Afgemeld voor: 1." in (await bot.ask(members[0], "/mijn")).text
+    for _ in range(2):  # twice: the same answer, nothing else changes
+        assert (await tap(bot, members[0], group, "play"))["text"] == \
+            "Je speelt mee in ronde 1."
+    assert "Afgemeld voor" not in (await bot.ask(members[0], "/mijn")).text
+    ext = await tap(bot, members[1], private, "ext")
+    assert "voor een externe partij op de clubavond" in ext["text"]
+    assert "Je speelt mee in ronde 1." == (await tap(bot, members[5], group, "play"))["text"]
+    stranger = await tap(bot, STRANGER, group, "play")
+    assert stranger["text"] == texts.ATTEND_UNLINKED
+    assert stranger["url"] == "https://t.me/keizerbot?start=koppelen"
+    await pass_deadline(bot, 1)
+    # Signed on: she is paired (or has the bye), not absent for not signing on.
+    assert (await round_absences(bot, 1)).get("Femke Kok") in (None, "bye")
+    late = await tap(bot, members[5], group, "play")
+    assert late["text"].startswith("De afmeldtermijn voor ronde 1 is voorbij.")
+
+
+async def test_the_private_reminder_is_switched_off(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await bot.ask(members[2], "/herinnering aan")
+    assert (await bot.ask(members[2], "/herinnering uit")).text == texts.HERINNERING_OFF
+    assert (await bot.ask(members[2], "/herinnering")).text == texts.HERINNERING_USAGE
+    bot.clock.now = bot.clock.now.replace(month=12, day=2, hour=20)
+    await bot.tg.wait_for(lambda s: s.chat_id == GROUP and "Herinnering" in s.text)
+    await asyncio.sleep(0.5)
+    assert not [s for s in bot.tg.to(members[2].id) if "Herinnering" in s.text]
