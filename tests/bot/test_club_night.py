@@ -192,7 +192,7 @@ async def test_the_reminder_is_answered_with_one_tap(bot, members):
     assert "Afgemeld voor" not in (await bot.ask(members[0], "/mijn")).text
     ext = await tap(bot, members[1], private, "ext")
     assert "voor een externe partij op de clubavond" in ext["text"]
-    assert "Je speelt mee in ronde 1." == (await tap(bot, members[5], group, "play"))["text"]
+    assert (await tap(bot, members[5], group, "play"))["text"] == "Je speelt mee in ronde 1."
     stranger = await tap(bot, STRANGER, group, "play")
     assert stranger["text"] == texts.ATTEND_UNLINKED
     assert stranger["url"] == "https://t.me/keizerbot?start=koppelen"
