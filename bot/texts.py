@@ -258,6 +258,13 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
                              "Controleer de map en de rechten.",
     StoreProblem.NO_DRAFT: "Er is geen conceptindeling om te bevestigen.",
     StoreProblem.NO_GROUP: "Er is nog geen clubgroep: stuur /club in de groep.",
+    StoreProblem.NOT_ON_BOARD: "{player} heeft geen partij in ronde {round}.",
+    StoreProblem.RESULT_IN: ("Bord {board} van ronde {round} heeft al een uitslag; die blijft "
+                             "staan. Corrigeer hem met /uitslag {board} UITSLAG."),
+    StoreProblem.NO_PUBLISHED: "Er is geen gepubliceerde ronde om te wijzigen.",
+    StoreProblem.ALREADY_PLAYING: "{player} staat al in de indeling van ronde {round}.",
+    StoreProblem.NOBODY_FREE: ("Er is niemand vrij om tegen {player} te spelen in ronde "
+                               "{round} (geen bye, en niemand wiens tegenstander niet kwam)."),
     StoreProblem.NOT_IN_DRAFT: "{player} staat niet in de conceptindeling van ronde {round}; "
                                "ruilen kan alleen met wie er speelt.",
     StoreProblem.MOVE_ORDER: "Dan komt ronde {round} voorbij ronde {other} ({date}), en de "
@@ -457,13 +464,26 @@ RESULT_BUTTONS = (("1-0", "1-0"), ("½-½", "1/2-1/2"), ("0-1", "0-1"))
 """The result buttons under a player's pairing message: label, result (white first)."""
 PERSONAL_PAIRING = ("Ronde {round} ({date}): je speelt met {colour} tegen {opponent} "
                     "(bord {board}). Tempo: {tempo}.\nNa afloop: tik de uitslag (wit eerst).")
+NIGHT_ABSENT_GROUP = "Wijziging ronde {round}: {absent} is er niet. {change}"
+NIGHT_REPAIRED = "Bord {board}: {white} – {black}."
+NIGHT_FORFEIT = "{present} wint bord {board} reglementair."
+NIGHT_ARRIVED_GROUP = "Wijziging ronde {round}: {late} is er toch. {change}"
+NIGHT_NEW_OPPONENT = ("Wijziging ronde {round}: je speelt nu met {colour} tegen {opponent} "
+                      "(bord {board}).")
+NIGHT_YOU_WIN = ("Wijziging ronde {round}: {opponent} is er niet. Er is niemand vrij om tegen "
+                 "je te spelen: je wint reglementair.")
+NIGHT_YOU_ABSENT = ("Je staat in ronde {round} als afwezig genoteerd (niet gekomen). Klopt dat "
+                    "niet? Zeg het de wedstrijdleider.")
+NIGHT_BROKEN = "Daarvoor moest ik breken: {rules}."
 PERSONAL_BYE = ("Ronde {round} ({date}): je hebt deze ronde vrij (bye), want het aantal "
                 "spelers is oneven.")
 TEMPO = "90 minuten + 15 seconden per zet"
 TEMPO_YOUTH = "50 minuten + 15 seconden per zet"
 INDELING_USAGE = ("<code>/indeling</code> toont de indeling. Voor de wedstrijdleider: "
                   "<code>maak</code>, <code>opnieuw</code>, <code>bevestig</code>, "
-                  "<code>bye NAAM</code>, <code>ruil NAAM en NAAM</code> of <code>wis</code>.")
+                  "<code>bye NAAM</code>, <code>ruil NAAM en NAAM</code> of <code>wis</code>; "
+                  "op de speelavond <code>afwezig NAAM</code> (niet gekomen) of "
+                  "<code>erbij NAAM</code> (toch gekomen).")
 
 WHO_UNKNOWN = "Ik ken geen speler '{name}'."
 SWAP_WHO = ("In '{text}' herken ik geen twee spelers. Schrijf de namen voluit, met 'en' "

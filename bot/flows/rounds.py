@@ -14,10 +14,18 @@ from bot.chat import esc, owe_to_arbiters, send, show_date, show_moment
 from bot.services import Services, due_rounds, round_start
 from bot.tables import PairingView
 from core.errors import InvalidInputError
-from core.pairing import Board, Fixes, PairingImpossibleError, before_pairing
+from core.pairing import (
+    Board,
+    BrokenRule,
+    Fixes,
+    Pairing,
+    PairingImpossibleError,
+    Tier,
+    before_pairing,
+)
 from core.pairing.request import NO_FIXES, fitting_fixes, present_in, request_for_round
-from core.season import AbsenceReason
-from storage import attendance, club, rounds
+from core.season import AbsenceReason, Result, Season
+from storage import attendance, club, results, rounds
 from storage.errors import InputStoreError, StoreProblem
 from storage.rounds import RoundState
 from storage.seasons import has_season, load_season
@@ -266,3 +274,188 @@ async def publish(services: Services, *, actor: int) -> Published:
                        kind="personal", player=code,
                        markup=result_buttons(number) if code in playing else None)
     return Published(number, len(personal) - len(unlinked), tuple(unlinked))
+
+
+@dataclass(frozen=True, slots=True)
+class NightChange:
+    """A change to the published pairing at the board, as it was made."""
+
+    round: int
+    player: str
+    """Who did not come (`absent`), or who came after all (`arrived`)."""
+    board: Board | None
+    """The board he (or his opponent) now plays; None when the opponent wins by forfeit."""
+    forfeit: Board | None = None
+    """The board scored as a forfeit because nobody was free."""
+    broken: tuple[BrokenRule, ...] = ()
+    """Rules the new board breaks (never a meeting rule: those rule a board out)."""
+
+
+async def absent_at_board(services: Services, code: str, *, actor: int) -> NightChange:
+    """A player of the published round did not come. His opponent plays someone free (the
+    bye, or a player whose opponent did not come either) where the meeting rules allow,
+    else wins by forfeit; he himself is absent without notice."""
+    db = services.db
+    async with db.transaction():
+        number, stored, season = await _published(services)
+        k = next((k for k, b in enumerate(stored.boards) if code in (b.white, b.black)), None)
+        if k is None:
+            raise InputStoreError(StoreProblem.NOT_ON_BOARD, player=code, round=number)
+        board = stored.boards[k]
+        if stored.results[k] is not None:
+            raise InputStoreError(StoreProblem.RESULT_IN, board=board.number, round=number)
+        opponent = board.black if board.white == code else board.white
+        found = await _partner(season, number, opponent, _free(stored, without=board.number))
+        await attendance.sign_off(db, number, code, AbsenceReason.NO_NOTICE,
+                                  sent_at=services.clock(), actor=actor, correction=True)
+        if found is None:
+            came = Result.WHITE_BY_FORFEIT if board.white == opponent \
+                else Result.BLACK_BY_FORFEIT
+            scored = await results.correct(db, number, board.number, came, actor=actor)
+            if scored.round_complete:
+                from bot.flows.results import post_standings  # it builds on this module
+
+                await post_standings(services, number)
+            change = NightChange(number, code, None, forfeit=board)
+        else:
+            change = await _repair(services, number, stored, code, board.number, found,
+                                   actor=actor)
+        await _tell(services, change, opponent)
+    return change
+
+
+async def arrived(services: Services, code: str, *, actor: int) -> NightChange:
+    """A player not in the published round came after all: he plays someone free (the bye,
+    or a player whose opponent did not come) where the meeting rules allow."""
+    db = services.db
+    async with db.transaction():
+        number, stored, season = await _published(services)
+        if any(code in (b.white, b.black) for b in stored.boards) or code == stored.bye:
+            raise InputStoreError(StoreProblem.ALREADY_PLAYING, player=code, round=number)
+        found = await _partner(season, number, code, _free(stored, without=None))
+        if found is None:
+            raise InputStoreError(StoreProblem.NOBODY_FREE, player=code, round=number)
+        change = await _repair(services, number, stored, code, None, found, actor=actor)
+        await attendance.cancel_sign_off(db, number, code, sent_at=services.clock(),
+                                         actor=actor, correction=True)
+        await _tell(services, change, None)
+    return change
+
+
+async def _published(services: Services) -> tuple[int, rounds.StoredPairing, Season]:
+    number = next((r.number for r in await club.schedule(services.db)
+                   if r.state is RoundState.PUBLISHED), None)
+    stored = None if number is None else await rounds.stored_pairing(services.db, number)
+    if number is None or stored is None:
+        raise InputStoreError(StoreProblem.NO_PUBLISHED)
+    return number, stored, await load_season(services.db)
+
+
+def _free(stored: rounds.StoredPairing, *, without: int | None) -> list[tuple[str, int | None]]:
+    """Who plays nobody yet: the bye first, then those whose opponent did not come (each
+    with the board of that forfeit)."""
+    free: list[tuple[str, int | None]] = [] if stored.bye is None else [(stored.bye, None)]
+    for board, result in zip(stored.boards, stored.results, strict=True):
+        if board.number == without:
+            continue
+        if result is Result.WHITE_BY_FORFEIT:
+            free.append((board.white, board.number))
+        elif result is Result.BLACK_BY_FORFEIT:
+            free.append((board.black, board.number))
+    return free
+
+
+async def _partner(season: Season, number: int, player: str,
+                   free: list[tuple[str, int | None]]) -> tuple[str, int | None, Pairing] | None:
+    """The first free player whom `player` may meet (the engine pairs the two by the
+    round's rules), with the board he leaves and their pairing."""
+    from core.pairing.engine import pair  # as in draft(): numpy loads at first use
+
+    request = request_for_round(before_pairing(season, number), number)
+    for other, left in free:
+        paired = await asyncio.to_thread(
+            pair, replace(request, present=frozenset({player, other}), fixes=NO_FIXES))
+        if not any(rule.rule.tier <= Tier.PERIOD for rule in paired.broken):
+            return other, left, paired
+    return None
+
+
+async def _repair(services: Services, number: int, stored: rounds.StoredPairing, player: str,
+                  at: int | None, found: tuple[str, int | None, Pairing], *,
+                  actor: int) -> NightChange:
+    """The published boards with the new one: on board `at` (whose other player stays), or
+    on a new board; the free player's forfeit board goes, and its no-show is absent."""
+    other, left, paired = found
+    db = services.db
+    keep = [b for b in stored.boards if b.number not in (at, left)]
+    number_ = at or left or max((b.number for b in stored.boards), default=0) + 1
+    new = replace(paired.boards[0], number=number_)
+    if left is not None:
+        gone = next(b for b in stored.boards if b.number == left)
+        no_show = gone.black if gone.white == other else gone.white
+        await attendance.sign_off(db, number, no_show, AbsenceReason.NO_NOTICE,
+                                  sent_at=services.clock(), actor=actor, correction=True)
+    bye = None if stored.bye == other else stored.bye
+    await rounds.replace_boards(db, number, tuple(sorted([*keep, new], key=lambda b: b.number)),
+                                bye, actor=actor)
+    return NightChange(number, player, new, broken=paired.broken)
+
+
+async def _tell(services: Services, change: NightChange, opponent: str | None) -> None:
+    """The group hears of the change, each player it concerns privately."""
+    db = services.db
+    everyone = {m.code: m for m in await club.members(db)}
+    settings = await club.settings(db)
+
+    def name(code: str) -> str:
+        return esc(everyone[code].name)
+
+    number = change.round
+    if change.board is None:
+        assert change.forfeit is not None and opponent is not None
+        line = texts.NIGHT_FORFEIT.format(present=name(opponent), board=change.forfeit.number)
+        private = {opponent: texts.NIGHT_YOU_WIN.format(round=number,
+                                                        opponent=name(change.player))}
+    else:
+        board = change.board
+        line = texts.NIGHT_REPAIRED.format(board=board.number, white=name(board.white),
+                                           black=name(board.black))
+        private = {me: texts.NIGHT_NEW_OPPONENT.format(
+            round=number, colour=texts.COLOURS_WORD[colour], opponent=name(other),
+            board=board.number)
+            for me, other, colour in ((board.white, board.black, "white"),
+                                      (board.black, board.white, "black"))}
+    if opponent is not None:
+        private[change.player] = texts.NIGHT_YOU_ABSENT.format(round=number)
+        group = texts.NIGHT_ABSENT_GROUP.format(round=number, absent=name(change.player),
+                                                change=line)
+    else:
+        group = texts.NIGHT_ARRIVED_GROUP.format(round=number, late=name(change.player),
+                                                 change=line)
+    if settings.group_chat_id is not None:
+        await send(services, settings.group_chat_id, group, thread_id=settings.group_thread_id,
+                   about=texts.THE_GROUP)
+    for code, text in private.items():
+        who = everyone[code]
+        if who.telegram_id is not None:
+            await send(services, who.telegram_id, text, about=esc(who.name))
+
+
+async def night_text(services: Services, change: NightChange) -> str:
+    """The change as the arbiter is told it: what the board is now, and any rule broken."""
+    names = {m.code: m.name for m in await club.members(services.db)}
+    if change.board is None:
+        assert change.forfeit is not None
+        present = change.forfeit.black if change.forfeit.white == change.player \
+            else change.forfeit.white
+        text = texts.NIGHT_FORFEIT.format(present=esc(names[present]),
+                                          board=change.forfeit.number)
+    else:
+        text = texts.NIGHT_REPAIRED.format(board=change.board.number,
+                                           white=esc(names[change.board.white]),
+                                           black=esc(names[change.board.black]))
+    if change.broken:
+        text += " " + texts.NIGHT_BROKEN.format(rules="; ".join(
+            texts.broken_rule(rule, lambda code: names.get(code, code))
+            for rule in change.broken))
+    return text

@@ -3,20 +3,29 @@ publish (bevestig); publishing posts it in the club group and sends each player 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from bot import texts
 from bot.chat import answer, edit, esc, reply
 from bot.flows import members, views
 from bot.flows import rounds as flows
-from bot.handlers.common import arbiter_only, button, command, find_member, is_arbiter
+from bot.handlers.common import (
+    arbiter_only,
+    atomically,
+    button,
+    command,
+    find_member,
+    is_arbiter,
+)
 from bot.services import App, Context, ScheduledRound, open_round
 
 
 async def indeling(update: Update, context: Context) -> None:
     args = [a.lower() for a in context.args or []]
     actions = {"maak": make, "opnieuw": make, "bevestig": publish, "bye": bye, "ruil": swap,
-               "wis": clear}
+               "wis": clear, "afwezig": absent, "erbij": arrived}
     if args:
         action = actions.get(args[0])
         if action is None:
@@ -170,6 +179,30 @@ async def publish(update: Update, context: Context) -> None:
         note += "\n" + texts.PUBLISH_UNLINKED.format(names=", ".join(esc(n)
                                                                     for n in done.unlinked))
     await reply(update, context, note)
+
+
+async def absent(update: Update, context: Context) -> None:
+    """`/indeling afwezig NAAM`: he did not come to his board."""
+    await _at_the_board(update, context, flows.absent_at_board)
+
+
+async def arrived(update: Update, context: Context) -> None:
+    """`/indeling erbij NAAM`: he came after all."""
+    await _at_the_board(update, context, flows.arrived)
+
+
+async def _at_the_board(update: Update, context: Context,
+                        change: Callable[..., Awaitable[flows.NightChange]]) -> None:
+    name = " ".join((context.args or [])[1:])
+    if not name:
+        await reply(update, context, texts.INDELING_USAGE)
+        return
+    who = await find_member(update, context, name)
+    if who is None:
+        return
+    async with atomically(context):
+        done = await change(context.services, who.code, actor=_actor(update))
+        await reply(update, context, await flows.night_text(context.services, done))
 
 
 def register(app: App) -> None:

@@ -212,3 +212,67 @@ async def test_the_private_reminder_is_switched_off(bot, members):
     await bot.tg.wait_for(lambda s: s.chat_id == GROUP and "Herinnering" in s.text)
     await asyncio.sleep(0.5)
     assert not [s for s in bot.tg.to(members[2].id) if "Herinnering" in s.text]
+
+
+async def games_of(bot, number: int) -> list[tuple[str, str, str | None]]:
+    season = Season.from_json(await export_json(bot.app.bot_data.db))
+    names = {p.id: p.name for p in season.players}
+    return [(names[g.white], names[g.black], None if g.result is None else g.result.value)
+            for g in season.round(number).games]
+
+
+async def test_at_the_board_who_does_not_come_and_who_comes_late(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await bot.ask(members[5], "/afmelden")  # five play: one has the bye
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    (w1, b1), (w2, b2) = boards(post.text)
+    bye = next(n for n, r in (await round_absences(bot, 1)).items() if r == "bye")
+    by = {f"{u.first_name} {u.last_name}": u for u in members}
+    mark = len(bot.tg.sent)
+    # Board 1's white does not come: black plays the bye player instead.
+    told = await bot.ask(ARBITER, f"/indeling afwezig {w1}")
+    assert told.text.startswith("Bord 1: ") and b1 in told.text and bye in told.text
+    group = await bot.tg.next_to(GROUP, "Wijziging ronde 1", after=mark)
+    assert group.text.startswith(f"Wijziging ronde 1: {w1} is er niet. Bord 1: ")
+    for name in (b1, bye):
+        heard = await bot.tg.next_to(by[name].id, "Wijziging ronde 1: je speelt nu", after=mark)
+        assert "(bord 1)" in heard.text
+    await bot.tg.next_to(by[w1].id, "als afwezig genoteerd", after=mark)
+    assert (await round_absences(bot, 1)) == {w1: "no_notice", "Femke Kok": "notice"}
+    assert {frozenset(g[:2]) for g in await games_of(bot, 1)} == {
+        frozenset((b1, bye)), frozenset((w2, b2))}
+    # Board 2's black does not come either: nobody is free, white wins by forfeit.
+    mark = len(bot.tg.sent)
+    told = await bot.ask(ARBITER, f"/indeling afwezig {b2}")
+    assert told.text == f"{w2} wint bord 2 reglementair."
+    await bot.tg.next_to(by[w2].id, "je wint reglementair", after=mark)
+    assert (w2, b2, "+-") in await games_of(bot, 1)
+    # Femke comes after all: she plays the one whose opponent did not come.
+    mark = len(bot.tg.sent)
+    told = await bot.ask(ARBITER, "/indeling erbij Femke Kok")
+    assert told.text.startswith("Bord 2: ") and w2 in told.text and "Femke Kok" in told.text
+    await bot.tg.next_to(GROUP, "Femke Kok is er toch", after=mark)
+    assert (await round_absences(bot, 1)) == {w1: "no_notice", b2: "no_notice"}
+    assert {frozenset(g[:2]) for g in await games_of(bot, 1)} == {
+        frozenset((b1, bye)), frozenset((w2, "Femke Kok"))}
+    # What cannot be done is said, and changes nothing.
+    before = await games_of(bot, 1)
+    refused = await bot.ask(ARBITER, f"/indeling erbij {w2}")
+    assert refused.text == f"{w2} staat al in de indeling van ronde 1."
+    refused = await bot.ask(ARBITER, f"/indeling erbij {w1}")
+    assert refused.text.startswith(f"Er is niemand vrij om tegen {w1} te spelen in ronde 1")
+    refused = await bot.ask(ARBITER, f"/indeling afwezig {w1}")
+    assert refused.text == f"{w1} heeft geen partij in ronde 1."
+    assert await games_of(bot, 1) == before
+
+
+async def test_a_result_already_in_stays(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    white, _ = boards(post.text)[0]
+    await bot.ask(ARBITER, "/uitslag 1 1-0")
+    refused = await bot.ask(ARBITER, f"/indeling afwezig {white}")
+    assert refused.text.startswith("Bord 1 van ronde 1 heeft al een uitslag; die blijft staan.")
+    assert (await games_of(bot, 1))[0][2] == "1-0"
