@@ -117,6 +117,31 @@ async def test_killed_right_after_the_arbiter_settles_a_result_both_players_hear
     bot.kill()
 
 
+async def test_killed_right_after_a_change_at_the_board_everyone_it_concerns_hears_once(
+        tg, tmp_path):
+    db = tmp_path / "keizer.db"
+    bot = await published_club(tg, db)
+    white, black = players_of_board(db, 1, 1)
+    ((name,),) = query(db, "SELECT name FROM player WHERE telegram_id = ?", white)
+    tg.outage.add("sendMessage")
+    tg.user_says(ARBITER, f"/indeling afwezig {name}")  # six play: nobody free, a forfeit
+    await until(lambda: query(db, "SELECT result FROM game WHERE board = 1")[0][0] == "-+")
+    bot.kill()
+    await asyncio.sleep(0.3)
+    tg.outage.clear()
+    bot.start()
+    await tg.next_to(GROUP, "Wijziging ronde 1", timeout=30)
+    await tg.next_to(black, "je wint reglementair", timeout=30)
+    await tg.next_to(white, "als afwezig genoteerd", timeout=30)
+    await tg.next_to(ARBITER.id, "wint bord 1 reglementair", timeout=30)
+    await asyncio.sleep(1.0)
+    assert sum("Wijziging ronde 1" in s.text for s in tg.to(GROUP)) == 1
+    assert sum("je wint reglementair" in s.text for s in tg.to(black)) == 1
+    assert sum("als afwezig genoteerd" in s.text for s in tg.to(white)) == 1
+    assert sum("wint bord 1 reglementair" in s.text for s in tg.to(ARBITER.id)) == 1
+    bot.kill()
+
+
 async def test_killed_right_after_a_link_is_taken_over_both_accounts_hear_once(tg, tmp_path):
     db = tmp_path / "keizer.db"
     bot = await published_club(tg, db)

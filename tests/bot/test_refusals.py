@@ -39,6 +39,12 @@ REFUSALS = [
     ("member", "/afmelden 9", "Er is geen ronde 9. Bedoel je een datum? Schrijf dan bijvoorbeeld "
                               "<code>9 december</code>."),
     ("member", "/afmelden 40", "Ronde 40 staat niet op het programma."),
+    ("member", "/aanmelden 13", "Er is geen ronde 13. Bedoel je een datum?"),
+    ("member", "/aanmelden 2 vakantie", "'vakantie' is geen rondenummer of datum."),
+    ("member", "/herinnering morgen", texts.HERINNERING_USAGE),
+    ("arbiter", "/indeling afwezig Anna Visser", "Er is geen gepubliceerde ronde om te wijzigen."),
+    ("arbiter", "/indeling erbij Anna Visser", "Er is geen gepubliceerde ronde om te wijzigen."),
+    ("arbiter", "/speler Onbekend Iemand flexibel", "Ik ken geen speler 'Onbekend Iemand'."),
     ("member", "/afmelden 2 dec", "Op wo 2 dec staat geen ronde op het programma."),
     ("member", "/afmelden tot 1 dec", "Van ronde 1 tot di 1 dec kan niet: het begin komt eerst."),
     ("member", "/afmelden Cor Jansen 2", "Je kunt alleen jezelf af- of aanmelden, niet Cor"),
