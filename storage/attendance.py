@@ -6,6 +6,8 @@ import datetime as dt
 from dataclasses import dataclass
 from fractions import Fraction
 
+import aiosqlite
+
 from core.season import AbsenceReason, ExternalDay, external_result_text
 from storage import audit
 from storage.db import Database
@@ -36,6 +38,17 @@ def _on_time(sent_at: dt.datetime, deadline: str | None, state: str) -> bool:
     if deadline is not None:
         return sent_at <= dt.datetime.fromisoformat(deadline)
     return state == RoundState.PLANNED
+
+
+async def _in_time(conn: aiosqlite.Connection, round_no: int, player: str,
+                   sent_at: dt.datetime, correction: bool) -> tuple[aiosqlite.Row, int]:
+    """The round and the player's id, for a change members may make only before the
+    deadline (the arbiter always)."""
+    sid = await season_id(conn)
+    rnd = await round_row(conn, sid, round_no)
+    if not correction and not _on_time(sent_at, rnd["deadline"], rnd["state"]):
+        raise InputStoreError(StoreProblem.TOO_LATE, round=round_no)
+    return rnd, await player_id(conn, sid, player)
 
 
 async def sign_off(db: Database, round_no: int, player: str,
@@ -98,11 +111,7 @@ async def cancel_sign_off(db: Database, round_no: int, player: str, *, sent_at: 
                           actor: int | None, correction: bool = False) -> None:
     """Undo a sign-off: members only before the deadline, the arbiter always."""
     async with db.transaction() as conn:
-        sid = await season_id(conn)
-        rnd = await round_row(conn, sid, round_no)
-        pid = await player_id(conn, sid, player)
-        if not correction and not _on_time(sent_at, rnd["deadline"], rnd["state"]):
-            raise InputStoreError(StoreProblem.TOO_LATE, round=round_no)
+        rnd, pid = await _in_time(conn, round_no, player, sent_at, correction)
         async with conn.execute("SELECT * FROM signoff WHERE round_id = ? AND player_id = ? "
                                 "AND reason != 'bye'", (rnd["id"], pid)) as cur:
             old = await cur.fetchone()
@@ -119,11 +128,7 @@ async def sign_on(db: Database, round_no: int, player: str, *, sent_at: dt.datet
     """A flexible member will play: before the deadline, or by the arbiter. A sign-off he
     had for the round goes. True if he was not signed on yet."""
     async with db.transaction() as conn:
-        sid = await season_id(conn)
-        rnd = await round_row(conn, sid, round_no)
-        pid = await player_id(conn, sid, player)
-        if not correction and not _on_time(sent_at, rnd["deadline"], rnd["state"]):
-            raise InputStoreError(StoreProblem.TOO_LATE, round=round_no)
+        rnd, pid = await _in_time(conn, round_no, player, sent_at, correction)
         await conn.execute("DELETE FROM signoff WHERE round_id = ? AND player_id = ? AND "
                            "reason != 'bye'", (rnd["id"], pid))
         cur = await conn.execute(
