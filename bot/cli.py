@@ -7,16 +7,14 @@ cannot be used (reasons on stderr), 1 anything else.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import logging
 import os
-import sqlite3
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from enum import IntEnum
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot import tables, texts
 from bot.config import ConfigError
@@ -27,12 +25,13 @@ from core.pairing import Pairing, request_for_round
 from core.rules import rules_from_toml, rules_to_mapping
 from core.season import Season
 from core.standings import Standings, compute_standings
-from storage.backup import KEEP, backup
-from storage.club_file import export_club, import_club, is_club_file, season_part
-from storage.db import Database
-from storage.errors import StoreError
-from storage.seasons import export_json, import_season
-from storage.seasons import load_season as load_db_season
+from storage.club_format import is_club_file, season_part
+
+if TYPE_CHECKING:
+    from storage.db import Database
+
+# The commands that read a season file (standings, pair) load no database code and no
+# asyncio: those come with the commands that use the store (`_with_database`).
 
 DEFAULT_DB = Path("data") / "keizer.db"
 T = TypeVar("T")
@@ -119,7 +118,7 @@ def _parser() -> argparse.ArgumentParser:
     copy.add_argument("directory", type=Path, nargs="?", metavar="MAP",
                       help="standaard: backups/ naast de database")
     _database_option(copy)
-    copy.add_argument("--keep", type=int, default=KEEP, help="zoveel kopieën bewaren")
+    copy.add_argument("--keep", type=int, help="zoveel kopieën bewaren")
     copy.set_defaults(run=_run_backup)
 
     for name, writer, what in (("export-html", "write_html", "webpagina's"),
@@ -140,6 +139,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _run_bot(args: argparse.Namespace) -> ExitCode:
     """The main job: run the Telegram bot until stopped."""
+    import asyncio
+
     from bot.serve import RedactToken, StartError, serve  # the Telegram stack: bot only
 
     try:
@@ -252,6 +253,8 @@ def pairing_json(pairing: Pairing) -> dict[str, Any]:
 
 
 def _run_demo(args: argparse.Namespace) -> ExitCode:
+    import asyncio
+
     from bot.demo import play as demo
 
     asyncio.run(demo.run(sys.stdout, chat_page=args.chat_page))
@@ -259,6 +262,8 @@ def _run_demo(args: argparse.Namespace) -> ExitCode:
 
 
 def _run_doctor(args: argparse.Namespace) -> ExitCode:
+    import asyncio
+
     from bot import doctor
 
     found = asyncio.run(doctor.checks())
@@ -271,7 +276,18 @@ def database_path(option: Path | None) -> Path:
     return option or Path(os.environ.get("KEIZER_DB") or DEFAULT_DB)
 
 
-async def _with_database(path: Path, work: Callable[[Database], Awaitable[T]]) -> T:
+def _with_database(path: Path, work: Callable[[Database], Awaitable[T]]) -> T:
+    import asyncio
+
+    return asyncio.run(_opened(path, work))
+
+
+async def _opened(path: Path, work: Callable[[Database], Awaitable[T]]) -> T:
+    import sqlite3
+
+    from storage.db import Database
+    from storage.errors import StoreError
+
     try:
         db = await Database.open(path)
     except StoreError as exc:
@@ -292,6 +308,9 @@ def _run_import(args: argparse.Namespace) -> ExitCode:
     text = _read(args.file, texts.SEASON_UNUSABLE)
 
     async def work(db: Database) -> ExitCode:
+        from storage.club_file import import_club
+        from storage.seasons import import_season
+
         if is_club_file(text):
             await import_club(db, text, replace=args.replace)
         else:
@@ -300,11 +319,14 @@ def _run_import(args: argparse.Namespace) -> ExitCode:
                                     path=database_path(args.db)))
         return ExitCode.OK
 
-    return asyncio.run(_with_database(database_path(args.db), work))
+    return _with_database(database_path(args.db), work)
 
 
 def _run_export(args: argparse.Namespace) -> ExitCode:
     async def work(db: Database) -> ExitCode:
+        from storage.club_file import export_club
+        from storage.seasons import export_json
+
         text = await (export_club(db) if args.everything else export_json(db))
         if args.file is None:
             sys.stdout.write(text)
@@ -314,7 +336,7 @@ def _run_export(args: argparse.Namespace) -> ExitCode:
                   .format(path=args.file))
         return ExitCode.OK
 
-    return asyncio.run(_with_database(database_path(args.db), work))
+    return _with_database(database_path(args.db), work)
 
 
 def _run_backup(args: argparse.Namespace) -> ExitCode:
@@ -322,15 +344,19 @@ def _run_backup(args: argparse.Namespace) -> ExitCode:
     directory = args.directory or path.parent / "backups"
 
     async def work(db: Database) -> ExitCode:
+        from storage.backup import KEEP, backup
+        from storage.errors import StoreError
+
         try:
-            target = await backup(db, directory, keep=args.keep)
+            target = await backup(db, directory,
+                                  keep=KEEP if args.keep is None else args.keep)
         except StoreError as exc:
             raise CliError(texts.BACKUP_FAILED.format(error=texts.BACKUP_REASONS.get(
                 exc.problem, texts.BACKUP_REASON_OTHER)), ExitCode.FAILURE) from exc
         print(texts.BACKED_UP.format(path=target))
         return ExitCode.OK
 
-    return asyncio.run(_with_database(path, work))
+    return _with_database(path, work)
 
 
 def _run_site(args: argparse.Namespace) -> ExitCode:
@@ -339,9 +365,11 @@ def _run_site(args: argparse.Namespace) -> ExitCode:
         season = load_season(args.season)
     else:
         async def work(db: Database) -> Season:
+            from storage.seasons import load_season as load_db_season
+
             return await load_db_season(db)
 
-        season = asyncio.run(_with_database(database_path(args.db), work))
+        season = _with_database(database_path(args.db), work)
     from bot import exports
 
     written = getattr(exports, args.writer)(season, args.directory)

@@ -11,7 +11,7 @@ from bot.flows import members
 from bot.services import Context, Services
 from core.errors import InvalidInputError
 from storage.errors import StoreError, StoreProblem
-from storage.rounds import RoundState
+from storage.states import RoundState
 
 
 def refusing(handler: Handler) -> Handler:

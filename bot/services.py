@@ -16,10 +16,11 @@ from bot.config import Config
 from bot.throttle import Throttle
 from core.season import Season
 from core.standings import Standings, compute_standings
-from storage import club, rounds
+from storage import club
 from storage.club import ScheduledRound as ScheduledRound  # the handlers name it from here
 from storage.db import Database
 from storage.seasons import load_season
+from storage.states import OPEN, PUBLIC, RoundState
 
 log = logging.getLogger(__name__)
 
@@ -91,12 +92,12 @@ async def schedule(services: Services) -> list[ScheduledRound]:
 
 async def open_round(services: Services) -> ScheduledRound | None:
     """The round members can still sign off for: the first one not yet published."""
-    return next((r for r in await schedule(services) if r.state in rounds.OPEN), None)
+    return next((r for r in await schedule(services) if r.state in OPEN), None)
 
 
 async def published_round(services: Services) -> int | None:
     """The newest round whose pairing is public."""
-    done = [r.number for r in await club.schedule(services.db) if r.state in rounds.PUBLIC]
+    done = [r.number for r in await club.schedule(services.db) if r.state in PUBLIC]
     return max(done) if done else None
 
 
@@ -130,5 +131,5 @@ async def due_rounds(services: Services) -> list[int]:
     version or a failed pairing left locked but without a draft)."""
     now = services.clock()
     return [r.number for r in await club.schedule(services.db)
-            if (r.state is rounds.RoundState.PLANNED and r.deadline is not None
-                and r.deadline <= now) or r.state is rounds.RoundState.LOCKED]
+            if (r.state is RoundState.PLANNED and r.deadline is not None
+                and r.deadline <= now) or r.state is RoundState.LOCKED]

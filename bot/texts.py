@@ -13,7 +13,7 @@ from core.preview import Earning, SignOffPrice
 from core.rules import Colour, CompensationKind
 from core.season import ExternalDay
 from storage.errors import StoreError, StoreProblem
-from storage.rounds import RoundState
+from storage.states import RoundState
 
 _EXPECTED: Mapping[Expected, str] = {
     Expected.INTEGER: "een geheel getal",

@@ -12,8 +12,9 @@ from core.season import AbsenceReason, ExternalDay, external_result_text
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
-from storage.rounds import RoundState, move
+from storage.rounds import move
 from storage.seasons import checked, player_id, round_row, season_id, unannounced
+from storage.states import RoundState
 
 
 @dataclass(frozen=True, slots=True)

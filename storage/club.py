@@ -14,8 +14,8 @@ from core.season import data_to_json
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
-from storage.rounds import PUBLIC, RoundState
 from storage.seasons import checked, player_id, round_row, season_id
+from storage.states import PUBLIC, RoundState
 
 
 @dataclass(frozen=True, slots=True)

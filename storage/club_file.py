@@ -17,11 +17,10 @@ import aiosqlite
 
 from core.season import Season, data_to_json
 from storage import audit
+from storage.club_format import FORMAT
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
 from storage.seasons import checked, import_season, season_data, season_id
-
-FORMAT = "keizer-club/1"
 
 ROUND = ("number", "date", "deadline", "reminded_at", "fixes", "state")
 SIGNOFF = ("reason", "day", "team", "result", "note", "sent_at", "entered_by", "on_time")
@@ -30,20 +29,6 @@ GAME = ("board", "result", "reported_by", "reported_at", "confirmed_by", "confir
 BROKEN = ("rule", "players", "facts")
 CLUB = ("name", "round_start", "deadline_minutes", "reminder_minutes", "group_chat_id",
         "group_thread_id")
-
-
-def is_club_file(text: str) -> bool:
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return False
-    return isinstance(data, dict) and data.get("format") == FORMAT
-
-
-def season_part(text: str) -> str:
-    """The season file inside a club file (other text as it is): what `standings` and
-    `pair` read."""
-    return data_to_json(json.loads(text)["season"]) if is_club_file(text) else text
 
 
 async def export_club(db: Database) -> str:

@@ -12,8 +12,9 @@ from core.season import Result
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
-from storage.rounds import PUBLIC, RoundState, move
+from storage.rounds import move
 from storage.seasons import checked, player_id, round_row, season_id
+from storage.states import PUBLIC, RoundState
 
 
 class Outcome(StrEnum):

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 
 import aiosqlite
 
@@ -25,27 +23,7 @@ from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
 from storage.seasons import checked, player_id, round_row, season_id
-
-
-class RoundState(StrEnum):
-    PLANNED = "planned"
-    LOCKED = "locked"
-    DRAFTED = "drafted"
-    PUBLISHED = "published"
-    COMPLETE = "complete"
-
-
-TRANSITIONS: Mapping[RoundState, frozenset[RoundState]] = {
-    RoundState.PLANNED: frozenset({RoundState.LOCKED}),
-    RoundState.LOCKED: frozenset({RoundState.DRAFTED}),
-    RoundState.DRAFTED: frozenset({RoundState.DRAFTED, RoundState.LOCKED,
-                                   RoundState.PUBLISHED}),
-    RoundState.PUBLISHED: frozenset({RoundState.COMPLETE}),
-    RoundState.COMPLETE: frozenset({RoundState.PUBLISHED}),
-}
-OPEN = frozenset({RoundState.PLANNED, RoundState.LOCKED, RoundState.DRAFTED})
-"""Not yet public: members can still sign off (late after the deadline)."""
-PUBLIC = frozenset({RoundState.PUBLISHED, RoundState.COMPLETE})
+from storage.states import TRANSITIONS, RoundState
 
 
 async def move(conn: aiosqlite.Connection, rnd: aiosqlite.Row, target: RoundState, *,

@@ -31,6 +31,7 @@ from core.season.file import absence_data, game_data, player_data
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreError, StoreProblem
+from storage.states import RoundState
 
 SEASON = "season"
 
@@ -70,8 +71,6 @@ async def round_row(conn: aiosqlite.Connection, season: int, number: int) -> aio
 async def import_season(db: Database, season: Season, *, replace: bool = False,
                         actor: int | None = None) -> int:
     """Load a season into the database; refuses a database that has one unless `replace`."""
-    from storage.rounds import RoundState  # rounds is built on this module's lookups
-
     data = season.to_data()
     async with db.transaction() as conn:
         async with conn.execute("SELECT count(*) FROM season") as cur:
@@ -126,8 +125,6 @@ async def import_season(db: Database, season: Season, *, replace: bool = False,
 
 async def season_data(conn: aiosqlite.Connection) -> dict[str, Any]:
     """The active season as season-file data (canonical form)."""
-    from storage.rounds import RoundState  # rounds is built on this module's lookups
-
     planned = RoundState.PLANNED
     sid = await season_id(conn)
     async with conn.execute("SELECT * FROM season WHERE id = ?", (sid,)) as cur:

@@ -25,8 +25,8 @@ from core.season import Result, Season
 from core.simulation import play
 from storage import club, rounds
 from storage.db import Database
-from storage.rounds import RoundState
 from storage.seasons import import_season
+from storage.states import RoundState
 
 TOKEN = "123456:" + "D" * 35
 GROUP = -1000

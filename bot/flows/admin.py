@@ -14,8 +14,9 @@ from core.standings import compute_standings
 from storage import club
 from storage.club import ClubSettings, Member, ScheduledRound
 from storage.errors import InputStoreError, StoreProblem
-from storage.rounds import RoundState, insert_round
+from storage.rounds import insert_round
 from storage.seasons import load_season
+from storage.states import RoundState
 
 
 async def _next_round(services: Services) -> int:

@@ -27,8 +27,8 @@ from core.pairing.request import NO_FIXES, fitting_fixes, present_in, request_fo
 from core.season import AbsenceReason, Result, Season
 from storage import attendance, club, results, rounds
 from storage.errors import InputStoreError, StoreProblem
-from storage.rounds import RoundState
 from storage.seasons import has_season, load_season
+from storage.states import OPEN, RoundState
 
 log = logging.getLogger(__name__)
 
@@ -236,7 +236,7 @@ async def publish(services: Services, *, actor: int) -> Published:
     transaction the pairing is owed to the club group and each player his own game."""
     db = services.db
     async with db.transaction():
-        upcoming = next((r for r in await club.schedule(db) if r.state in rounds.OPEN), None)
+        upcoming = next((r for r in await club.schedule(db) if r.state in OPEN), None)
         if upcoming is None or upcoming.state is not RoundState.DRAFTED:
             raise InputStoreError(StoreProblem.NO_DRAFT)
         settings = await club.settings(db)

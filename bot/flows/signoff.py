@@ -19,6 +19,7 @@ from core.season import AbsenceReason, ExternalDay
 from storage import attendance, club, rounds
 from storage.club import Member
 from storage.seasons import load_season
+from storage.states import PUBLIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +114,7 @@ async def _tell_about_late(services: Services, who: Member, number: int) -> None
     await owe_to_arbiters(services, texts.LATE_TO_ARBITER.format(
         who=esc(who.name), round=number, paired=paired))
     # A draft is not public: its opponent never knew of a game, so there is nothing to undo.
-    public = stored is not None and stored.state in rounds.PUBLIC
+    public = stored is not None and stored.state in PUBLIC
     if public and opponent is not None and opponent.telegram_id is not None:
         await send(services, opponent.telegram_id, texts.LATE_TO_OPPONENT.format(
             who=esc(who.name), round=number), about=esc(opponent.name))

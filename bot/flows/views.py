@@ -11,8 +11,8 @@ from core.season import Season
 from core.standings import PlayerStanding
 from storage import attendance, club, rounds
 from storage.club import Member
-from storage.rounds import RoundState
 from storage.seasons import load_season
+from storage.states import RoundState
 
 
 async def season(services: Services) -> Season:

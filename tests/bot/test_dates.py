@@ -10,7 +10,7 @@ from bot import dates
 from bot.handlers.signoff import parse
 from core.season import AbsenceReason, ExternalDay
 from storage.club import ScheduledRound
-from storage.rounds import RoundState
+from storage.states import RoundState
 
 TUESDAY = dt.date(2026, 12, 1)
 THURSDAY = 3

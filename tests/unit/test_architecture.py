@@ -95,3 +95,25 @@ def test_every_rules_parameter_says_what_it_is():
             and not (k + 1 < len(body) and isinstance(body[k + 1], ast.Expr)
                      and isinstance(getattr(body[k + 1], "value", None), ast.Constant))]
     assert bare == []
+
+
+def test_the_file_commands_load_only_what_they_use():
+    """`keizerbot standings` and `pair` read a file: no Telegram, no database code, no
+    asyncio, no matplotlib; numpy and the blossom only for `pair`."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, contextlib, io\n"
+             "from bot.cli import main\n"
+             "with contextlib.redirect_stdout(io.StringIO()):\n"
+             "    main(sys.argv[1:])\n"
+             "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
+             "{'telegram', 'aiosqlite', 'asyncio', 'matplotlib', 'numpy', 'rustworkx'})))")
+    loaded = {}
+    for command in ("standings", "pair"):
+        done = subprocess.run([sys.executable, "-c", probe, command,
+                               str(ROOT / "examples" / "sliedrecht.json")],
+                              capture_output=True, text=True, check=True, cwd=ROOT)
+        loaded[command] = {m.split(".")[0] for m in done.stdout.split()}
+    assert loaded["standings"] == set()
+    assert loaded["pair"] == {"numpy", "rustworkx"}
