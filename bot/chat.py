@@ -123,15 +123,18 @@ async def reply(update: Update, context: Context, text: str, *,
 async def send(services: Services, chat_id: int, text: str, *,
                markup: InlineKeyboardMarkup | None = None, thread_id: int | None = None,
                about: str = "", round_no: int | None = None, kind: str | None = None,
-               player: str | None = None, fallback: ExtBot[None] | None = None) -> None:
+               player: str | None = None, reply_to: int | None = None,
+               fallback: ExtBot[None] | None = None) -> None:
     """Owe a message to one chat (split to Telegram's size; buttons on the last piece).
     `about` names the addressee if it cannot be delivered; `round_no` and `kind` remember
-    the sent message as the round's (a reply to it names the round). With `fallback`, a
+    the sent message as the round's (a reply to it names the round); `reply_to` a message
+    of that chat it answers. With `fallback`, a
     database that cannot be written does not silence the bot: the text goes out directly."""
     pieces = split(text)
     messages = [outbox.Outgoing(chat_id, piece, thread_id,
                                 markup.to_dict() if markup and k == len(pieces) - 1 else None,
-                                round_no, kind, player, about)
+                                round_no, kind, player, about,
+                                reply_to if k == 0 else None)
                 for k, piece in enumerate(pieces)]
     try:
         await outbox.owe(services.db, messages)

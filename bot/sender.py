@@ -15,7 +15,7 @@ import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
 
-from telegram import InlineKeyboardMarkup
+from telegram import InlineKeyboardMarkup, ReplyParameters
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import ExtBot
 
@@ -91,9 +91,12 @@ class Sender:
         markup = None if message.markup is None else \
             InlineKeyboardMarkup.de_json(message.markup, self.bot)
         try:
+            answering = None if message.reply_to is None else \
+                ReplyParameters(message.reply_to, allow_sending_without_reply=True)
             sent = await self.bot.send_message(message.chat_id, message.text,
                                                reply_markup=markup,
-                                               message_thread_id=message.thread_id)
+                                               message_thread_id=message.thread_id,
+                                               reply_parameters=answering)
         except RetryAfter as exc:
             wait = exc.retry_after if isinstance(exc.retry_after, dt.timedelta) \
                 else dt.timedelta(seconds=float(exc.retry_after))

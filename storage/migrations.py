@@ -176,6 +176,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE player ADD COLUMN remind INTEGER NOT NULL DEFAULT 0;
     """,
+    # 5: a message owed as a reply to one sent before (a correction under the pairing).
+    """
+    ALTER TABLE outbox ADD COLUMN reply_to INTEGER;
+    """,
 )
 
 VERSION = len(MIGRATIONS)

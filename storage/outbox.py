@@ -29,6 +29,8 @@ class Outgoing:
     player: str | None = None
     about: str = ""
     """Whom it is for, in words (named to the arbiter if it cannot be delivered)."""
+    reply_to: int | None = None
+    """The message (in the same chat) it answers; sent anyway if that one is gone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +46,9 @@ async def owe(db: Database, messages: list[Outgoing]) -> None:
     async with db.aside() as conn:
         await conn.executemany(
             "INSERT INTO outbox (chat_id, thread_id, text, markup, round_no, kind, player, "
-            "about, created_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "about, reply_to, created_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(m.chat_id, m.thread_id, m.text, None if m.markup is None else json.dumps(m.markup),
-              m.round, m.kind, m.player, m.about, now, now) for m in messages])
+              m.round, m.kind, m.player, m.about, m.reply_to, now, now) for m in messages])
 
 
 async def due(db: Database, now: dt.datetime, *, limit: int = 50) -> list[Pending]:
@@ -60,7 +62,8 @@ async def due(db: Database, now: dt.datetime, *, limit: int = 50) -> list[Pendin
         rows = await cur.fetchall()
     return [Pending(r["id"], Outgoing(r["chat_id"], r["text"], r["thread_id"],
                                       None if r["markup"] is None else json.loads(r["markup"]),
-                                      r["round_no"], r["kind"], r["player"], r["about"]),
+                                      r["round_no"], r["kind"], r["player"], r["about"],
+                                      r["reply_to"]),
                     r["attempts"]) for r in rows]
 
 

@@ -54,6 +54,8 @@ class Sent:
     thread_id: int | None = None
     method: str = "sendMessage"
     edits: list[str] = field(default_factory=list)
+    reply_to: int | None = None
+    """The message it answers (`reply_parameters`)."""
 
     @property
     def plain(self) -> str:
@@ -237,9 +239,11 @@ class FakeTelegram:
 
     async def _api_sendMessage(self, params: dict[str, Any]) -> Any:
         self._check_message(params)
+        answering = params.get("reply_parameters") or {}
         return await self._record(Sent(int(params["chat_id"]), next(self.message_ids),
                                        params["text"], params.get("reply_markup"),
-                                       params.get("message_thread_id")))
+                                       params.get("message_thread_id"),
+                                       reply_to=answering.get("message_id")))
 
     async def _api_sendDocument(self, params: dict[str, Any]) -> Any:
         return await self._record(Sent(int(params["chat_id"]), next(self.message_ids),

@@ -17,6 +17,7 @@ from core.standings import compute_standings
 from core.titles import announcements
 from storage import club, results
 from storage.club import Member
+from storage.errors import InputStoreError
 from storage.results import Outcome
 from storage.seasons import load_season
 
@@ -69,6 +70,14 @@ async def report(services: Services, who: Member, result: Result, *,
         outcome = await results.report(db, number, board, result, player=who.code, actor=actor,
                                        again=tapped_in is None)
         return await _announce(services, await _everyone(services), outcome, who, result)
+
+
+async def board_of(services: Services, number: int, who: Member) -> int | None:
+    """The board `who` plays in round `number`, if any."""
+    try:
+        return await results.board_of(services.db, number, who.code)
+    except InputStoreError:
+        return None
 
 
 async def correct(services: Services, number: int | None, board: int, result: Result, *,

@@ -215,10 +215,10 @@ def attendance_buttons(number: int) -> InlineKeyboardMarkup:
         for choice, label in texts.ATTENDANCE_BUTTONS.items()]])
 
 
-def result_buttons(number: int) -> InlineKeyboardMarkup:
+def result_buttons(number: int, board: int) -> InlineKeyboardMarkup:
     """1-0, ½-½, 0-1 (white first) under a player's own pairing message."""
     return InlineKeyboardMarkup([[
-        InlineKeyboardButton(label, callback_data=f"uit:v1:{number}:{value}")
+        InlineKeyboardButton(label, callback_data=f"uit:v1:{number}:{board}:{value}")
         for label, value in texts.RESULT_BUTTONS]])
 
 
@@ -264,7 +264,8 @@ async def publish(services: Services, *, actor: int) -> Published:
         if stored.bye is not None:
             personal.append((stored.bye, texts.PERSONAL_BYE.format(round=number, date=when)))
         unlinked = []
-        playing = {code for board in stored.boards for code in (board.white, board.black)}
+        board_of = {code: board.number for board in stored.boards
+                    for code in (board.white, board.black)}
         for code, text in personal:
             who = everyone[code]
             if who.telegram_id is None:
@@ -272,7 +273,8 @@ async def publish(services: Services, *, actor: int) -> Published:
                 continue
             await send(services, who.telegram_id, text, about=esc(who.name), round_no=number,
                        kind="personal", player=code,
-                       markup=result_buttons(number) if code in playing else None)
+                       markup=result_buttons(number, board_of[code]) if code in board_of
+                       else None)
     return Published(number, len(personal) - len(unlinked), tuple(unlinked))
 
 
@@ -433,8 +435,11 @@ async def _tell(services: Services, change: NightChange, opponent: str | None) -
         group = texts.NIGHT_ARRIVED_GROUP.format(round=number, late=name(change.player),
                                                  change=line)
     if settings.group_chat_id is not None:
+        # A correction under the published pairing, so the group reads them together.
+        posts = [message for chat, message, _ in await club.posted(db, number, "pairing")
+                 if chat == settings.group_chat_id]
         await send(services, settings.group_chat_id, group, thread_id=settings.group_thread_id,
-                   about=texts.THE_GROUP)
+                   about=texts.THE_GROUP, reply_to=min(posts, default=None))
     for code, text in private.items():
         who = everyone[code]
         if who.telegram_id is not None:

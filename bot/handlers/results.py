@@ -98,9 +98,10 @@ async def result_button(update: Update, context: Context) -> None:
     """A result tapped under a player's own pairing message: as `/uitslag` for that round."""
     query = update.callback_query
     assert query is not None and query.data is not None
-    _, _, number_, value = query.data.split(":")
+    _, _, number_, board, value = query.data.split(":")
     who = await members.of_user(context.services, query.from_user.id)
-    if who is None:
+    if who is None or await results.board_of(context.services, int(number_),
+                                             who) != int(board):
         await answer(update, texts.NOT_YOUR_BUTTON, alert=True)
         return
     done = await results.report(context.services, who, Result(value), replied_to=None,
@@ -113,4 +114,5 @@ def register(app: App) -> None:
     app.add_handler(command("uitslag", uitslag, opens_transaction=True))
     app.add_handler(button(r"res(no)?:v1:[0-9]{1,6}:[0-9]{1,6}:(1-0|0-1|1/2-1/2)",
                            confirm_button))
-    app.add_handler(button(r"uit:v1:[0-9]{1,6}:(1-0|0-1|1/2-1/2)", result_button))
+    app.add_handler(button(r"uit:v1:[0-9]{1,6}:[0-9]{1,6}:(1-0|0-1|1/2-1/2)",
+                           result_button))

@@ -145,9 +145,14 @@ async def test_a_result_is_one_tap_under_the_pairing_and_the_opponent_confirms(b
     bot.tg.press(white, mine, mine.buttons[0][1])
     again = await bot.tg.next_to(white.id, "had je al doorgegeven", after=mark)
     assert again.text.startswith("Die uitslag had je al doorgegeven")
-    # Somebody who is not linked taps it (a forged press): refused, nothing changes.
+    # Somebody who is not linked taps it, or a member of another game (forged presses):
+    # refused, nothing changes.
     answered = len(bot.tg.answered)
     bot.tg.press(STRANGER, mine, mine.buttons[2][1])
+    assert await bot.tg.toast(answered) == texts.NOT_YOUR_BUTTON
+    other = next(u for u in members if u not in (white, black))
+    answered = len(bot.tg.answered)
+    bot.tg.press(other, mine, mine.buttons[2][1])
     assert await bot.tg.toast(answered) == texts.NOT_YOUR_BUTTON
     bot.tg.press(black, ask, ask.buttons[0][1])
     await bot.tg.edited(ask, "Bevestigd")
@@ -235,6 +240,7 @@ async def test_at_the_board_who_does_not_come_and_who_comes_late(bot, members):
     assert told.text.startswith("Bord 1: ") and b1 in told.text and bye in told.text
     group = await bot.tg.next_to(GROUP, "Wijziging ronde 1", after=mark)
     assert group.text.startswith(f"Wijziging ronde 1: {w1} is er niet. Bord 1: ")
+    assert group.reply_to == post.message_id  # a correction under the published pairing
     for name in (b1, bye):
         heard = await bot.tg.next_to(by[name].id, "Wijziging ronde 1: je speelt nu", after=mark)
         assert "(bord 1)" in heard.text
