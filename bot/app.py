@@ -31,7 +31,7 @@ MEMBER_COMMANDS = [
     ("afmelden", "afmelden voor een ronde"), ("aanmelden", "aanmelden, of afmelding intrekken"),
     ("uitslag", "uitslag doorgeven, bijv. /uitslag 1-0"), ("stand", "de stand"),
     ("indeling", "de indeling"), ("mijn", "mijn afmeldingen en partij"),
-    ("grafiek", "het verloop van de ranglijst"),
+    ("grafiek", "het verloop van de ranglijst"), ("agenda", "de rondes in je agenda"),
     ("ik", "zeggen wie je bent"), ("herinnering", "herinnering ook privé: aan of uit"),
     ("help", "wat ik kan"),
 ]

@@ -131,6 +131,11 @@ def _parser() -> argparse.ArgumentParser:
                             help="uit een seizoensbestand in plaats van de database")
         web.set_defaults(run=_run_site, writer=writer)
 
+    ics = sub.add_parser("export-ics", help="de rondes als agendabestand (.ics)")
+    ics.add_argument("file", type=Path, metavar="AGENDA.ics")
+    _database_option(ics)
+    ics.set_defaults(run=_run_ics)
+
     rules = sub.add_parser("rules", help="een reglementbestand (TOML) controleren en tonen")
     rules.add_argument("file", type=Path, metavar="REGLEMENT.toml")
     rules.set_defaults(run=_run_rules)
@@ -357,6 +362,27 @@ def _run_backup(args: argparse.Namespace) -> ExitCode:
         return ExitCode.OK
 
     return _with_database(path, work)
+
+
+def _run_ics(args: argparse.Namespace) -> ExitCode:
+    """export-ics: the club's rounds, from its database, in its time zone."""
+    from bot.config import timezone_of
+    from bot.flows import views
+
+    try:
+        zone = timezone_of(os.environ)
+    except ConfigError as exc:
+        raise CliError(str(exc), ExitCode.FAILURE) from exc
+
+    async def work(db: Database) -> ExitCode:
+        made = await views.calendar(db, zone)
+        if made is None:
+            raise CliError(texts.AGENDA_NONE, ExitCode.FAILURE)
+        args.file.write_bytes(made[0])
+        print(texts.EXPORTED_ICS.format(rounds=made[1], path=args.file))
+        return ExitCode.OK
+
+    return _with_database(database_path(args.db), work)
 
 
 def _run_site(args: argparse.Namespace) -> ExitCode:

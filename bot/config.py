@@ -64,11 +64,16 @@ def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env"))
         if not part.isdigit():
             raise ConfigError(texts.CONFIG_ARBITER.format(value=repr(part)))
         arbiters.append(int(part))
-    zone = env.get("KEIZER_TIMEZONE", "").strip() or "Europe/Amsterdam"
-    try:
-        timezone = ZoneInfo(zone)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ConfigError(texts.CONFIG_TIMEZONE.format(value=repr(zone))) from exc
     return Config(token=token, base_url=base_url,
                   database=Path(env.get("KEIZER_DB", "").strip() or DEFAULT_DB),
-                  arbiters=tuple(arbiters), timezone=timezone)
+                  arbiters=tuple(arbiters), timezone=timezone_of(env))
+
+
+def timezone_of(env: Mapping[str, str]) -> ZoneInfo:
+    """KEIZER_TIMEZONE, else Europe/Amsterdam (also for the command line, which needs no
+    token)."""
+    zone = env.get("KEIZER_TIMEZONE", "").strip() or "Europe/Amsterdam"
+    try:
+        return ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ConfigError(texts.CONFIG_TIMEZONE.format(value=repr(zone))) from exc

@@ -296,6 +296,7 @@ START = (
     "/stand – de stand, /stand mij – jouw punten per ronde\n"
     "/stand periode | groep | kruistabel; /grafiek [mij] – het verloop\n"
     "/indeling – de indeling, /mijn – jouw afmeldingen en partij\n"
+    "/agenda – de rondes (en je partijen) in je agenda\n"
     "/herinnering aan | uit – de herinnering ook privé, met knoppen\n"
     "/help – dit overzicht"
 )
@@ -458,6 +459,16 @@ FIXES_CLEARED = "De vaste keuzes voor ronde {round} zijn gewist."
 NO_FIXES_TO_CLEAR = "Er zijn geen vaste keuzes voor ronde {round}."
 ERROR_TO_ARBITER = ("Er ging iets mis in keizerbot. Ik meld hetzelfde soort fout hooguit één "
                     "keer per uur; de details staan in het logboek van de bot.")
+CALENDAR_NAME = "{club}: Keizercompetitie {season}"
+CALENDAR_ROUND = "{club}: ronde {round}"
+CALENDAR_GAME = "met {colour} tegen {opponent} (bord {board})"
+CALENDAR_BYE = "vrij (bye)"
+AGENDA_CAPTION = ("De rondes van het seizoen. Open het bestand om ze in je agenda te zetten; "
+                  "een nieuwer bestand werkt ze bij.")
+AGENDA_CAPTION_OWN = ("Jouw rondes, met je tegenstander zodra de indeling er is. Open het "
+                      "bestand om ze in je agenda te zetten; een nieuwer bestand werkt ze bij.")
+AGENDA_NONE = "Er staan nog geen rondes met een datum op het programma."
+EXPORTED_ICS = "Agenda met {rounds} rondes geschreven naar {path}."
 RESULT_UNCHANGED = ("Die uitslag had je al doorgegeven (ronde {round}, bord {board}: {words}); "
                     "{opponent} bevestigt hem nog.")
 RESULT_BUTTONS = (("1-0", "1-0"), ("½-½", "1/2-1/2"), ("0-1", "0-1"))

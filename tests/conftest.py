@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import logging
+from pathlib import Path
 
 import pytest
 
@@ -21,5 +23,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 @pytest.fixture
-def update_golden(request: pytest.FixtureRequest) -> bool:
-    return bool(request.config.getoption("--update-golden"))
+def golden(request: pytest.FixtureRequest, capsys: pytest.CaptureFixture[str]):
+    """`golden(path, text)`: the text must be the golden file's; with --update-golden it
+    becomes it, and the difference is shown."""
+    update = bool(request.config.getoption("--update-golden"))
+
+    def check(path: Path, text: str) -> None:
+        old = path.read_text(encoding="utf-8") if path.exists() else ""
+        diff = "".join(difflib.unified_diff(old.splitlines(keepends=True),
+                                            text.splitlines(keepends=True), str(path), "now"))
+        if update:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            with capsys.disabled():
+                print(diff or f"{path.name}: unchanged")
+            return
+        assert not diff, f"differs from {path} (refresh with --update-golden):\n{diff[:4000]}"
+
+    return check

@@ -56,6 +56,9 @@ class Sent:
     edits: list[str] = field(default_factory=list)
     reply_to: int | None = None
     """The message it answers (`reply_parameters`)."""
+    filename: str | None = None
+    data: bytes | None = None
+    """A document's file name and content."""
 
     @property
     def plain(self) -> str:
@@ -154,6 +157,7 @@ class FakeTelegram:
         for key, value in form.items():
             if isinstance(value, web.FileField):
                 params[key] = value.filename
+                params.setdefault("_files", {})[key] = value.file.read()
             elif key in JSON_FIELDS:
                 params[key] = json.loads(value)
             else:
@@ -247,7 +251,9 @@ class FakeTelegram:
 
     async def _api_sendDocument(self, params: dict[str, Any]) -> Any:
         return await self._record(Sent(int(params["chat_id"]), next(self.message_ids),
-                                       params.get("caption", ""), method="sendDocument"))
+                                       params.get("caption", ""), method="sendDocument",
+                                       filename=params.get("document"),
+                                       data=params.get("_files", {}).get("document")))
 
     async def _api_sendPhoto(self, params: dict[str, Any]) -> Any:
         return await self._record(Sent(int(params["chat_id"]), next(self.message_ids),

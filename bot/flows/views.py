@@ -3,16 +3,21 @@ Reads only: no transaction, nothing owed."""
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
 from dataclasses import dataclass
+from zoneinfo import ZoneInfo
 
 from bot import messages, texts
+from bot.calendar import CalendarRound, rounds_ics
 from bot.services import Services, open_round, published_round, standings_of
 from core.season import Season
 from core.standings import PlayerStanding
 from storage import attendance, club, rounds
 from storage.club import Member
+from storage.db import Database
 from storage.seasons import load_season
-from storage.states import RoundState
+from storage.states import PUBLIC, RoundState
 
 
 async def season(services: Services) -> Season:
@@ -76,3 +81,40 @@ async def mine(services: Services, who: Member) -> Mine:
                                   None if result is None else str(result)))
         bye = stored.round if stored.bye == who.code else None
     return Mine(row, season.rules.display_decimals, signed, tuple(games), bye)
+
+
+async def calendar(db: Database, zone: ZoneInfo, who: Member | None = None, *,
+                   stamp: dt.datetime | None = None) -> tuple[bytes, int] | None:
+    """The season's dated rounds as an iCalendar file, and how many; with `who`, his game in
+    each round already published. None if no round has a date yet."""
+    dated = [r for r in await club.schedule(db) if r.date is not None]
+    if not dated:
+        return None
+    season = await load_season(db)
+    settings = await club.settings(db)
+    names = {m.code: m.name for m in await club.members(db)}
+    entries = []
+    for r in dated:
+        assert r.date is not None
+        game = ""
+        stored = await rounds.stored_pairing(db, r.number) \
+            if who is not None and r.state in PUBLIC else None
+        if stored is not None and who is not None:
+            game = _own_game(stored, who.code, names)
+        entries.append(CalendarRound(r.number, r.date, game))
+    made = await asyncio.to_thread(
+        rounds_ics, entries, club=season.club, season=season.name, start=settings.round_start,
+        zone=zone, stamp=stamp or dt.datetime.now(dt.UTC))
+    return made, len(entries)
+
+
+def _own_game(stored: rounds.StoredPairing, code: str, names: dict[str, str]) -> str:
+    if stored.bye == code:
+        return texts.CALENDAR_BYE
+    for board in stored.boards:
+        if code in (board.white, board.black):
+            white = board.white == code
+            return texts.CALENDAR_GAME.format(
+                colour=texts.COLOURS_WORD["white" if white else "black"],
+                opponent=names[board.black if white else board.white], board=board.number)
+    return ""

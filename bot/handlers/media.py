@@ -1,4 +1,5 @@
-"""/grafiek (the ranking race as a picture) and /export (web pages and CSV for the arbiter).
+"""/grafiek (the ranking race as a picture), /export (web pages and CSV for the arbiter) and
+/agenda (the rounds as a calendar file).
 Both are drawn off the event loop, and sent directly: a file answers a question, and can be
 asked for again; nothing is stored."""
 
@@ -11,10 +12,11 @@ import zipfile
 from pathlib import Path
 
 from telegram import Update
+from telegram.constants import ChatType
 
 from bot import chart, exports, texts
 from bot.chat import reply
-from bot.flows import views
+from bot.flows import members, views
 from bot.handlers.common import arbiter_only, command, member
 from bot.services import App, Context
 from core.season import Season
@@ -62,6 +64,22 @@ def _archive(season: Season) -> bytes:
     return archive.getvalue()
 
 
+async def agenda(update: Update, context: Context) -> None:
+    """/agenda: the rounds as a calendar file; in private, with the member's own games."""
+    services, chat, user = context.services, update.effective_chat, update.effective_user
+    assert chat is not None
+    who = await members.of_user(services, user.id) \
+        if user is not None and chat.type == ChatType.PRIVATE else None
+    made = await views.calendar(services.db, services.settings.timezone, who)
+    if made is None:
+        await reply(update, context, texts.AGENDA_NONE)
+        return
+    await context.bot.send_document(chat.id, made[0], filename="keizer-agenda.ics",
+                                    caption=texts.AGENDA_CAPTION_OWN if who
+                                    else texts.AGENDA_CAPTION)
+
+
 def register(app: App) -> None:
     app.add_handler(command("grafiek", grafiek, reads_only=True))
     app.add_handler(command("export", export, reads_only=True))
+    app.add_handler(command("agenda", agenda, reads_only=True))

@@ -22,9 +22,9 @@ COMMANDS = [args for args in SHOWN if args != ["demo"]]
 def test_readme_command(args, monkeypatch, capsys, tmp_path):
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("KEIZER_DB", str(tmp_path / "keizer.db"))
-    if args[0] in ("export", "backup"):
+    if args[0] in ("export", "backup", "export-ics"):
         assert main(["import", "examples/drie-groepen.json"]) == 0
-    if args[0] in ("export-html", "export-csv"):
+    if args[0] in ("export-html", "export-csv", "export-ics"):
         args = [args[0], str(tmp_path / args[1]), *args[2:]]  # never write into the repo
     assert main(args) == 0
     assert capsys.readouterr().out.strip()

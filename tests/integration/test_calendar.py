@@ -1,0 +1,76 @@
+"""Issue 15: the rounds as an iCalendar file, pinned for an example season, read back by
+icalendar: one event a round at the club's start time, summer and winter time right."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from zoneinfo import ZoneInfo
+
+from icalendar import Calendar
+
+from bot.cli import main
+from bot.flows import views
+from core.season import Season
+from storage import club
+from storage.db import Database
+from storage.seasons import import_season
+from tests.integration.conftest import ROOT
+
+AMSTERDAM = ZoneInfo("Europe/Amsterdam")
+STAMP = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
+
+
+async def example_calendar(tmp_path) -> bytes:
+    db = await Database.open(tmp_path / "keizer.db")
+    try:
+        season = Season.from_json((ROOT / "examples" / "drie-groepen.json").read_text("utf-8"))
+        await import_season(db, season)
+        await club.change_settings(db, actor=None, round_start=dt.time(19, 45))
+        made = await views.calendar(db, AMSTERDAM, stamp=STAMP)
+    finally:
+        await db.close()
+    assert made is not None
+    return made[0]
+
+
+async def test_the_example_season_as_a_calendar(tmp_path, golden):
+    made = await example_calendar(tmp_path)
+    assert made.count(b"\r\n") == made.count(b"\n")  # RFC 5545 lines end in CRLF
+    golden(ROOT / "tests" / "data" / "golden" / "drie-groepen.ics",
+           made.decode().replace("\r\n", "\n"))
+
+
+async def test_each_round_at_the_start_time_in_summer_and_in_winter(tmp_path):
+    season = Season.from_json((ROOT / "examples" / "drie-groepen.json").read_text("utf-8"))
+    events = Calendar.from_ical(await example_calendar(tmp_path)).walk("VEVENT")
+    assert [str(e["summary"]) for e in events] == [
+        f"{season.club}: ronde {r.number}" for r in season.rounds if r.date is not None]
+    starts = [e.decoded("dtstart") for e in events]
+    assert all(s.astimezone(AMSTERDAM).time() == dt.time(19, 45) for s in starts)
+    # Zomertijd then wintertijd: 17:45 and 18:45 UTC.
+    assert {s.astimezone(dt.UTC).time() for s in starts} == {dt.time(17, 45), dt.time(18, 45)}
+    assert len({str(e["uid"]) for e in events}) == len(events)
+
+
+def test_export_ics_from_the_command_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("KEIZER_DB", str(tmp_path / "keizer.db"))
+    assert main(["import", str(ROOT / "examples" / "sliedrecht.json")]) == 0
+    target = tmp_path / "agenda.ics"
+    assert main(["export-ics", str(target)]) == 0
+    events = Calendar.from_ical(target.read_bytes()).walk("VEVENT")
+    season = json.loads((ROOT / "examples" / "sliedrecht.json").read_text("utf-8"))
+    assert len(events) == len(season["rounds"])
+    assert f"Agenda met {len(events)} rondes" in capsys.readouterr().out
+
+
+def test_no_dated_round_is_said(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("KEIZER_DB", str(tmp_path / "keizer.db"))
+    data = json.loads((ROOT / "examples" / "sliedrecht.json").read_text("utf-8"))
+    for rnd in data["rounds"]:
+        rnd.pop("date", None)
+    plain = tmp_path / "zonder.json"
+    plain.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["import", str(plain)]) == 0
+    assert main(["export-ics", str(tmp_path / "a.ics")]) == 1
+    assert "Er staan nog geen rondes met een datum" in capsys.readouterr().err
