@@ -131,6 +131,14 @@ def _parser() -> argparse.ArgumentParser:
                             help="uit een seizoensbestand in plaats van de database")
         web.set_defaults(run=_run_site, writer=writer)
 
+    new = sub.add_parser("new-season", help="het volgende seizoen uit dit: dezelfde regels, de "
+                         "leden die blijven, beginnend in de volgorde van de eindstand")
+    new.add_argument("season", type=Path, metavar="SEIZOEN.json")
+    new.add_argument("file", type=Path, metavar="NIEUW.json")
+    new.add_argument("--naam", dest="name", help="de naam van het nieuwe seizoen, standaard het "
+                     "volgende jaar (2026-2027 wordt 2027-2028)")
+    new.set_defaults(run=_run_new_season)
+
     ics = sub.add_parser("export-ics", help="de rondes als agendabestand (.ics)")
     ics.add_argument("file", type=Path, metavar="AGENDA.ics")
     _database_option(ics)
@@ -362,6 +370,21 @@ def _run_backup(args: argparse.Namespace) -> ExitCode:
         return ExitCode.OK
 
     return _with_database(path, work)
+
+
+def _run_new_season(args: argparse.Namespace) -> ExitCode:
+    from core.next_season import next_season
+
+    old = load_season(args.season)
+    try:
+        new = next_season(old, args.name)
+    except InvalidInputError as exc:
+        raise CliError(texts.NEW_SEASON_NAME.format(name=old.name),
+                       ExitCode.UNUSABLE_INPUT) from exc
+    args.file.write_text(new.to_json(), encoding="utf-8")
+    print(texts.NEW_SEASON.format(name=new.name, path=args.file, players=len(new.players),
+                                  old=old.name, gone=len(old.players) - len(new.players)))
+    return ExitCode.OK
 
 
 def _run_ics(args: argparse.Namespace) -> ExitCode:

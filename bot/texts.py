@@ -468,6 +468,10 @@ AGENDA_CAPTION = ("De rondes van het seizoen. Open het bestand om ze in je agend
 AGENDA_CAPTION_OWN = ("Jouw rondes, met je tegenstander zodra de indeling er is. Open het "
                       "bestand om ze in je agenda te zetten; een nieuwer bestand werkt ze bij.")
 AGENDA_NONE = "Er staan nog geen rondes met een datum op het programma."
+NEW_SEASON = ("Seizoen {name} geschreven naar {path}: {players} spelers, in de volgorde van de "
+              "eindstand van {old} ({gone} gestopt), dezelfde regels, nog geen rondes.")
+NEW_SEASON_NAME = ("Uit '{name}' volgt geen naam voor het nieuwe seizoen; geef er een met "
+                   "--naam, bijvoorbeeld --naam 2027-2028.")
 EXPORTED_ICS = "Agenda met {rounds} rondes geschreven naar {path}."
 RESULT_UNCHANGED = ("Die uitslag had je al doorgegeven (ronde {round}, bord {board}: {words}); "
                     "{opponent} bevestigt hem nog.")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from core.season import Season
 from tests.seasons import season_data
 
 SEASON = season_data(
@@ -187,3 +188,18 @@ def test_export_everything_imports_back_and_still_computes(capsys, tmp_path, mon
     assert code == 0 and out == (tmp_path / "alles.json").read_text(encoding="utf-8")
     code, out, _ = run(capsys, "standings", tmp_path / "alles.json", "--json")
     assert code == 0 and json.loads(out)["after_round"] == 18  # round 19 is not played yet
+
+
+def test_new_season_writes_the_next_file(tmp_path, capsys):
+    target = tmp_path / "volgend.json"
+    example = Path(__file__).resolve().parents[2] / "examples" / "sliedrecht.json"
+    assert main(["new-season", str(example), str(target)]) == 0
+    assert "Seizoen 2027-2028 geschreven naar" in capsys.readouterr().out
+    assert Season.from_json(target.read_text(encoding="utf-8")).rounds == ()
+    data = json.loads(example.read_text(encoding="utf-8"))
+    data["season"] = "najaar"
+    odd = tmp_path / "najaar.json"
+    odd.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["new-season", str(odd), str(tmp_path / "x.json")]) == 2
+    assert "geef er een met --naam" in capsys.readouterr().err
+    assert not (tmp_path / "x.json").exists()
