@@ -41,6 +41,7 @@ ARBITER_COMMANDS = [
     ("ronde", "het programma"), ("extern", "externe partij boeken"),
     ("instellingen", "tijden en reglement"), ("arbiter", "wedstrijdleiders"),
     ("club", "deze groep wordt de clubgroep"), ("export", "webpagina's en CSV"),
+    ("seizoen", "het volgende seizoen beginnen"),
 ]
 
 

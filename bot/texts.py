@@ -261,6 +261,9 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
     StoreProblem.NOT_ON_BOARD: "{player} heeft geen partij in ronde {round}.",
     StoreProblem.RESULT_IN: ("Bord {board} van ronde {round} heeft al een uitslag; die blijft "
                              "staan. Corrigeer hem met /uitslag {board} UITSLAG."),
+    StoreProblem.SEASON_NOT_DONE: ("Ronde {round} is nog niet klaar. Een nieuw seizoen begint "
+                                    "als alle rondes klaar zijn; een ronde die niet meer "
+                                    "gespeeld wordt, laat je vervallen met /ronde vervalt."),
     StoreProblem.NO_PUBLISHED: "Er is geen gepubliceerde ronde om te wijzigen.",
     StoreProblem.ALREADY_PLAYING: "{player} staat al in de indeling van ronde {round}.",
     StoreProblem.NOBODY_FREE: ("Er is niemand vrij om tegen {player} te spelen in ronde "
@@ -308,6 +311,7 @@ HELP_ARBITER = (
     "[ronde N]\n"
     "/speler nieuw NAAM [rating] [jeugd] [flexibel] | weg NAAM | NAAM flexibel | NAAM vast; "
     "/spelers\n"
+    "/seizoen nieuw [NAAM] – het volgende seizoen (eerst te zien, dan bevestigen)\n"
     "/ronde – programma; /ronde nieuw DATUM | uitstel N DATUM | vervalt N\n"
     "/instellingen [start 20:00 | deadline MIN | herinnering MIN | reglement NAAM | "
     "regel PARAMETER WAARDE] – halverwege het seizoen eerst getoond, dan met bevestig\n"
@@ -468,6 +472,18 @@ AGENDA_CAPTION = ("De rondes van het seizoen. Open het bestand om ze in je agend
 AGENDA_CAPTION_OWN = ("Jouw rondes, met je tegenstander zodra de indeling er is. Open het "
                       "bestand om ze in je agenda te zetten; een nieuwer bestand werkt ze bij.")
 AGENDA_NONE = "Er staan nog geen rondes met een datum op het programma."
+SEIZOEN_PROPOSAL = ("Nieuw seizoen {name}: dezelfde regels, {players} spelers{gone}, in de "
+                    "volgorde van de eindstand: {top}.\nKlopt dat? Stuur dan "
+                    "<code>{confirm}</code>.")
+SEIZOEN_GONE = " (gestopt: {names})"
+SEIZOEN_STARTED = ("Seizoen {name} is begonnen, met {players} spelers. Het vorige blijft te zien "
+                   "met /stand vorig. Plan de eerste ronde met /ronde nieuw DATUM.")
+SEIZOEN_USAGE = ("<code>/seizoen nieuw [NAAM]</code>: het volgende seizoen, uit dit (de naam is "
+                 "standaard het volgende jaar).")
+SEIZOEN_NAME = ("Uit '{name}' volgt geen naam voor het nieuwe seizoen; geef er een, "
+                "bijvoorbeeld <code>/seizoen nieuw 2027-2028</code>.")
+STAND_NO_PREVIOUS = "Er is geen vorig seizoen in deze database."
+STAND_PREVIOUS = "{season} (eindstand)"
 NEW_SEASON = ("Seizoen {name} geschreven naar {path}: {players} spelers, in de volgorde van de "
               "eindstand van {old} ({gone} gestopt), dezelfde regels, nog geen rondes.")
 NEW_SEASON_NAME = ("Uit '{name}' volgt geen naam voor het nieuwe seizoen; geef er een met "

@@ -39,6 +39,8 @@ class StoreProblem(StrEnum):
     """The player came late, but he is in the pairing already."""
     NO_PUBLISHED = "no_published"
     """No round is published (to change at the board)."""
+    SEASON_NOT_DONE = "season_not_done"
+    """A round of the season is not complete: no next season yet."""
     NOBODY_FREE = "nobody_free"
     """Nobody is free to play the late comer (no bye, no opponent who lost his)."""
     MOVE_ORDER = "move_order"

@@ -71,7 +71,6 @@ async def round_row(conn: aiosqlite.Connection, season: int, number: int) -> aio
 async def import_season(db: Database, season: Season, *, replace: bool = False,
                         actor: int | None = None) -> int:
     """Load a season into the database; refuses a database that has one unless `replace`."""
-    data = season.to_data()
     async with db.transaction() as conn:
         async with conn.execute("SELECT count(*) FROM season") as cur:
             row = await cur.fetchone()
@@ -79,54 +78,88 @@ async def import_season(db: Database, season: Season, *, replace: bool = False,
         if existing and not replace:
             raise StoreError(StoreProblem.NOT_EMPTY, seasons=existing)
         await conn.execute("DELETE FROM season")
+        sid = await _insert(conn, season, actor)
+    return sid
+
+
+async def start_next(db: Database, season: Season, *, actor: int | None) -> int:
+    """The next season becomes the active one; the one before stays, read-only, and its
+    members keep their Telegram links and reminder choice in the new one."""
+    async with db.transaction() as conn:
+        before = await season_id(conn)
+        await conn.execute("UPDATE season SET active = 0 WHERE id = ?", (before,))
+        sid = await _insert(conn, season, actor)
+        for column in ("telegram_id", "remind"):
+            await conn.execute(
+                f"UPDATE player SET {column} = (SELECT o.{column} FROM player o WHERE "
+                "o.season_id = ? AND o.code = player.code) WHERE season_id = ? AND code IN "
+                "(SELECT code FROM player WHERE season_id = ?)", (before, sid, before))
+        await checked(db)
+    return sid
+
+
+async def previous_season(db: Database) -> Season | None:
+    """The season before the active one, if the database has one."""
+    conn = db.conn
+    async with conn.execute("SELECT id FROM season WHERE active = 0 ORDER BY id DESC LIMIT 1") \
+            as cur:
+        row = await cur.fetchone()
+    if row is None:
+        return None
+    return await asyncio.to_thread(Season.from_data, await season_data(conn, int(row[0])))
+
+
+async def _insert(conn: aiosqlite.Connection, season: Season, actor: int | None) -> int:
+    """The season's rows, as the active season (the caller holds the transaction)."""
+    data = season.to_data()
+    cur = await conn.execute(
+        "INSERT INTO season (club, name, rules, planned_rounds, initial_ranking, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (season.club, season.name, data_to_json(data["rules"]),
+         season.planned_rounds,
+         None if season.initial_ranking is None else json.dumps(season.initial_ranking),
+         audit.now()))
+    sid = cur.lastrowid
+    ids: dict[str, int] = {}
+    for position, p in enumerate(season.players):
         cur = await conn.execute(
-            "INSERT INTO season (club, name, rules, planned_rounds, initial_ranking, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (season.club, season.name, data_to_json(data["rules"]),
-             season.planned_rounds,
-             None if season.initial_ranking is None else json.dumps(season.initial_ranking),
-             audit.now()))
-        sid = cur.lastrowid
-        ids: dict[str, int] = {}
-        for position, p in enumerate(season.players):
-            cur = await conn.execute(
-                "INSERT INTO player (season_id, code, name, rating, youth, joined, withdrawn, "
-                "grp, flexible, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (sid, p.id, p.name, p.rating, int(p.youth), p.joined, p.withdrawn, p.group,
-                 int(p.flexible), position))
-            ids[p.id] = int(cur.lastrowid or 0)
-        for rnd in season.rounds:
-            state = RoundState.COMPLETE if rnd.is_complete else RoundState.PUBLISHED \
-                if rnd.is_paired else RoundState.PLANNED
-            cur = await conn.execute(
-                "INSERT INTO round (season_id, number, date, state) VALUES (?, ?, ?, ?)",
-                (sid, rnd.number, None if rnd.date is None else rnd.date.isoformat(), state))
-            rid = cur.lastrowid
-            # Results in a season file are final: imported as confirmed.
-            await conn.executemany(
-                "INSERT INTO game (round_id, board, white_id, black_id, result, confirmed_by, "
-                "confirmed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(rid, board, ids[g.white], ids[g.black],
-                  None if g.result is None else g.result.value,
-                  None if g.result is None else actor,
-                  None if g.result is None else audit.now())
-                 for board, g in enumerate(rnd.games, start=1)])
-            await conn.executemany(
-                "INSERT INTO signoff (round_id, player_id, reason, day, team, result) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                [(rid, ids[a.player], a.reason.value, None if a.day is None else a.day.value,
-                  a.team, None if a.result is None else external_result_text(a.result))
-                 for a in rnd.absent])
-        await audit.record(conn, actor=actor, action="import", entity="season", entity_id=sid,
-                           new={"club": season.club, "season": season.name,
-                                "players": len(season.players), "rounds": len(season.rounds)})
+            "INSERT INTO player (season_id, code, name, rating, youth, joined, withdrawn, "
+            "grp, flexible, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (sid, p.id, p.name, p.rating, int(p.youth), p.joined, p.withdrawn, p.group,
+             int(p.flexible), position))
+        ids[p.id] = int(cur.lastrowid or 0)
+    for rnd in season.rounds:
+        state = RoundState.COMPLETE if rnd.is_complete else RoundState.PUBLISHED \
+            if rnd.is_paired else RoundState.PLANNED
+        cur = await conn.execute(
+            "INSERT INTO round (season_id, number, date, state) VALUES (?, ?, ?, ?)",
+            (sid, rnd.number, None if rnd.date is None else rnd.date.isoformat(), state))
+        rid = cur.lastrowid
+        # Results in a season file are final: imported as confirmed.
+        await conn.executemany(
+            "INSERT INTO game (round_id, board, white_id, black_id, result, confirmed_by, "
+            "confirmed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(rid, board, ids[g.white], ids[g.black],
+              None if g.result is None else g.result.value,
+              None if g.result is None else actor,
+              None if g.result is None else audit.now())
+             for board, g in enumerate(rnd.games, start=1)])
+        await conn.executemany(
+            "INSERT INTO signoff (round_id, player_id, reason, day, team, result) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(rid, ids[a.player], a.reason.value, None if a.day is None else a.day.value,
+              a.team, None if a.result is None else external_result_text(a.result))
+             for a in rnd.absent])
+    await audit.record(conn, actor=actor, action="import", entity="season", entity_id=sid,
+                       new={"club": season.club, "season": season.name,
+                            "players": len(season.players), "rounds": len(season.rounds)})
     return int(sid or 0)
 
 
-async def season_data(conn: aiosqlite.Connection) -> dict[str, Any]:
-    """The active season as season-file data (canonical form)."""
+async def season_data(conn: aiosqlite.Connection, sid: int | None = None) -> dict[str, Any]:
+    """The active season (or season `sid`) as season-file data (canonical form)."""
     planned = RoundState.PLANNED
-    sid = await season_id(conn)
+    sid = sid or await season_id(conn)
     async with conn.execute("SELECT * FROM season WHERE id = ?", (sid,)) as cur:
         s = await cur.fetchone()
     assert s is not None

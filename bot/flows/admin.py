@@ -9,9 +9,10 @@ from dataclasses import dataclass
 
 from bot.chat import show_date
 from bot.services import Services, deadline_for, schedule
+from core.next_season import next_season as following
 from core.season import Season
 from core.standings import compute_standings
-from storage import club
+from storage import club, seasons
 from storage.club import ClubSettings, Member, ScheduledRound
 from storage.errors import InputStoreError, StoreProblem
 from storage.rounds import insert_round
@@ -34,6 +35,32 @@ async def add_player(services: Services, name: str, *, rating: int | None, youth
         await club.add_player(services.db, name, rating=rating, youth=youth,
                               flexible=flexible, joined=joined, actor=actor)
     return joined
+
+
+@dataclass(frozen=True, slots=True)
+class NextSeason:
+    season: Season
+    gone: tuple[str, ...]
+    """Names of the members who withdrew and do not come along."""
+    started: bool
+
+
+async def next_season(services: Services, name: str | None, *, start: bool,
+                      actor: int) -> NextSeason:
+    """The next season from this one, once every round is complete: shown, or (`start`)
+    begun, the old season kept. Raises InvalidInputError when no name follows."""
+    db = services.db
+    async with db.transaction():
+        unfinished = [r.number for r in await schedule(services)
+                      if r.state is not RoundState.COMPLETE]
+        if unfinished:
+            raise InputStoreError(StoreProblem.SEASON_NOT_DONE, round=unfinished[0])
+        old = await load_season(db)
+        new = following(old, name)
+        if start:
+            await seasons.start_next(db, new, actor=actor)
+    kept = {p.id for p in new.players}
+    return NextSeason(new, tuple(p.name for p in old.players if p.id not in kept), start)
 
 
 async def set_flexible(services: Services, who: Member, flexible: bool, *, actor: int) -> None:

@@ -13,7 +13,7 @@ from bot.calendar import CalendarRound, rounds_ics
 from bot.services import Services, open_round, published_round, standings_of
 from core.season import Season
 from core.standings import PlayerStanding
-from storage import attendance, club, rounds
+from storage import attendance, club, rounds, seasons
 from storage.club import Member
 from storage.db import Database
 from storage.seasons import load_season
@@ -22,6 +22,11 @@ from storage.states import PUBLIC, RoundState
 
 async def season(services: Services) -> Season:
     return await load_season(services.db)
+
+
+async def previous_season(services: Services) -> Season | None:
+    """The season before this one, kept when the next one began."""
+    return await seasons.previous_season(services.db)
 
 
 async def pairing_text(services: Services, *, arbiter: bool) -> str | None:

@@ -15,9 +15,10 @@ from telegram.constants import ChatType
 
 from bot import dates, texts
 from bot.chat import esc, reply, show_date, show_moment
-from bot.flows import admin, members, signoff
+from bot.flows import admin, members, signoff, views
 from bot.handlers.common import arbiter_only, command, find_member, number
 from bot.services import App, Context, schedule
+from core.errors import InvalidInputError
 from core.season import EXTERNAL_RESULTS, ExternalDay
 
 
@@ -289,8 +290,40 @@ async def extern(update: Update, context: Context) -> None:
         round=booked.round, day=texts.EXTERNAL_DAY_WORDS[booked.day]))
 
 
+@arbiter_only
+async def seizoen(update: Update, context: Context) -> None:
+    """`/seizoen nieuw [NAAM]` shows the next season; `… bevestig` begins it."""
+    args = list(context.args or [])
+    start = bool(args) and args[-1].lower() == "bevestig"
+    words = args[1:-1] if start else args[1:]
+    if not args or args[0].lower() != "nieuw":
+        await reply(update, context, texts.SEIZOEN_USAGE)
+        return
+    name = " ".join(words) or None
+    try:
+        made = await admin.next_season(context.services, name, start=start,
+                                       actor=_actor(update))
+    except InvalidInputError:
+        season = await views.season(context.services)
+        await reply(update, context, texts.SEIZOEN_NAME.format(name=esc(season.name)))
+        return
+    new = made.season
+    if made.started:
+        await reply(update, context, texts.SEIZOEN_STARTED.format(name=esc(new.name),
+                                                                  players=len(new.players)))
+        return
+    names = {p.id: p.name for p in new.players}
+    top = ", ".join(esc(names[pid]) for pid in (new.initial_ranking or ())[:5])
+    gone = texts.SEIZOEN_GONE.format(names=", ".join(map(esc, made.gone))) if made.gone else ""
+    confirm = " ".join(["/seizoen nieuw", *([esc(name)] if name else []), "bevestig"])
+    await reply(update, context, texts.SEIZOEN_PROPOSAL.format(
+        name=esc(new.name), players=len(new.players), gone=gone, top=top + " …",
+        confirm=confirm))
+
+
 def register(app: App) -> None:
     app.add_handler(command("speler", speler))
+    app.add_handler(command("seizoen", seizoen))
     app.add_handler(command("spelers", spelers))
     app.add_handler(command("ronde", ronde))
     app.add_handler(command("club", club_group))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import tempfile
 from pathlib import Path
 
@@ -18,12 +19,16 @@ from bot.services import App, Context, standings_now
 from core.numbers import format_number
 from core.rules import Titles
 from core.season import Season
+from core.standings import compute_standings
 from core.titles import period_groups, subgroups
 
 
 async def stand(update: Update, context: Context) -> None:
-    season, standings = await standings_now(context.services)
     view = (context.args or [""])[0].lower()
+    if view == "vorig":
+        await _previous(update, context)
+        return
+    season, standings = await standings_now(context.services)
     if view in VIEWS:  # groups exist from the initial ranking on
         await VIEWS[view](update, context, season)
         return
@@ -49,6 +54,17 @@ async def stand(update: Update, context: Context) -> None:
                     texts.STAND_GROUP_MORE)
     else:
         await reply(update, context, messages.standings_table(standings, decimals))
+
+
+async def _previous(update: Update, context: Context) -> None:
+    """The final standings of the season before this one."""
+    season = await views.previous_season(context.services)
+    if season is None:
+        await reply(update, context, texts.STAND_NO_PREVIOUS)
+        return
+    final = await asyncio.to_thread(compute_standings, season)
+    await reply(update, context, texts.STAND_PREVIOUS.format(season=esc(season.name)) + "\n"
+                + messages.standings_table(final, season.rules.display_decimals))
 
 
 async def periode(update: Update, context: Context, season: Season) -> None:

@@ -17,7 +17,7 @@ ARBITER_COMMANDS = [
     "/indeling maak", "/indeling opnieuw", "/indeling bevestig", "/indeling wis",
     "/indeling bye Anna Visser", "/indeling ruil Anna Visser en Bram de Boer",
     "/indeling afwezig Anna Visser", "/indeling erbij Anna Visser",
-    "/speler Anna Visser flexibel",
+    "/speler Anna Visser flexibel", "/seizoen nieuw", "/seizoen nieuw bevestig",
     "/speler nieuw Piet Puk", "/speler weg Anna Visser", "/spelers", "/ronde",
     "/ronde nieuw 1-1-2027", "/ronde uitstel 2 12-12-2026", "/ronde vervalt 2", "/club",
     "/arbiter 777", "/arbiter weg 1", "/instellingen", "/instellingen start 19:00",

@@ -1,0 +1,50 @@
+"""Issue 15 over HTTP: /seizoen nieuw begins the next season from this one; the old one
+stays readable with /stand vorig, and the members stay linked."""
+
+from __future__ import annotations
+
+from bot import texts
+from tests.bot.conftest import ARBITER
+from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
+
+
+async def test_the_next_season_is_shown_then_begun(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    refused = await bot.ask(ARBITER, "/seizoen nieuw")
+    assert refused.text.startswith("Ronde 1 is nog niet klaar.")
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    await play_round(bot, members, 1, post)
+    await bot.tg.wait_for(lambda s: "Alle uitslagen van ronde 1" in s.text)
+    final = await bot.ask(members[0], "/stand")
+    assert (await bot.ask(members[0], "/stand vorig")).text == texts.STAND_NO_PREVIOUS
+    await bot.ask(ARBITER, "/speler weg Femke Kok")
+    shown = await bot.ask(ARBITER, "/seizoen nieuw")
+    assert shown.text.startswith("Nieuw seizoen 2027-2028: dezelfde regels, 5 spelers "
+                                 "(gestopt: Femke Kok), in de volgorde van de eindstand: ")
+    assert "<code>/seizoen nieuw bevestig</code>" in shown.text
+    assert (await bot.ask(members[0], "/stand")).text == final.text  # nothing changed yet
+    begun = await bot.ask(ARBITER, "/seizoen nieuw bevestig")
+    assert begun.text.startswith("Seizoen 2027-2028 is begonnen, met 5 spelers.")
+    # The old season, as it ended; the new one starts from it, the members still linked.
+    previous = await bot.ask(members[0], "/stand vorig")
+    assert previous.text.startswith("2026-2027 (eindstand)")
+    assert final.text.split("\n", 1)[1] in previous.text
+    assert (await bot.ask(members[0], "/stand")).text == texts.STAND_EMPTY
+    mine = await bot.ask(members[0], "/mijn")
+    assert mine.text != texts.NOT_LINKED  # still linked in the new season
+    planned = await bot.ask(ARBITER, "/ronde nieuw 7-1-2027")
+    assert planned.text.startswith("Ronde 1 gepland op do 7 jan")
+
+
+async def test_a_season_name_that_does_not_count_in_years_is_asked_for(bot, members):
+    await set_up_club(bot, members, rounds=0)
+    db = bot.app.bot_data.db
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE season SET name = 'najaar'")
+    answer = await bot.ask(ARBITER, "/seizoen nieuw")
+    assert answer.text.startswith("Uit 'najaar' volgt geen naam voor het nieuwe seizoen")
+    named = await bot.ask(ARBITER, "/seizoen nieuw voorjaar 2027")
+    assert "<code>/seizoen nieuw voorjaar 2027 bevestig</code>" in named.text
+    begun = await bot.ask(ARBITER, "/seizoen nieuw voorjaar 2027 bevestig")
+    assert begun.text.startswith("Seizoen voorjaar 2027 is begonnen")
