@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import os
 import random
 import shutil
@@ -16,6 +17,8 @@ import time
 import pytest
 
 from bot.demo.fakeapi import User
+from storage import club, rounds
+from storage.db import Database
 from tests.bot.conftest import ARBITER, GROUP, TOKEN
 from tests.bot.process import BotProcess, make_club, query, run_cycles, until
 from tests.integration.conftest import ROOT
@@ -139,6 +142,35 @@ async def test_killed_right_after_a_change_at_the_board_everyone_it_concerns_hea
     assert sum("je wint reglementair" in s.text for s in tg.to(black)) == 1
     assert sum("als afwezig genoteerd" in s.text for s in tg.to(white)) == 1
     assert sum("wint bord 1 reglementair" in s.text for s in tg.to(ARBITER.id)) == 1
+    bot.kill()
+
+
+async def test_killed_right_after_the_reminder_is_marked_group_and_member_hear_once(
+        tg, tmp_path):
+    db = tmp_path / "keizer.db"
+    await make_club(db)
+    handle = await Database.open(db)
+    try:
+        now = dt.datetime.now(dt.UTC)  # the reminder is due: the deadline is an hour away
+        await rounds.add_round(handle, 1, date=now.date(), deadline=now + dt.timedelta(hours=1))
+        await club.set_reminder(handle, "p2", True, actor=None)
+    finally:
+        await handle.close()
+    tg.outage.add("sendMessage")
+    bot = BotProcess(tg, db)
+    bot.start()
+    await until(lambda: query(db, "SELECT reminded_at FROM round WHERE number = 1")[0][0])
+    bot.kill()
+    await asyncio.sleep(0.3)
+    tg.outage.clear()
+    bot.start()
+    group = await tg.next_to(GROUP, "Herinnering: ronde 1", timeout=30)
+    private = await tg.next_to(102, "Herinnering: ronde 1", timeout=30)
+    assert group.buttons and private.buttons
+    await asyncio.sleep(1.0)
+    assert sum("Herinnering" in s.text for s in tg.to(GROUP)) == 1
+    assert sum("Herinnering" in s.text for s in tg.to(102)) == 1
+    assert not [s for s in tg.to(100) if "Herinnering" in s.text]  # did not ask for it
     bot.kill()
 
 

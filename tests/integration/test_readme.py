@@ -18,14 +18,19 @@ SHOWN = [shlex.split(m.group(1), comments=True)
 COMMANDS = [args for args in SHOWN if args != ["demo"]]
 
 
+WRITES = {"export-html": 1, "export-csv": 1, "export-ics": 1, "new-season": 2}
+"""The commands that write a file, and where its name stands."""
+
+
 @pytest.mark.parametrize("args", COMMANDS, ids=[" ".join(a) for a in COMMANDS])
 def test_readme_command(args, monkeypatch, capsys, tmp_path):
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("KEIZER_DB", str(tmp_path / "keizer.db"))
     if args[0] in ("export", "backup", "export-ics"):
         assert main(["import", "examples/drie-groepen.json"]) == 0
-    if args[0] in ("export-html", "export-csv", "export-ics"):
-        args = [args[0], str(tmp_path / args[1]), *args[2:]]  # never write into the repo
+    if args[0] in WRITES:  # never write into the repo
+        at = WRITES[args[0]]
+        args = [*args[:at], str(tmp_path / args[at]), *args[at + 1:]]
     assert main(args) == 0
     assert capsys.readouterr().out.strip()
 
