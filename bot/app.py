@@ -14,6 +14,7 @@ from bot.config import Config
 from bot.handlers import (
     admin,
     errors,
+    files,
     general,
     media,
     members,
@@ -40,7 +41,7 @@ ARBITER_COMMANDS = [
     ("speler", "speler nieuw of weg"), ("spelers", "alle spelers"),
     ("ronde", "het programma"), ("extern", "externe partij boeken"),
     ("instellingen", "tijden en reglement"), ("arbiter", "wedstrijdleiders"),
-    ("club", "deze groep wordt de clubgroep"), ("export", "webpagina's en CSV"),
+    ("club", "deze groep wordt de clubgroep"), ("export", "webpagina's, CSV of TRF"),
     ("seizoen", "het volgende seizoen beginnen"),
 ]
 
@@ -71,7 +72,8 @@ def build(config: Config, services: Services | None = None, *,
     if services is not None:
         shared.clock = services.clock
     # Order matters: specific commands and buttons first, the catch-alls last.
-    for module in (general, members, signoff, results, standings, pairing, admin, media):
+    for module in (general, members, signoff, results, standings, pairing, admin, media,
+                   files):
         module.register(app)
     general.register_fallbacks(app)
     errors.register(app)

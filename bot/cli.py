@@ -12,6 +12,7 @@ import logging
 import os
 import sys
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from enum import IntEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -143,6 +144,36 @@ def _parser() -> argparse.ArgumentParser:
     ics.add_argument("file", type=Path, metavar="AGENDA.ics")
     _database_option(ics)
     ics.set_defaults(run=_run_ics)
+
+    trf = sub.add_parser("export-trf", help="de partijen als TRF16, voor de ratingadministratie")
+    trf.add_argument("file", type=Path, metavar="BESTAND.trf")
+    source = trf.add_mutually_exclusive_group()
+    _database_option(source)
+    source.add_argument("--season", type=Path, default=None, metavar="SEIZOEN.json",
+                        help="uit een seizoensbestand in plaats van de database")
+    trf.set_defaults(run=_run_export_trf)
+
+    read_trf = sub.add_parser("import-trf", help="een TRF-bestand (Swiss-Manager, Tornelo, "
+                              "Sharly-Chess, chesspairing) als seizoensbestand")
+    read_trf.add_argument("trf", type=Path, metavar="BESTAND.trf")
+    read_trf.add_argument("file", type=Path, metavar="SEIZOEN.json")
+    read_trf.add_argument("--reglement", dest="preset", default="sliedrecht",
+                          help="het Keizerreglement als het bestand er geen heeft "
+                               "(standaard: sliedrecht)")
+    read_trf.set_defaults(run=_run_import_trf)
+
+    ratings = sub.add_parser("ratings", help="de ratings van de leden uit de KNSB-ratinglijst")
+    ratings.add_argument("list", type=Path, metavar="LIJST.zip",
+                         help="de lijst van de KNSB (zip), of KLASSIEK.csv daaruit")
+    source = ratings.add_mutually_exclusive_group()
+    _database_option(source)
+    source.add_argument("--season", type=Path, default=None, metavar="SEIZOEN.json",
+                        help="een seizoensbestand bijwerken in plaats van de database")
+    ratings.add_argument("--bevestig", dest="confirm", action="store_true",
+                         help="de ratings echt bijwerken (anders alleen tonen)")
+    ratings.add_argument("--ook", dest="also", action="append", default=[], metavar="ID",
+                         help="een gelijkende naam toch meenemen (speler-id; herhaalbaar)")
+    ratings.set_defaults(run=_run_ratings)
 
     rules = sub.add_parser("rules", help="een reglementbestand (TOML) controleren en tonen")
     rules.add_argument("file", type=Path, metavar="REGLEMENT.toml")
@@ -410,19 +441,105 @@ def _run_ics(args: argparse.Namespace) -> ExitCode:
 
 def _run_site(args: argparse.Namespace) -> ExitCode:
     """export-html / export-csv, from a season file or the club's database."""
-    if args.season is not None:
-        season = load_season(args.season)
-    else:
-        async def work(db: Database) -> Season:
-            from storage.seasons import load_season as load_db_season
-
-            return await load_db_season(db)
-
-        season = _with_database(database_path(args.db), work)
+    season = _season_from(args)
     from bot import exports
 
     written = getattr(exports, args.writer)(season, args.directory)
     print(texts.SITE_WRITTEN.format(count=len(written), path=args.directory))
+    return ExitCode.OK
+
+
+def _season_from(args: argparse.Namespace) -> Season:
+    """--season FILE, else the club's database."""
+    if args.season is not None:
+        return load_season(args.season)
+
+    async def work(db: Database) -> Season:
+        from storage.seasons import load_season as load_db_season
+
+        return await load_db_season(db)
+
+    return _with_database(database_path(args.db), work)
+
+
+def _run_export_trf(args: argparse.Namespace) -> ExitCode:
+    from core.encoding import to_windows
+    from core.trf import write_trf
+
+    season = _season_from(args)
+    done = season.complete_rounds
+    if not done:
+        raise CliError(texts.TRF_NONE, ExitCode.FAILURE)
+    args.file.write_bytes(to_windows(write_trf(season)))
+    print(texts.TRF_EXPORTED.format(rounds=done, path=args.file, games=sum(
+        len(r.games) for r in season.rounds[:done])))
+    return ExitCode.OK
+
+
+def _run_import_trf(args: argparse.Namespace) -> ExitCode:
+    from core.encoding import decode
+    from core.trf import TrfError, read_trf
+
+    title = texts.TRF_UNUSABLE.format(path=args.trf)
+    try:
+        text = decode(args.trf.read_bytes())
+        imported = read_trf(text, preset=args.preset)
+    except OSError as exc:
+        reason = texts.FILE_UNREADABLE.format(path=args.trf, reason=exc.strerror)
+        raise CliError(f"{title}: {reason}", ExitCode.UNUSABLE_INPUT) from exc
+    except UnicodeError as exc:
+        raise CliError(f"{title}: {texts.FILE_NOT_TEXT}", ExitCode.UNUSABLE_INPUT) from exc
+    except TrfError as exc:
+        raise CliError(f"{title}: {texts.trf_problem(exc)}", ExitCode.UNUSABLE_INPUT) from exc
+    except InvalidInputError as exc:
+        raise CliError(texts.problems_report(title, exc.problems),
+                       ExitCode.UNUSABLE_INPUT) from exc
+    season = imported.season
+    args.file.write_text(season.to_json(), encoding="utf-8")
+    print(texts.TRF_IMPORTED.format(path=args.file, players=len(season.players),
+                                    rounds=len(season.rounds),
+                                    games=sum(len(r.games) for r in season.rounds)))
+    if imported.assumed:
+        print(texts.TRF_ASSUMED)
+        for line in texts.assumed(imported.assumed, args.preset):
+            print(f"  - {line}")
+    return ExitCode.OK
+
+
+def _run_ratings(args: argparse.Namespace) -> ExitCode:
+    from core.ratings import RatingListError, apply, propose, read_list
+
+    try:
+        listed = read_list(args.list.read_bytes())
+    except OSError as exc:
+        raise CliError(texts.FILE_UNREADABLE.format(path=args.list, reason=exc.strerror),
+                       ExitCode.UNUSABLE_INPUT) from exc
+    except RatingListError as exc:
+        raise CliError(texts.rating_list_problem(exc), ExitCode.UNUSABLE_INPUT) from exc
+    season = _season_from(args)
+    proposal = propose(season, listed)
+    close = {c.player: k for k, c in enumerate(proposal.close)}
+    unknown = [p for p in args.also if p not in close]
+    if unknown:
+        raise CliError(texts.RATINGS_UNKNOWN_CLOSE.format(player=unknown[0]), ExitCode.FAILURE)
+    proposal = replace(proposal, accepted=frozenset(close[p] for p in args.also))
+    print(texts.rating_proposal(proposal, {p.id: p.name for p in season.players}))
+    if not args.confirm:
+        print(texts.RATINGS_CONFIRM_HINT)
+        return ExitCode.OK
+    changes = proposal.to_apply()
+    if args.season is not None:
+        args.season.write_text(apply(season, changes).to_json(), encoding="utf-8")
+        target = args.season
+    else:
+        async def work(db: Database) -> None:
+            from storage.ratings import update_players
+
+            await update_players(db, changes, actor=None)
+
+        _with_database(database_path(args.db), work)
+        target = database_path(args.db)
+    print(texts.RATINGS_WRITTEN.format(count=len(changes), path=target))
     return ExitCode.OK
 
 

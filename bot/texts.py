@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from core.errors import Expected, Problem, ProblemCode
 from core.numbers import format_number
@@ -14,6 +15,10 @@ from core.rules import Colour, CompensationKind
 from core.season import ExternalDay
 from storage.errors import StoreError, StoreProblem
 from storage.states import RoundState
+
+if TYPE_CHECKING:  # the file formats load only with the commands that read them
+    from core.ratings import Change, Proposal, RatingListError
+    from core.trf import Assumed, TrfError
 
 _EXPECTED: Mapping[Expected, str] = {
     Expected.INTEGER: "een geheel getal",
@@ -316,7 +321,9 @@ HELP_ARBITER = (
     "/instellingen [start 20:00 | deadline MIN | herinnering MIN | reglement NAAM | "
     "regel PARAMETER WAARDE] – halverwege het seizoen eerst getoond, dan met bevestig\n"
     "/club – deze groep wordt de clubgroep; /arbiter NUMMER | weg NUMMER\n"
-    "/export – stand, rondes en kruistabel als webpagina's en CSV"
+    "/export [trf] [vorig] – stand, rondes en kruistabel als webpagina's en CSV, of de "
+    "partijen als TRF voor de rating; van dit of het vorige seizoen\n"
+    "Ratings: stuur de ratinglijst van de KNSB (het zip-bestand) hier als bestand"
 )
 
 NOT_LINKED = "Ik weet nog niet wie je bent. Stuur <code>/ik je naam</code>."
@@ -716,3 +723,140 @@ def earns(price: SignOffPrice, decimals: int, name: str | None = None) -> str:
                             value=format_number(price.value, 0),
                             points=format_number(price.points, decimals, comma=True))
     return ""
+
+
+# --- the KNSB rating list and TRF ------------------------------------------------------------
+
+_LIST_PROBLEMS: Mapping[str, str] = {
+    # keyed by `core.ratings.ListProblem` values
+    "too_big": "het bestand is te groot (meer dan {limit} MB); de KNSB-lijst is "
+                         "veel kleiner",
+    "empty_zip": "het zip-bestand is leeg",
+    "no_csv": "in het zip-bestand staat geen {name}",
+    "not_zip": "het zip-bestand is beschadigd",
+    "encoding": "dit is geen tekstbestand in Windows-1252 of UTF-8, zoals de KNSB "
+                          "het levert",
+    "header": "de eerste regel is niet de kop van de KNSB-lijst ({expected})",
+    "bad_row": "regel {line} is geen speler (relatienummer, naam en rating)",
+    "no_rows": "de lijst heeft geen spelers",
+}
+RATING_LIST_UNUSABLE = "Deze ratinglijst kan ik niet gebruiken: {reason}. Er is niets veranderd."
+
+
+def rating_list_problem(error: RatingListError) -> str:
+    return RATING_LIST_UNUSABLE.format(
+        reason=_LIST_PROBLEMS[error.problem.value].format_map(_Missing(error.facts)))
+
+
+RATING_HEAD = "KNSB-ratinglijst met {listed} spelers, vergeleken met de leden:"
+RATING_UPDATES = "Bijwerken ({count}):"
+RATING_UPDATE = "• {name}: {old} → {new}"
+RATING_NUMBER = " (relatienummer {knsb})"
+RATING_CLOSE = "Lijkt op, bevestig met de knop ({count}):"
+RATING_CLOSE_LINE = "• {mark}{name} = {listed} ({knsb}, {rating})"
+RATING_MISSING = "Niet in de lijst ({count}): {names}."
+RATING_UNCHANGED = "Al goed: {count}."
+RATING_NOTHING = "Niets te veranderen."
+RATING_MORE = "… en nog {count}."
+RATING_WAIT = "Er verandert niets tot je op Bijwerken drukt."
+RATING_NONE = "geen"
+RATING_BUTTON_ACCEPT = "{mark}{name} = {listed}"
+RATING_BUTTON_APPLY = "Bijwerken ({count})"
+RATING_BUTTON_CANCEL = "Annuleren"
+RATING_APPLIED = "De ratings zijn bijgewerkt: {count} leden. Het staat in het logboek."
+RATING_CANCELLED = "Niets veranderd; de ratinglijst is terzijde gelegd."
+RATING_DECIDED = "Deze ratinglijst is al afgehandeld."
+RATING_ACCEPTED = "Meegenomen."
+FILE_ONLY_ARBITER = ("Een bestand neem ik alleen aan van de wedstrijdleider: de ratinglijst "
+                     "van de KNSB.")
+FILE_UNKNOWN_KIND = ("Ik ken alleen de ratinglijst van de KNSB (het zip-bestand, of "
+                     "KLASSIEK.csv daaruit). Stuur dat bestand, zonder iets erbij.")
+RATINGS_WRITTEN = "{count} leden bijgewerkt in {path}."
+RATINGS_CONFIRM_HINT = ("Er is nog niets veranderd. Met --bevestig worden de ratings "
+                        "bijgewerkt; een gelijkende naam neem je mee met --ook ID.")
+RATINGS_UNKNOWN_CLOSE = "'{player}' staat niet bij de gelijkende namen."
+
+
+def rating_proposal(proposal: Proposal, names: Mapping[str, str], *,
+                    escape: Callable[[str], str] = str, limit: int = 30) -> str:
+    """The proposal as the arbiter reads it (in the chat with `escape=html.escape`)."""
+    lines = [RATING_HEAD.format(listed=proposal.listed)]
+
+    def shown(items: list[str]) -> list[str]:
+        return items[:limit] + ([RATING_MORE.format(count=len(items) - limit)]
+                                if len(items) > limit else [])
+
+    if proposal.updates:
+        lines.append(RATING_UPDATES.format(count=len(proposal.updates)))
+        lines += shown([_rating_update(c, escape) for c in proposal.updates])
+    if proposal.close:
+        lines.append(RATING_CLOSE.format(count=len(proposal.close)))
+        lines += shown([RATING_CLOSE_LINE.format(
+            mark="✓ " if k in proposal.accepted else "", name=escape(c.name),
+            listed=escape(c.listed.name), knsb=c.listed.knsb,
+            rating=c.listed.rating or RATING_NONE) for k, c in enumerate(proposal.close)])
+    if proposal.missing:
+        missing = [escape(names.get(p, p)) for p in proposal.missing]
+        lines.append(RATING_MISSING.format(count=len(missing), names=", ".join(
+            shown(missing))))
+    if proposal.unchanged:
+        lines.append(RATING_UNCHANGED.format(count=len(proposal.unchanged)))
+    lines.append(RATING_WAIT if proposal.updates or proposal.close else RATING_NOTHING)
+    return "\n".join(lines)
+
+
+def _rating_update(change: Change, escape: Callable[[str], str]) -> str:
+    line = RATING_UPDATE.format(name=escape(change.name), old=change.old_rating or RATING_NONE,
+                                new=change.new_rating or RATING_NONE)
+    return line + (RATING_NUMBER.format(knsb=change.listed.knsb)
+                   if change.listed.knsb != change.old_knsb else "")
+
+
+_TRF_PROBLEMS: Mapping[str, str] = {
+    # keyed by `core.trf.TrfProblem` values
+    "no_players": "er staan geen spelers in (regels die met 001 beginnen)",
+    "bad_player_line": "regel {line}: het startnummer ontbreekt",
+    "bad_entry": "regel {line}: ronde {round} is onleesbaar",
+    "unknown_opponent": "regel {line}: in ronde {round} speelt hij tegen "
+                                 "startnummer {opponent}, dat niet bestaat",
+    "opponents_disagree": "regel {line}: ronde {round} klopt niet met die van "
+                                   "startnummer {opponent}",
+    "bad_comment": "regel {line}: een keizerbot-regel is beschadigd",
+}
+TRF_UNUSABLE = "Het TRF-bestand {path} is niet bruikbaar"
+FILE_NOT_TEXT = "dit is geen tekstbestand in Windows-1252 of UTF-8"
+
+
+def trf_problem(error: TrfError) -> str:
+    facts = dict(error.facts, line=str(error.line))
+    return _TRF_PROBLEMS[error.problem.value].format_map(_Missing(facts))
+
+
+_ASSUMED: Mapping[str, str] = {
+    # keyed by `core.trf.Assumed` values
+    "rules": "het bestand heeft geen Keizerreglement: {preset} genomen (kies een ander "
+                   "met --reglement)",
+    "absence_kind": "{count}× een ronde zonder partij zonder soort: U en F als bye, H en "
+                          "Z als afgemeld, leeg als afwezig zonder afmelding",
+    "unrated_result": "{count}× een niet-gespeelde uitslag (W, D, L) als gespeelde "
+                            "partij gelezen",
+    "joined_later": "{count}× een speler zonder de eerste rondes: later ingestroomd",
+    "withdrawn": "{count}× een speler zonder de laatste rondes: gestopt",
+    "ids": "{count} speler-id's gemaakt uit de namen",
+}
+TRF_IMPORTED = ("Seizoen geschreven naar {path}: {players} spelers, {rounds} rondes, "
+                "{games} partijen.")
+TRF_ASSUMED = "Aangenomen, omdat het bestand het niet zegt:"
+TRF_EXPORTED = "TRF met {rounds} rondes en {games} partijen geschreven naar {path}."
+TRF_NONE = "Er is nog geen ronde met alle uitslagen binnen; een TRF heeft dan niets te melden."
+TRF_CAPTION = ("De partijen van ronde 1 t/m {round} als TRF16, voor de ratingadministratie "
+               "van de KNSB.")
+PREVIOUS_CAPTION = "Seizoen {name}, dat is afgelopen."
+PREVIOUS_NONE = "Er is geen vorig seizoen in de bot."
+EXPORT_UNKNOWN = ("Kies <code>/export</code> (webpagina's en CSV), <code>/export trf</code> "
+                  "(voor de rating), met <code>vorig</code> erachter voor het vorige seizoen.")
+
+
+def assumed(found: Mapping[Assumed, int], preset: str) -> list[str]:
+    return [_ASSUMED[what.value].format(count=count, preset=preset)
+            for what, count in found.items()]

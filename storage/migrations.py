@@ -180,6 +180,20 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE outbox ADD COLUMN reply_to INTEGER;
     """,
+    # 6: the member's KNSB relation number (how the rating list knows him), and rating lists
+    # waiting for the arbiter's confirmation.
+    """
+    ALTER TABLE player ADD COLUMN knsb INTEGER;
+
+    CREATE TABLE rating_proposal (
+        id INTEGER PRIMARY KEY,
+        season_id INTEGER NOT NULL REFERENCES season(id) ON DELETE CASCADE,
+        proposal TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        created_by INTEGER,
+        done_at TEXT
+    );
+    """,
 )
 
 VERSION = len(MIGRATIONS)

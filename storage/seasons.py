@@ -124,9 +124,9 @@ async def _insert(conn: aiosqlite.Connection, season: Season, actor: int | None)
     for position, p in enumerate(season.players):
         cur = await conn.execute(
             "INSERT INTO player (season_id, code, name, rating, youth, joined, withdrawn, "
-            "grp, flexible, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "grp, flexible, knsb, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (sid, p.id, p.name, p.rating, int(p.youth), p.joined, p.withdrawn, p.group,
-             int(p.flexible), position))
+             int(p.flexible), p.knsb, position))
         ids[p.id] = int(cur.lastrowid or 0)
     for rnd in season.rounds:
         state = RoundState.COMPLETE if rnd.is_complete else RoundState.PUBLISHED \
@@ -232,7 +232,7 @@ def _player(row: aiosqlite.Row) -> dict[str, Any]:
     return player_data(Player(row["code"], row["name"], rating=row["rating"],
                               youth=bool(row["youth"]), joined=row["joined"],
                               withdrawn=row["withdrawn"], group=row["grp"],
-                              flexible=bool(row["flexible"])))
+                              flexible=bool(row["flexible"]), knsb=row["knsb"]))
 
 
 def _game(row: aiosqlite.Row, codes: dict[int, str]) -> dict[str, Any]:

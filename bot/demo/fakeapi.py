@@ -23,6 +23,8 @@ from aiohttp import web
 
 BOT_NAME = "Keizerbot"
 BOT = {"id": 999, "is_bot": True, "first_name": BOT_NAME, "username": "keizerbot"}
+BOT_DOWNLOAD_LIMIT = 20 * 1024 * 1024
+"""The largest file a bot may fetch from Telegram's Bot API."""
 JSON_FIELDS = {"chat_id", "message_id", "reply_markup", "offset", "timeout", "limit",
                "allowed_updates", "commands", "scope", "reply_parameters",
                "link_preview_options", "show_alert", "message_thread_id", "disable_notification",
@@ -129,12 +131,15 @@ class FakeTelegram:
         """(chat, who, text) in order: what members said and what the bot answered."""
         self.runner: web.AppRunner | None = None
         self.url = ""
+        self.files: dict[str, tuple[str, bytes, int]] = {}
+        """Files members sent, by file id: (path, bytes, size Telegram reports)."""
 
     # --- the server --------------------------------------------------------------------------
 
     async def start(self) -> str:
         app = web.Application()
         app.router.add_post("/bot{token}/{method}", self._handle)
+        app.router.add_get("/file/bot{token}/{path:.+}", self._download)
         self.runner = web.AppRunner(app)
         await self.runner.setup()
         await web.TCPSite(self.runner, "127.0.0.1", 0).start()
@@ -192,6 +197,23 @@ class FakeTelegram:
                 body["parameters"] = {"retry_after": exc.retry_after}
             return web.json_response(body, status=exc.status)
         return web.json_response({"ok": True, "result": result})
+
+    async def _download(self, request: web.Request) -> web.Response:
+        path = request.match_info["path"]
+        found = next((data for p, data, _ in self.files.values() if p == path), None)
+        if found is None:
+            return web.Response(status=404)
+        return web.Response(body=found)
+
+    async def _api_getFile(self, params: dict[str, Any]) -> Any:
+        stored = self.files.get(str(params.get("file_id")))
+        if stored is None:
+            raise ApiError(400, "Bad Request: invalid file_id")
+        path, _, size = stored
+        if size > BOT_DOWNLOAD_LIMIT:
+            raise ApiError(400, "Bad Request: file is too big")
+        return {"file_id": params["file_id"], "file_unique_id": f"u{params['file_id']}",
+                "file_size": size, "file_path": path}
 
     async def _api_getMe(self, params: dict[str, Any]) -> Any:
         return BOT
@@ -333,6 +355,26 @@ class FakeTelegram:
         msg = self.message(chat_id, message_id, text, user.as_json(), **extra)
         self.transcript.append((chat_id, f"{user.first_name} {user.last_name}".strip(), text))
         self.push({"edited_message" if edited else "message": msg})
+        return message_id
+
+    def user_sends_file(self, user: User, filename: str, data: bytes, *,
+                        chat_id: int | None = None, size: int | None = None,
+                        caption: str | None = None) -> int:
+        """A member sends a file (in his private chat unless `chat_id`); `size` is what
+        Telegram reports, for a file too big to make."""
+        chat_id = user.id if chat_id is None else chat_id
+        message_id = next(self.message_ids)
+        file_id = f"f{message_id}"
+        self.files[file_id] = (f"documents/{file_id}/{filename}", data,
+                               len(data) if size is None else size)
+        msg = self.message(chat_id, message_id, "", user.as_json(), caption=caption,
+                           document={"file_id": file_id, "file_unique_id": f"u{file_id}",
+                                     "file_name": filename,
+                                     "file_size": len(data) if size is None else size})
+        del msg["text"]
+        self.transcript.append((chat_id, f"{user.first_name} {user.last_name}".strip(),
+                                f"[bestand: {filename}]"))
+        self.push({"message": msg})
         return message_id
 
     def press(self, user: User, sent: Sent, data: str) -> None:

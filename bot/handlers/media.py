@@ -1,4 +1,5 @@
-"""/grafiek (the ranking race as a picture), /export (web pages and CSV for the arbiter) and
+"""/grafiek (the ranking race as a picture), /export (web pages and CSV, or TRF for the
+rating, for the arbiter) and
 /agenda (the rounds as a calendar file).
 Both are drawn off the event loop, and sent directly: a file answers a question, and can be
 asked for again; nothing is stored."""
@@ -44,12 +45,38 @@ async def grafiek(update: Update, context: Context) -> None:
 
 @arbiter_only
 async def export(update: Update, context: Context) -> None:
-    season = await views.season(context.services)
-    archive = await asyncio.to_thread(_archive, season)
+    """/export [trf] [vorig]: web pages and CSV, or the games as TRF16 for the rating; of
+    this season or the one before."""
+    words = {w.lower() for w in context.args or ()}
+    if not words <= {"trf", "vorig"}:
+        await reply(update, context, texts.EXPORT_UNKNOWN)
+        return
+    if "vorig" in words:
+        found = await views.previous_season(context.services)
+        if found is None:
+            await reply(update, context, texts.PREVIOUS_NONE)
+            return
+        season = found
+    else:
+        season = await views.season(context.services)
     chat = update.effective_chat
     assert chat is not None
+    previous = texts.PREVIOUS_CAPTION.format(name=season.name) + " " if "vorig" in words else ""
+    if "trf" in words:
+        if not season.complete_rounds:
+            await reply(update, context, texts.TRF_NONE)
+            return
+        from core.encoding import to_windows
+        from core.trf import write_trf
+
+        made = await asyncio.to_thread(lambda: to_windows(write_trf(season)))
+        await context.bot.send_document(chat.id, made, filename="keizer-rating.trf",
+                                        caption=previous + texts.TRF_CAPTION.format(
+                                            round=season.complete_rounds))
+        return
+    archive = await asyncio.to_thread(_archive, season)
     await context.bot.send_document(chat.id, archive, filename="keizer-export.zip",
-                                    caption=texts.EXPORT_CAPTION.format(
+                                    caption=previous + texts.EXPORT_CAPTION.format(
                                         round=season.complete_rounds))
 
 

@@ -1,7 +1,15 @@
 """A season: its values (`model`) and its file (`file`, through `Season.from_json` and
 `Season.to_json`)."""
 
-from core.season.file import EXTERNAL_RESULTS, FORMAT, data_to_json, external_result_text
+from core.season.file import (
+    EXTERNAL_RESULTS,
+    FORMAT,
+    absence_data,
+    data_to_json,
+    data_to_line,
+    external_result_text,
+    player_data,
+)
 from core.season.model import (
     Absence,
     AbsenceReason,
@@ -15,5 +23,5 @@ from core.season.model import (
 )
 
 __all__ = ["EXTERNAL_RESULTS", "FORMAT", "Absence", "AbsenceReason", "ExternalDay", "Game",
-           "Player", "Result", "Round", "Season", "data_to_json", "external_result_text",
-           "rating_order"]
+           "Player", "Result", "Round", "Season", "absence_data", "data_to_json",
+           "data_to_line", "external_result_text", "player_data", "rating_order"]

@@ -39,7 +39,8 @@ EXTERNAL_RESULTS: Mapping[str, Fraction] = {
 
 _TOP_KEYS = ("format", "club", "season", "rules", "planned_rounds", "players", "initial_ranking",
              "rounds")
-_PLAYER_KEYS = ("id", "name", "rating", "youth", "joined", "withdrawn", "group", "flexible")
+_PLAYER_KEYS = ("id", "name", "rating", "youth", "joined", "withdrawn", "group", "flexible",
+               "knsb")
 _ROUND_KEYS = ("round", "date", "games", "absent")
 _GAME_KEYS = ("white", "black", "result")
 _ABSENCE_KEYS = ("player", "reason", "day", "team", "result")
@@ -173,13 +174,14 @@ class _Reader:
             group = self._optional_int(raw, "group", path, 1)
             youth = self._optional_bool(raw, "youth", path)
             flexible = self._optional_bool(raw, "flexible", path)
+            knsb = self._optional_int(raw, "knsb", path, 1)
             if withdrawn is not None and withdrawn < joined:
                 self.problems.add(join_path(path, "withdrawn"), ProblemCode.OUT_OF_RANGE,
                                   value=withdrawn, low=joined)
             if pid:
                 seen.add(pid)
                 players.append(Player(pid, name, rating, youth, joined, withdrawn, group,
-                                      flexible))
+                                      flexible, knsb))
         return players
 
     def _optional_bool(self, raw: Mapping[str, Any], key: str, path: str) -> bool:
@@ -376,6 +378,12 @@ def data_to_json(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2, default=_decimal) + "\n"
 
 
+def data_to_line(data: Any) -> str:
+    """Season-file data on one line, in ASCII (for a file that embeds it in another encoding,
+    such as a TRF comment)."""
+    return json.dumps(data, default=_decimal)
+
+
 def external_result_text(result: Fraction) -> str:
     """`1`, `1/2` or `0`, as an external result is written in a season file."""
     return {v: k for k, v in EXTERNAL_RESULTS.items()}[result]
@@ -403,6 +411,8 @@ def player_data(player: Player) -> dict[str, Any]:
         data["group"] = player.group
     if player.flexible:
         data["flexible"] = True
+    if player.knsb is not None:
+        data["knsb"] = player.knsb
     return data
 
 

@@ -76,6 +76,9 @@ class Player:
     flexible: bool = False
     """Absent unless he signs on for a round (a *flexibel* member); the others play unless
     they sign off."""
+    knsb: int | None = None
+    """His KNSB relation number (*relatienummer*), where known: how the rating list and the
+    rating administration know him."""
 
     def active_in(self, round_no: int) -> bool:
         return self.joined <= round_no and (self.withdrawn is None or round_no <= self.withdrawn)

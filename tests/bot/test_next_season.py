@@ -35,6 +35,16 @@ async def test_the_next_season_is_shown_then_begun(bot, members):
     assert mine.text != texts.NOT_LINKED  # still linked in the new season
     planned = await bot.ask(ARBITER, "/ronde nieuw 7-1-2027")
     assert planned.text.startswith("Ronde 1 gepland op do 7 jan")
+    # The old season's files, for the club's site and the rating administration.
+    old = await bot.ask(ARBITER, "/export vorig")
+    assert (old.method, old.filename) == ("sendDocument", "keizer-export.zip")
+    assert old.text.startswith("Seizoen 2026-2027, dat is afgelopen. Stand, rondes")
+    rated = await bot.ask(ARBITER, "/export trf vorig")
+    assert (rated.method, rated.filename) == ("sendDocument", "keizer-rating.trf")
+    assert rated.text.endswith("De partijen van ronde 1 t/m 1 als TRF16, voor de "
+                               "ratingadministratie van de KNSB.")
+    assert rated.data.count(b"\r\n001 ") == 6
+    assert (await bot.ask(ARBITER, "/export trf")).text == texts.TRF_NONE
 
 
 async def test_a_season_name_that_does_not_count_in_years_is_asked_for(bot, members):

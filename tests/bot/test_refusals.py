@@ -13,6 +13,8 @@ from bot.demo.fakeapi import User
 from bot.refusals import _in_words
 from bot.services import Services
 from core.errors import Expected, Problem, ProblemCode
+from core.ratings import HEADER, ListProblem, RatingListError
+from core.trf import Assumed, TrfError, TrfProblem
 from storage.errors import StoreError, StoreProblem
 from tests.bot.conftest import ARBITER, GROUP
 from tests.bot.test_season import pass_deadline, publish, set_up_club
@@ -62,6 +64,9 @@ REFUSALS = [
     ("arbiter", "/ronde nieuw 31-2", "'31-2' is geen datum."),
     ("arbiter", "/instellingen regel top_value nul", "Dat kan niet, want dan klopt het seizoen "
                                                     "niet meer: regel top_value:"),
+    ("arbiter", "/export pdf", texts.EXPORT_UNKNOWN),
+    ("arbiter", "/export vorig", texts.PREVIOUS_NONE),
+    ("arbiter", "/export trf", texts.TRF_NONE),
 ]
 
 
@@ -113,6 +118,28 @@ def test_every_problem_of_a_change_reads_as_dutch(code):
     text = texts.chat_problems(problems, {"p7": "Anna Visser"})
     assert "p7" not in text and "rounds" not in text and "[" not in text, text
     assert "regel top_value" in text
+
+
+FACTS = {"limit": "20", "line": "3", "name": "KLASSIEK.csv", "round": "2", "opponent": "7",
+         "expected": ";".join(HEADER)}
+
+
+@pytest.mark.parametrize("problem", list(ListProblem))
+def test_every_problem_of_a_rating_list_reads_as_dutch(problem):
+    text = texts.rating_list_problem(RatingListError(problem, **FACTS))
+    assert "?" not in text and plain_dutch(text.replace("KLASSIEK.csv", "")), text
+
+
+@pytest.mark.parametrize("problem", list(TrfProblem))
+def test_every_problem_of_a_trf_reads_as_dutch(problem):
+    text = texts.trf_problem(TrfError(problem, 3, round="2", opponent="7"))
+    assert "?" not in text and plain_dutch(text), text
+
+
+def test_everything_a_trf_import_assumes_reads_as_dutch():
+    lines = texts.assumed(dict.fromkeys(Assumed, 2), "sliedrecht")
+    assert len(lines) == len(Assumed)
+    assert all("?" not in line and plain_dutch(line) for line in lines), lines
 
 
 async def test_a_forged_confirmation_of_ones_own_report_is_refused(bot, members):

@@ -203,3 +203,140 @@ def test_new_season_writes_the_next_file(tmp_path, capsys):
     assert main(["new-season", str(odd), str(tmp_path / "x.json")]) == 2
     assert "geef er een met --naam" in capsys.readouterr().err
     assert not (tmp_path / "x.json").exists()
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_trf_out_of_the_database_and_back_into_a_season_file(tmp_path, capsys):
+    db = tmp_path / "keizer.db"
+    assert run(capsys, "import", EXAMPLES / "drie-groepen.json", "--db", db)[0] == 0
+    code, out, _ = run(capsys, "export-trf", tmp_path / "rating.trf", "--db", db)
+    assert code == 0 and out == f"TRF met 16 rondes en 145 partijen geschreven naar " \
+                                f"{tmp_path / 'rating.trf'}.\n"
+    written = (tmp_path / "rating.trf").read_bytes()
+    assert written.startswith(b"012 Schaakclub") and b"\r\n001    1 " in written
+    code, out, _ = run(capsys, "import-trf", tmp_path / "rating.trf", tmp_path / "terug.json")
+    assert code == 0 and "16 rondes, 145 partijen" in out and "Aangenomen" not in out
+    back = Season.from_json((tmp_path / "terug.json").read_text("utf-8"))
+    original = Season.from_json((EXAMPLES / "drie-groepen.json").read_text("utf-8"))
+    assert (back.rules, back.players) == (original.rules, original.players)
+
+
+def test_a_foreign_trf_reports_what_was_assumed(tmp_path, capsys):
+    foreign = tmp_path / "zomer.trf"
+    assert main(["export-trf", str(foreign), "--season",
+                 str(EXAMPLES / "sliedrecht.json")]) == 0
+    foreign.write_bytes(b"\r\n".join(line for line in foreign.read_bytes().split(b"\r\n")
+                                     if not line.startswith(b"###")))
+    capsys.readouterr()
+    code, out, _ = run(capsys, "import-trf", foreign, tmp_path / "s.json",
+                       "--reglement", "drie-cycli")
+    assert code == 0
+    assert "Aangenomen, omdat het bestand het niet zegt:" in out
+    assert "het bestand heeft geen Keizerreglement: drie-cycli genomen" in out
+    assert "28 speler-id's gemaakt uit de namen" in out
+    assert Season.from_json((tmp_path / "s.json").read_text("utf-8")).rules_source == \
+        "drie-cycli"
+
+
+@pytest.mark.parametrize(("content", "says"), [
+    (b"012 Alleen een kop\r\n", "er staan geen spelers in (regels die met 001 beginnen)"),
+    ("001    1      A".ljust(91).encode() + b"0002 w 1",
+     "regel 1: in ronde 1 speelt hij tegen startnummer 2, dat niet bestaat"),
+    ("\n".join(["001    1      A".ljust(91) + "0002 w 1",
+                "001    2      B".ljust(91) + "0001 b 1"]).encode(),
+     "regel 1: ronde 1 klopt niet met die van startnummer 2"),
+    ("001    1      A".encode("utf-16"), "dit is geen tekstbestand"),
+])
+def test_an_unusable_trf_exits_2_and_writes_nothing(tmp_path, capsys, content, says):
+    (tmp_path / "x.trf").write_bytes(content)
+    code, _out, err = run(capsys, "import-trf", tmp_path / "x.trf", tmp_path / "s.json")
+    assert code == 2 and says in err and "x.trf is niet bruikbaar" in err
+    assert not (tmp_path / "s.json").exists()
+
+
+def test_trf_of_a_season_without_a_finished_round_says_so(tmp_path, capsys):
+    data = json.loads((EXAMPLES / "sliedrecht.json").read_text("utf-8"))
+    data["rounds"] = []
+    (tmp_path / "leeg.json").write_text(json.dumps(data), encoding="utf-8")
+    code, _, err = run(capsys, "export-trf", tmp_path / "x.trf", "--season",
+                       tmp_path / "leeg.json")
+    assert code == 1 and "nog geen ronde met alle uitslagen" in err
+    assert not (tmp_path / "x.trf").exists()
+
+
+def knsb_zip(rows: list[str]) -> bytes:
+    import io
+    import zipfile
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("KLASSIEK.csv", "\r\n".join(
+            ["Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S", *rows]).encode("cp1252"))
+    return out.getvalue()
+
+
+def test_ratings_are_shown_then_written_when_confirmed(tmp_path, capsys):
+    (tmp_path / "s.json").write_text(json.dumps(SEASON), encoding="utf-8")
+    (tmp_path / "lijst.zip").write_bytes(knsb_zip(["8000001;Wit, Anna de;;NED;2050;9;1990;V",
+                                                   "8000002;Zwart, B.;;NED;1950;9;1980;M"]))
+    code, out, _ = run(capsys, "ratings", tmp_path / "lijst.zip", "--season",
+                       tmp_path / "s.json")
+    assert code == 0
+    assert "• Anna de Wit: 2000 → 2050 (relatienummer 8000001)" in out
+    assert "• Bert Zwart = Zwart, B. (8000002, 1950)" in out
+    assert "Niet in de lijst (2): Cor, Dirk." in out and "--bevestig" in out
+    assert json.loads((tmp_path / "s.json").read_text("utf-8")) == SEASON  # nothing written
+    code, out, _ = run(capsys, "ratings", tmp_path / "lijst.zip", "--season",
+                       tmp_path / "s.json", "--bevestig", "--ook", "b")
+    assert code == 0 and "2 leden bijgewerkt" in out
+    season = Season.from_json((tmp_path / "s.json").read_text("utf-8"))
+    assert [(p.rating, p.knsb) for p in season.players] == [
+        (2050, 8000001), (1950, 8000002), (1800, None), (1700, None)]
+    code, _, err = run(capsys, "ratings", tmp_path / "lijst.zip", "--season",
+                       tmp_path / "s.json", "--ook", "c")
+    assert code == 1 and "'c' staat niet bij de gelijkende namen" in err
+
+
+def test_ratings_into_the_database_are_in_the_audit_log(tmp_path, capsys):
+    import asyncio
+
+    from storage.audit import entries
+    from storage.db import Database
+    from storage.seasons import load_season
+
+    db = tmp_path / "keizer.db"
+    (tmp_path / "s.json").write_text(json.dumps(SEASON), encoding="utf-8")
+    assert run(capsys, "import", tmp_path / "s.json", "--db", db)[0] == 0
+    (tmp_path / "lijst.csv").write_bytes("\r\n".join(
+        ["Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S",
+         "8000004;Dirk;;NED;1744;3;2001;M"]).encode("cp1252"))
+    code, out, _ = run(capsys, "ratings", tmp_path / "lijst.csv", "--db", db, "--bevestig")
+    assert code == 0 and f"1 leden bijgewerkt in {db}" in out
+
+    async def read() -> tuple:
+        opened = await Database.open(db)
+        try:
+            return await load_season(opened), await entries(opened.conn)
+        finally:
+            await opened.close()
+
+    season, log = asyncio.run(read())
+    assert (season.player("d").rating, season.player("d").knsb) == (1744, 8000004)
+    assert [(e.action, e.entity_id, e.old, e.new) for e in log
+            if e.action == "player.rating"] == [
+        ("player.rating", "d", {"rating": 1700, "knsb": None},
+         {"rating": 1744, "knsb": 8000004})]
+
+
+@pytest.mark.parametrize(("content", "says"), [
+    (b"Nr;Naam;Elo\r\n1;A;1500", "de eerste regel is niet de kop van de KNSB-lijst"),
+    (b"PK\x05\x06" + b"\x00" * 18, "het zip-bestand is leeg"),
+])
+def test_a_file_that_is_no_rating_list_exits_2(tmp_path, capsys, content, says):
+    (tmp_path / "s.json").write_text(json.dumps(SEASON), encoding="utf-8")
+    (tmp_path / "lijst.zip").write_bytes(content)
+    code, _, err = run(capsys, "ratings", tmp_path / "lijst.zip", "--season",
+                       tmp_path / "s.json", "--bevestig")
+    assert code == 2 and says in err and "Er is niets veranderd" in err
+    assert json.loads((tmp_path / "s.json").read_text("utf-8")) == SEASON

@@ -1,0 +1,47 @@
+"""The KNSB rating list sent by the arbiter: read and compared off the event loop, kept as a
+proposal, and written only when he confirms (one transaction, in the audit log)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from bot.services import Services
+from core.ratings import Change, Proposal, propose, read_list
+from storage import ratings
+from storage.seasons import load_season
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A proposal as the arbiter sees it: its number (for the buttons) and the names."""
+
+    number: int
+    proposal: Proposal
+    names: dict[str, str]
+
+
+async def _names(services: Services) -> dict[str, str]:
+    return {p.id: p.name for p in (await load_season(services.db)).players}
+
+
+async def compare(services: Services, data: bytes, *, actor: int) -> Shown:
+    """The list against the members; raises RatingListError for a file that is none."""
+    listed = await asyncio.to_thread(read_list, data)
+    season = await load_season(services.db)
+    proposal = await asyncio.to_thread(propose, season, listed)
+    number = await ratings.propose(services.db, proposal, actor=actor)
+    return Shown(number, proposal, {p.id: p.name for p in season.players})
+
+
+async def accept(services: Services, number: int, close: int) -> Shown | None:
+    """A close match taken along; None when the proposal was decided already."""
+    async with services.db.transaction():
+        proposal = await ratings.accept(services.db, number, close)
+        return None if proposal is None else Shown(number, proposal, await _names(services))
+
+
+async def decide(services: Services, number: int, *, confirm: bool,
+                 actor: int) -> tuple[Change, ...] | None:
+    """Write the ratings, or lay the list aside; None when it was decided already."""
+    return await ratings.decide(services.db, number, confirm=confirm, actor=actor)

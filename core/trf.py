@@ -1,0 +1,447 @@
+"""A season as a FIDE Tournament Report File (TRF16), for the KNSB rating administration,
+and a TRF read back into a season (a club moving in from Swiss-Manager, Tornelo, Sharly-Chess
+or chesspairing).
+
+The file holds the finished rounds. Each game is in both players' `001` lines; a round
+without a game is a bye (`U`) or an absence (`Z`), so no game is rated that was not played.
+What Keizer needs beyond that travels in comment lines that other programs skip:
+`### chesspairing:bye` (the kinds chesspairing documents) and `### keizerbot:` lines with
+the season file's own data, so a file written here and read back loses nothing that counts.
+Only the order of the boards is not kept: a TRF has none.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+from core import names
+from core.errors import KeizerError
+from core.numbers import format_number
+from core.season import (
+    FORMAT,
+    Absence,
+    AbsenceReason,
+    ExternalDay,
+    Player,
+    Result,
+    Season,
+    absence_data,
+    data_to_line,
+    player_data,
+)
+from core.standings import compute_standings
+
+ROUNDS_AT = 91
+"""Round r's entry starts at column 92 + 10(r-1) (1-based), as do the dates of `132`."""
+NAME_WIDTH = 33
+OURS = "### keizerbot:"
+CHESSPAIRING = "### chesspairing:bye"
+
+# Keizer absence kinds as chesspairing names bye types, and back.
+_BYE_TYPES: Mapping[AbsenceReason, str] = {
+    AbsenceReason.BYE: "pab", AbsenceReason.NOTICE: "excused",
+    AbsenceReason.NO_NOTICE: "absent", AbsenceReason.EXTERNAL: "clubcommitment",
+    AbsenceReason.ARBITER: "excused",
+}
+_FROM_BYE_TYPES: Mapping[str, AbsenceReason] = {
+    "pab": AbsenceReason.BYE, "fullpoint": AbsenceReason.BYE,
+    "half": AbsenceReason.NOTICE, "excused": AbsenceReason.NOTICE,
+    "zero": AbsenceReason.NO_NOTICE, "absent": AbsenceReason.NO_NOTICE,
+    "clubcommitment": AbsenceReason.EXTERNAL,
+}
+# A game's result as each side's code: (white, black).
+_CODES: Mapping[Result, tuple[str, str]] = {
+    Result.WHITE_WINS: ("1", "0"), Result.BLACK_WINS: ("0", "1"), Result.DRAW: ("=", "="),
+    Result.WHITE_BY_FORFEIT: ("+", "-"), Result.BLACK_BY_FORFEIT: ("-", "+"),
+    Result.DOUBLE_FORFEIT: ("-", "-"),
+}
+_RESULTS = {codes: result for result, codes in _CODES.items()}
+_UNRATED = {"W": "1", "D": "=", "L": "0"}
+"""Won, drawn, lost without being rated (under a move played): read as played results."""
+_SCORES = {"1": Fraction(1), "=": Fraction(1, 2), "+": Fraction(1), "U": Fraction(1),
+           "F": Fraction(1), "H": Fraction(1, 2)}
+"""What each code scores in TRF's own reckoning (the `001` points column); 0 otherwise."""
+_WITHOUT_GAME = frozenset("UFHZ-+ ")
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def write_trf(season: Season) -> str:
+    """The season's finished rounds (an unbroken run from round 1) as TRF16 text."""
+    rounds = season.rounds[:season.complete_rounds]
+    order = _start_order(season)
+    number = {pid: k for k, pid in enumerate(order, start=1)}
+    ranks = {row.id: row.rank for row in compute_standings(season, len(rounds)).rows}
+    dated = [r.date for r in rounds if r.date is not None]
+    lines = [f"012 {season.club} {season.name}".rstrip(), "032 NED"]
+    if dated:
+        lines += [f"042 {dated[0]:%Y/%m/%d}", f"052 {dated[-1]:%Y/%m/%d}"]
+    lines += [f"062 {len(order)}",
+              f"072 {sum(season.player(pid).rating is not None for pid in order)}",
+              "092 Keizer"]
+    if dated:
+        lines.append(("132".ljust(ROUNDS_AT) + "  ".join(
+            f"{r.date:%y/%m/%d}" if r.date else " " * 8 for r in rounds)).rstrip())
+    entries = _entries(season, len(rounds), number)
+    for pid in order:
+        lines.append(_player_line(season.player(pid), number[pid], ranks.get(pid, 0),
+                                  entries[pid]))
+    lines += _comments(season, len(rounds), number)
+    return "\r\n".join(lines) + "\r\n"
+
+
+def _start_order(season: Season) -> list[str]:
+    """Start numbers: the initial ranking, then those who joined later, as listed."""
+    first = list(season.starting_order())
+    return first + [p.id for p in season.players if p.id not in first]
+
+
+def _entries(season: Season, count: int, number: Mapping[str, int]) \
+        -> dict[str, list[str]]:
+    """Each player's ten columns for each round: `  0012 w 1`, `  0000 - Z`, or blank."""
+    blank = " " * 10
+    entries = {p.id: [blank] * count for p in season.players}
+    for rnd in season.rounds[:count]:
+        at = rnd.number - 1
+        for game in rnd.games:
+            assert game.result is not None  # the written rounds are complete
+            white, black = _CODES[game.result]
+            entries[game.white][at] = f"  {number[game.black]:04d} w {white}"
+            entries[game.black][at] = f"  {number[game.white]:04d} b {black}"
+        for absence in rnd.absent:
+            code = "U" if absence.reason is AbsenceReason.BYE else "Z"
+            entries[absence.player][at] = f"  0000 - {code}"
+    return entries
+
+
+def _player_line(player: Player, start: int, rank: int, entries: list[str]) -> str:
+    points = sum((_SCORES.get(e[-1], Fraction(0)) for e in entries), Fraction(0))
+    knsb = "" if player.knsb is None else str(player.knsb)
+    head = (f"001 {start:4d}  {'':3s} {names.surname_first(player.name)[:NAME_WIDTH]:<33s} "
+            f"{player.rating or '':>4} NED {knsb:>11s} {'':10s} "
+            f"{format_number(points, 1):>4s} {rank:4d}")
+    return (head + "".join(entries)).rstrip()
+
+
+def _comments(season: Season, count: int, number: Mapping[str, int]) -> list[str]:
+    head: dict[str, Any] = {"format": FORMAT, "club": season.club, "season": season.name,
+                            "rules": season.rules_source}
+    if season.planned_rounds is not None:
+        head["planned_rounds"] = season.planned_rounds
+    if season.initial_ranking is not None:
+        head["initial_ranking"] = list(season.initial_ranking)
+    lines = [f"{OURS}season {data_to_line(head)}"]
+    lines += [f"{OURS}player {data_to_line({'number': number[p.id], **player_data(p)})}"
+              for p in season.players]
+    for rnd in season.rounds[:count]:
+        for absence in rnd.absent:
+            who = number[absence.player]
+            lines.append(f"{CHESSPAIRING} round={rnd.number} player={who} "
+                         f"type={_BYE_TYPES[absence.reason]}")
+            if _needs_ours(absence):
+                data = {k: v for k, v in absence_data(absence).items() if k != "player"}
+                lines.append(f"{OURS}absence "
+                             f"{data_to_line({'round': rnd.number, 'player': who, **data})}")
+    return lines
+
+
+def _needs_ours(absence: Absence) -> bool:
+    """What chesspairing's bye types cannot say: the arbiter's duty, an external game on
+    another day, a team result."""
+    return absence.reason is AbsenceReason.ARBITER or absence.day is ExternalDay.OTHER_DAY \
+        or absence.team is not None or absence.result is not None
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+class TrfProblem(StrEnum):
+    NO_PLAYERS = "no_players"
+    BAD_PLAYER_LINE = "bad_player_line"
+    BAD_ENTRY = "bad_entry"
+    UNKNOWN_OPPONENT = "unknown_opponent"
+    OPPONENTS_DISAGREE = "opponents_disagree"
+    BAD_COMMENT = "bad_comment"
+
+
+class TrfError(KeizerError):
+    """A file that is not a TRF this reader can use; `line` is 1-based."""
+
+    def __init__(self, problem: TrfProblem, line: int = 0, **facts: object) -> None:
+        self.problem, self.line = problem, line
+        self.facts = {k: str(v) for k, v in facts.items()}
+        super().__init__(f"line {line}: {problem.value} {self.facts}")
+
+
+class Assumed(StrEnum):
+    """What the reader had to decide because the file does not say."""
+
+    RULES = "rules"
+    """No Keizer rules in the file: the preset given."""
+    ABSENCE_KIND = "absence_kind"
+    """An absence whose kind the file does not carry: by its TRF code."""
+    UNRATED_RESULT = "unrated_result"
+    """`W`, `D`, `L` (not rated): read as a win, draw or loss."""
+    JOINED_LATER = "joined_later"
+    """No entry for his first rounds: joined later."""
+    WITHDRAWN = "withdrawn"
+    """No entry for his last rounds: withdrawn."""
+    IDS = "ids"
+    """Player ids made from the names."""
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    season: Season
+    assumed: Mapping[Assumed, int] = field(default_factory=dict)
+    """How often each thing was assumed."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    opponent: int
+    colour: str
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """A `001` line: where it is, what it says, its rounds (None: blank)."""
+
+    at: int
+    text: str
+    entries: list[_Entry | None]
+
+    @property
+    def name(self) -> str:
+        return self.text[14:47].strip()
+
+    @property
+    def played(self) -> list[int]:
+        """The rounds with an entry."""
+        return [r for r, e in enumerate(self.entries, start=1) if e is not None]
+
+
+def read_trf(text: str, *, preset: str = "sliedrecht") -> Imported:
+    """A season from TRF16 text; raises TrfError, or InvalidSeasonError where what it reads
+    is no valid season."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    header: dict[str, str] = {}
+    players: dict[int, _Line] = {}
+    ours: dict[str, list[dict[str, Any]]] = {}
+    byes: dict[tuple[int, int], str] = {}
+    dates: list[str] = []
+    for at, line in enumerate(lines, start=1):
+        tag = line[:3]
+        if line.startswith(OURS):
+            verb, _, rest = line[len(OURS):].partition(" ")
+            ours.setdefault(verb, []).append(_comment_data(rest, at))
+        elif line.startswith(CHESSPAIRING):
+            params = dict(p.split("=", 1) for p in line.split()[2:] if "=" in p)
+            if params.get("round", "").isdigit() and params.get("player", "").isdigit():
+                byes[int(params["round"]), int(params["player"])] = params.get("type", "")
+        elif tag == "001":
+            start, entries = _player_entries(line, at)
+            players[start] = _Line(at, line, entries)
+        elif tag == "132":
+            dates = [line[k:k + 8].strip() for k in range(ROUNDS_AT, len(line), 10)]
+        elif re.fullmatch(r"\d{3}", tag):
+            header.setdefault(tag, line[4:].strip())
+    if not players:
+        raise TrfError(TrfProblem.NO_PLAYERS)
+    return _Reading(players, ours, byes, dates, header, preset).season()
+
+
+def _comment_data(text: str, line: int) -> dict[str, Any]:
+    try:
+        data = json.loads(text, parse_float=Decimal)
+    except json.JSONDecodeError:
+        raise TrfError(TrfProblem.BAD_COMMENT, line) from None
+    if not isinstance(data, dict):
+        raise TrfError(TrfProblem.BAD_COMMENT, line)
+    return data
+
+
+def _player_entries(line: str, at: int) -> tuple[int, list[_Entry | None]]:
+    start = line[4:8].strip()
+    if not start.isdigit():
+        raise TrfError(TrfProblem.BAD_PLAYER_LINE, at, column=5)
+    entries: list[_Entry | None] = []
+    for k in range(ROUNDS_AT, len(line), 10):
+        chunk = line[k:k + 8].ljust(8)
+        opponent, colour, code = chunk[:4].strip(), chunk[5], chunk[7]
+        if not (opponent or colour.strip() or code.strip()):
+            entries.append(None)
+            continue
+        if not opponent.isdigit() or colour not in "wb-" or \
+                code not in "10=+-WDLUFHZ ":
+            raise TrfError(TrfProblem.BAD_ENTRY, at, round=len(entries) + 1)
+        entries.append(_Entry(int(opponent), colour, code))
+    return int(start), entries
+
+
+class _Reading:
+    """One TRF's data on its way to a season file."""
+
+    def __init__(self, players: dict[int, _Line],
+                 ours: dict[str, list[dict[str, Any]]], byes: dict[tuple[int, int], str],
+                 dates: list[str], header: Mapping[str, str], preset: str) -> None:
+        self.players, self.ours, self.byes = players, ours, byes
+        self.dates, self.header, self.preset = dates, header, preset
+        self.assumed: dict[Assumed, int] = {}
+        self.count = max(len(line.entries) for line in players.values())
+        self.ids = self._ids()
+
+    def assume(self, what: Assumed, times: int = 1) -> None:
+        if times:
+            self.assumed[what] = self.assumed.get(what, 0) + times
+
+    def season(self) -> Imported:
+        head = (self.ours.get("season") or [{}])[0]
+        if "rules" not in head:
+            self.assume(Assumed.RULES)
+        data: dict[str, Any] = {
+            "format": FORMAT, "club": head.get("club", self.header.get("012", "")),
+            "season": head.get("season", _season_name(self.header.get("042", ""))),
+            "rules": head.get("rules", self.preset)}
+        for key in ("planned_rounds", "initial_ranking"):
+            if key in head:
+                data[key] = head[key]
+        data["players"] = self._players()
+        data["rounds"] = [self._round(r) for r in range(1, self.count + 1)]
+        return Imported(Season.from_data(data), dict(self.assumed))
+
+    def _ids(self) -> dict[int, str]:
+        given = {int(p["number"]): str(p["id"]) for p in self.ours.get("player", [])
+                 if isinstance(p.get("number"), int) and "id" in p}
+        ids: dict[int, str] = {}
+        taken: set[str] = set()
+        for start, line in sorted(self.players.items()):
+            pid = given.get(start) or _slug(names.given_first(line.name)) or f"speler-{start}"
+            base, k = pid, 2
+            while pid in taken:
+                pid, k = f"{base}-{k}", k + 1
+            taken.add(pid)
+            ids[start] = pid
+        self.assume(Assumed.IDS, len(self.players) - len(given))
+        return ids
+
+    def _players(self) -> list[dict[str, Any]]:
+        by_number = {int(p["number"]): p for p in self.ours.get("player", [])
+                     if isinstance(p.get("number"), int)}
+        # The season file's order where the file has it, else by start number.
+        order = [n for n in by_number if n in self.players]
+        order += sorted(set(self.players) - set(order))
+        out = []
+        for start in order:
+            line, known = self.players[start], by_number.get(start)
+            if known is not None:
+                out.append({k: v for k, v in known.items() if k != "number"})
+                continue
+            player: dict[str, Any] = {"id": self.ids[start],
+                                      "name": names.given_first(line.name)}
+            rating, knsb = line.text[48:52].strip(), line.text[57:68].strip()
+            if rating.isdigit() and int(rating):
+                player["rating"] = int(rating)
+            if knsb.isdigit() and int(knsb):
+                player["knsb"] = int(knsb)
+            played = line.played
+            if played and played[0] > 1:
+                player["joined"] = played[0]
+                self.assume(Assumed.JOINED_LATER)
+            if played and played[-1] < self.count:
+                player["withdrawn"] = played[-1]
+                self.assume(Assumed.WITHDRAWN)
+            out.append(player)
+        return out
+
+    def _round(self, number: int) -> dict[str, Any]:
+        games: list[dict[str, Any]] = []
+        absent: list[dict[str, Any]] = []
+        details = {(int(a["round"]), int(a["player"])): a for a in self.ours.get("absence", [])
+                   if isinstance(a.get("round"), int) and isinstance(a.get("player"), int)}
+        for start, line in sorted(self.players.items()):
+            entries = line.entries
+            entry = entries[number - 1] if number <= len(entries) else None
+            if entry is None:
+                if self._active(start, number):
+                    absent.append(self._absence(number, start, " ", details))
+                continue
+            if entry.opponent == 0 or entry.code in "UFHZ":
+                absent.append(self._absence(number, start, entry.code, details))
+            elif entry.colour == "w" or (entry.colour == "-" and entry.opponent > start):
+                games.append(self._game(number, start, line.at, entry))
+        if self.dates and number <= len(self.dates) and self.dates[number - 1]:
+            return {"round": number, "date": _date(self.dates[number - 1]), "games": games,
+                    "absent": absent}
+        return {"round": number, "games": games, "absent": absent}
+
+    def _active(self, start: int, number: int) -> bool:
+        played = self.players[start].played
+        return bool(played) and played[0] <= number <= played[-1]
+
+    def _game(self, number: int, start: int, at: int, entry: _Entry) -> dict[str, Any]:
+        other = self.players.get(entry.opponent)
+        if other is None:
+            raise TrfError(TrfProblem.UNKNOWN_OPPONENT, at, round=number,
+                           opponent=entry.opponent)
+        theirs = other.entries[number - 1] if number <= len(other.entries) else None
+        mine, their_code = _UNRATED.get(entry.code, entry.code), \
+            None if theirs is None else _UNRATED.get(theirs.code, theirs.code)
+        result = _RESULTS.get((mine, their_code or ""))
+        if theirs is None or theirs.opponent != start or result is None or \
+                theirs.colour == entry.colour != "-":
+            raise TrfError(TrfProblem.OPPONENTS_DISAGREE, at, round=number,
+                           opponent=entry.opponent)
+        if entry.code in _UNRATED:
+            self.assume(Assumed.UNRATED_RESULT)
+        return {"white": self.ids[start], "black": self.ids[entry.opponent],
+                "result": result.value}
+
+    def _absence(self, number: int, start: int, code: str,
+                 details: Mapping[tuple[int, int], Mapping[str, Any]]) -> dict[str, Any]:
+        detail = details.get((number, start))
+        if detail is not None:
+            return {"player": self.ids[start],
+                    **{k: v for k, v in detail.items() if k not in ("round", "player")}}
+        kind = _FROM_BYE_TYPES.get(self.byes.get((number, start), ""))
+        if kind is None:
+            self.assume(Assumed.ABSENCE_KIND)
+            kind = AbsenceReason.BYE if code in "UF+" else AbsenceReason.NOTICE \
+                if code in "HZ" else AbsenceReason.NO_NOTICE
+        if kind is AbsenceReason.EXTERNAL:
+            return {"player": self.ids[start], "reason": kind.value,
+                    "day": ExternalDay.CLUB_NIGHT.value}
+        return {"player": self.ids[start], "reason": kind.value}
+
+
+def _slug(name: str) -> str:
+    return "-".join(names.plain(name).split())
+
+
+def _season_name(start: str) -> str:
+    """The season a tournament starting on `start` (`2026/09/03`) is in: `2026-2027`."""
+    found = re.match(r"(\d{4})/(\d{2})", start)
+    if found is None:
+        return ""
+    year = int(found[1]) - (int(found[2]) < 7)
+    return f"{year}-{year + 1}"
+
+
+def _date(text: str) -> str:
+    """`26/09/03` or `2026/09/03` as `2026-09-03`."""
+    for pattern in ("%y/%m/%d", "%Y/%m/%d"):
+        try:
+            return dt.datetime.strptime(text, pattern).date().isoformat()
+        except ValueError:
+            continue
+    return text  # the season file's check names it

@@ -1,0 +1,160 @@
+"""Issue 15 over HTTP: the arbiter sends the KNSB rating list to the bot; he sees what it
+would change, confirms close matches with a button, and nothing is written until he says
+so. /export trf sends the games for the rating administration."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+from bot import texts
+from core.ratings import HEADER
+from storage.audit import entries
+from storage.seasons import load_season
+from tests.bot.conftest import ARBITER, GROUP
+from tests.bot.test_refusals import plain_dutch
+from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
+
+
+def rating_list(rows: list[str]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("KLASSIEK.csv", "\r\n".join([";".join(HEADER), *rows])
+                         .encode("cp1252"))
+    return out.getvalue()
+
+
+# The fixture's members: Anna Visser 2000, Bram de Boer 1950, Cor Jansen 1900, Daan Smit
+# 1850, Eva Bos 1800, Femke Kok 1750.
+LIST = rating_list(["8000001;Visser, Anna;;NED;2031;20;1990;V",
+                    "8000002;Boer, Bram de;;NED;1950;20;1985;M",
+                    "8000003;Jansen, C.;;NED;1888;20;1970;M",
+                    "8000004;Smith, Daan;;NED;1870;20;1999;M",
+                    "8000005;Kok, Femke;;NED;1750;20;2001;V"])
+
+
+async def send_list(bot, data: bytes = LIST, *, user=ARBITER, name: str = "KNSB.zip",
+                    size: int | None = None, chat_id: int | None = None):
+    mark = len(bot.tg.sent)
+    bot.tg.user_sends_file(user, name, data, size=size, chat_id=chat_id)
+    return await bot.tg.wait_for(lambda s: s.chat_id == (chat_id or user.id), after=mark)
+
+
+async def ratings(bot) -> dict[str, tuple]:
+    season = await load_season(bot.app.bot_data.db)
+    return {p.name: (p.rating, p.knsb) for p in season.players}
+
+
+async def test_the_list_is_shown_then_written_when_the_arbiter_confirms(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    before = await ratings(bot)
+    shown = await send_list(bot)
+    assert shown.text == (
+        "KNSB-ratinglijst met 5 spelers, vergeleken met de leden:\n"
+        "Bijwerken (3):\n"
+        "• Anna Visser: 2000 → 2031 (relatienummer 8000001)\n"
+        "• Bram de Boer: 1950 → 1950 (relatienummer 8000002)\n"
+        "• Femke Kok: 1750 → 1750 (relatienummer 8000005)\n"
+        "Lijkt op, bevestig met de knop (2):\n"
+        "• Cor Jansen = Jansen, C. (8000003, 1888)\n"
+        "• Daan Smit = Smith, Daan (8000004, 1870)\n"
+        "Niet in de lijst (1): Eva Bos.\n"
+        "Er verandert niets tot je op Bijwerken drukt.")
+    labels = [text for text, _ in shown.buttons]
+    assert labels == ["Cor Jansen = Jansen, C.", "Daan Smit = Smith, Daan", "Bijwerken (3)",
+                      "Annuleren"]
+    assert await ratings(bot) == before  # nothing written yet
+    bot.tg.press(ARBITER, shown, shown.buttons[0][1])
+    accepted = await bot.tg.edited(shown, "✓ Cor Jansen")
+    assert [text for text, _ in accepted.buttons][2] == "Bijwerken (4)"
+    apply = accepted.buttons[2][1]
+    bot.tg.press(ARBITER, accepted, apply)
+    done = await bot.tg.edited(shown, "bijgewerkt")
+    assert done.text == "De ratings zijn bijgewerkt: 4 leden. Het staat in het logboek."
+    after = await ratings(bot)
+    assert after["Anna Visser"] == (2031, 8000001)
+    assert after["Cor Jansen"] == (1888, 8000003)
+    assert after["Daan Smit"] == before["Daan Smit"]  # not confirmed: untouched
+    assert after["Eva Bos"] == before["Eva Bos"]
+    log = [e for e in await entries(bot.app.bot_data.db.conn) if e.action == "player.rating"]
+    assert {e.entity_id for e in log} == {"p0", "p1", "p2", "p5"}
+    assert all(e.actor == ARBITER.id for e in log)
+    # A second tap, or a tap on the old message, changes nothing more.
+    mark = len(bot.tg.answered)
+    bot.tg.press(ARBITER, shown, apply)
+    await bot.tg.toast(mark)
+    await bot.tg.edited(shown, texts.RATING_DECIDED)
+    assert len([e for e in await entries(bot.app.bot_data.db.conn)
+                if e.action == "player.rating"]) == 4
+    # Next month, by relation number: the names no longer matter.
+    again = await send_list(bot, rating_list(["8000001;Visser-de Wit, A.;;NED;2040;30;1990;V"]))
+    assert "• Anna Visser: 2031 → 2040\n" in again.text
+
+
+async def test_cancelled_nothing_changes(bot, members):
+    await set_up_club(bot, members, rounds=0)
+    before = await ratings(bot)
+    shown = await send_list(bot)
+    bot.tg.press(ARBITER, shown, shown.buttons[-1][1])
+    await bot.tg.edited(shown, texts.RATING_CANCELLED)
+    assert await ratings(bot) == before
+
+
+async def test_a_file_that_is_no_rating_list_gets_a_dutch_reason(bot, members):
+    await set_up_club(bot, members, rounds=0)
+    before = await ratings(bot)
+    for data, name, says in [
+        (b"Nr;Naam;Elo\r\n1;A;1500", "lijst.csv",
+         "de eerste regel is niet de kop van de KNSB-lijst"),
+        (zipfile_empty(), "leeg.zip", "het zip-bestand is leeg"),
+        ("Relatienummer;Naam".encode("utf-16"), "lijst.csv", "Windows-1252"),
+        (b"x", "foto.jpg", "Ik ken alleen de ratinglijst van de KNSB"),
+    ]:
+        answer = await send_list(bot, data, name=name)
+        assert says in answer.text and plain_dutch(answer.text), answer.text
+    calls = len([c for c in bot.tg.calls if c[0] == "getFile"])
+    huge = await send_list(bot, b"PK", name="groot.zip", size=50 * 1024 * 1024)
+    assert huge.text == ("Deze ratinglijst kan ik niet gebruiken: het bestand is te groot "
+                         "(meer dan 20 MB); de KNSB-lijst is veel kleiner. Er is niets "
+                         "veranderd.")
+    assert len([c for c in bot.tg.calls if c[0] == "getFile"]) == calls  # never fetched
+    assert await ratings(bot) == before
+
+
+def zipfile_empty() -> bytes:
+    out = io.BytesIO()
+    zipfile.ZipFile(out, "w").close()
+    return out.getvalue()
+
+
+async def test_only_the_arbiter_sends_a_list_or_decides_one(bot, members):
+    await set_up_club(bot, members, rounds=0)
+    refused = await send_list(bot, user=members[0])
+    assert refused.text == texts.FILE_ONLY_ARBITER
+    shown = await send_list(bot)
+    mark = len(bot.tg.answered)
+    bot.tg.press(members[0], shown, shown.buttons[-2][1])
+    assert await bot.tg.toast(mark) == texts.ONLY_ARBITER
+    before = await ratings(bot)
+    assert before["Anna Visser"] == (2000, None)
+
+
+async def test_the_games_for_the_rating_administration(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    assert (await bot.ask(ARBITER, "/export trf")).text == texts.TRF_NONE
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    await play_round(bot, members, 1, post)
+    await bot.tg.wait_for(lambda s: s.chat_id == GROUP and "Alle uitslagen" in s.text)
+    sent = await bot.ask(ARBITER, "/export trf")
+    assert (sent.method, sent.filename) == ("sendDocument", "keizer-rating.trf")
+    lines = sent.data.decode("cp1252").split("\r\n")
+    assert lines[0] == "012 Testclub 2026-2027"
+    players = [line for line in lines if line.startswith("001")]
+    assert [line[14:47].rstrip() for line in players] == [
+        "Visser, Anna", "Boer, Bram de", "Jansen, Cor", "Smit, Daan", "Bos, Eva", "Kok, Femke"]
+    assert sum(line[98] in "10" for line in players) == 6  # three games, both sides
+    refused = await bot.ask(members[0], "/export trf")
+    assert refused.text == texts.ONLY_ARBITER
+    odd = await bot.ask(ARBITER, "/export pdf")
+    assert odd.text == texts.EXPORT_UNKNOWN
