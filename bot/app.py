@@ -83,6 +83,7 @@ def build(config: Config, services: Services | None = None, *,
 async def _start(app: App) -> None:
     services: Services = app.bot_data
     services.database = await Database.open(services.settings.database, exclusive=True)
+    services.bot_name = app.bot.username or ""
     try:
         await app.bot.set_my_commands([BotCommand(*c) for c in MEMBER_COMMANDS])
         await app.bot.set_my_commands([BotCommand(*c) for c in MEMBER_COMMANDS],

@@ -523,7 +523,7 @@ def _run_ratings(args: argparse.Namespace) -> ExitCode:
     if unknown:
         raise CliError(texts.RATINGS_UNKNOWN_CLOSE.format(player=unknown[0]), ExitCode.FAILURE)
     proposal = replace(proposal, accepted=frozenset(close[p] for p in args.also))
-    print(texts.rating_proposal(proposal, {p.id: p.name for p in season.players}))
+    print(texts.rating_proposal(proposal, {p.id: p.name for p in season.players}, ids=True))
     if not args.confirm:
         print(texts.RATINGS_CONFIRM_HINT)
         return ExitCode.OK

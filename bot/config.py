@@ -39,6 +39,13 @@ class Config:
     timezone: ZoneInfo = AMSTERDAM
     tick_seconds: float = 30.0
     """How often the deadline job looks for rounds whose deadline has passed."""
+    web_port: int | None = None
+    """The club's live pages are served on this port (off when None)."""
+    public_url: str = ""
+    """Where the pages are reached from outside (HTTPS, for the Mini App), e.g.
+    `https://schaak.example.nl/keizer`."""
+    web_app: str = ""
+    """The Mini App's short name at @BotFather, for the `t.me/<bot>/<app>` link in groups."""
 
     @property
     def api_url(self) -> str:
@@ -64,9 +71,20 @@ def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env"))
         if not part.isdigit():
             raise ConfigError(texts.CONFIG_ARBITER.format(value=repr(part)))
         arbiters.append(int(part))
+    port_text = env.get("KEIZER_WEB_PORT", "").strip()
+    if port_text and not (port_text.isdigit() and 0 < int(port_text) < 65536):
+        raise ConfigError(texts.CONFIG_WEB_PORT.format(value=repr(port_text)))
+    public_url = env.get("KEIZER_PUBLIC_URL", "").strip().rstrip("/")
+    if public_url and not re.match(r"^https?://[^\s/]+", public_url):
+        raise ConfigError(texts.CONFIG_PUBLIC_URL.format(value=repr(public_url)))
+    web_app = env.get("KEIZER_WEB_APP", "").strip()
+    if web_app and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", web_app):
+        raise ConfigError(texts.CONFIG_WEB_APP.format(value=repr(web_app)))
     return Config(token=token, base_url=base_url,
                   database=Path(env.get("KEIZER_DB", "").strip() or DEFAULT_DB),
-                  arbiters=tuple(arbiters), timezone=timezone_of(env))
+                  arbiters=tuple(arbiters), timezone=timezone_of(env),
+                  web_port=int(port_text) if port_text else None, public_url=public_url,
+                  web_app=web_app)
 
 
 def timezone_of(env: Mapping[str, str]) -> ZoneInfo:

@@ -6,8 +6,11 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+
 from bot import tables, texts
 from bot.chat import esc
+from bot.config import Config
 from core.pairing.request import pairing_ranking
 from core.season import Season
 from core.standings import Standings
@@ -27,3 +30,23 @@ def standings_table(standings: Standings, decimals: int, top: int | None = None)
     """Compact, for a phone; the full columns are on the website export."""
     shown = standings if top is None else replace(standings, rows=standings.rows[:top])
     return f"<pre>{esc(tables.standings_table(shown, decimals, compact=True))}</pre>"
+
+
+def page_button(config: Config, access: str, bot_name: str, *,
+                private: bool) -> InlineKeyboardMarkup | None:
+    """The button that opens the club's pages: inside Telegram as a Mini App in a private
+    chat; in a group, where web_app buttons are not allowed, the Mini App's t.me link (or the
+    public page itself). None when the club has no pages, or none this chat may open."""
+    if not config.public_url or config.web_port is None or access == "uit":
+        return None
+    if private:
+        button = InlineKeyboardButton(texts.WEB_BUTTON,
+                                      web_app=WebAppInfo(url=config.public_url + "/"))
+    elif config.web_app and bot_name:
+        button = InlineKeyboardButton(texts.WEB_BUTTON,
+                                      url=f"https://t.me/{bot_name}/{config.web_app}")
+    elif access == "openbaar":
+        button = InlineKeyboardButton(texts.WEB_BUTTON, url=config.public_url + "/")
+    else:
+        return None
+    return InlineKeyboardMarkup([[button]])

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from telegram import Update
 from telegram.error import Conflict, Forbidden, InvalidToken, NetworkError, TelegramError
@@ -26,6 +26,9 @@ from bot.services import App, Services
 from storage import inbox
 from storage.db import handling
 from storage.errors import StoreError
+
+if TYPE_CHECKING:
+    from bot.web.server import WebServer
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +53,8 @@ class Runtime:
         self._slots = asyncio.Semaphore(CONCURRENCY)
         self._arrived = asyncio.Event()
         self.sender: Sender | None = None
+        self.web: WebServer | None = None
+        """The club's live pages, when the config gives them a port."""
 
     @property
     def services(self) -> Services:
@@ -71,6 +76,19 @@ class Runtime:
         self.sender = Sender(app.bot, services.db, arbiters=services.arbiters,
                              throttle=services.throttle)
         await app.start()
+        config = services.settings
+        if config.web_port is not None:
+            from bot.web.server import WebServer  # the templates: only for a club with pages
+
+            web = WebServer(services, config.token, config.web_port)
+            try:
+                await web.start()
+            except OSError:
+                await web.stop()
+                await app.stop()
+                await app.shutdown()
+                raise
+            self.web = web
         self.offset = await inbox.last_id(services.db) + 1
         with contextlib.suppress(NetworkError, Conflict):
             await self._fetch(timeout=0)  # what Telegram holds, before a deadline is judged
@@ -94,6 +112,8 @@ class Runtime:
             await asyncio.gather(*late, return_exceptions=True)
         if self.sender is not None:
             self.sender.stop()
+        if self.web is not None:
+            await self.web.stop()
         _, stuck = await asyncio.wait(self._tasks, timeout=STOP_GRACE)
         for task in stuck:
             task.cancel()

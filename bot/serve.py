@@ -61,6 +61,9 @@ async def serve(config: Config) -> None:
         raise StartError(texts.START_NO_TELEGRAM.format(url=config.base_url)) from None
     except StoreError as exc:
         raise StartError(texts.store_problem(exc)) from None
+    except OSError as exc:  # the pages' port is taken, or may not be opened
+        raise StartError(texts.START_WEB_PORT.format(port=config.web_port,
+                                                     reason=exc.strerror)) from None
     log.info("keizerbot is running; stop it with Ctrl-C or SIGTERM")
     await stop.wait()
     log.info("stopping")

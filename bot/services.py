@@ -40,6 +40,8 @@ class Services:
     """Faults told to the arbiters once an hour, not once per tick."""
     standings_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     standings_cache: tuple[Season, Standings] | None = None
+    bot_name: str = ""
+    """The bot's username, known once it started (for t.me links)."""
 
     @property
     def db(self) -> Database:

@@ -69,7 +69,7 @@ def breakdown_table(standings: Standings, player_id: str, decimals: int) -> str:
     """A player's score round by round: what each round gave, and at what value."""
     names = {row.id: row.player.name for row in standings.rows}
     lines = standings.breakdown(player_id)
-    rows = [_breakdown_row(line, names, decimals) for line in lines]
+    rows = [breakdown_cells(line, names, decimals) for line in lines]
     total = sum((line.points for line in lines), Fraction(0))
     row = standings.row(player_id)
     rows.append(["", texts.BREAKDOWN_TOTAL, "", "", "",
@@ -80,7 +80,8 @@ def breakdown_table(standings: Standings, player_id: str, decimals: int) -> str:
     return f"{head}\n\n{table(texts.BREAKDOWN_COLUMNS, rows, left=frozenset({1}))}"
 
 
-def _breakdown_row(line: BreakdownLine, names: dict[str, str], decimals: int) -> list[str]:
+def breakdown_cells(line: BreakdownLine, names: dict[str, str], decimals: int) -> list[str]:
+    """One line of a player's breakdown as its columns (texts.BREAKDOWN_COLUMNS)."""
     def num(value: Fraction | None) -> str:
         return "" if value is None else format_number(value, decimals, comma=True)
 

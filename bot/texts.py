@@ -188,6 +188,13 @@ CONFIG_BASE_URL = "TELEGRAM_BASE_URL moet een adres zijn als http://localhost:80
 CONFIG_ARBITER = ("KEIZER_ARBITERS: {value} is geen Telegram-gebruikersnummer. Geef de nummers "
                   "met komma's ertussen, bijvoorbeeld 123456789,987654321 (je nummer vraag je "
                   "op bij @userinfobot).")
+START_WEB_PORT = ("De clubpagina kan niet starten op poort {port} ({reason}). Kies een andere "
+                  "KEIZER_WEB_PORT, of laat hem leeg.")
+CONFIG_WEB_PORT = "KEIZER_WEB_PORT moet een poortnummer zijn (1 tot 65536), niet {value}."
+CONFIG_PUBLIC_URL = ("KEIZER_PUBLIC_URL moet een adres zijn als https://schaak.example.nl/keizer, "
+                     "niet {value}.")
+CONFIG_WEB_APP = ("KEIZER_WEB_APP moet de korte naam van de Mini App bij @BotFather zijn "
+                  "(letters, cijfers en _), niet {value}.")
 CONFIG_TIMEZONE = ("KEIZER_TIMEZONE: {value} is geen tijdzone; gebruik bijvoorbeeld "
                    "Europe/Amsterdam.")
 NO_TOKEN = """\
@@ -291,6 +298,8 @@ def store_problem(error: StoreError) -> str:
 
 WEEKDAYS = ("ma", "di", "wo", "do", "vr", "za", "zo")
 MONTHS = ("jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec")
+WEEKDAY_NAMES = ("maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag",
+                 "zondag")
 MONTH_NAMES = ("januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus",
                "september", "oktober", "november", "december")
 
@@ -564,9 +573,17 @@ ARBITER_USAGE = "<code>/arbiter NUMMER</code> of <code>/arbiter weg NUMMER</code
 ARBITER_ADDED = "{id} is nu wedstrijdleider."
 ARBITER_REMOVED = "{id} is geen wedstrijdleider meer."
 INSTELLINGEN = ("Clubavond begint om {start}; afmelden kan tot {deadline} minuten ervoor; "
-                "herinnering {reminder} minuten ervoor.\nReglement: {rules}.")
+                "herinnering {reminder} minuten ervoor.\nClubpagina: {web}.\n"
+                "Reglement: {rules}.")
+WEB_ACCESS_WORDS: Mapping[str, str] = {
+    "openbaar": "openbaar, voor iedereen",
+    "leden": "alleen voor gekoppelde leden, in Telegram",
+    "uit": "uit",
+}
+"""The club page's setting (`club.web`), as the arbiter types it and as it is shown."""
 INSTELLINGEN_USAGE = ("<code>/instellingen start 20:00</code>, <code>deadline 120</code>, "
                       "<code>herinnering 1440</code> (minuten voor de start), "
+                      "<code>web openbaar|leden|uit</code>, "
                       "<code>reglement drie-cycli</code> of <code>regel notice_cap 8</code>.")
 INSTELLINGEN_DONE = "Opgeslagen."
 RULES_PREVIEW = ("Nog niet opgeslagen. Met deze wijziging wordt de stand na ronde {round} anders: "
@@ -678,13 +695,23 @@ SEASON_PRIZES = ("Prijzen tweede helft: groep 1: {g1}; groep 2: {g2}.\n"
                  "Beste drie van het seizoen: {overall}.")
 NOBODY = "niemand"
 WEB_STANDINGS = "Stand"
+WEB_OFF = "De clubpagina staat uit."
+WEB_BUTTON = "Clubpagina: stand, rondes, kruistabel"
+WEB_NOT_SIGNED = ("Telegram kon niet bevestigen wie je bent. Open de pagina opnieuw via de knop "
+                  "bij /stand.")
+WEB_NOT_FOUND = "Deze pagina bestaat niet (meer). Begin bij de stand."
+WEB_MOVED = "{count} plaatsen verschoven sinds de ronde ervoor"
+WEB_SCHEDULE = "Programma"
+WEB_GROUPS = "Groepen en prijzen"
+WEB_ROUND_PLAYED = "gespeeld"
+WEB_ROUND_PAIRED = "ingedeeld"
+WEB_ROUND_PLANNED = "gepland"
+WEB_NO_DATE = "datum volgt"
+WEB_PLAYOFF_LATER = ("Na de laatste ronde: de clubkampioen, of een barrage als nummer 2 binnen "
+                     "de helft van de hoogste waarde ligt.")
 WEB_CROSSTABLE = "Kruistabel"
-WEB_ROUND = "Ronde {round}"
 WEB_ROUND_COLUMN = "Ronde"
 WEB_GAME_COLUMNS = ("Bord", "Wit", "Zwart", "Uitslag")
-WEB_NOT_PAIRED = "Niet ingedeeld: {names}"
-WEB_CROSSTABLE_LEGEND = ("Per ronde: plaats van de tegenstander, kleur (w/z), uitslag en de "
-                         "waarde van de tegenstander.")
 CROSSTABLE_CAPTION = "Kruistabel na ronde {round}"
 EXPORT_CAPTION = "Stand, rondes en kruistabel als webpagina's en CSV, na ronde {round}."
 CHART_CAPTION = "Het verloop van de ranglijst na ronde {round}."
@@ -752,8 +779,8 @@ RATING_HEAD = "KNSB-ratinglijst met {listed} spelers, vergeleken met de leden:"
 RATING_UPDATES = "Bijwerken ({count}):"
 RATING_UPDATE = "• {name}: {old} → {new}"
 RATING_NUMBER = " (relatienummer {knsb})"
-RATING_CLOSE = "Lijkt op, bevestig met de knop ({count}):"
-RATING_CLOSE_LINE = "• {mark}{name} = {listed} ({knsb}, {rating})"
+RATING_CLOSE = "Lijkt op, alleen als jij het bevestigt ({count}):"
+RATING_CLOSE_LINE = "• {mark}{name}{id} = {listed} ({knsb}, {rating})"
 RATING_MISSING = "Niet in de lijst ({count}): {names}."
 RATING_UNCHANGED = "Al goed: {count}."
 RATING_NOTHING = "Niets te veranderen."
@@ -778,8 +805,10 @@ RATINGS_UNKNOWN_CLOSE = "'{player}' staat niet bij de gelijkende namen."
 
 
 def rating_proposal(proposal: Proposal, names: Mapping[str, str], *,
-                    escape: Callable[[str], str] = str, limit: int = 30) -> str:
-    """The proposal as the arbiter reads it (in the chat with `escape=html.escape`)."""
+                    escape: Callable[[str], str] = str, limit: int = 30,
+                    ids: bool = False) -> str:
+    """The proposal as the arbiter reads it (in the chat with `escape=html.escape`; with
+    `ids` on the command line, where a close match is taken along by its id)."""
     lines = [RATING_HEAD.format(listed=proposal.listed)]
 
     def shown(items: list[str]) -> list[str]:
@@ -793,7 +822,7 @@ def rating_proposal(proposal: Proposal, names: Mapping[str, str], *,
         lines.append(RATING_CLOSE.format(count=len(proposal.close)))
         lines += shown([RATING_CLOSE_LINE.format(
             mark="✓ " if k in proposal.accepted else "", name=escape(c.name),
-            listed=escape(c.listed.name), knsb=c.listed.knsb,
+            id=f" ({c.player})" if ids else "", listed=escape(c.listed.name), knsb=c.listed.knsb,
             rating=c.listed.rating or RATING_NONE) for k, c in enumerate(proposal.close)])
     if proposal.missing:
         missing = [escape(names.get(p, p)) for p in proposal.missing]

@@ -29,6 +29,9 @@ class ClubSettings:
     """Reminder to the group: this many minutes before the round starts."""
     group_chat_id: int | None
     group_thread_id: int | None
+    web: str = "openbaar"
+    """Who sees the live pages: `openbaar` (everyone), `leden` (linked members, inside
+    Telegram) or `uit`."""
 
 
 async def settings(db: Database) -> ClubSettings:
@@ -37,11 +40,11 @@ async def settings(db: Database) -> ClubSettings:
     assert row is not None
     return ClubSettings(row["name"], dt.time.fromisoformat(row["round_start"]),
                         row["deadline_minutes"], row["reminder_minutes"], row["group_chat_id"],
-                        row["group_thread_id"])
+                        row["group_thread_id"], row["web"])
 
 
 _SETTING_COLUMNS = {"name", "round_start", "deadline_minutes", "reminder_minutes",
-                    "group_chat_id", "group_thread_id"}
+                    "group_chat_id", "group_thread_id", "web"}
 
 
 async def change_settings(db: Database, *, actor: int | None, **changes: object) -> None:

@@ -28,7 +28,7 @@ SIGNON = ("sent_at", "entered_by")
 GAME = ("board", "result", "reported_by", "reported_at", "confirmed_by", "confirmed_at")
 BROKEN = ("rule", "players", "facts")
 CLUB = ("name", "round_start", "deadline_minutes", "reminder_minutes", "group_chat_id",
-        "group_thread_id")
+        "group_thread_id", "web")
 
 
 async def export_club(db: Database) -> str:

@@ -194,6 +194,11 @@ MIGRATIONS: tuple[str, ...] = (
         done_at TEXT
     );
     """,
+    # 7: who may see the club's live pages: everyone, linked members in Telegram, or nobody.
+    """
+    ALTER TABLE club ADD COLUMN web TEXT NOT NULL DEFAULT 'openbaar'
+        CHECK (web IN ('openbaar', 'leden', 'uit'));
+    """,
 )
 
 VERSION = len(MIGRATIONS)

@@ -254,7 +254,7 @@ class FakeTelegram:
     @staticmethod
     def _check_message(params: dict[str, Any]) -> None:
         """What Telegram refuses in any message: over 4096 UTF-16 units of text, button data
-        over 64 bytes."""
+        over 64 bytes, a Mini App button outside a private chat."""
         if len(str(params.get("text", "")).encode("utf-16-le")) // 2 > 4096:
             raise ApiError(400, "Bad Request: message is too long")
         markup = params.get("reply_markup") or {}
@@ -262,6 +262,8 @@ class FakeTelegram:
             for button in row:
                 if len(str(button.get("callback_data", "")).encode()) > 64:
                     raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+                if "web_app" in button and int(params.get("chat_id", 0)) < 0:
+                    raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
 
     async def _api_sendMessage(self, params: dict[str, Any]) -> Any:
         self._check_message(params)

@@ -251,7 +251,9 @@ async def publish(services: Services, *, actor: int) -> Published:
         await send(services, settings.group_chat_id,
                    await messages.pairing(season, stored, when=when),
                    thread_id=settings.group_thread_id, about=texts.THE_GROUP,
-                   round_no=number, kind="pairing")
+                   round_no=number, kind="pairing",
+                   markup=messages.page_button(services.settings, settings.web,
+                                               services.bot_name, private=False))
         everyone = {m.code: m for m in await club.members(db)}
         personal: list[tuple[str, str]] = []
         for board in stored.boards:

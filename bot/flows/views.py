@@ -8,6 +8,8 @@ import datetime as dt
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from telegram import InlineKeyboardMarkup
+
 from bot import messages, texts
 from bot.calendar import CalendarRound, rounds_ics
 from bot.services import Services, open_round, published_round, standings_of
@@ -22,6 +24,12 @@ from storage.states import PUBLIC, RoundState
 
 async def season(services: Services) -> Season:
     return await load_season(services.db)
+
+
+async def page_button(services: Services, *, private: bool) -> InlineKeyboardMarkup | None:
+    """The button to the club's pages for this chat, as the club's setting allows."""
+    access = (await club.settings(services.db)).web
+    return messages.page_button(services.settings, access, services.bot_name, private=private)
 
 
 async def previous_season(services: Services) -> Season | None:

@@ -181,7 +181,7 @@ async def instellingen(update: Update, context: Context) -> None:
         settings, rules = await admin.settings(context.services)
         await reply(update, context, texts.INSTELLINGEN.format(
             start=settings.round_start.strftime("%H:%M"), deadline=settings.deadline_minutes,
-            reminder=settings.reminder_minutes,
+            reminder=settings.reminder_minutes, web=texts.WEB_ACCESS_WORDS[settings.web],
             rules=texts.rules_in_words(rules)))
         return
     if args[0].lower() in ("reglement", "regel"):
@@ -203,6 +203,8 @@ async def instellingen(update: Update, context: Context) -> None:
             await reply(update, context, texts.BAD_MINUTES.format(text=esc(args[1]), most=most))
             return
         change[key] = minutes
+    elif name == "web" and len(args) == 2 and args[1].lower() in texts.WEB_ACCESS_WORDS:
+        change["web"] = args[1].lower()
     else:
         await reply(update, context, texts.INSTELLINGEN_USAGE)
         return

@@ -4,14 +4,12 @@
 from __future__ import annotations
 
 import asyncio
-import tempfile
-from pathlib import Path
 
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import Forbidden
 
-from bot import announce, exports, messages, tables, texts
+from bot import announce, messages, tables, texts
 from bot.chat import esc, reply, split
 from bot.flows import views
 from bot.handlers.common import command, member
@@ -48,12 +46,15 @@ async def stand(update: Update, context: Context) -> None:
         await personal(update, context, f"<pre>{esc(text)}</pre>")
         return
     chat = update.effective_chat
-    if chat is not None and chat.type != ChatType.PRIVATE:
+    private = chat is None or chat.type == ChatType.PRIVATE
+    button = await views.page_button(context.services, private=private)
+    if not private:
         await reply(update, context,
                     messages.standings_table(standings, decimals, messages.GROUP_TOP) + "\n" +
-                    texts.STAND_GROUP_MORE)
+                    texts.STAND_GROUP_MORE, markup=button)
     else:
-        await reply(update, context, messages.standings_table(standings, decimals))
+        await reply(update, context, messages.standings_table(standings, decimals),
+                    markup=button)
 
 
 async def _previous(update: Update, context: Context) -> None:
@@ -87,12 +88,12 @@ async def kruistabel(update: Update, context: Context, season: Season) -> None:
     """Too wide for a chat: sent as a web page that scrolls sideways on a phone."""
     chat = update.effective_chat
     assert chat is not None
-    with tempfile.TemporaryDirectory() as folder:
-        page = next(p for p in exports.write_html(season, Path(folder))
-                    if p.name == "kruistabel.html")
-        await context.bot.send_document(chat.id, page.read_bytes(), filename=page.name,
-                                        caption=texts.CROSSTABLE_CAPTION.format(
-                                            round=season.complete_rounds))
+    from bot.web.pages import Site
+
+    page = await asyncio.to_thread(lambda: Site(season).crosstable())
+    await context.bot.send_document(chat.id, page.encode(), filename="kruistabel.html",
+                                    caption=texts.CROSSTABLE_CAPTION.format(
+                                        round=season.complete_rounds))
 
 
 VIEWS = {"periode": periode, "groep": groep, "kruistabel": kruistabel}

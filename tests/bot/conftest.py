@@ -7,6 +7,7 @@ import html
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,19 +59,20 @@ async def bot(tg, tmp_path: Path):
     await running.stop()
 
 
-async def club_bot(tg: FakeTelegram, path: Path) -> LocalBot:
-    """The bot of the fixture, started: six members not linked yet, no rounds, the clock on
-    Monday 30 November 2026."""
+async def club_bot(tg: FakeTelegram, path: Path, season: Season | None = None,
+                   **settings: Any) -> LocalBot:
+    """The bot of the fixture, started: six members not linked yet, no rounds (or `season`),
+    the clock on Monday 30 November 2026; `settings` go into its Config."""
     data = {"format": "keizer-season/1", "club": "Testclub", "season": "2026-2027",
             "rules": {"preset": "sliedrecht", "planned_rounds": 3, "period_length": 3},
             "players": [{"id": f"p{k}", "name": name, "rating": 2000 - 50 * k}
                         for k, name in enumerate(MEMBERS)],
             "rounds": []}
     db = await Database.open(path)
-    await import_season(db, Season.from_data(json.loads(json.dumps(data))))
+    await import_season(db, season or Season.from_data(json.loads(json.dumps(data))))
     await db.close()
     config = Config(token=TOKEN, base_url=tg.url, database=path, arbiters=(ARBITER.id,),
-                    tick_seconds=0.2)
+                    tick_seconds=0.2, **settings)
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
     running = LocalBot(tg, config, clock)
     await running.start()

@@ -23,7 +23,7 @@ ARBITER_COMMANDS = [
     "/arbiter 777", "/arbiter weg 1", "/instellingen", "/instellingen start 19:00",
     "/instellingen deadline 60", "/instellingen regel top_value 10",
     "/instellingen reglement drie-cycli", "/extern Anna Visser 1 1", "/export",
-    "/export trf", "/export vorig",
+    "/export trf", "/export vorig", "/instellingen web uit",
     "/uitslag 1 1-0", "/uitslag 1 0-1 ronde 1",
 ]
 REFUSED = (texts.ONLY_ARBITER, texts.UITSLAG_ONLY_OWN)

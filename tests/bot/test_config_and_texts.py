@@ -25,6 +25,10 @@ GOOD = {"TELEGRAM_BOT_TOKEN": TOKEN}
     ({**GOOD, "KEIZER_ARBITERS": "12,wim"}, "'wim' is geen Telegram-gebruikersnummer"),
     ({**GOOD, "KEIZER_TIMEZONE": "Mars/Olympus"}, "geen tijdzone"),
     ({**GOOD, "TELEGRAM_BASE_URL": "localhost"}, "moet een adres zijn"),
+    ({**GOOD, "KEIZER_WEB_PORT": "80a"}, "KEIZER_WEB_PORT moet een poortnummer zijn"),
+    ({**GOOD, "KEIZER_WEB_PORT": "70000"}, "KEIZER_WEB_PORT moet een poortnummer zijn"),
+    ({**GOOD, "KEIZER_PUBLIC_URL": "schaak.nl"}, "KEIZER_PUBLIC_URL moet een adres zijn"),
+    ({**GOOD, "KEIZER_WEB_APP": "t.me/x"}, "KEIZER_WEB_APP moet de korte naam"),
 ])
 def test_a_bad_setting_is_named_with_how_to_fix_it(env, says):
     with pytest.raises(ConfigError) as caught:
@@ -36,6 +40,12 @@ def test_good_settings(tmp_path):
     config = load({**GOOD, "KEIZER_ARBITERS": "12, 34", "KEIZER_DB": str(tmp_path / "k.db"),
                    "TELEGRAM_BASE_URL": "http://127.0.0.1:8081"})
     assert config.arbiters == (12, 34) and config.api_url == "http://127.0.0.1:8081/bot"
+    assert (config.web_port, config.public_url) == (None, "")  # no pages unless asked for
+    pages = load({**GOOD, "KEIZER_WEB_PORT": "8080",
+                  "KEIZER_PUBLIC_URL": "https://schaak.example.nl/keizer/",
+                  "KEIZER_WEB_APP": "stand"})
+    assert (pages.web_port, pages.public_url, pages.web_app) == (
+        8080, "https://schaak.example.nl/keizer", "stand")
 
 
 def test_env_file_is_read(tmp_path, monkeypatch):

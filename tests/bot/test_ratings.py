@@ -55,7 +55,7 @@ async def test_the_list_is_shown_then_written_when_the_arbiter_confirms(bot, mem
         "• Anna Visser: 2000 → 2031 (relatienummer 8000001)\n"
         "• Bram de Boer: 1950 → 1950 (relatienummer 8000002)\n"
         "• Femke Kok: 1750 → 1750 (relatienummer 8000005)\n"
-        "Lijkt op, bevestig met de knop (2):\n"
+        "Lijkt op, alleen als jij het bevestigt (2):\n"
         "• Cor Jansen = Jansen, C. (8000003, 1888)\n"
         "• Daan Smit = Smith, Daan (8000004, 1870)\n"
         "Niet in de lijst (1): Eva Bos.\n"

@@ -65,6 +65,7 @@ REFUSALS = [
     ("arbiter", "/instellingen regel top_value nul", "Dat kan niet, want dan klopt het seizoen "
                                                     "niet meer: regel top_value:"),
     ("arbiter", "/export pdf", texts.EXPORT_UNKNOWN),
+    ("arbiter", "/instellingen web geheim", texts.INSTELLINGEN_USAGE),
     ("arbiter", "/export vorig", texts.PREVIOUS_NONE),
     ("arbiter", "/export trf", texts.TRF_NONE),
 ]

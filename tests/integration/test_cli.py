@@ -284,7 +284,7 @@ def test_ratings_are_shown_then_written_when_confirmed(tmp_path, capsys):
                        tmp_path / "s.json")
     assert code == 0
     assert "• Anna de Wit: 2000 → 2050 (relatienummer 8000001)" in out
-    assert "• Bert Zwart = Zwart, B. (8000002, 1950)" in out
+    assert "• Bert Zwart (b) = Zwart, B. (8000002, 1950)" in out
     assert "Niet in de lijst (2): Cor, Dirk." in out and "--bevestig" in out
     assert json.loads((tmp_path / "s.json").read_text("utf-8")) == SEASON  # nothing written
     code, out, _ = run(capsys, "ratings", tmp_path / "lijst.zip", "--season",

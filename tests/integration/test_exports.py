@@ -10,6 +10,7 @@ import shutil
 import subprocess
 from dataclasses import replace
 from pathlib import Path
+from urllib.parse import unquote
 
 import matplotlib.image
 import numpy as np
@@ -42,10 +43,18 @@ def test_html_export_renders_in_a_browser(tmp_path, path):
     season = Season.from_json(path.read_text(encoding="utf-8"))
     site = tmp_path / "site"
     pages = write_html(season, site)
-    assert {p.name for p in pages} >= {"index.html", "kruistabel.html", "ronde-1.html"}
+    names = {p.name for p in pages}
+    assert names >= {"index.html", "kruistabel.html", "programma.html", "ronde-1.html",
+                     *(f"speler-{p.id}.html" for p in season.players)}
+    ranking = [row.player.name for row in standings_history(season)[-1].rows]
     for page in ("index.html", "kruistabel.html", "ronde-1.html"):
         dom = browser(tmp_path, "--dump-dom", (site / page).as_uri()).stdout
-        assert "<table>" in dom and season.players[0].name in dom
+        assert "<table" in dom and ranking[0] in dom
+        if page == "index.html":  # the ranking, in its order
+            assert sorted(ranking, key=dom.index) == ranking
+    for page in pages:  # every link of the export names one of its files
+        for link in re.findall(r'href="([^"]+)"', page.read_text(encoding="utf-8")):
+            assert unquote(link) in names, (page.name, link)
     shot = tmp_path / "shot.png"
     browser(tmp_path, f"--screenshot={shot}", (site / "index.html").as_uri())
     pixels = matplotlib.image.imread(shot)

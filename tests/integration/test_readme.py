@@ -18,7 +18,8 @@ SHOWN = [shlex.split(m.group(1), comments=True)
 COMMANDS = [args for args in SHOWN if args != ["demo"]]
 
 
-WRITES = {"export-html": 1, "export-csv": 1, "export-ics": 1, "new-season": 2}
+WRITES = {"export-html": 1, "export-csv": 1, "export-ics": 1, "new-season": 2,
+          "export-trf": 1, "import-trf": 2}
 """The commands that write a file, and where its name stands."""
 
 
@@ -26,7 +27,7 @@ WRITES = {"export-html": 1, "export-csv": 1, "export-ics": 1, "new-season": 2}
 def test_readme_command(args, monkeypatch, capsys, tmp_path):
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("KEIZER_DB", str(tmp_path / "keizer.db"))
-    if args[0] in ("export", "backup", "export-ics"):
+    if args[0] in ("export", "backup", "export-ics", "export-trf", "ratings"):
         assert main(["import", "examples/drie-groepen.json"]) == 0
     if args[0] in WRITES:  # never write into the repo
         at = WRITES[args[0]]

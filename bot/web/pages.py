@@ -1,0 +1,226 @@
+"""The club's pages from a season: standings with movers, each round, the cross table, a page
+per player, the schedule, the groups. One set of Jinja2 templates (autoescaped) serves the
+live site and the static export; only the links differ (`Links`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+from urllib.parse import quote, unquote
+
+import jinja2
+
+from bot import announce, tables, texts
+from core.numbers import format_number
+from core.rules import Titles
+from core.season import Season
+from core.standings import Standings, standings_history
+from core.titles import announcements, period_groups, subgroups
+
+_ENV = jinja2.Environment(loader=jinja2.PackageLoader("bot.web", "templates"),
+                          autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                          undefined=jinja2.StrictUndefined)
+
+PAGES = ("index", "kruistabel", "programma", "groepen", "ronde", "speler", "mij")
+
+
+@dataclass(frozen=True, slots=True)
+class Links:
+    """How one page names another: `ronde-3.html` in the export, `ronde-3` live. Every link
+    is flat and relative, so the site works under any path (behind a proxy, or a folder)."""
+
+    suffix: str = ".html"
+    index: str = "index.html"
+    files: bool = True
+    """Links to files: a player id is quoted once for the file's name and again for the
+    link, so an id with `/`, `%` or `é` names one file on every system."""
+
+    def __call__(self, page: str, arg: object = None) -> str:
+        if page == "index":
+            return self.index
+        if arg is None:
+            return page + self.suffix
+        part = quote(str(arg), safe="")
+        return f"{page}-{quote(part, safe='') if self.files else part}{self.suffix}"
+
+    def file(self, page: str, arg: object = None) -> str:
+        """The file a link names."""
+        return unquote(self(page, arg))
+
+
+STATIC = Links()
+LIVE = Links(suffix="", index="./", files=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Scheduled:
+    """A round on the schedule: its date and where it stands, in words."""
+
+    number: int
+    date: dt.date | None
+    state: str
+
+
+class Site:
+    """The pages of one season as it is now."""
+
+    def __init__(self, season: Season, *, links: Links = STATIC, telegram: bool = False,
+                 schedule: Sequence[Scheduled] | None = None) -> None:
+        self.season, self.links, self.telegram = season, links, telegram
+        self._schedule = schedule
+
+    @cached_property
+    def history(self) -> list[Standings]:
+        return standings_history(self.season)
+
+    @property
+    def standings(self) -> Standings:
+        return self.history[-1]
+
+    @property
+    def decimals(self) -> int:
+        return self.season.rules.display_decimals
+
+    @property
+    def paired(self) -> list[int]:
+        return [r.number for r in self.season.rounds if r.is_paired]
+
+    @property
+    def has_groups(self) -> bool:
+        return self.season.rules.titles is not Titles.NONE
+
+    def _render(self, template: str, title: str, **values: Any) -> str:
+        return _ENV.get_template(template).render(
+            title=title, club=self.season.club, season_name=self.season.name,
+            link=self.links, paired=self.paired, has_groups=self.has_groups,
+            telegram=self.telegram, **values)
+
+    def _number(self, value: Fraction, decimals: int | None = None) -> str:
+        return format_number(value, self.decimals if decimals is None else decimals,
+                             comma=True)
+
+    # --- the pages ---------------------------------------------------------------------------
+
+    def index(self) -> str:
+        standings = self.standings
+        before = {row.id: row.rank for row in self.history[-2].rows} \
+            if len(self.history) > 1 else {}
+        rows = []
+        for row in standings.rows:
+            was = before.get(row.id)
+            move = 0 if was is None else was - row.rank
+            rows.append({
+                "rank": row.rank, "id": row.id, "name": row.player.name,
+                "score": self._number(row.score),
+                "value": self._number(row.value, self.decimals
+                                      if row.value.denominator != 1 else 0),
+                "played": row.played, "won": row.won, "drawn": row.drawn, "lost": row.lost,
+                "move": "" if not before else f"▲{move}" if move > 0 else f"▼{-move}"
+                if move < 0 else "=",
+                "move_class": "up" if move > 0 else "down" if move < 0 else "",
+                "move_title": texts.WEB_MOVED.format(count=abs(move)) if move else "",
+            })
+        title = texts.STANDINGS_TITLE.format(round=standings.after_round) \
+            if standings.after_round else texts.STANDINGS_START
+        return self._render("standings.html", title, rows=rows, after=standings.after_round)
+
+    def round(self, number: int) -> str | None:
+        if number not in self.paired:
+            return None
+        rnd, season = self.season.round(number), self.season
+        games = [{"board": k, "white_id": g.white, "black_id": g.black,
+                  "white": season.player(g.white).name, "black": season.player(g.black).name,
+                  "result": "" if g.result is None else str(g.result)}
+                 for k, g in enumerate(rnd.games, start=1)]
+        absent = [{"name": season.player(a.player).name, "kind": texts.KIND_LABELS[a.kind]}
+                  for a in rnd.absent]
+        return self._render("round.html", texts.PAIRING_TITLE.format(round=number),
+                            games=games, absent=absent,
+                            date=_long_date(rnd.date) if rnd.date else "")
+
+    def crosstable(self) -> str:
+        header, rows = tables.crosstable(self.standings, self.decimals)
+        return self._render("crosstable.html", texts.WEB_CROSSTABLE, header=header, rows=rows)
+
+    def player(self, player_id: str) -> str | None:
+        season, standings = self.season, self.standings
+        if player_id not in {p.id for p in season.players}:
+            return None
+        player = season.player(player_id)
+        known = player_id in standings.ranking
+        lines = []
+        for line in standings.breakdown(player_id) if known else ():
+            cells = tables.breakdown_cells(line, {}, self.decimals)
+            opponent = line.opponent if line.kind is None and line.round else None
+            lines.append({"round": cells[0], "result": cells[2], "value": cells[3],
+                          "points": cells[5], "opponent_id": opponent,
+                          "what": season.player(opponent).name if opponent else cells[1]})
+        row = standings.row(player_id) if known else None
+        return self._render(
+            "player.html", player.name, lines=lines, after=standings.after_round,
+            rank=row.rank if row else None, score=self._number(row.score) if row else "",
+            value=self._number(row.value, 0) if row else "", chart=self._chart(player_id))
+
+    def _chart(self, player_id: str) -> dict[str, Any] | None:
+        """His place after each round (1 on top), as an SVG line."""
+        places = [(s.after_round, s.row(player_id).rank) for s in self.history[1:]
+                  if player_id in s.ranking]
+        if len(places) < 2:
+            return None
+        width, height, last = 320, 120, max(len(s.rows) for s in self.history)
+        step = (width - 30) / max(1, len(self.history) - 2)
+        dots = [{"round": r, "rank": rank, "x": round(20 + step * (r - 1), 1),
+                 "y": round(8 + (height - 16) * (rank - 1) / max(1, last - 1), 1)}
+                for r, rank in places]
+        return {"width": width, "height": height, "last": last, "dots": dots,
+                "points": " ".join(f"{d['x']},{d['y']}" for d in dots)}
+
+    def schedule(self) -> str:
+        rounds = self._schedule if self._schedule is not None else [
+            Scheduled(r.number, r.date, texts.WEB_ROUND_PLAYED if r.is_complete
+                      else texts.WEB_ROUND_PAIRED if r.is_paired else texts.WEB_ROUND_PLANNED)
+            for r in self.season.rounds]
+        items = [{"number": r.number, "paired": r.number in self.paired,
+                  "date": _long_date(r.date) if r.date else texts.WEB_NO_DATE,
+                  "state": r.state} for r in rounds]
+        return self._render("schedule.html", texts.WEB_SCHEDULE, rounds=items)
+
+    def groups(self) -> str | None:
+        season = self.season
+        titles = season.rules.titles
+        if titles is Titles.PERIOD_GROUPS:
+            current = season.rules.period_of(min(season.complete_rounds + 1,
+                                                 season.rules.planned_rounds))
+            body = announce.period_tables(season, period_groups(season, current))
+        elif titles is Titles.SUBGROUPS:
+            body = announce.subgroup_tables(season, subgroups(season))
+        elif titles is Titles.PLAYOFF:
+            done = season.complete_rounds
+            news = [announce.announcement(season, item)
+                    for item in announcements(season, done)] if done else []
+            body = "\n".join(news) or texts.WEB_PLAYOFF_LATER
+        else:
+            return None
+        return self._render("groups.html", texts.WEB_GROUPS, groups=body)
+
+    def mine(self, player_id: str, upcoming: Mapping[str, Any] | None) -> str:
+        """What a member sees first inside Telegram: his place, his next game, his points."""
+        row = self.standings.row(player_id) if player_id in self.standings.ranking else None
+        return _ENV.get_template("mine.html").render(
+            link=self.links, id=player_id, name=self.season.player(player_id).name,
+            rank=row.rank if row else None, score=self._number(row.score) if row else "",
+            next=upcoming)
+
+
+def members_only(club: str) -> str:
+    """The page a visitor gets when the site is for members: it asks Telegram who he is."""
+    return _ENV.get_template("members.html").render(club=club)
+
+
+def _long_date(date: dt.date) -> str:
+    return f"{texts.WEEKDAY_NAMES[date.weekday()]} {date.day} " \
+           f"{texts.MONTH_NAMES[date.month - 1]} {date.year}"

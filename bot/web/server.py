@@ -1,0 +1,125 @@
+"""The club's live pages, served by the bot process (aiohttp's server, beside the bot): read
+from the database at every request, so a confirmed result is on the page at the next reload;
+an ETag lets a phone reload cheaply. Who sees them is the club's setting (`club.web`)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from dataclasses import replace
+from typing import Any
+
+from aiohttp import web
+
+from bot import texts
+from bot.flows import members, views
+from bot.services import Services, schedule
+from bot.web import initdata, pages
+from core.season import Season
+from storage import club
+from storage.states import PUBLIC, RoundState
+
+log = logging.getLogger(__name__)
+INIT_HEADER = "X-Telegram-Init-Data"
+
+
+class WebServer:
+    """`start` and `stop` with the bot; `url` once started (the port may be 0 in tests)."""
+
+    def __init__(self, services: Services, token: str, port: int, *,
+                 host: str = "0.0.0.0") -> None:
+        self.services, self.token, self.port, self.host = services, token, port, host
+        self.runner: web.AppRunner | None = None
+        self.url = ""
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/", self._page)
+        app.router.add_get("/{name}", self._page)
+        self.runner = web.AppRunner(app, access_log=None)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, self.host, self.port)
+        await site.start()
+        port = self.runner.addresses[0][1]
+        self.url = f"http://127.0.0.1:{port}"
+        log.info("club pages on port %d", port)
+
+    async def stop(self) -> None:
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+    async def _page(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info.get("name", "")
+        access = (await club.settings(self.services.db)).web
+        if access == "uit":
+            return _text(404, texts.WEB_OFF)
+        signed = request.headers.get(INIT_HEADER)
+        user = None if signed is None else initdata.user_of(
+            signed, self.token, self.services.clock())
+        if signed is not None and user is None:
+            return _text(403, texts.WEB_NOT_SIGNED)
+        who = None if user is None else await members.of_user(self.services, user)
+        if name == "mij":
+            if who is None:
+                return _text(403, texts.WEB_NOT_SIGNED)
+        elif access == "leden" and who is None:
+            season = await views.season(self.services)
+            return _html(request, pages.members_only(season.club))
+        body = await self._render(name, who)
+        if body is None:
+            return _text(404, texts.WEB_NOT_FOUND)
+        return _html(request, body)
+
+    async def _render(self, name: str, who: members.Member | None) -> str | None:
+        season, rounds = await self._public_season()
+        site = pages.Site(season, links=pages.LIVE, telegram=True, schedule=rounds)
+        if name == "mij":
+            assert who is not None
+            mine = await views.mine(self.services, who)
+            upcoming = next(({"round": g.round, "board": g.board, "opponent": g.opponent,
+                              "colour": texts.COLOURS_WORD["white" if g.white else "black"]}
+                             for g in mine.games if g.result is None), None)
+            return await asyncio.to_thread(site.mine, who.code, upcoming)
+        return await asyncio.to_thread(_dispatch, site, name)
+
+    async def _public_season(self) -> tuple[Season, list[pages.Scheduled]]:
+        """The season as the public may see it: a pairing only once it is published."""
+        season = await views.season(self.services)
+        planned = await schedule(self.services)
+        states = {r.number: r.state for r in planned}
+        rounds = tuple(rnd if states.get(rnd.number, RoundState.COMPLETE) in PUBLIC
+                       else replace(rnd, games=(), absent=()) for rnd in season.rounds)
+        listed = [pages.Scheduled(r.number, r.date, texts.STATE_WORDS[r.state]) for r in planned]
+        return replace(season, rounds=rounds), listed
+
+
+def _dispatch(site: pages.Site, name: str) -> str | None:
+    """The page a flat name asks for (`ronde-3`, `speler-p7`), or None."""
+    fixed: dict[str, Any] = {"": site.index, "kruistabel": site.crosstable,
+                             "programma": site.schedule, "groepen": site.groups}
+    if name in fixed:
+        page: str | None = fixed[name]()
+        return page
+    kind, _, arg = name.partition("-")
+    if kind == "ronde" and arg.isdecimal() and len(arg) < 6:
+        return site.round(int(arg))
+    if kind == "speler" and arg:
+        return site.player(arg)
+    return None
+
+
+def _html(request: web.Request, body: str) -> web.Response:
+    """The page, or 304 when the phone has it already; never cached without asking."""
+    tag = '"' + hashlib.sha256(body.encode()).hexdigest()[:32] + '"'
+    headers = {"ETag": tag, "Cache-Control": "no-cache", "Vary": INIT_HEADER,
+               "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin"}
+    if tag in request.headers.get("If-None-Match", ""):
+        return web.Response(status=304, headers=headers)
+    return web.Response(text=body, content_type="text/html", charset="utf-8",
+                        headers=headers)
+
+
+def _text(status: int, message: str) -> web.Response:
+    return web.Response(status=status, text=message, content_type="text/plain",
+                        charset="utf-8")

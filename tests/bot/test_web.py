@@ -1,0 +1,222 @@
+"""Issue 16 over real HTTP: the club's live pages, served by the running bot, for a season of
+each preset; escaping, 404s, the club's choice of who may look, the Mini App's signature, and
+the button under /stand."""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import json
+import re
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from bot import texts
+from bot.web.initdata import sign, user_of
+from core.numbers import format_number
+from core.season import Season
+from core.standings import compute_standings
+from tests.bot.conftest import ARBITER, GROUP, TOKEN, club_bot
+from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
+
+ROOT = Path(__file__).resolve().parents[2]
+PRESETS = ("sliedrecht", "drie-groepen", "drie-cycli")
+PUBLIC_URL = "https://schaak.example.nl/keizer"
+NOW = dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)  # the fixture's clock
+
+
+def init_data(user_id: int, *, token: str = TOKEN, at: dt.datetime = NOW,
+              forge: bool = False) -> str:
+    signed = sign({"auth_date": str(int(at.timestamp())), "query_id": "AAE",
+                   "user": json.dumps({"id": user_id, "first_name": "Anna"})}, token)
+    return signed.replace("hash=", "hash=0") if forge else signed
+
+
+async def get(bot, path: str, **headers: str) -> tuple[int, str, dict]:
+    assert bot.runtime.web is not None
+    async with aiohttp.ClientSession() as session, \
+            session.get(bot.runtime.web.url + path, headers=headers) as response:
+        return response.status, await response.text(), response.headers.copy()
+
+
+def plain(page: str) -> str:
+    """The text a reader sees: tags gone, entities read, spaces folded."""
+    page = re.sub(r"<(script|style)\b.*?</\1>", "", page, flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+@pytest.fixture
+async def web_bot(tg, tmp_path, request):
+    season = getattr(request, "param", None)
+    running = await club_bot(tg, tmp_path / "keizer.db", season, web_port=0,
+                             public_url=PUBLIC_URL, web_app="stand")
+    yield running
+    await running.stop()
+
+
+def example(name: str) -> Season:
+    return Season.from_json((ROOT / "examples" / f"{name}.json").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("web_bot", [example(n) for n in PRESETS], indirect=True, ids=PRESETS)
+async def test_every_page_of_a_season(web_bot):
+    from storage.seasons import load_season
+
+    season = await load_season(web_bot.app.bot_data.db)
+    standings = compute_standings(season)
+    status, page, headers = await get(web_bot, "/")
+    assert status == 200 and headers["Content-Type"].startswith("text/html")
+    shown = plain(page)
+    decimals = season.rules.display_decimals
+    for row in standings.rows[:5]:  # rank, name and points, in the ranking's order
+        assert f"{row.rank} " in shown and row.player.name in shown
+        assert format_number(row.score, decimals, comma=True) in shown
+    names = [row.player.name for row in standings.rows]
+    assert sorted(names, key=shown.index) == names
+    for path in ("/kruistabel", "/programma"):
+        status, page, _ = await get(web_bot, path)
+        assert (status == 200 and season.players[0].name in plain(page)) or path == "/programma"
+    status, page, _ = await get(web_bot, "/groepen")
+    assert status == 200  # every preset has titles: periods, subgroups or a play-off
+    for rnd in season.rounds:
+        status, page, _ = await get(web_bot, f"/ronde-{rnd.number}")
+        if not rnd.is_paired:
+            assert status == 404
+            continue
+        first = rnd.games[0]
+        assert status == 200
+        assert f"1 {season.player(first.white).name} {season.player(first.black).name}" \
+            in plain(page)
+    for player in season.players:
+        status, page, _ = await get(web_bot, f"/speler-{player.id}")
+        assert status == 200 and player.name in plain(page)
+        if player.id in standings.ranking:
+            row = standings.row(player.id)
+            assert f"{row.rank}e met {format_number(row.score, decimals, comma=True)} punten" \
+                in plain(page)
+
+
+async def test_unknown_pages_are_404_in_dutch(web_bot, members):
+    await set_up_club(web_bot, members, rounds=1)
+    for path in ("/speler-niemand", "/ronde-99", "/ronde-1", "/onzin", "/speler-",
+                 "/ronde-abc"):
+        status, page, _ = await get(web_bot, path)
+        assert (status, page) == (404, texts.WEB_NOT_FOUND), path
+
+
+HOSTILE = [{"id": "x1", "name": "<script>alert(1)</script>", "rating": 2000},
+           {"id": "q\"'<", "name": "Jan \"de\" O'Brien & zn", "rating": 1900},
+           {"id": "p3", "name": "Piet", "rating": 1800}]
+
+
+@pytest.mark.parametrize("web_bot", [Season.from_data({
+    "format": "keizer-season/1", "club": "<b>Club</b>", "season": "2026-2027",
+    "rules": "sliedrecht", "players": HOSTILE,
+    "rounds": [{"round": 1, "games": [{"white": "x1", "black": "q\"'<", "result": "1-0"}],
+                "absent": [{"player": "p3", "reason": "notice"}]}]})], indirect=True)
+async def test_hostile_names_are_text(web_bot):
+    pages = [await get(web_bot, path) for path in
+             ("/", "/ronde-1", "/kruistabel", "/speler-x1", "/speler-q%22'%3C", "/groepen")]
+    for status, page, _ in pages:
+        assert status == 200
+        assert "<script>alert" not in page and "<b>Club" not in page
+    index = pages[0][1]
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in index
+    assert "Jan &#34;de&#34; O&#39;Brien &amp; zn" in index
+    assert 'href="speler-q%22%27%3C"' in index  # the id quoted in the link as well
+    assert "Jan \"de\" O'Brien & zn" in plain(pages[4][1])
+
+
+async def test_a_result_is_on_the_page_at_the_next_reload(web_bot, members):
+    await set_up_club(web_bot, members, rounds=2)
+    await pass_deadline(web_bot, 1)  # a draft, for the arbiter only
+    assert (await get(web_bot, "/ronde-1"))[0] == 404
+    post = await publish(web_bot, 1)
+    status, page, headers = await get(web_bot, "/ronde-1")
+    assert status == 200 and "1-0" not in page
+    again = await get(web_bot, "/ronde-1", **{"If-None-Match": headers["ETag"]})
+    assert again[0] == 304 and again[1] == ""  # a phone reloads cheaply
+    await play_round(web_bot, members, 1, post)
+    await web_bot.tg.wait_for(lambda s: "Alle uitslagen van ronde 1" in s.text)
+    status, page, fresh = await get(web_bot, "/ronde-1", **{"If-None-Match": headers["ETag"]})
+    assert status == 200 and fresh["ETag"] != headers["ETag"]
+    assert plain(page).count("1-0") == 3
+    assert "Stand na ronde 1" in plain((await get(web_bot, "/"))[1])
+
+
+async def test_the_club_decides_who_may_look(web_bot, members):
+    await set_up_club(web_bot, members, rounds=1)
+    anna = members[0]
+    assert "Anna Visser" in (await get(web_bot, "/"))[1]
+    answer = await web_bot.ask(ARBITER, "/instellingen web leden")
+    assert answer.text == texts.INSTELLINGEN_DONE
+    status, page, _ = await get(web_bot, "/")
+    assert status == 200 and "Anna Visser" not in page and "alleen voor leden" in page
+    assert (await get(web_bot, "/speler-p0"))[1].count("Anna") == 0
+    signed = {"X-Telegram-Init-Data": init_data(anna.id)}
+    status, page, _ = await get(web_bot, "/", **signed)
+    assert status == 200 and "Anna Visser" in page
+    mine = await get(web_bot, "/mij", **signed)
+    assert mine[0] == 200 and "Anna Visser" in mine[1] and "speler-p0" in mine[1]
+    stranger = {"X-Telegram-Init-Data": init_data(4242)}  # signed, but no member
+    assert "Anna Visser" not in (await get(web_bot, "/", **stranger))[1]
+    assert (await get(web_bot, "/mij", **stranger))[0] == 403
+    for bad in (init_data(anna.id, forge=True), init_data(anna.id, token="1:" + "B" * 35),
+                init_data(anna.id, at=NOW - dt.timedelta(days=2)), "user=%7B%7D", ""):
+        status, page, _ = await get(web_bot, "/", **{"X-Telegram-Init-Data": bad})
+        assert (status, page) == (403, texts.WEB_NOT_SIGNED), bad
+    await web_bot.ask(ARBITER, "/instellingen web uit")
+    for headers in ({}, signed):
+        status, page, _ = await get(web_bot, "/", **headers)
+        assert (status, page) == (404, texts.WEB_OFF)
+    shown = await web_bot.ask(ARBITER, "/instellingen")
+    assert "Clubpagina: uit." in shown.text
+
+
+async def test_my_view_inside_telegram_shows_my_next_game(web_bot, members):
+    await set_up_club(web_bot, members, rounds=1)
+    await pass_deadline(web_bot, 1)
+    await publish(web_bot, 1)
+    anna = members[0]
+    signed = init_data(anna.id, at=web_bot.clock.now)  # the member opens it now
+    status, page, _ = await get(web_bot, "/mij", **{"X-Telegram-Init-Data": signed})
+    assert status == 200
+    assert re.search(r"Ronde 1: bord \d, met (wit|zwart) tegen \w+ \w+", plain(page))
+    assert (await get(web_bot, "/mij"))[0] == 403  # nothing personal without a signature
+
+
+async def test_stand_carries_the_button_to_the_pages(web_bot, members):
+    await set_up_club(web_bot, members, rounds=1)
+    await pass_deadline(web_bot, 1)
+    post = await publish(web_bot, 1)
+    assert post.reply_markup["inline_keyboard"][0][0]["url"] == "https://t.me/keizerbot/stand"
+    await play_round(web_bot, members, 1, post)
+    await web_bot.tg.wait_for(lambda s: "Alle uitslagen van ronde 1" in s.text)
+    private = await web_bot.ask(members[0], "/stand")
+    button = private.reply_markup["inline_keyboard"][0][0]
+    assert button == {"text": texts.WEB_BUTTON, "web_app": {"url": PUBLIC_URL + "/"}}
+    group = await web_bot.ask(members[0], "/stand", chat_id=GROUP)
+    assert group.reply_markup["inline_keyboard"][0][0]["url"] == "https://t.me/keizerbot/stand"
+    await web_bot.ask(ARBITER, "/instellingen web uit")
+    assert (await web_bot.ask(members[0], "/stand")).reply_markup is None
+
+
+async def test_without_pages_no_button(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    assert post.reply_markup is None and bot.runtime.web is None
+
+
+def test_init_data_is_checked_as_telegram_documents():
+    good = init_data(7)
+    assert user_of(good, TOKEN, NOW) == 7
+    assert user_of(good, TOKEN, NOW + dt.timedelta(hours=23)) == 7
+    assert user_of(good, TOKEN, NOW + dt.timedelta(hours=25)) is None  # stale
+    assert user_of(good, TOKEN, NOW - dt.timedelta(hours=1)) is None  # from the future
+    assert user_of(init_data(7, forge=True), TOKEN, NOW) is None
+    assert user_of(good, "1:" + "B" * 35, NOW) is None  # another bot's
+    assert user_of(good.replace("Anna", "Bram"), TOKEN, NOW) is None  # changed after signing
+    assert user_of(sign({"auth_date": str(int(NOW.timestamp()))}, TOKEN), TOKEN, NOW) is None
