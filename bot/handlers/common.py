@@ -75,17 +75,20 @@ async def stale_button(update: Update, context: Context) -> None:
     await answer(update, texts.BUTTON_STALE)
 
 
-def button(pattern: str, handler: Handler) -> CallbackQueryHandler[Context, None]:
-    """A button whose data matches `pattern` (whole), handled as one unit of work. Data that
-    does not match is a stale button: PTB hands a press without data to the first button
-    handler whatever its pattern, so the pattern is checked here too."""
+def button(pattern: str, handler: Handler, *,
+           opens_transaction: bool = False) -> CallbackQueryHandler[Context, None]:
+    """A button whose data matches `pattern` (whole), handled as one unit of work (or, when
+    it `opens_transaction`, one the handler opens itself, to say what happened only once it
+    is stored). Data that does not match is a stale button: PTB hands a press without data
+    to the first button handler whatever its pattern, so the pattern is checked here too."""
     async def checked(update: Update, context: Context) -> None:
         data = update.callback_query.data if update.callback_query else None
         if not isinstance(data, str) or not re.fullmatch(pattern, data):
             await stale_button(update, context)
             return
         await handler(update, context)
-    return CallbackQueryHandler(refusing(unit_of_work(checked)), pattern=pattern)
+    return CallbackQueryHandler(refusing(checked if opens_transaction else unit_of_work(checked)),
+                                pattern=pattern)
 
 
 async def find_member(update: Update, context: Context, text: str) -> members.Member | None:

@@ -77,8 +77,10 @@ async def proposal_button(update: Update, context: Context) -> None:
         return
     _, _, number_, what = query.data.split(":")
     number = int(number_)
+    # What the arbiter is told follows the commit: "bijgewerkt" only once it is stored.
     if what.startswith("c"):
-        shown = await ratings.accept(context.services, number, int(what[1:]))
+        async with atomically(context):
+            shown = await ratings.accept(context.services, number, int(what[1:]))
         if shown is None:
             await answer(update)
             await edit(update, texts.RATING_DECIDED)
@@ -86,8 +88,9 @@ async def proposal_button(update: Update, context: Context) -> None:
         await answer(update, texts.RATING_ACCEPTED)
         await edit(update, _text(shown), markup=_markup(shown))
         return
-    done = await ratings.decide(context.services, number, confirm=what == "ok",
-                                actor=query.from_user.id)
+    async with atomically(context):
+        done = await ratings.decide(context.services, number, confirm=what == "ok",
+                                    actor=query.from_user.id)
     await answer(update)
     if done is None:
         await edit(update, texts.RATING_DECIDED)
@@ -100,4 +103,5 @@ async def proposal_button(update: Update, context: Context) -> None:
 def register(app: App) -> None:
     app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.ChatType.PRIVATE
                                    & filters.Document.ALL, refusing(received)))
-    app.add_handler(button(r"rat:v1:[0-9]{1,9}:(ok|no|c[0-9]{1,3})", proposal_button))
+    app.add_handler(button(r"rat:v1:[0-9]{1,9}:(ok|no|c[0-9]{1,3})", proposal_button,
+                           opens_transaction=True))

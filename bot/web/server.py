@@ -71,9 +71,22 @@ class WebServer:
             return _text(404, texts.WEB_NOT_FOUND)
         return _html(request, body)
 
+    async def _site(self) -> tuple[pages.Site, dict[str, str]]:
+        """The pages of the season as the file holds it now, and those rendered so far:
+        built (the standings of every round) once per change of the database, whoever
+        asks. Only pages that exist are kept, so what is kept is bounded by the season."""
+        async def build() -> tuple[pages.Site, dict[str, str]]:
+            season, rounds = await self._public_season()
+            site = pages.Site(season, links=pages.LIVE, telegram=True, schedule=rounds)
+            await asyncio.to_thread(lambda: site.history)
+            return site, {}
+
+        built: tuple[pages.Site, dict[str, str]] = await self.services.db.memo("web.site",
+                                                                                build)
+        return built
+
     async def _render(self, name: str, who: members.Member | None) -> str | None:
-        season, rounds = await self._public_season()
-        site = pages.Site(season, links=pages.LIVE, telegram=True, schedule=rounds)
+        site, rendered = await self._site()
         if name == "mij":
             assert who is not None
             mine = await views.mine(self.services, who)
@@ -81,7 +94,12 @@ class WebServer:
                               "colour": texts.COLOURS_WORD["white" if g.white else "black"]}
                              for g in mine.games if g.result is None), None)
             return await asyncio.to_thread(site.mine, who.code, upcoming)
-        return await asyncio.to_thread(_dispatch, site, name)
+        if name not in rendered:
+            body = await asyncio.to_thread(_dispatch, site, name)
+            if body is None:
+                return None
+            rendered[name] = body
+        return rendered[name]
 
     async def _public_season(self) -> tuple[Season, list[pages.Scheduled]]:
         """The season as the public may see it: a pairing only once it is published."""
