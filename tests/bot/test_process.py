@@ -174,6 +174,44 @@ async def test_killed_right_after_the_reminder_is_marked_group_and_member_hear_o
     bot.kill()
 
 
+async def test_killed_around_the_rating_list_the_arbiter_hears_once_and_it_is_written_once(
+        tg, tmp_path):
+    from tests.bot.test_ratings import LIST
+
+    db = tmp_path / "keizer.db"
+    await make_club(db)
+    bot = BotProcess(tg, db)
+    bot.start()
+    await bot.running()
+    tg.outage.add("sendMessage")  # the proposal is stored; its message cannot go yet
+    tg.user_sends_file(ARBITER, "KNSB.zip", LIST)
+    await until(lambda: query(db, "SELECT count(*) FROM rating_proposal")[0][0] == 1)
+    bot.kill()
+    await asyncio.sleep(0.3)
+    tg.outage.clear()
+    bot.start()
+    shown = await tg.next_to(ARBITER.id, "KNSB-ratinglijst", timeout=30)
+    await asyncio.sleep(1.0)
+    assert sum("KNSB-ratinglijst" in s.text for s in tg.to(ARBITER.id)) == 1
+    assert query(db, "SELECT count(*) FROM rating_proposal")[0][0] == 1  # read once
+    # Confirmed, and killed before the message is edited: written once, and a second tap
+    # after the restart writes nothing more.
+    tg.outage.add("editMessageText")
+    apply = next(data for text, data in shown.buttons if text.startswith("Bijwerken"))
+    tg.press(ARBITER, shown, apply)
+    await until(lambda: query(db, "SELECT done_at FROM rating_proposal")[0][0] is not None)
+    bot.kill()
+    tg.outage.clear()
+    written = query(db, "SELECT count(*) FROM audit WHERE action = 'player.rating'")[0][0]
+    assert written == 3 and query(db, "SELECT rating FROM player WHERE code = 'p0'") == [(2031,)]
+    bot.start()
+    await bot.running()
+    tg.press(ARBITER, shown, apply)
+    await tg.edited(shown, "al afgehandeld", timeout=30)
+    assert query(db, "SELECT count(*) FROM audit WHERE action = 'player.rating'")[0][0] == 3
+    bot.kill()
+
+
 async def test_killed_right_after_a_link_is_taken_over_both_accounts_hear_once(tg, tmp_path):
     db = tmp_path / "keizer.db"
     bot = await published_club(tg, db)
