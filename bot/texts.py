@@ -795,9 +795,10 @@ RATING_CANCELLED = "Niets veranderd; de ratinglijst is terzijde gelegd."
 RATING_DECIDED = "Deze ratinglijst is al afgehandeld."
 RATING_ACCEPTED = "Meegenomen."
 FILE_ONLY_ARBITER = ("Een bestand neem ik alleen aan van de wedstrijdleider: de ratinglijst "
-                     "van de KNSB.")
-FILE_UNKNOWN_KIND = ("Ik ken alleen de ratinglijst van de KNSB (het zip-bestand, of "
-                     "KLASSIEK.csv daaruit). Stuur dat bestand, zonder iets erbij.")
+                     "van de KNSB of een TRF-bestand.")
+FILE_UNKNOWN_KIND = ("Ik ken de ratinglijst van de KNSB (het zip-bestand, of KLASSIEK.csv "
+                     "daaruit) en een TRF-bestand uit een ander programma (.trf). Stuur een "
+                     "van die twee.")
 RATINGS_WRITTEN = "{count} leden bijgewerkt in {path}."
 RATINGS_CONFIRM_HINT = ("Er is nog niets veranderd. Met --bevestig worden de ratings "
                         "bijgewerkt; een gelijkende naam neem je mee met --ook ID.")
@@ -876,6 +877,11 @@ _ASSUMED: Mapping[str, str] = {
 TRF_IMPORTED = ("Seizoen geschreven naar {path}: {players} spelers, {rounds} rondes, "
                 "{games} partijen.")
 TRF_ASSUMED = "Aangenomen, omdat het bestand het niet zegt:"
+TRF_CHAT_UNUSABLE = "Dit TRF-bestand kan ik niet lezen: {reason}. Er is niets veranderd."
+TRF_READ = "Gelezen: {players} spelers, {rounds} rondes, {games} partijen."
+TRF_READ_NEXT = ("Er is niets veranderd. Controleer het seizoensbestand (ook het reglement) en "
+                 "laad het op de computer met keizerbot import seizoen.json.")
+TRF_READ_CAPTION = "Het toernooi als seizoensbestand."
 TRF_EXPORTED = "TRF met {rounds} rondes en {games} partijen geschreven naar {path}."
 TRF_NONE = "Er is nog geen ronde met alle uitslagen binnen; een TRF heeft dan niets te melden."
 TRF_CAPTION = ("De partijen van ronde 1 t/m {round} als TRF16, voor de ratingadministratie "

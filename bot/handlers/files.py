@@ -1,5 +1,6 @@
-"""Files sent to the bot: the KNSB rating list, from the arbiter in private. The answer is a
-proposal with buttons; nothing changes until he confirms."""
+"""Files sent to the bot by the arbiter, in private: the KNSB rating list (the answer is a
+proposal with buttons; nothing changes until he confirms), or a TRF from another program
+(read into a season file, sent back with what had to be assumed; nothing changes)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from telegram.ext import MessageHandler, filters
 
 from bot import texts
 from bot.chat import answer, edit, esc, reply
-from bot.flows import ratings
+from bot.flows import files, ratings
 from bot.handlers.common import atomically, button, is_arbiter
 from bot.refusals import refusing
 from bot.services import App, Context
@@ -49,7 +50,7 @@ async def received(update: Update, context: Context) -> None:
         await reply(update, context, texts.FILE_ONLY_ARBITER)
         return
     name = (document.file_name or "").lower()
-    if not name.endswith((".zip", ".csv")):
+    if not name.endswith((".zip", ".csv", ".trf", ".trfx", ".txt")):
         await reply(update, context, texts.FILE_UNKNOWN_KIND)
         return
     try:
@@ -62,11 +63,28 @@ async def received(update: Update, context: Context) -> None:
                 raise
             raise RatingListError(ListProblem.TOO_BIG,
                                   limit=MAX_BYTES // (1024 * 1024)) from None
+        if not name.endswith((".zip", ".csv")):
+            await _tournament(update, context, data)
+            return
         async with atomically(context):
             shown = await ratings.compare(context.services, data, actor=user.id)
             await reply(update, context, _text(shown), markup=_markup(shown))
     except RatingListError as exc:
         await reply(update, context, esc(texts.rating_list_problem(exc)))
+
+
+async def _tournament(update: Update, context: Context, data: bytes) -> None:
+    """A TRF read into a season file: sent back, with what the file did not say."""
+    chat = update.effective_chat
+    assert chat is not None
+    read = await files.season_from_trf(data)
+    if isinstance(read, str):
+        await reply(update, context, esc(read))
+        return
+    season, report = read
+    await reply(update, context, esc(report))
+    await context.bot.send_document(chat.id, season.to_json().encode(),
+                                    filename="seizoen.json", caption=texts.TRF_READ_CAPTION)
 
 
 async def proposal_button(update: Update, context: Context) -> None:

@@ -4,16 +4,19 @@ so. /export trf sends the games for the rating administration."""
 
 from __future__ import annotations
 
+import html
 import io
 import zipfile
 
 from bot import texts
 from core.ratings import HEADER
+from core.season import Season
 from storage.audit import entries
 from storage.seasons import load_season
 from tests.bot.conftest import ARBITER, GROUP
 from tests.bot.test_refusals import plain_dutch
 from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
+from tests.integration.conftest import ROOT
 
 
 def rating_list(rows: list[str]) -> bytes:
@@ -108,7 +111,9 @@ async def test_a_file_that_is_no_rating_list_gets_a_dutch_reason(bot, members):
          "de eerste regel is niet de kop van de KNSB-lijst"),
         (zipfile_empty(), "leeg.zip", "het zip-bestand is leeg"),
         ("Relatienummer;Naam".encode("utf-16"), "lijst.csv", "Windows-1252"),
-        (b"x", "foto.jpg", "Ik ken alleen de ratinglijst van de KNSB"),
+        (b"x", "foto.jpg", "Ik ken de ratinglijst van de KNSB"),
+        (b"012 Alleen een kop\r\n", "toernooi.trf", "Dit TRF-bestand kan ik niet lezen: er "
+                                                     "staan geen spelers in"),
     ]:
         answer = await send_list(bot, data, name=name)
         assert says in answer.text and plain_dutch(answer.text), answer.text
@@ -137,6 +142,24 @@ async def test_only_the_arbiter_sends_a_list_or_decides_one(bot, members):
     assert await bot.tg.toast(mark) == texts.ONLY_ARBITER
     before = await ratings(bot)
     assert before["Anna Visser"] == (2000, None)
+
+
+async def test_a_trf_from_another_program_comes_back_as_a_season_file(bot, members):
+    await set_up_club(bot, members, rounds=0)
+    before = await ratings(bot)
+    foreign = (ROOT / "examples" / "toernooi.trf").read_bytes()
+    mark = len(bot.tg.sent)
+    bot.tg.user_sends_file(ARBITER, "toernooi.trf", foreign)
+    report = await bot.tg.next_to(ARBITER.id, "Gelezen", after=mark)
+    assert report.text.startswith("Gelezen: 20 spelers, 18 rondes, 143 partijen.\n"
+                                  "Aangenomen, omdat het bestand het niet zegt:\n")
+    assert "• 20 speler-id's gemaakt uit de namen" in html.unescape(report.text)
+    assert report.text.endswith("laad het op de computer met keizerbot import seizoen.json.")
+    assert plain_dutch(report.text.replace("speler-id's", "")), report.text
+    sent = await bot.tg.wait_for(lambda s: s.method == "sendDocument", after=mark)
+    season = Season.from_json(sent.data.decode())
+    assert (sent.filename, len(season.players), len(season.rounds)) == ("seizoen.json", 20, 18)
+    assert await ratings(bot) == before  # the club's own season is untouched
 
 
 async def test_the_games_for_the_rating_administration(bot, members):
