@@ -37,29 +37,31 @@ def browser(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=120, check=False)
 
 
-@needs_browser
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
-def test_html_export_renders_in_a_browser(tmp_path, path):
+def test_the_html_export_is_the_club_pages_as_linked_files(tmp_path, path):
     season = Season.from_json(path.read_text(encoding="utf-8"))
-    site = tmp_path / "site"
-    pages = write_html(season, site)
+    pages = write_html(season, tmp_path)
     names = {p.name for p in pages}
     assert names >= {"index.html", "kruistabel.html", "programma.html", "ronde-1.html",
                      *(f"speler-{p.id}.html" for p in season.players)}
-    ranking = [row.player.name for row in standings_history(season)[-1].rows]
-    for page in ("index.html", "kruistabel.html", "ronde-1.html"):
-        dom = browser(tmp_path, "--dump-dom", (site / page).as_uri()).stdout
-        assert "<table" in dom and ranking[0] in dom
-        if page == "index.html":  # the ranking, in its order
-            assert sorted(ranking, key=dom.index) == ranking
     for page in pages:  # every link of the export names one of its files
-        for link in re.findall(r'href="([^"]+)"', page.read_text(encoding="utf-8")):
+        text = page.read_text(encoding="utf-8")
+        assert "<script" not in text  # plain files, for any web host
+        for link in re.findall(r'href="([^"]+)"', text):
             assert unquote(link) in names, (page.name, link)
-    shot = tmp_path / "shot.png"
-    browser(tmp_path, f"--screenshot={shot}", (site / "index.html").as_uri())
-    pixels = matplotlib.image.imread(shot)
-    assert pixels.shape[0] >= 800 and pixels.shape[1] >= 400
-    assert pixels.std() > 0.05  # text and table lines, not an empty page
+
+
+@needs_browser
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_html_export_renders_in_a_browser(tmp_path, path):
+    """The standings as a browser reads the file: the ranking, in its order. (The layout at
+    a phone's width is checked on the live pages, the same templates: test_web_browser.)"""
+    season = Season.from_json(path.read_text(encoding="utf-8"))
+    site = tmp_path / "site"
+    write_html(season, site)
+    ranking = [row.player.name for row in standings_history(season)[-1].rows]
+    dom = browser(tmp_path, "--dump-dom", (site / "index.html").as_uri()).stdout
+    assert "<table" in dom and sorted(ranking, key=dom.index) == ranking
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
