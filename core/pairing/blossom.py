@@ -61,7 +61,7 @@ class Costs:
 def build(table: EdgeTable) -> Costs:
     """Every board of the round, a bye board per player when the number is odd."""
     n = len(table.players)
-    edge_fields = np.column_stack([table.tiers(), table.distance2, table.preference, table.tie])
+    edge_fields = np.column_stack([table.tiers, table.distance2, table.preference, table.tie])
     parts = [(table.i, table.j, edge_fields, np.arange(len(table.i)), table.allowed)]
     if table.needs_bye:
         players = np.arange(n, dtype=np.int64)
@@ -75,7 +75,7 @@ def build(table: EdgeTable) -> Costs:
     board = np.full((m, m), -1, dtype=np.int64)
     usable = allowed.nonzero()[0]
     board[a[usable], b[usable]] = board[b[usable], a[usable]] = usable
-    return Costs(a, b, fields.astype(np.int64), source, allowed, board)
+    return Costs(a, b, fields.astype(np.int64, copy=False), source, allowed, board)
 
 
 def solve(table: EdgeTable, costs: Costs, *, prune: bool = True) -> Selection | None:
@@ -142,15 +142,19 @@ def _may_improve(costs: Costs, grid: IntArray, matching: list[int]) -> BoolArray
     cheapest_board = costs.board[nodes, grid.argmin(axis=1)]
     if (cheapest_board < 0).any():
         return None
-    cheapest = costs.fields[cheapest_board]
-    cheapest[:, -1] = 0  # the keys left the tie-break out
-    bound = 2 * costs.fields + cheapest.sum(axis=0) - cheapest[costs.a] - cheapest[costs.b]
-    limit = 2 * costs.fields[matching].sum(axis=0)
-    over = np.zeros(len(bound), dtype=np.bool_)
-    undecided = np.ones(len(bound), dtype=np.bool_)
-    for column in range(bound.shape[1]):
-        over |= undecided & (bound[:, column] > limit[column])
-        undecided &= bound[:, column] == limit[column]
+    over = np.zeros(len(costs.a), dtype=np.bool_)
+    undecided = np.ones(len(costs.a), dtype=np.bool_)
+    # The tie-break is left out (the keys left it out); so is a field no board has, where
+    # every bound equals the limit (0).
+    for column in range(costs.fields.shape[1] - 1):
+        field = costs.fields[:, column]
+        if not field.any():
+            continue
+        cheapest = field[cheapest_board]
+        bound = 2 * field + cheapest.sum() - cheapest[costs.a] - cheapest[costs.b]
+        limit = 2 * field[matching].sum()
+        over |= undecided & (bound > limit)
+        undecided &= bound == limit
     return costs.allowed & ~over
 
 

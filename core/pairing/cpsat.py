@@ -46,7 +46,7 @@ class _Model:
             self.model.add_exactly_one(vars_)
         if self.bye:
             self.model.add_exactly_one(self.bye.values())  # one bye node, as in the matching
-        tiers, bye_tiers = table.tiers(), table.bye_tiers()
+        tiers, bye_tiers = table.tiers, table.bye_tiers()
         self.tier_sums = [
             sum(int(tiers[e, t]) * v for e, v in self.x.items())
             + sum(int(bye_tiers[p, t]) * v for p, v in self.bye.items())

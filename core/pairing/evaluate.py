@@ -63,6 +63,8 @@ class EdgeTable:
     counts: Mapping[str, IntArray]
     """Per edge: `max_meetings`, `per_period`, `min_rounds_between`, `max_rank_distance` and
     the colour parts of COLOUR_PARTS."""
+    tiers: IntArray
+    """Per edge, broken rules per tier (columns in Tier order; the bye column is 0)."""
     distance2: IntArray
     preference: IntArray
     """1 where the colours go against preference."""
@@ -87,17 +89,36 @@ class EdgeTable:
         """Index of the edge between players a and b (any order)."""
         return edge_index(len(self.players), a, b)
 
-    def tiers(self) -> IntArray:
-        """Per edge, broken rules per tier (columns in Tier order; the bye column is 0)."""
-        c = self.counts
-        colour = sum((c[p] for p in COLOUR_PARTS), np.zeros_like(c["max_meetings"]))
-        return np.stack([c["max_meetings"], c["per_period"] + c["min_rounds_between"], colour,
-                         np.zeros_like(colour), c["max_rank_distance"]], axis=1)
-
     def bye_tiers(self) -> IntArray:
         out = np.zeros((len(self.players), len(Tier)), dtype=np.int64)
         out[:, Tier.BYE] = self.bye_broken
         return out
+
+
+def _history(request: PairingRequest, index: dict[str, int]) \
+        -> tuple[IntArray, IntArray, IntArray, BoolArray]:
+    """The meetings so far as n x n matrices, each from the row player's view: how often
+    they met, how often in this round's period, the round they last met, and whether the
+    row player had white then. One numpy pass over the season's games."""
+    n, rules = len(index), request.rules
+    games = [(index[m.white], index[m.black], m.round) for m in request.meetings
+             if m.white in index and m.black in index]
+    w, b, rounds = (np.array(column, dtype=np.int64) for column in zip(*games, strict=True)) \
+        if games else (np.zeros(0, dtype=np.int64),) * 3
+    met = np.zeros((n, n), dtype=np.int64)
+    np.add.at(met, (w, b), 1)
+    met += met.T
+    periods = np.minimum((rounds - 1) // rules.rounds_per_period + 1, rules.periods)
+    met_period = np.zeros((n, n), dtype=np.int64)
+    np.add.at(met_period, (w, b), (periods == rules.period_of(request.round)).astype(np.int64))
+    met_period += met_period.T
+    last = np.zeros((n, n), dtype=np.int64)
+    np.maximum.at(last, (w, b), rounds)
+    last = np.maximum(last, last.T)
+    final = rounds == last[w, b]  # a pair meets at most once a round
+    last_white = np.zeros((n, n), dtype=np.bool_)
+    last_white[w[final], b[final]] = True
+    return met, met_period, last, last_white
 
 
 def evaluate(request: PairingRequest) -> EdgeTable:
@@ -109,23 +130,9 @@ def evaluate(request: PairingRequest) -> EdgeTable:
     index = {pid: k for k, pid in enumerate(players)}
     n = len(players)
     rank = np.array([place[p] for p in players], dtype=np.int64)
-    i, j = (a.astype(np.int64) for a in np.triu_indices(n, 1))
+    i, j = (a.astype(np.int64, copy=False) for a in np.triu_indices(n, 1))
 
-    # History as n x n matrices (row player's view).
-    met = np.zeros((n, n), dtype=np.int64)
-    met_period = np.zeros((n, n), dtype=np.int64)
-    last = np.zeros((n, n), dtype=np.int64)
-    last_white = np.zeros((n, n), dtype=np.bool_)
-    period = rules.period_of(request.round)
-    for m in sorted(request.meetings, key=lambda m: m.round):
-        if m.white not in index or m.black not in index:
-            continue
-        w, b = index[m.white], index[m.black]
-        for x, y, white in ((w, b, True), (b, w, False)):
-            met[x, y] += 1
-            met_period[x, y] += rules.period_of(m.round) == period
-            last[x, y] = m.round
-            last_white[x, y] = white
+    met, met_period, last, last_white = _history(request, index)
 
     balance = np.array([_balance(request.colours.get(p, ())) for p in players], dtype=np.int64)
     run_colour, run_length = (np.array(a, dtype=np.int64) for a in zip(
@@ -188,7 +195,7 @@ def evaluate(request: PairingRequest) -> EdgeTable:
         "run_black": pick(run_b[j], run_b[i]),
         "rematch": pick(rem_a, rem_b),
     }
-    counts = {k: v.astype(np.int64) for k, v in counts.items()}
+    counts = {k: v.astype(np.int64, copy=False) for k, v in counts.items()}
 
     byes = np.array([request.byes.get(p, 0) for p in players], dtype=np.int64)
     due = _due_bye(players, byes) if n % 2 else None
@@ -208,6 +215,7 @@ def evaluate(request: PairingRequest) -> EdgeTable:
 
     return EdgeTable(
         players=players, rank=rank, i=i, j=j, i_white=i_white, allowed=allowed, counts=counts,
+        tiers=_tiers(counts),
         distance2=distance * distance, preference=pick(pref_a, pref_b),
         tie=_tie_break(rank[i], rank[j]), bye_allowed=bye_allowed, bye_broken=bye_broken,
         bye_preference=bye_preference, bye_tie=_tie_break(rank, np.zeros(n, dtype=np.int64)),
@@ -215,6 +223,13 @@ def evaluate(request: PairingRequest) -> EdgeTable:
         context={"met": met_ij, "met_period": met_period[i, j], "last": last_ij,
                  "balance": balance, "run_colour": run_colour, "run_length": run_length},
     )
+
+
+def _tiers(c: Mapping[str, IntArray]) -> IntArray:
+    """The counts per tier, columns in Tier order (`EdgeTable.tiers`)."""
+    colour = sum((c[p] for p in COLOUR_PARTS), np.zeros_like(c["max_meetings"]))
+    return np.stack([c["max_meetings"], c["per_period"] + c["min_rounds_between"], colour,
+                     np.zeros_like(colour), c["max_rank_distance"]], axis=1)
 
 
 def edge_index(n: int, a: int, b: int) -> int:

@@ -26,7 +26,7 @@ class Selection:
 
 def objective(table: EdgeTable, selection: Selection) -> Objective:
     edges = list(selection.edges)
-    tiers = table.tiers()[edges].sum(axis=0)
+    tiers = table.tiers[edges].sum(axis=0)
     colour = int(table.preference[edges].sum())
     if selection.bye is not None:
         tiers = tiers + table.bye_tiers()[selection.bye]
@@ -37,6 +37,7 @@ def objective(table: EdgeTable, selection: Selection) -> Objective:
 def to_pairing(request: PairingRequest, table: EdgeTable, selection: Selection, *,
                optimal: bool, engine: str, timings: Timings) -> Pairing:
     players = table.players
+    index = {p: k for k, p in enumerate(players)}
     boards: list[tuple[int, str, str, int]] = []
     broken: list[tuple[int, int, BrokenRule]] = []
     for e in selection.edges:
@@ -45,7 +46,7 @@ def to_pairing(request: PairingRequest, table: EdgeTable, selection: Selection, 
         boards.append((a, white, black, e))
     boards.sort()
     for number, (_, white, black, e) in enumerate(boards, start=1):
-        for rule in _broken_on_board(request, table, e, white, black):
+        for rule in _broken_on_board(request, table, e, white, black, index):
             broken.append((rule.rule.tier, number, rule))
     bye = None if selection.bye is None else players[selection.bye]
     if bye is not None and table.bye_broken[selection.bye]:
@@ -60,10 +61,10 @@ def to_pairing(request: PairingRequest, table: EdgeTable, selection: Selection, 
 
 
 def _broken_on_board(request: PairingRequest, table: EdgeTable, e: int, white: str,
-                     black: str) -> list[BrokenRule]:
-    """Name what the table counted for this board, with the facts that show it."""
+                     black: str, index: dict[str, int]) -> list[BrokenRule]:
+    """Name what the table counted for this board, with the facts that show it (`index`:
+    each player's place in the table)."""
     rules, c, ctx = request.rules, table.counts, table.context
-    index = {p: k for k, p in enumerate(table.players)}
     pair = (white, black)
     out: list[BrokenRule] = []
     met = int(ctx["met"][e])

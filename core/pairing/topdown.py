@@ -16,7 +16,7 @@ NODE_LIMIT = 200_000
 
 def build(table: EdgeTable) -> npt.NDArray[np.bool_]:
     """Per edge: does this board keep every rule?"""
-    legal: npt.NDArray[np.bool_] = table.allowed & (table.tiers().sum(axis=1) == 0)
+    legal: npt.NDArray[np.bool_] = table.allowed & (table.tiers.sum(axis=1) == 0)
     return legal
 
 
