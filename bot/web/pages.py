@@ -25,7 +25,6 @@ _ENV = jinja2.Environment(loader=jinja2.PackageLoader("bot.web", "templates"),
                           autoescape=True, trim_blocks=True, lstrip_blocks=True,
                           undefined=jinja2.StrictUndefined)
 
-PAGES = ("index", "kruistabel", "programma", "groepen", "ronde", "speler", "mij")
 
 
 @dataclass(frozen=True, slots=True)
