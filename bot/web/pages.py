@@ -26,7 +26,6 @@ _ENV = jinja2.Environment(loader=jinja2.PackageLoader("bot.web", "templates"),
                           undefined=jinja2.StrictUndefined)
 
 
-
 @dataclass(frozen=True, slots=True)
 class Links:
     """How one page names another: `ronde-3.html` in the export, `ronde-3` live. Every link
