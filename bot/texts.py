@@ -694,7 +694,6 @@ MID_SEASON = ("Halverwege het seizoen. Prijzen groep 1: {g1}; groep 2: {g2}.\n"
 SEASON_PRIZES = ("Prijzen tweede helft: groep 1: {g1}; groep 2: {g2}.\n"
                  "Beste drie van het seizoen: {overall}.")
 NOBODY = "niemand"
-WEB_STANDINGS = "Stand"
 WEB_OFF = "De clubpagina staat uit."
 WEB_BUTTON = "Clubpagina: stand, rondes, kruistabel"
 WEB_NOT_SIGNED = ("Telegram kon niet bevestigen wie je bent. Open de pagina opnieuw via de knop "

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from bot.services import Services
 from core.ratings import Change, Proposal, propose, read_list
+from core.season import Season
 from storage import ratings
 from storage.seasons import load_season
 
@@ -21,8 +22,8 @@ class Shown:
     names: dict[str, str]
 
 
-async def _names(services: Services) -> dict[str, str]:
-    return {p.id: p.name for p in (await load_season(services.db)).players}
+def _names(season: Season) -> dict[str, str]:
+    return {p.id: p.name for p in season.players}
 
 
 async def compare(services: Services, data: bytes, *, actor: int) -> Shown:
@@ -31,14 +32,15 @@ async def compare(services: Services, data: bytes, *, actor: int) -> Shown:
     season = await load_season(services.db)
     proposal = await asyncio.to_thread(propose, season, listed)
     number = await ratings.propose(services.db, proposal, actor=actor)
-    return Shown(number, proposal, {p.id: p.name for p in season.players})
+    return Shown(number, proposal, _names(season))
 
 
 async def accept(services: Services, number: int, close: int) -> Shown | None:
     """A close match taken along; None when the proposal was decided already."""
     async with services.db.transaction():
         proposal = await ratings.accept(services.db, number, close)
-        return None if proposal is None else Shown(number, proposal, await _names(services))
+        return None if proposal is None else Shown(number, proposal,
+                                                   _names(await load_season(services.db)))
 
 
 async def decide(services: Services, number: int, *, confirm: bool,
