@@ -10,10 +10,15 @@ far apart and cannot be in the optimum, so the engine matches on each player's c
 first, then proves with a bound which of the other boards could still take part in a pairing
 at least as good. When none could, that pairing is the optimum; otherwise it matches once more
 on every board the bound keeps. Either way the result is the optimum over all boards.
+
+Pricing every board costs as much again, so a large round is first priced only for players at
+most BAND places apart. The same bound then has to prove that no board beyond the band can
+help; when it cannot, `solve` asks for a wider band (`Wider`), at last for every board.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,6 +32,7 @@ from core.pairing.evaluate import (
     IntArray,
     tier_weights,
 )
+from core.pairing.model import PairingRequest
 from core.pairing.selection import Selection
 
 _PREFERENCE = 14   # colour preference per board + the bye's preference (<= 8000)
@@ -39,6 +45,24 @@ NEAREST = 6
 """Boards per player in the first matching: his cheapest ones."""
 PRUNE_FROM = 60
 """Below this many players one matching on every board is as fast (bench/pairing.py)."""
+BAND = 24
+"""Places apart of the boards priced first in a large round. A pairing that breaks no rule
+is proved optimal from the band when twice (BAND + 1)² exceeds its distance² beyond the
+sum of the players' cheapest boards: in the stored rounds up to 401 players that excess
+stays under 800 (bench/pairing.py)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Wider:
+    """The band could not prove the optimum: price the boards of players at most `within`
+    places apart (None: every board) and solve again."""
+
+    within: int | None
+
+
+def first_band(request: PairingRequest) -> int | None:
+    """The band to price first (None: every board)."""
+    return BAND if len(request.present - request.fixes.leave_out) >= PRUNE_FROM else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,22 +102,33 @@ def build(table: EdgeTable) -> Costs:
     return Costs(a, b, fields.astype(np.int64, copy=False), source, allowed, board)
 
 
-def solve(table: EdgeTable, costs: Costs, *, prune: bool = True) -> Selection | None:
-    """The optimal boards and bye; None if the arbiter's fixes leave no complete pairing.
-    Without `prune`, one matching on every board (what the pruning is checked against)."""
-    everything = costs.allowed
+def solve(table: EdgeTable, costs: Costs, *, prune: bool = True) -> Selection | Wider | None:
+    """The optimal boards and bye; None if the arbiter's fixes leave no complete pairing;
+    Wider when the table is a band that cannot prove the optimum. Without `prune`, one
+    matching on every board (what the pruning is checked against)."""
     keys = _keys(costs) if prune and _nodes(table) >= PRUNE_FROM else None
     if keys is None:
-        return _selection(table, costs, _match(table, costs, everything))
+        return _on_every_board(table, costs)
     grid = _grid(costs, keys)
+    floor = _floor(costs, grid)
     near = _nearest(costs, grid)
     first = _match(table, costs, near)
-    keep = None if first is None else _may_improve(costs, grid, first)
-    if keep is None:
-        return _selection(table, costs, _match(table, costs, everything))
+    if first is None or floor is None:
+        return _on_every_board(table, costs)
+    if table.within is not None:
+        wider = _past_the_band(table, costs, floor, first)
+        if wider is not None:
+            return wider
+    keep = _may_improve(costs, floor, first)
     if not (keep & ~near).any():
         return _selection(table, costs, first)
     return _selection(table, costs, _match(table, costs, keep))
+
+
+def _on_every_board(table: EdgeTable, costs: Costs) -> Selection | Wider | None:
+    if table.within is not None:
+        return Wider(None)
+    return _selection(table, costs, _match(table, costs, costs.allowed))
 
 
 def _nodes(table: EdgeTable) -> int:
@@ -130,18 +165,22 @@ def _nearest(costs: Costs, grid: IntArray) -> BoolArray:
     return near
 
 
-def _may_improve(costs: Costs, grid: IntArray, matching: list[int]) -> BoolArray | None:
+def _floor(costs: Costs, grid: IntArray) -> IntArray | None:
+    """Per node, the fields of its cheapest board; None when a node has no board at all."""
+    cheapest = costs.board[np.arange(len(grid)), grid.argmin(axis=1)]
+    if (cheapest < 0).any():
+        return None
+    floor: IntArray = costs.fields[cheapest]
+    return floor
+
+
+def _may_improve(costs: Costs, floor: IntArray, matching: list[int]) -> BoolArray:
     """The boards that could be in a pairing at least as good as `matching`.
 
-    A pairing with board e costs at least e plus, for every other node, half its cheapest
-    board (a board costs at least as much as either end's cheapest one). Board e is dropped
-    when twice that bound already exceeds twice the matching's cost. Sums and comparisons
-    are field by field, most important first: the order of the packed objective. None when
-    a node has no board at all."""
-    nodes = np.arange(len(grid))
-    cheapest_board = costs.board[nodes, grid.argmin(axis=1)]
-    if (cheapest_board < 0).any():
-        return None
+    A pairing with board e costs at least e plus, for every other node, half its floor (a
+    board costs at least as much as either end's cheapest one). Board e is dropped when twice
+    that bound already exceeds twice the matching's cost. Sums and comparisons are field by
+    field, most important first: the order of the packed objective."""
     over = np.zeros(len(costs.a), dtype=np.bool_)
     undecided = np.ones(len(costs.a), dtype=np.bool_)
     # The tie-break is left out (the keys left it out); so is a field no board has, where
@@ -150,12 +189,49 @@ def _may_improve(costs: Costs, grid: IntArray, matching: list[int]) -> BoolArray
         field = costs.fields[:, column]
         if not field.any():
             continue
-        cheapest = field[cheapest_board]
+        cheapest = floor[:, column]
         bound = 2 * field + cheapest.sum() - cheapest[costs.a] - cheapest[costs.b]
         limit = 2 * field[matching].sum()
         over |= undecided & (bound > limit)
         undecided &= bound == limit
     return costs.allowed & ~over
+
+
+_FAR = np.int64(1) << 60
+"""Stands for "no player beyond the band on this side"; two of them still fit 63 bits."""
+
+
+def _past_the_band(table: EdgeTable, costs: Costs, floor: IntArray, matching: list[int]) \
+        -> Wider | None:
+    """None when no board beyond the table's band can be in a pairing as good as
+    `matching`; else the band that would prove it.
+
+    The bound of `_may_improve`, for the boards not priced. It needs a matching that breaks
+    no rule: then so does each node's cheapest board in the band (his own board is one),
+    and it is cheaper than any board beyond, which lies further apart. A far board e = (a, b)
+    then ties in the tiers, and in distance² its bound exceeds the limit when 2·d(e)² - floor
+    (a) - floor(b) exceeds the matching's slack (twice its distance² less the floors' sum).
+    As d(e)² is at least the distance² to either end's nearest player beyond the band, one
+    pass over the players checks every far board."""
+    tiers = len(TIER_WIDTHS)
+    if costs.fields[matching, :tiers].any():
+        return Wider(None)  # a far board might keep the rule: no bound says how far
+    assert table.within is not None
+    n, within = len(table.players), table.within
+    floor_d2 = floor[:, tiers]
+    slack = 2 * int(costs.fields[matching, tiers].sum()) - int(floor_d2.sum())
+    gap = (table.rank[within + 1:] - table.rank[:n - within - 1]) ** 2
+    beyond = np.full(n, _FAR)
+    beyond[:n - within - 1] = gap
+    beyond[within + 1:] = np.minimum(beyond[within + 1:], gap)
+    spare = beyond - floor_d2[:n]
+    # For a above b beyond his band, b >= a + within + 1: the least spare from there down.
+    least_below = np.minimum.accumulate(spare[::-1])[::-1]
+    if int((spare[:n - within - 1] + least_below[within + 1:]).min()) > slack:
+        return None
+    # Every far board is at least within + 1 places apart; this width is enough.
+    width = math.isqrt(-(-slack // 2) + int(floor_d2[:n].max()))
+    return Wider(width if width < n - 1 else None)
 
 
 def _match(table: EdgeTable, costs: Costs, use: BoolArray) -> list[int] | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +22,7 @@ from core.rules import Colour
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
+_Places = TypeVar("_Places", int, IntArray)
 
 TIE_BITS = 30
 """Bits of the canonical tie-break per edge. With weights drawn from 2^30 values the optimum is
@@ -52,6 +54,8 @@ class EdgeTable:
 
     players: tuple[str, ...]
     """Players to pair, best-ranked first."""
+    within: int | None
+    """Only the boards of players at most this many places apart here; None: every board."""
     rank: IntArray
     """Each player's place (1-based) in the full ranking."""
     i: IntArray
@@ -87,7 +91,10 @@ class EdgeTable:
 
     def edge(self, a: int, b: int) -> int:
         """Index of the edge between players a and b (any order)."""
-        return edge_index(len(self.players), a, b)
+        k = edge_index(len(self.players), a, b, self.within)
+        if k is None:
+            raise KeyError(f"players {a} and {b} are more than {self.within} places apart")
+        return k
 
     def bye_tiers(self) -> IntArray:
         out = np.zeros((len(self.players), len(Tier)), dtype=np.int64)
@@ -95,34 +102,37 @@ class EdgeTable:
         return out
 
 
-def _history(request: PairingRequest, index: dict[str, int]) \
-        -> tuple[IntArray, IntArray, IntArray, BoolArray]:
-    """The meetings so far as n x n matrices, each from the row player's view: how often
-    they met, how often in this round's period, the round they last met, and whether the
-    row player had white then. One numpy pass over the season's games."""
+def _history(request: PairingRequest, index: dict[str, int], edges: int,
+             within: int | None) -> tuple[IntArray, IntArray, IntArray, BoolArray]:
+    """The meetings so far, per board of the table: how often its players met, how often in
+    this round's period, the round they last met, and whether the upper player (i) had
+    white then. One numpy pass over the season's games."""
     n, rules = len(index), request.rules
     games = [(index[m.white], index[m.black], m.round) for m in request.meetings
              if m.white in index and m.black in index]
     w, b, rounds = (np.array(column, dtype=np.int64) for column in zip(*games, strict=True)) \
         if games else (np.zeros(0, dtype=np.int64),) * 3
-    met = np.zeros((n, n), dtype=np.int64)
-    np.add.at(met, (w, b), 1)
-    met += met.T
+    upper, lower = np.minimum(w, b), np.maximum(w, b)
+    width = _width(n, within)
+    here = lower - upper <= width
+    w, upper, rounds = w[here], upper[here], rounds[here]
+    e = _position(n, upper, lower[here], width)
+    met = np.bincount(e, minlength=edges).astype(np.int64)
     periods = np.minimum((rounds - 1) // rules.rounds_per_period + 1, rules.periods)
-    met_period = np.zeros((n, n), dtype=np.int64)
-    np.add.at(met_period, (w, b), (periods == rules.period_of(request.round)).astype(np.int64))
-    met_period += met_period.T
-    last = np.zeros((n, n), dtype=np.int64)
-    np.maximum.at(last, (w, b), rounds)
-    last = np.maximum(last, last.T)
-    final = rounds == last[w, b]  # a pair meets at most once a round
-    last_white = np.zeros((n, n), dtype=np.bool_)
-    last_white[w[final], b[final]] = True
-    return met, met_period, last, last_white
+    met_period = np.bincount(e, weights=periods == rules.period_of(request.round),
+                             minlength=edges).astype(np.int64)
+    last = np.zeros(edges, dtype=np.int64)
+    np.maximum.at(last, e, rounds)
+    final = rounds == last[e]  # a pair meets at most once a round
+    upper_white = np.zeros(edges, dtype=np.bool_)
+    upper_white[e[final]] = w[final] == upper[final]
+    return met, met_period, last, upper_white
 
 
-def evaluate(request: PairingRequest) -> EdgeTable:
-    """Price every board of the round; raises InvalidInputError for unusable fixes."""
+def evaluate(request: PairingRequest, within: int | None = None) -> EdgeTable:
+    """Price every board of the round, or with `within` only those of players at most that
+    many places apart (not with boards the arbiter fixed, which may be far); raises
+    InvalidInputError for unusable fixes."""
     _check(request)
     rules, fixes = request.rules, request.fixes
     place = {pid: k + 1 for k, pid in enumerate(request.ranking)}
@@ -130,9 +140,11 @@ def evaluate(request: PairingRequest) -> EdgeTable:
     index = {pid: k for k, pid in enumerate(players)}
     n = len(players)
     rank = np.array([place[p] for p in players], dtype=np.int64)
-    i, j = (a.astype(np.int64, copy=False) for a in np.triu_indices(n, 1))
+    if within is not None and (within >= n - 1 or fixes.boards):
+        within = None
+    i, j = _boards(n, within)
 
-    met, met_period, last, last_white = _history(request, index)
+    met_ij, met_period_ij, last_ij, last_white_ij = _history(request, index, len(i), within)
 
     balance = np.array([_balance(request.colours.get(p, ())) for p in players], dtype=np.int64)
     run_colour, run_length = (np.array(a, dtype=np.int64) for a in zip(
@@ -151,7 +163,6 @@ def evaluate(request: PairingRequest) -> EdgeTable:
         return diff, run
 
     (diff_w, run_w), (diff_b, run_b) = colour_broken(1), colour_broken(-1)
-    met_ij, last_ij, last_white_ij = met[i, j], last[i, j], last_white[i, j]
     rematch_on = rules.rematch_reverses_colours
     # Orientation A: i white. B: j white.
     rem_a = (rematch_on & (met_ij > 0) & last_white_ij).astype(np.int64)
@@ -171,11 +182,15 @@ def evaluate(request: PairingRequest) -> EdgeTable:
         allowed &= ~(np.isin(i, fixed_players) | np.isin(j, fixed_players))
     for fixed_white, fixed_black in fixes.boards:
         w, b = index[fixed_white], index[fixed_black]
-        allowed[edge_index(n, w, b)] = True
-        i_white[edge_index(n, w, b)] = w < b  # the arbiter's colours, whatever they cost
+        fixed = edge_index(n, w, b)
+        assert fixed is not None  # with fixed boards the table holds every board
+        allowed[fixed] = True
+        i_white[fixed] = w < b  # the arbiter's colours, whatever they cost
     for pair in fixes.forbidden:
         first, second = (index[pid] for pid in pair)
-        allowed[edge_index(n, first, second)] = False
+        forbidden = edge_index(n, first, second, within)
+        if forbidden is not None:
+            allowed[forbidden] = False
 
     def pick(a: IntArray, b: IntArray) -> IntArray:
         return np.where(i_white, a, b)
@@ -183,7 +198,7 @@ def evaluate(request: PairingRequest) -> EdgeTable:
     distance = rank[j] - rank[i]
     counts = {
         "max_meetings": _over(met_ij + 1, rules.max_meetings),
-        "per_period": _over(met_period[i, j] + 1, rules.per_period)
+        "per_period": _over(met_period_ij + 1, rules.per_period)
         * ~_top_exception(request, rank[i], rank[j]),
         "min_rounds_between": ((met_ij > 0) & (request.round - last_ij
                                                 <= (rules.min_rounds_between or 0))
@@ -214,13 +229,13 @@ def evaluate(request: PairingRequest) -> EdgeTable:
         bye_preference[:] = 0
 
     return EdgeTable(
-        players=players, rank=rank, i=i, j=j, i_white=i_white, allowed=allowed, counts=counts,
-        tiers=_tiers(counts),
+        players=players, within=within, rank=rank, i=i, j=j, i_white=i_white, allowed=allowed,
+        counts=counts, tiers=_tiers(counts),
         distance2=distance * distance, preference=pick(pref_a, pref_b),
         tie=_tie_break(rank[i], rank[j]), bye_allowed=bye_allowed, bye_broken=bye_broken,
         bye_preference=bye_preference, bye_tie=_tie_break(rank, np.zeros(n, dtype=np.int64)),
         due_bye=due,
-        context={"met": met_ij, "met_period": met_period[i, j], "last": last_ij,
+        context={"met": met_ij, "met_period": met_period_ij, "last": last_ij,
                  "balance": balance, "run_colour": run_colour, "run_length": run_length},
     )
 
@@ -232,14 +247,42 @@ def _tiers(c: Mapping[str, IntArray]) -> IntArray:
                      np.zeros_like(colour), c["max_rank_distance"]], axis=1)
 
 
-def edge_index(n: int, a: int, b: int) -> int:
-    """Where the board of players a and b sits in `np.triu_indices(n, 1)` order."""
+def _boards(n: int, within: int | None) -> tuple[IntArray, IntArray]:
+    """Every board (i above j) of players at most `within` places apart, row by row: the
+    order of `np.triu_indices(n, 1)` with the far boards left out."""
+    if within is None:
+        upper, lower = np.triu_indices(n, 1)
+        return upper.astype(np.int64, copy=False), lower.astype(np.int64, copy=False)
+    i = np.repeat(np.arange(n, dtype=np.int64), within)
+    j = i + np.tile(np.arange(1, within + 1, dtype=np.int64), n)
+    near = j < n
+    return i[near], j[near]
+
+
+def edge_index(n: int, a: int, b: int, within: int | None = None) -> int | None:
+    """Where the board of players a and b sits in `_boards(n, within)`; None if they are
+    more than `within` places apart."""
     i, j = min(a, b), max(a, b)
-    return i * (2 * n - i - 1) // 2 + (j - i - 1)
+    width = _width(n, within)
+    return None if j - i > width else int(_position(n, i, j, width))
+
+
+def _width(n: int, within: int | None) -> int:
+    return n - 1 if within is None else min(within, n - 1)
+
+
+def _position(n: int, i: _Places, j: _Places, width: int) -> _Places:
+    """`edge_index` for boards i < j at most `width` apart, on numbers or arrays alike."""
+    # The first n - width rows hold `width` boards each; the u later rows before row i hold
+    # width - 1, width - 2, ... boards.
+    late = i - (n - width)
+    u = (late + abs(late)) // 2
+    position: _Places = i * width - u * (u + 1) // 2 + (j - i - 1)
+    return position
 
 
 def _balance(colours: tuple[Colour, ...]) -> int:
-    return sum(1 if c is Colour.WHITE else -1 for c in colours)
+    return 2 * colours.count(Colour.WHITE) - len(colours)
 
 
 def _run(colours: tuple[Colour, ...]) -> tuple[int, int]:

@@ -224,6 +224,22 @@ def test_a_far_board_the_near_ones_cannot_do_without_is_found():
                       optimal=True, engine="blossom", timings=p.timings) == p
 
 
+def test_a_far_board_the_band_leaves_out_is_found(monkeypatch):
+    """The band of 2 places holds a pairing that breaks no rule, but the forbidden boards
+    make one three places apart part of the optimum: the bound must not clear it."""
+    monkeypatch.setattr(blossom, "PRUNE_FROM", 4)
+    monkeypatch.setattr(blossom, "BAND", 2)
+    forbidden = frozenset(frozenset(pair_) for pair_ in (
+        ("c1", "c4"), ("c2", "c3"), ("c2", "c4"), ("c4", "c5"), ("c5", "c8")))
+    round_ = request([f"c{k}" for k in range(10)], fixes=Fixes(forbidden=forbidden))
+    p = pair(round_)
+    table = evaluate(round_)
+    assert to_pairing(round_, table, blossom.solve(table, blossom.build(table), prune=False),
+                      optimal=True, engine="blossom", timings=p.timings) == p
+    places = {pid: k for k, pid in enumerate(round_.ranking)}
+    assert max(abs(places[b.white] - places[b.black]) for b in p.boards) == 3
+
+
 def test_fixes_that_allow_no_pairing_say_so():
     forbidden = frozenset(frozenset(("a", x)) for x in "bcd")
     with pytest.raises(PairingImpossibleError):

@@ -22,6 +22,7 @@ from core.pairing import (
     request_for_round,
 )
 from core.pairing.evaluate import evaluate
+from core.pairing.selection import Selection, to_pairing
 from core.season import Player, Season
 from core.simulation import simulate
 from tests.pairing_oracle import board_breaks, brute_force, due_bye
@@ -111,22 +112,51 @@ def test_the_same_input_gives_the_same_pairing(request, rng):
 
 
 def _both_ways(request: PairingRequest) -> tuple[object, object]:
+    """The engine's pairing (band, near boards, bound) and one matching on every board."""
+    pruned = pair(request)
     table = evaluate(request)
-    costs = blossom.build(table)
-    return blossom.solve(table, costs), blossom.solve(table, costs, prune=False)
+    selection = blossom.solve(table, blossom.build(table), prune=False)
+    assert isinstance(selection, Selection)
+    full = to_pairing(request, table, selection, optimal=True, engine="blossom",
+                      timings=pruned.timings)
+    return pruned, full
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(requests(min_players=blossom.PRUNE_FROM, max_players=120),
        st.randoms(use_true_random=False))
 def test_pruning_the_far_boards_changes_no_pairing(request, rng):
-    """The first matching on near boards, the bound and the second matching give exactly
-    the optimum over every board, also when the arbiter's fixes rule boards out."""
+    """The band, the first matching on near boards, the bound and the second matching give
+    exactly the optimum over every board, also when the arbiter's fixes rule boards out, and
+    also from a band so narrow that the bound must often ask for more."""
     players = sorted(request.present)
     forbidden = frozenset(frozenset(rng.sample(players, 2)) for _ in range(len(players) // 3))
-    for fixes in (Fixes(), Fixes(forbidden=forbidden)):
-        pruned, full = _both_ways(replace(request, fixes=fixes))
-        assert pruned == full
+    for band in (blossom.BAND, 3):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(blossom, "BAND", band)
+            for fixes in (Fixes(), Fixes(forbidden=forbidden)):
+                pruned, full = _both_ways(replace(request, fixes=fixes))
+                assert pruned == full
+
+
+def test_a_band_too_narrow_to_prove_the_optimum_is_widened(monkeypatch):
+    """With a band of 12 places the bound cannot clear the far boards of a stored round of
+    100: the engine prices the band the bound asks for, proves the optimum there, and it is
+    the same as on every board."""
+    season = Season.from_json((INSTANCES / "n100-last.json").read_text(encoding="utf-8"))
+    request = request_for_round(season, len(season.rounds))
+    bands: list[int | None] = []
+    solve = blossom.solve
+
+    def spy(table, costs, **kwargs):
+        bands.append(table.within)
+        return solve(table, costs, **kwargs)
+
+    monkeypatch.setattr(blossom, "BAND", 12)
+    monkeypatch.setattr(blossom, "solve", spy)
+    pruned, full = _both_ways(request)
+    assert pruned == full
+    assert bands[0] == 12 and 12 < bands[1] < len(request.present) - 1, bands
 
 
 # The rounds of 400 take seconds on the full graph: bench/pairing.py compares those.
