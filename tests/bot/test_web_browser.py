@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from urllib.parse import quote
 
 import aiohttp
 import matplotlib.image
@@ -30,16 +31,22 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None,
                                 reason="chromium is not installed (.ci/run installs it)")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-MEASURE = """<!doctype html><body style="margin:0">
-<iframe id="f" src="{src}" style="width:{width}px;height:{height}px;border:0"></iframe>
-<script>
-document.getElementById("f").addEventListener("load", function () {{
-  var d = this.contentDocument, row = d.querySelector("tbody tr");
-  document.body.setAttribute("data-probe", JSON.stringify({{
-    page: d.documentElement.scrollWidth, frame: {width},
-    boxes: Array.from(d.querySelectorAll(".wrap")).map(function (w) {{
-      return w.getBoundingClientRect().right <= {width}; }}),
-    first: row ? row.innerText.split(/\\s+/) : []}}));
+MEASURE = """<!doctype html><body style="margin:0"><script>
+var wanted = {wanted}, probes = {{}}, left = wanted.length;
+wanted.forEach(function (want) {{
+  var frame = document.createElement("iframe");
+  frame.style.cssText = "display:block;border:0;height:900px;width:" + want.width + "px";
+  frame.addEventListener("load", function () {{
+    var d = frame.contentDocument, row = d.querySelector("tbody tr");
+    probes[want.page + "@" + want.width] = {{
+      page: d.documentElement.scrollWidth,
+      boxes: Array.from(d.querySelectorAll(".wrap")).map(function (w) {{
+        return w.getBoundingClientRect().right <= want.width; }}),
+      first: row ? row.innerText.split(/\\s+/) : []}};
+    if (--left === 0) document.body.setAttribute("data-probe", JSON.stringify(probes));
+  }});
+  frame.src = "/p/" + want.page;
+  document.body.appendChild(frame);
 }});
 </script></body>"""
 
@@ -68,8 +75,9 @@ async def proxy(tg, tmp_path):
             return web.Response(text=await answer.text(), content_type="text/html")
 
     async def frame(request: web.Request) -> web.Response:
-        return web.Response(text=MEASURE.format(src="/p/" + request.query["page"],
-                                                width=request.query["w"], height=900),
+        wanted = [{"page": page, "width": int(width)} for page, width in
+                  (item.rsplit("@", 1) for item in request.query.getall("at"))]
+        return web.Response(text=MEASURE.format(wanted=json.dumps(wanted)),
                             content_type="text/html")
 
     app = web.Application()
@@ -83,45 +91,54 @@ async def proxy(tg, tmp_path):
     await running.stop()
 
 
-async def probe(tmp_path: Path, base: str, page: str, width: int) -> dict:
-    dom = await browser(tmp_path, "--virtual-time-budget=5000", "--dump-dom",
-                  f"{base}/frame?page={page}&w={width}")
+async def probe(tmp_path: Path, base: str, wanted: list[tuple[str, int]]) \
+        -> dict[tuple[str, int], dict]:
+    """Each page framed at each width, all in one browser start (each start costs seconds)."""
+    query = "&".join(f"at={quote(page)}@{width}" for page, width in wanted)
+    dom = await browser(tmp_path, "--virtual-time-budget=10000", "--dump-dom",
+                        f"{base}/frame?{query}")
     found = re.search(r'data-probe="([^"]*)"', dom)
     assert found, dom[:500]
-    return dict(json.loads(found.group(1).replace("&quot;", '"')))
+    shown = json.loads(found.group(1).replace("&quot;", '"'))
+    return {(page, width): shown[f"{page}@{width}"] for page, width in wanted}
 
 
-@pytest.mark.parametrize("width", [360, 1280])
-async def test_the_standings_and_a_player_page_fit_a_phone_and_a_desktop(proxy, tmp_path,
-                                                                         width):
+async def test_the_standings_a_player_page_and_the_cross_table_fit_a_phone_and_a_desktop(
+        proxy, tmp_path):
     base, season = proxy
     standings = compute_standings(season)
     top = standings.rows[0]
-    shown = await probe(tmp_path, base, "", width)
-    assert shown["page"] <= width  # no sideways scrolling
-    assert all(shown["boxes"])
     score = format_number(top.score, season.rules.display_decimals, comma=True)
-    assert shown["first"][:1] == ["1"] and score in shown["first"]
-    assert top.player.name.split()[0] in shown["first"]
-    mine = await probe(tmp_path, base, f"speler-{top.id}", width)
-    assert mine["page"] <= width and all(mine["boxes"])
-    assert mine["first"][-1] == format_number(standings.breakdown(top.id)[0].points,
-                                              season.rules.display_decimals, comma=True)
-    cross = await probe(tmp_path, base, "kruistabel", width)
-    assert cross["page"] <= width  # the wide table scrolls inside its own box
+    points = format_number(standings.breakdown(top.id)[0].points,
+                           season.rules.display_decimals, comma=True)
+    player = f"speler-{top.id}"
+    shown = await probe(tmp_path, base, [(page, width) for width in (360, 1280)
+                                         for page in ("", player, "kruistabel")])
+    for width in (360, 1280):
+        stand, mine, cross = (shown[page, width] for page in ("", player, "kruistabel"))
+        assert stand["page"] <= width  # no sideways scrolling
+        assert stand["boxes"] and all(stand["boxes"])
+        assert stand["first"][:1] == ["1"] and score in stand["first"]
+        assert top.player.name.split()[0] in stand["first"]
+        assert mine["page"] <= width and mine["boxes"] and all(mine["boxes"])
+        assert mine["first"][-1] == points
+        assert cross["page"] <= width  # the wide table scrolls inside its own box
 
 
 async def test_screenshots_for_the_readme(proxy, tmp_path, request):
-    """The pictures in docs/ (written anew with --update-golden, like the golden files)."""
+    """The pictures in docs/: all three written anew with --update-golden (like the golden
+    files); otherwise the phone's standings only, to see the picture is a page."""
     base, season = proxy
     top = compute_standings(season).rows[0]
-    for name, page, width in (("web-stand-telefoon", "", 360),
-                              ("web-speler-telefoon", f"speler-{top.id}", 360),
-                              ("web-stand", "", 1280)):
+    shots = (("web-stand-telefoon", "", 360),
+             ("web-speler-telefoon", f"speler-{top.id}", 360),
+             ("web-stand", "", 1280))
+    update = request.config.getoption("--update-golden")
+    for name, page, width in shots if update else shots[:1]:
         shot = tmp_path / f"{name}.png"
-        url = f"{base}/frame?page={page}&w={width}" if width < 500 else f"{base}/p/{page}"
+        url = f"{base}/frame?at={quote(page)}@{width}" if width < 500 else f"{base}/p/{page}"
         await browser(tmp_path, f"--screenshot={shot}", url, width=max(width, 500))
         picture = matplotlib.image.imread(shot)[:, :width]
         assert picture.std() > 0.05  # text and tables, not an empty page
-        if request.config.getoption("--update-golden"):
+        if update:
             matplotlib.image.imsave(ROOT / "docs" / f"{name}.png", picture)
