@@ -1,12 +1,22 @@
-"""Suite-wide: an ERROR in the log fails the test that caused it."""
+"""Suite-wide: an ERROR in the log fails the test that caused it; a bytecode cache for the
+project's own modules."""
 
 from __future__ import annotations
 
 import difflib
 import logging
+import os
+import sys
 from pathlib import Path
 
 import pytest
+
+# The project machine sets PYTHONDONTWRITEBYTECODE. Without a cache every test worker, and
+# every keizerbot process the tests start, compiles core/, storage/ and bot/ again, and
+# pytest rewrites every test module's asserts again (docs/performance.md). The cache is
+# __pycache__, which git ignores.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 @pytest.fixture(autouse=True)
