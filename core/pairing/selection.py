@@ -46,6 +46,8 @@ def to_pairing(request: PairingRequest, table: EdgeTable, selection: Selection, 
         boards.append((a, white, black, e))
     boards.sort()
     for number, (_, white, black, e) in enumerate(boards, start=1):
+        if not table.tiers[e].any():
+            continue  # the board breaks nothing: most boards, in most rounds
         for rule in _broken_on_board(request, table, e, white, black, index):
             broken.append((rule.rule.tier, number, rule))
     bye = None if selection.bye is None else players[selection.bye]
