@@ -46,10 +46,10 @@ NEAREST = 6
 PRUNE_FROM = 60
 """Below this many players one matching on every board is as fast (bench/pairing.py)."""
 BAND = 24
-"""Places apart of the boards priced first in a large round. A pairing that breaks no rule
-is proved optimal from the band when twice (BAND + 1)² exceeds its distance² beyond the
-sum of the players' cheapest boards: in the stored rounds up to 401 players that excess
-stays under 800 (bench/pairing.py)."""
+"""Places apart of the boards priced first in a large round. The band proves a pairing that
+breaks no rule optimal once 2·((BAND + 1)² - the largest floor) exceeds the pairing's slack
+(`_past_the_band`); in the stored rounds of 100 to 401 players the slack stays under 800
+and the largest floor under 101."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,10 +213,10 @@ def _past_the_band(table: EdgeTable, costs: Costs, floor: IntArray, matching: li
     (a) - floor(b) exceeds the matching's slack (twice its distance² less the floors' sum).
     As d(e)² is at least the distance² to either end's nearest player beyond the band, one
     pass over the players checks every far board."""
+    assert table.within is not None
     tiers = len(TIER_WIDTHS)
     if costs.fields[matching, :tiers].any():
         return Wider(None)  # a far board might keep the rule: no bound says how far
-    assert table.within is not None
     n, within = len(table.players), table.within
     floor_d2 = floor[:, tiers]
     slack = 2 * int(costs.fields[matching, tiers].sum()) - int(floor_d2.sum())
