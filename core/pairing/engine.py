@@ -4,12 +4,17 @@ general one) and the traditional top-down pairing (for comparison)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from enum import StrEnum
+from typing import TypeVar
 
 from core.pairing import blossom, topdown
 from core.pairing.evaluate import EdgeTable, evaluate
 from core.pairing.model import Pairing, PairingImpossibleError, PairingRequest, Tier, Timings
 from core.pairing.selection import Selection, to_pairing
+
+_Model = TypeVar("_Model")
+_Outcome = TypeVar("_Outcome")
 
 
 class Engine(StrEnum):
@@ -26,13 +31,7 @@ def pair(request: PairingRequest, engine: Engine = Engine.BLOSSOM) -> Pairing:
     if engine is Engine.CPSAT:
         from core.pairing import cpsat  # OR-Tools loads pandas: 0.7 s, only when asked for
 
-        start = time.perf_counter()
-        table = evaluate(request)
-        evaluated = time.perf_counter()
-        model = cpsat.build(table)
-        built = time.perf_counter()
-        selection, optimal = cpsat.solve(table, model)
-        timings = Timings(evaluated - start, built - evaluated, time.perf_counter() - built)
+        table, (selection, optimal), timings = _timed(request, None, cpsat.build, cpsat.solve)
     else:
         table, selection, timings = _blossom(request)
         optimal = True
@@ -45,36 +44,37 @@ def pair(request: PairingRequest, engine: Engine = Engine.BLOSSOM) -> Pairing:
 def _blossom(request: PairingRequest) -> tuple[EdgeTable, Selection | None, Timings]:
     """Blossom on the band of near boards first, wider until the band proves the optimum."""
     within = blossom.first_band(request)
-    spent = [0.0, 0.0, 0.0]
+    spent = Timings(0.0, 0.0, 0.0)
     while True:
-        start = time.perf_counter()
-        table = evaluate(request, within)
-        evaluated = time.perf_counter()
-        costs = blossom.build(table)
-        built = time.perf_counter()
-        outcome = blossom.solve(table, costs)
-        for k, seconds in enumerate((evaluated - start, built - evaluated,
-                                     time.perf_counter() - built)):
-            spent[k] += seconds
+        table, outcome, timings = _timed(request, within, blossom.build, blossom.solve)
+        spent += timings
         if not isinstance(outcome, blossom.Wider):
-            return table, outcome, Timings(*spent)
+            return table, outcome, spent
         within = outcome.within
+
+
+def _timed(request: PairingRequest, within: int | None, build: Callable[[EdgeTable], _Model],
+           solve: Callable[[EdgeTable, _Model], _Outcome]) \
+        -> tuple[EdgeTable, _Outcome, Timings]:
+    """One engine's three steps on the round's table, each timed."""
+    start = time.perf_counter()
+    table = evaluate(request, within)
+    evaluated = time.perf_counter()
+    model = build(table)
+    built = time.perf_counter()
+    outcome = solve(table, model)
+    timings = Timings(evaluated - start, built - evaluated, time.perf_counter() - built)
+    return table, outcome, timings
 
 
 def baseline(request: PairingRequest) -> Pairing | None:
     """The traditional top-down pairing (for comparison): None when it finds no pairing that
     keeps every rule."""
-    start = time.perf_counter()
-    table = evaluate(request)
-    evaluated = time.perf_counter()
-    legal = topdown.build(table)
-    built = time.perf_counter()
-    selection = topdown.solve(table, legal)
-    solved = time.perf_counter()
+    table, selection, timings = _timed(request, None, topdown.build, topdown.solve)
     if selection is None:
         return None
     return to_pairing(request, table, selection, optimal=False, engine="topdown",
-                      timings=Timings(evaluated - start, built - evaluated, solved - built))
+                      timings=timings)
 
 
 def conflicting_tiers(request: PairingRequest) -> tuple[Tier, ...]:

@@ -150,6 +150,10 @@ class Timings:
     build: float
     solve: float
 
+    def __add__(self, other: Timings) -> Timings:
+        return Timings(self.evaluate + other.evaluate, self.build + other.build,
+                       self.solve + other.solve)
+
 
 @dataclass(frozen=True, slots=True)
 class Pairing:
