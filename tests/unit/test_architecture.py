@@ -117,3 +117,19 @@ def test_the_file_commands_load_only_what_they_use():
         loaded[command] = {m.split(".")[0] for m in done.stdout.split()}
     assert loaded["standings"] == set()
     assert loaded["pair"] == {"numpy", "rustworkx"}
+
+
+def test_the_bot_starts_without_what_only_some_commands_need():
+    """A restart after a crash is quicker for it: the pairing engine, the chart, the
+    calendar and the web pages load when first used."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, bot.serve\n"
+             "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True, cwd=ROOT)
+    loaded = set(done.stdout.split())
+    assert "telegram" in loaded and "aiosqlite" in loaded
+    assert loaded.isdisjoint({"numpy", "rustworkx", "matplotlib", "icalendar", "jinja2",
+                              "rapidfuzz", "ortools"})
