@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 import re
 import signal
+import ssl
 import subprocess
 import sys
 import time
 
 import pytest
 
+from bot.app import build
 from bot.chat import LIMIT, split, units
 from bot.config import ConfigError, load
 from tests.bot.conftest import TOKEN
@@ -96,3 +98,16 @@ async def test_keizerbot_runs_the_bot_against_a_bot_api_server(tg, tmp_path):
         out, _ = process.communicate(timeout=30)
     assert process.returncode == 0, out
     assert TOKEN not in out  # the token never reaches the log
+
+
+def test_both_of_the_bots_http_clients_check_telegrams_certificate():
+    """They share one TLS context (made once, not per client): it verifies the server and
+    its name against the certificate bundle. (httpx keeps the context in its pool.)"""
+    app = build(load({"TELEGRAM_BOT_TOKEN": TOKEN, "KEIZER_ARBITERS": "1",
+                      "KEIZER_DB": "unused.db"}))
+    contexts = {id(request._client._transport._pool._ssl_context)
+                for request in app.bot._request}
+    assert len(contexts) == 1
+    context = app.bot._request[0]._client._transport._pool._ssl_context
+    assert context.verify_mode is ssl.CERT_REQUIRED and context.check_hostname
+    assert context.cert_store_stats()["x509_ca"] > 0
