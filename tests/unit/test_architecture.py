@@ -97,24 +97,28 @@ def test_every_rules_parameter_says_what_it_is():
     assert bare == []
 
 
-def test_the_file_commands_load_only_what_they_use():
-    """`keizerbot standings` and `pair` read a file: no Telegram, no database code, no
-    asyncio, no matplotlib; numpy and the blossom only for `pair`."""
+def _packages_loaded(code: str, *args: str) -> set[str]:
+    """The top-level packages a fresh interpreter has loaded after running `code`."""
     import subprocess
     import sys
 
-    probe = ("import sys, contextlib, io\n"
-             "from bot.cli import main\n"
-             "with contextlib.redirect_stdout(io.StringIO()):\n"
-             "    main(sys.argv[1:])\n"
-             "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
-             "{'telegram', 'aiosqlite', 'asyncio', 'matplotlib', 'numpy', 'rustworkx'})))")
-    loaded = {}
-    for command in ("standings", "pair"):
-        done = subprocess.run([sys.executable, "-c", probe, command,
-                               str(ROOT / "examples" / "sliedrecht.json")],
-                              capture_output=True, text=True, check=True, cwd=ROOT)
-        loaded[command] = {m.split(".")[0] for m in done.stdout.split()}
+    probe = code + "\nimport sys\nprint(' '.join({m.split('.')[0] for m in sys.modules}))"
+    done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True,
+                          text=True, check=True, cwd=ROOT)
+    return set(done.stdout.split())
+
+
+def test_the_file_commands_load_only_what_they_use():
+    """`keizerbot standings` and `pair` read a file: no Telegram, no database code, no
+    asyncio, no matplotlib; numpy and the blossom only for `pair`."""
+    run = ("import sys, contextlib, io\n"
+           "from bot.cli import main\n"
+           "with contextlib.redirect_stdout(io.StringIO()):\n"
+           "    main(sys.argv[1:])")
+    heavy = {"telegram", "aiosqlite", "asyncio", "matplotlib", "numpy", "rustworkx"}
+    loaded = {command: heavy & _packages_loaded(run, command,
+                                                str(ROOT / "examples" / "sliedrecht.json"))
+              for command in ("standings", "pair")}
     assert loaded["standings"] == set()
     assert loaded["pair"] == {"numpy", "rustworkx"}
 
@@ -122,14 +126,7 @@ def test_the_file_commands_load_only_what_they_use():
 def test_the_bot_starts_without_what_only_some_commands_need():
     """A restart after a crash is quicker for it: the pairing engine, the chart, the
     calendar and the web pages load when first used."""
-    import subprocess
-    import sys
-
-    probe = ("import sys, bot.serve\n"
-             "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          check=True, cwd=ROOT)
-    loaded = set(done.stdout.split())
+    loaded = _packages_loaded("import bot.serve")
     assert "telegram" in loaded and "aiosqlite" in loaded
     assert loaded.isdisjoint({"numpy", "rustworkx", "matplotlib", "icalendar", "jinja2",
                               "rapidfuzz", "ortools"})
