@@ -6,6 +6,7 @@ arbiter; only what the bot needs before it can reach the database is configured 
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from collections.abc import Mapping
@@ -41,6 +42,9 @@ class Config:
     """How often the deadline job looks for rounds whose deadline has passed."""
     web_port: int | None = None
     """The club's live pages are served on this port (off when None)."""
+    web_host: str = "127.0.0.1"
+    """The address they are served on: loopback, behind the HTTPS proxy (docs/deploy.md);
+    `0.0.0.0` only where the proxy is on another host, such as Caddy's container."""
     public_url: str = ""
     """Where the pages are reached from outside (HTTPS, for the Mini App), e.g.
     `https://schaak.example.nl/keizer`."""
@@ -77,13 +81,19 @@ def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env"))
     public_url = env.get("KEIZER_PUBLIC_URL", "").strip().rstrip("/")
     if public_url and not re.match(r"^https?://[^\s/]+", public_url):
         raise ConfigError(texts.CONFIG_PUBLIC_URL.format(value=repr(public_url)))
+    web_host = env.get("KEIZER_WEB_HOST", "").strip() or "127.0.0.1"
+    try:
+        ipaddress.ip_address(web_host)
+    except ValueError:
+        raise ConfigError(texts.CONFIG_WEB_HOST.format(value=repr(web_host))) from None
     web_app = env.get("KEIZER_WEB_APP", "").strip()
     if web_app and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", web_app):
         raise ConfigError(texts.CONFIG_WEB_APP.format(value=repr(web_app)))
     return Config(token=token, base_url=base_url,
                   database=Path(env.get("KEIZER_DB", "").strip() or DEFAULT_DB),
                   arbiters=tuple(arbiters), timezone=timezone_of(env),
-                  web_port=int(port_text) if port_text else None, public_url=public_url,
+                  web_port=int(port_text) if port_text else None, web_host=web_host,
+                  public_url=public_url,
                   web_app=web_app)
 
 

@@ -1,11 +1,17 @@
 """Dates as members type them, in Dutch.
 
-`3-12`, `3/12`, `3-12-2026`, `2026-12-03`, `3 december`, `3 dec`, `do 3 dec`, a weekday
-(`donderdag`, `do`: the next such day, today included), `vandaag`, `morgen`, `overmorgen`
-and `volgende week` (the club night of next week). dateparser reads the dates and weekdays.
-The four relative words are this module's own, because dateparser counts from the current
-moment and would skip today's date. A date never has more than four words; the longest
-phrase that reads as a day wins, so `3 dec vakantie` is a date and a reason.
+Written dates (`3-12`, `3/12`, `3-12-2026`, `2026-12-03`, `3 december`, `3 dec`, `do 3 dec`)
+are read by dateparser. The relative ones are this module's own grammar, counted from today
+(dateparser counts from the current moment, and would skip today's date or count from the
+day before): `vandaag`, `morgen`, `overmorgen`, `gisteren`, `eergisteren`; a weekday
+(`vrijdag`, `vr`: the next such day, today included; `komende`/`aanstaande`/`deze vrijdag`
+the same, `volgende vrijdag` after today); `volgende week` (the club night of next week) and
+`volgende week vrijdag` (that day of next week); `over 3 dagen`, `over twee weken`.
+
+A date is one phrase of at most four words, and it never runs over a word that joins or
+bounds a range (`tot`, `t/m`, `en`, `van`, `ronde`, ...): `11 december tot 8 januari` is two
+dates, never the one dateparser would make of `11 december tot 8`. The longest phrase that
+reads as a day wins, so `3 dec vakantie` is a date and a reason.
 
 dateparser takes most of a second to load, so callers run in a worker thread
 (`asyncio.to_thread`).
@@ -25,7 +31,19 @@ if TYPE_CHECKING:
     from dateparser.date import DateDataParser
 
 MAX_WORDS = 4
-RELATIVE = {"vandaag": 0, "morgen": 1, "overmorgen": 2}
+BOUNDARY = frozenset({"tot", "t/m", "tm", "t.e.m.", "en", ",", "van", "vanaf", "ronde",
+                      "rondes", "ronden"})
+"""Words that end a date: they join dates into ranges and lists, or name rounds."""
+RELATIVE = {"vandaag": 0, "morgen": 1, "overmorgen": 2, "gisteren": -1, "eergisteren": -2}
+WEEKDAYS = {"maandag": 0, "ma": 0, "dinsdag": 1, "di": 1, "woensdag": 2, "wo": 2,
+            "donderdag": 3, "do": 3, "vrijdag": 4, "vr": 4, "zaterdag": 5, "za": 5,
+            "zondag": 6, "zo": 6}
+COMING = frozenset({"komende", "aanstaande", "deze"})
+"""Before a weekday: the next such day, today included (as the weekday alone)."""
+COUNTS = {"een": 1, "één": 1, "twee": 2, "drie": 3, "vier": 4, "vijf": 5, "zes": 6,
+          "zeven": 7, "acht": 8, "negen": 9, "tien": 10}
+UNITS = {"dag": 1, "dagen": 1, "week": 7, "weken": 7}
+"""After `over N`: days per unit."""
 NEXT_WEEK = ("volgende", "week")
 DIGITS = re.compile(r"[0-9]{1,15}")
 SHAPED = re.compile(r"[0-9]+([-/.][0-9]*)+")
@@ -52,22 +70,67 @@ def read(words: Sequence[str], today: dt.date, club_day: int | None = None) -> F
     """The date the first words say, or None when they start none. A bare number is not a
     date (it is a round number); `club_day` is the weekday of the club night (Monday 0), for
     `volgende week`."""
-    if not words:
+    lowered: list[str] = []
+    for word in words[:MAX_WORDS]:
+        if word.lower() in BOUNDARY:
+            break
+        lowered.append(word.lower())
+    if not lowered:
         return None
-    lowered = [w.lower() for w in words[:MAX_WORDS]]
-    if lowered[0] in RELATIVE:
-        return Found(today + dt.timedelta(days=RELATIVE[lowered[0]]), 1)
-    if tuple(lowered[:2]) == NEXT_WEEK:
-        return Found(next_week(today, club_day), 2)
-    for size in range(len(lowered), 0, -1):
-        if size == 1 and is_number(lowered[0]):
+    return _relative(lowered, today, club_day) or _written(lowered, today)
+
+
+def _relative(words: list[str], today: dt.date, club_day: int | None) -> Found | None:
+    """The phrases counted from today: this module's grammar, never dateparser's."""
+    first = words[0]
+    if first in RELATIVE:
+        return Found(today + dt.timedelta(days=RELATIVE[first]), 1)
+    if first == "over" and len(words) >= 3 and words[2] in UNITS:
+        count = int(words[1]) if is_number(words[1]) else COUNTS.get(words[1])
+        if count is None:
             return None
-        if any(_foreign_digits(w) for w in lowered[:size]):
+        try:
+            return Found(today + dt.timedelta(days=count * UNITS[words[2]]), 3)
+        except OverflowError:  # past the year 9999
+            return None
+    if tuple(words[:2]) == NEXT_WEEK:
+        if len(words) > 2 and words[2] in WEEKDAYS:
+            return Found(_monday_after(today) + dt.timedelta(days=WEEKDAYS[words[2]]), 3)
+        return Found(next_week(today, club_day), 2)
+    if len(words) > 1 and words[1] in WEEKDAYS and (first in COMING or first == "volgende"):
+        return Found(_weekday_from(today, WEEKDAYS[words[1]], today_too=first != "volgende"), 2)
+    if first in WEEKDAYS:
+        dated = _written(words, today) if len(words) > 1 else None  # `vr 11 dec`
+        return dated if dated is not None and dated.words > 1 \
+            else Found(_weekday_from(today, WEEKDAYS[first], today_too=True), 1)
+    return None
+
+
+def _written(words: list[str], today: dt.date) -> Found | None:
+    """A written date (`3 dec`, `vr 11 december 2026`, `3-12`): the longest phrase that
+    dateparser reads as one day."""
+    for size in range(len(words), 0, -1):
+        if size == 1 and is_number(words[0]):
+            return None
+        phrase = words[:size]
+        if any(_foreign_digits(w) for w in phrase):
             continue  # dateparser reads `²` and `٣` as days; a member does not mean that
-        date = _parse(" ".join(lowered[:size]), today)
-        if date is not None:
+        date = _parse(" ".join(phrase), today)
+        # A year nobody wrote (`4 december 25` read as 2125): not what was meant.
+        if date is not None and (date.year in (today.year, today.year + 1)
+                                 or any(str(date.year) in w for w in phrase)):
             return Found(date, size)
     return None
+
+
+def _weekday_from(today: dt.date, weekday: int, *, today_too: bool) -> dt.date:
+    ahead = (weekday - today.weekday()) % 7
+    return today + dt.timedelta(days=ahead or (0 if today_too else 7))
+
+
+def _monday_after(today: dt.date) -> dt.date:
+    """The Monday that starts next week."""
+    return today - dt.timedelta(days=today.weekday()) + dt.timedelta(days=7)
 
 
 def _foreign_digits(word: str) -> bool:
@@ -85,8 +148,7 @@ def next_week(today: dt.date, club_day: int | None) -> dt.date:
     night, a week from today."""
     if club_day is None:
         return today + dt.timedelta(days=7)
-    monday = today - dt.timedelta(days=today.weekday()) + dt.timedelta(days=7)
-    return monday + dt.timedelta(days=club_day)
+    return _monday_after(today) + dt.timedelta(days=club_day)
 
 
 def _parse(phrase: str, today: dt.date) -> dt.date | None:

@@ -21,6 +21,7 @@ from telegram.error import Conflict, Forbidden, InvalidToken, NetworkError, Tele
 
 from bot import jobs, texts
 from bot.chat import owe_to_arbiters
+from bot.flows import admin
 from bot.sender import Sender
 from bot.services import App, Services
 from storage import inbox
@@ -74,13 +75,15 @@ class Runtime:
             raise
         services = self.services
         self.sender = Sender(app.bot, services.db, arbiters=services.arbiters,
-                             throttle=services.throttle)
+                             throttle=services.throttle,
+                             migrated=lambda old, new: admin.follow_migration(services, old,
+                                                                              new))
         await app.start()
         config = services.settings
         if config.web_port is not None:
             from bot.web.server import WebServer  # the templates: only for a club with pages
 
-            web = WebServer(services, config.token, config.web_port)
+            web = WebServer(services, config.token, config.web_port, host=config.web_host)
             try:
                 await web.start()
             except OSError:

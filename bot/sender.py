@@ -16,7 +16,14 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from telegram import InlineKeyboardMarkup, ReplyParameters
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
 from telegram.ext import ExtBot
 
 from bot import texts
@@ -42,9 +49,13 @@ class Sender:
     def __init__(self, bot: ExtBot[None], db: Database, *,
                  arbiters: Callable[[], Awaitable[set[int]]] | None = None,
                  clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
-                 throttle: Throttle | None = None) -> None:
+                 throttle: Throttle | None = None,
+                 migrated: Callable[[int, int], Awaitable[object]] | None = None) -> None:
         self.bot, self.db, self.clock = bot, db, clock
         self.arbiters = arbiters
+        self.migrated = migrated
+        """Called when Telegram says a chat moved (a group became a supergroup): it moves
+        what the old chat is owed, and the club group with it."""
         self.throttle = throttle or Throttle()
         self.wake = asyncio.Event()
         self._stopping = False
@@ -101,6 +112,13 @@ class Sender:
             wait = exc.retry_after if isinstance(exc.retry_after, dt.timedelta) \
                 else dt.timedelta(seconds=float(exc.retry_after))
             await outbox.retry(self.db, pending, self.clock() + wait, str(exc))
+            return 0
+        except ChatMigrated as exc:
+            log.info("chat %d is now %d; sending there", message.chat_id, exc.new_chat_id)
+            if self.migrated is not None:
+                await self.migrated(message.chat_id, exc.new_chat_id)
+            else:
+                await outbox.move_chat(self.db, message.chat_id, exc.new_chat_id)
             return 0
         except Forbidden as exc:
             await self._give_up(pending, exc, texts.UNDELIVERABLE_BLOCKED)

@@ -191,6 +191,8 @@ CONFIG_ARBITER = ("KEIZER_ARBITERS: {value} is geen Telegram-gebruikersnummer. G
 START_WEB_PORT = ("De clubpagina kan niet starten op poort {port} ({reason}). Kies een andere "
                   "KEIZER_WEB_PORT, of laat hem leeg.")
 CONFIG_WEB_PORT = "KEIZER_WEB_PORT moet een poortnummer zijn (1 tot 65536), niet {value}."
+CONFIG_WEB_HOST = ("KEIZER_WEB_HOST moet een IP-adres zijn, zoals 127.0.0.1 (alleen de proxy op "
+                   "deze machine) of 0.0.0.0 (alle adressen), niet {value}.")
 CONFIG_PUBLIC_URL = ("KEIZER_PUBLIC_URL moet een adres zijn als https://schaak.example.nl/keizer, "
                      "niet {value}.")
 CONFIG_WEB_APP = ("KEIZER_WEB_APP moet de korte naam van de Mini App bij @BotFather zijn "
@@ -276,8 +278,17 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
     StoreProblem.SEASON_NOT_DONE: ("Ronde {round} is nog niet klaar. Een nieuw seizoen begint "
                                     "als alle rondes klaar zijn; een ronde die niet meer "
                                     "gespeeld wordt, laat je vervallen met /ronde vervalt."),
+    StoreProblem.SEASON_EMPTY: ("Dit seizoen heeft nog geen rondes: er is niets uitgespeeld om een "
+                                 "nieuw seizoen op te laten volgen. Is het net begonnen, dan "
+                                 "staat het klaar: plan de rondes met /ronde nieuw."),
+    StoreProblem.START_PAST: ("Een ronde op {date} zou om {time} beginnen, en dat is al voorbij. "
+                               "Kies een latere datum, of verzet eerst de aanvangstijd met "
+                               "<code>/instellingen start UU:MM</code>."),
     StoreProblem.NO_PUBLISHED: "Er is geen gepubliceerde ronde om te wijzigen.",
     StoreProblem.ALREADY_PLAYING: "{player} staat al in de indeling van ronde {round}.",
+    StoreProblem.HAS_BYE: ("{player} heeft de bye in ronde {round} en doet dus al mee. Kwam hij "
+                           "niet, zet hem dan op afwezig met <code>/indeling afwezig</code> en "
+                           "zijn naam."),
     StoreProblem.NOBODY_FREE: ("Er is niemand vrij om tegen {player} te spelen in ronde "
                                "{round} (geen bye, en niemand wiens tegenstander niet kwam)."),
     StoreProblem.NOT_IN_DRAFT: "{player} staat niet in de conceptindeling van ronde {round}; "
@@ -389,6 +400,9 @@ SIGNED_OFF = "{who} is afgemeld voor ronde {round} ({date}){kind}. {earns}"
 SIGNED_OFF_LATE = ("{who} is afgemeld voor ronde {round} ({date}), maar te laat: de deadline "
                    "was {deadline}. Het telt daarom als afwezig zonder afmelding (geen punten). "
                    "De wedstrijdleider is ingelicht.")
+SIGNED_OFF_KEPT = ("{who} was al op tijd afgemeld voor ronde {round} ({date}){kind}. Dat blijft "
+                   "zo: de deadline is voorbij, dus veranderen kan nu alleen de "
+                   "wedstrijdleider.")
 LATE_TO_ARBITER = "Te late afmelding: {who} voor ronde {round}{paired}."
 LATE_PAIRED = " (al ingedeeld tegen {opponent})"
 LATE_TO_OPPONENT = ("Je tegenstander {who} heeft zich te laat afgemeld voor ronde {round}. "
@@ -512,6 +526,12 @@ RESULT_BUTTONS = (("1-0", "1-0"), ("½-½", "1/2-1/2"), ("0-1", "0-1"))
 PERSONAL_PAIRING = ("Ronde {round} ({date}): je speelt met {colour} tegen {opponent} "
                     "(bord {board}). Tempo: {tempo}.\nNa afloop: tik de uitslag (wit eerst).")
 NIGHT_ABSENT_GROUP = "Wijziging ronde {round}: {absent} is er niet. {change}"
+NIGHT_NO_BYE = "Niemand heeft nu de bye."
+NIGHT_BYE_ABSENT = ("{player} had de bye in ronde {round} en is er niet: hij staat als afwezig "
+                    "genoteerd, de bye vervalt.")
+NIGHT_BYE_BACK = "{player} heeft de bye weer."
+NIGHT_YOU_BYE = ("Wijziging ronde {round}: je bent er toch en hebt de bye weer; er is niemand "
+                 "vrij om tegen je te spelen.")
 NIGHT_REPAIRED = "Bord {board}: {white} – {black}."
 NIGHT_FORFEIT = "{present} wint bord {board} reglementair."
 NIGHT_ARRIVED_GROUP = "Wijziging ronde {round}: {late} is er toch. {change}"
@@ -567,6 +587,9 @@ STATE_WORDS: Mapping[RoundState, str] = {
     RoundState.DRAFTED: "concept klaar", RoundState.PUBLISHED: "gepubliceerd",
     RoundState.COMPLETE: "afgelopen"}
 BAD_DATE = "'{text}' is geen datum. Schrijf bijvoorbeeld 3-12, 3 december of donderdag."
+GROUP_MIGRATED = ("De clubgroep is een supergroep geworden (Telegram geeft haar dan een nieuw "
+                  "nummer). Ik stuur alles voortaan naar de nieuwe groep, ook wat nog "
+                  "onderweg was; je hoeft niets te doen.")
 CLUB_SET = "Deze groep is nu de clubgroep: indelingen en standen komen hier."
 CLUB_ONLY_GROUP = "Stuur /club in de groep die de clubgroep moet worden."
 ARBITER_USAGE = "<code>/arbiter NUMMER</code> of <code>/arbiter weg NUMMER</code>."

@@ -31,6 +31,9 @@ class SignOff:
     draft_dropped: bool = False
     """It was in time, but the round had been drafted already: the draft is gone and the
     round must be paired again."""
+    kept: bool = False
+    """Sent after the deadline while a sign-off made in time stands: nothing changed, and
+    `reason` and `day` are those of the one that stands."""
 
 
 def _on_time(sent_at: dt.datetime, deadline: str | None, state: str) -> bool:
@@ -69,6 +72,12 @@ async def sign_off(db: Database, round_no: int, player: str,
         async with conn.execute("SELECT * FROM signoff WHERE round_id = ? AND player_id = ?",
                                 (rnd["id"], pid)) as cur:
             old = await cur.fetchone()
+        if not on_time and old is not None and old["on_time"] \
+                and old["reason"] != AbsenceReason.BYE:
+            # A sign-off made in time is never downgraded by a later one.
+            return SignOff(round_no, player, AbsenceReason(old["reason"]), True,
+                           None if old["day"] is None else ExternalDay(old["day"]),
+                           old["team"], kept=True)
         async with conn.execute("SELECT 1 FROM game WHERE round_id = ? AND ? IN "
                                 "(white_id, black_id)", (rnd["id"], pid)) as cur:
             paired = await cur.fetchone() is not None
@@ -162,6 +171,16 @@ async def record_unannounced(db: Database, round_no: int, reason: AbsenceReason,
                                new=[row["code"] for row in absent])
             await checked(db)
     return [row["code"] for row in absent]
+
+
+async def lost_bye(db: Database, round_no: int, player: str) -> bool:
+    """Was the player's latest change in this round that his bye became an absence (the
+    arbiter marked him absent at the board)? The audit log is where that is kept."""
+    async with db.conn.execute(
+            "SELECT action, json_extract(old, '$.reason') FROM audit WHERE entity = 'signoff' "
+            "AND entity_id = ? ORDER BY id DESC LIMIT 1", (f"{round_no}/{player}",)) as cur:
+        row = await cur.fetchone()
+    return row is not None and row[0] == "signoff.set" and row[1] == AbsenceReason.BYE
 
 
 async def signed_off_rounds(db: Database, player: str, *, from_round: int) -> list[int]:

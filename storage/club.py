@@ -61,6 +61,21 @@ async def change_settings(db: Database, *, actor: int | None, **changes: object)
                            entity_id=1, old={k: old.get(k) for k in changes}, new=changes)
 
 
+async def follow_group(db: Database, old: int, new: int, *, actor: int | None) -> bool:
+    """The club group moved from chat `old` to `new` (it became a supergroup); True if it was
+    the club group and this call moved it (a second call, for the same move, changes
+    nothing)."""
+    async with db.transaction() as conn:
+        cur = await conn.execute("UPDATE club SET group_chat_id = ? WHERE id = 1 AND "
+                                 "group_chat_id = ?", (new, old))
+        if cur.rowcount == 0:
+            return False
+        await audit.record(conn, actor=actor, action="club.group_migrated", entity="club",
+                           entity_id=1, old={"group_chat_id": old},
+                           new={"group_chat_id": new})
+    return True
+
+
 async def arbiters(db: Database) -> set[int]:
     async with db.conn.execute("SELECT telegram_id FROM arbiter") as cur:
         return {int(r[0]) for r in await cur.fetchall()}

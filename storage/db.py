@@ -300,15 +300,15 @@ class Database:
             raise StoreError(problem, path=self.path, reason=exc) from exc
 
     async def data_version(self) -> int:
-        """Changes whenever a commit changed the file (SQLite's data_version, read on the
-        reader, which never writes itself)."""
-        async with self.reader.execute("PRAGMA data_version") as cur:
+        """Changes whenever a commit changed the club's data (triggers move it; the inbox,
+        the outbox and the posted messages do not), read on the reader."""
+        async with self.reader.execute("SELECT version FROM club_version") as cur:
             row = await cur.fetchone()
         return int(row[0]) if row else 0
 
     async def memo(self, key: str, compute: Callable[[], Any]) -> Any:
-        """`await compute()` once per state of the file: the season and its standings are
-        loaded once, whatever number of messages ask before the next change."""
+        """`await compute()` once per state of the club's data: the season and its standings
+        are loaded once, whatever number of messages ask before the next change."""
         if self._in_transaction.get():
             return await compute()
         async with self._memo_locks.setdefault(key, asyncio.Lock()):  # one computes, all wait

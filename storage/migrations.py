@@ -199,6 +199,21 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE club ADD COLUMN web TEXT NOT NULL DEFAULT 'openbaar'
         CHECK (web IN ('openbaar', 'leden', 'uit'));
     """,
+    # 8: a version of the club's own data, moved by every write to it and by none to the
+    # inbox, the outbox or the messages posted: the caches of the season and the pages are
+    # kept on it (SQLite's data_version moves with every commit, a /help's too).
+    """
+    CREATE TABLE club_version (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        version INTEGER NOT NULL
+    );
+    INSERT INTO club_version (id, version) VALUES (1, 0);
+    """ + "".join(
+        f"CREATE TRIGGER {table}_{event.lower()}_bumps AFTER {event} ON {table} "
+        "BEGIN UPDATE club_version SET version = version + 1; END;\n"
+        for table in ("club", "arbiter", "season", "player", "round", "signoff", "game",
+                      "broken_rule", "signon", "rating_proposal")
+        for event in ("INSERT", "UPDATE", "DELETE")),
 )
 
 VERSION = len(MIGRATIONS)

@@ -51,6 +51,16 @@ async def owe(db: Database, messages: list[Outgoing]) -> None:
               m.round, m.kind, m.player, m.about, m.reply_to, now, now) for m in messages])
 
 
+async def move_chat(db: Database, old: int, new: int) -> int:
+    """A group became a supergroup (a new chat id): what it is still owed goes to the new
+    chat, now, as a plain message (the messages it answered stayed in the old chat)."""
+    async with db.aside() as conn:
+        cur = await conn.execute(
+            "UPDATE outbox SET chat_id = ?, reply_to = NULL, due_at = ? WHERE chat_id = ? "
+            "AND sent_at IS NULL AND failed_at IS NULL", (new, audit.now(), old))
+        return cur.rowcount
+
+
 async def due(db: Database, now: dt.datetime, *, limit: int = 50) -> list[Pending]:
     """What should go out now, oldest first. A chat whose oldest message waits for a retry
     holds back its later ones, so a chat gets its messages in order."""

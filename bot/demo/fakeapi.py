@@ -87,10 +87,17 @@ class NotSent(Exception):
 class ApiError(Exception):
     """An error answer of the Bot API."""
 
-    def __init__(self, status: int, description: str = "", retry_after: int | None = None) -> None:
+    def __init__(self, status: int, description: str = "", retry_after: int | None = None,
+                 migrate_to: int | None = None) -> None:
         super().__init__(description)
-        self.status, self.retry_after = status, retry_after
+        self.status, self.retry_after, self.migrate_to = status, retry_after, migrate_to
         self.description = description or DESCRIPTIONS.get(status, "Error")
+
+    @property
+    def parameters(self) -> dict[str, int]:
+        """`ResponseParameters`: when to retry, or where a group went."""
+        found = {"retry_after": self.retry_after, "migrate_to_chat_id": self.migrate_to}
+        return {k: v for k, v in found.items() if v is not None}
 
 
 @dataclass
@@ -122,6 +129,8 @@ class FakeTelegram:
         self.closing = False
         self.outage: set[str] = set()
         """Methods that answer 502 (Bad Gateway) until taken out again."""
+        self.migrated: dict[int, int] = {}
+        """Groups that became supergroups: old chat id to new (`migrate_group`)."""
         self.callback_ttl = 15.0
         self.queries: dict[str, float] = {}
         self.commands: dict[str, Any] = {}
@@ -180,6 +189,10 @@ class FakeTelegram:
         try:
             if method in self.outage:
                 raise ApiError(502)
+            moved = self.migrated.get(int(params.get("chat_id") or 0))
+            if moved is not None:
+                raise ApiError(400, "Bad Request: group chat was upgraded to a supergroup "
+                                    "chat", migrate_to=moved)
             fault = next((f for f in self.failures if f.method == method and f.match(params)),
                          None)
             if fault is not None:
@@ -193,8 +206,8 @@ class FakeTelegram:
         except ApiError as exc:
             body: dict[str, Any] = {"ok": False, "error_code": exc.status,
                                     "description": exc.description}
-            if exc.retry_after is not None:
-                body["parameters"] = {"retry_after": exc.retry_after}
+            if exc.parameters:
+                body["parameters"] = exc.parameters
             return web.json_response(body, status=exc.status)
         return web.json_response({"ok": True, "result": result})
 
@@ -389,6 +402,19 @@ class FakeTelegram:
             "id": query_id, "from": user.as_json(), "chat_instance": "ci",
             "data": data, "message": self.message(sent.chat_id, sent.message_id, sent.text, BOT,
                                                   reply_markup=sent.reply_markup)}})
+
+    def migrate_group(self, old: int, new: int, *, announce: bool = True) -> None:
+        """The group `old` becomes the supergroup `new`: from now on Telegram refuses what is
+        sent to `old`, naming `new`. With `announce`, the two service messages arrive too
+        (in the old chat with the new id, in the new chat with the old one)."""
+        self.migrated[old] = new
+        if not announce:
+            return
+        for chat, extra in ((old, {"migrate_to_chat_id": new}),
+                            (new, {"migrate_from_chat_id": old})):
+            msg = self.message(chat, next(self.message_ids), "", BOT, **extra)
+            del msg["text"]
+            self.push({"message": msg})
 
     def fail_next(self, method: str, status: int, *, chat_id: int | None = None,
                   retry_after: int = 1, description: str = "", delay: float = 0.0) -> None:

@@ -7,12 +7,13 @@ import asyncio
 import datetime as dt
 from dataclasses import dataclass
 
-from bot.chat import show_date
-from bot.services import Services, deadline_for, schedule
+from bot import texts
+from bot.chat import owe_to_arbiters, show_date
+from bot.services import Services, deadline_for, round_start, schedule
 from core.next_season import next_season as following
 from core.season import Season
 from core.standings import compute_standings
-from storage import club, seasons
+from storage import club, outbox, seasons
 from storage.club import ClubSettings, Member, ScheduledRound
 from storage.errors import InputStoreError, StoreProblem
 from storage.rounds import insert_round
@@ -51,8 +52,11 @@ async def next_season(services: Services, name: str | None, *, start: bool,
     begun, the old season kept. Raises InvalidInputError when no name follows."""
     db = services.db
     async with db.transaction():
-        unfinished = [r.number for r in await schedule(services)
-                      if r.state is not RoundState.COMPLETE]
+        planned = await schedule(services)
+        if not planned:
+            # Just begun (a second confirmation, say): nothing was played to follow on from.
+            raise InputStoreError(StoreProblem.SEASON_EMPTY)
+        unfinished = [r.number for r in planned if r.state is not RoundState.COMPLETE]
         if unfinished:
             raise InputStoreError(StoreProblem.SEASON_NOT_DONE, round=unfinished[0])
         old = await load_season(db)
@@ -107,12 +111,24 @@ class Scheduled:
     """Later rounds moved up one number to keep the rounds in date order."""
 
 
+async def _deadline(services: Services, date: dt.date) -> dt.datetime:
+    """The deadline of a round on `date`; a round whose start has gone by is refused (it would
+    be drafted at once, its deadline already past)."""
+    settings = await club.settings(services.db)
+    zone = services.settings.timezone
+    start = round_start(date, settings, zone)
+    if start <= services.clock():
+        raise InputStoreError(StoreProblem.START_PAST, date=show_date(date),
+                              time=start.astimezone(zone).strftime("%H:%M"))
+    return deadline_for(date, settings, zone)
+
+
 async def plan_round(services: Services, date: dt.date, *, actor: int) -> Scheduled:
     """A new round on `date`, in date order; its deadline follows from the settings."""
     db = services.db
     async with db.transaction():
         before = await schedule(services)
-        deadline = deadline_for(date, await club.settings(db), services.settings.timezone)
+        deadline = await _deadline(services, date)
         number = await insert_round(db, date, deadline, actor=actor)
     return Scheduled(number, date, deadline,
                      tuple(r.number for r in before if r.date == date),
@@ -131,9 +147,10 @@ async def move_round(services: Services, number: int, date: dt.date, *,
             other = max(before) if before else min(after)
             raise InputStoreError(StoreProblem.MOVE_ORDER, round=number, other=other,
                                   date=show_date(dated[other]))
-        deadline = deadline_for(date, await club.settings(db), services.settings.timezone)
+        deadline = await _deadline(services, date)
         await club.set_schedule(db, number, date=date, deadline=deadline, actor=actor)
-    return Scheduled(number, date, deadline)
+    return Scheduled(number, date, deadline,
+                     tuple(n for n, d in dated.items() if d == date and n != number))
 
 
 async def cancel_round(services: Services, number: int, *, actor: int) -> None:
@@ -145,6 +162,18 @@ async def set_group(services: Services, chat_id: int, thread_id: int | None, tit
     """The club group (and forum topic) where pairings, reminders and standings go."""
     await club.change_settings(services.db, actor=actor, group_chat_id=chat_id,
                                group_thread_id=thread_id, name=title)
+
+
+async def follow_migration(services: Services, old: int, new: int) -> bool:
+    """A group became a supergroup: the club group follows it (the arbiters are told once),
+    and what was still owed to the old chat goes to the new one. True if the club group
+    moved."""
+    async with services.db.transaction():
+        moved = await club.follow_group(services.db, old, new, actor=None)
+        await outbox.move_chat(services.db, old, new)
+        if moved:
+            await owe_to_arbiters(services, texts.GROUP_MIGRATED)
+    return moved
 
 
 async def set_arbiter(services: Services, telegram_id: int, *, on: bool, actor: int) -> None:

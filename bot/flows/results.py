@@ -146,10 +146,13 @@ async def confirm(services: Services, user_id: int, number: int, board: int, val
         who = await club.member_of(db, user_id)
         stored = await results.game(db, number, board)
         if who is None or who.code not in (stored.white, stored.black) \
-                or (agrees and stored.reported_by == user_id):
+                or stored.reported_by == user_id:
             return Confirmation.NOT_YOURS, ""
         everyone = await _everyone(services)
         said = _words(everyone, Result(value), stored.white, stored.black)
+        # Only an open report with this value can be confirmed or disputed.
+        if stored.result is None or stored.result.value != value or stored.confirmed:
+            return Confirmation.ALREADY_HANDLED, said
         if not agrees:
             await owe_to_arbiters(services, texts.DISPUTE_TO_ARBITER.format(
                 who=esc(who.name), round=number, board=board, words=said))
@@ -159,8 +162,6 @@ async def confirm(services: Services, user_id: int, number: int, board: int, val
                     who=esc(who.name), round=number, board=board, words=said),
                     about=esc(reporter.name))
             return Confirmation.DISPUTED, said
-        if stored.result is None or stored.result.value != value or stored.confirmed:
-            return Confirmation.ALREADY_HANDLED, said
         outcome = await results.confirm(db, number, board, player=who.code, actor=user_id)
         if outcome.round_complete:
             await post_standings(services, outcome.round)

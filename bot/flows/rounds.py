@@ -288,11 +288,14 @@ class NightChange:
     player: str
     """Who did not come (`absent`), or who came after all (`arrived`)."""
     board: Board | None
-    """The board he (or his opponent) now plays; None when the opponent wins by forfeit."""
+    """The board he (or his opponent) now plays; None when the opponent wins by forfeit,
+    or when the absent player had the bye (and `forfeit` is None too)."""
     forfeit: Board | None = None
     """The board scored as a forfeit because nobody was free."""
     broken: tuple[BrokenRule, ...] = ()
     """Rules the new board breaks (never a meeting rule: those rule a board out)."""
+    bye: bool = False
+    """He (`arrived`) has the bye back that he lost by being marked absent."""
 
 
 async def absent_at_board(services: Services, code: str, *, actor: int) -> NightChange:
@@ -302,6 +305,13 @@ async def absent_at_board(services: Services, code: str, *, actor: int) -> Night
     db = services.db
     async with db.transaction():
         number, stored, season = await _published(services)
+        if code == stored.bye:
+            # He had the bye: it goes, and he is absent like anyone who did not come.
+            await attendance.sign_off(db, number, code, AbsenceReason.NO_NOTICE,
+                                      sent_at=services.clock(), actor=actor, correction=True)
+            change = NightChange(number, code, None)
+            await _tell(services, change, None, absent=True)
+            return change
         k = next((k for k, b in enumerate(stored.boards) if code in (b.white, b.black)), None)
         if k is None:
             raise InputStoreError(StoreProblem.NOT_ON_BOARD, player=code, round=number)
@@ -324,7 +334,7 @@ async def absent_at_board(services: Services, code: str, *, actor: int) -> Night
         else:
             change = await _repair(services, number, stored, code, board.number, found,
                                    actor=actor)
-        await _tell(services, change, opponent)
+        await _tell(services, change, opponent, absent=True)
     return change
 
 
@@ -334,15 +344,24 @@ async def arrived(services: Services, code: str, *, actor: int) -> NightChange:
     db = services.db
     async with db.transaction():
         number, stored, season = await _published(services)
-        if any(code in (b.white, b.black) for b in stored.boards) or code == stored.bye:
+        if code == stored.bye:
+            raise InputStoreError(StoreProblem.HAS_BYE, player=code, round=number)
+        if any(code in (b.white, b.black) for b in stored.boards):
             raise InputStoreError(StoreProblem.ALREADY_PLAYING, player=code, round=number)
         found = await _partner(season, number, code, _free(stored, without=None))
+        if found is None and stored.bye is None \
+                and await attendance.lost_bye(db, number, code):
+            # Marked absent while he had the bye, and nobody plays him now: he has it back.
+            await rounds.replace_boards(db, number, stored.boards, code, actor=actor)
+            change = NightChange(number, code, None, bye=True)
+            await _tell(services, change, None, absent=False)
+            return change
         if found is None:
             raise InputStoreError(StoreProblem.NOBODY_FREE, player=code, round=number)
         change = await _repair(services, number, stored, code, None, found, actor=actor)
         await attendance.cancel_sign_off(db, number, code, sent_at=services.clock(),
                                          actor=actor, correction=True)
-        await _tell(services, change, None)
+        await _tell(services, change, None, absent=False)
     return change
 
 
@@ -405,8 +424,10 @@ async def _repair(services: Services, number: int, stored: rounds.StoredPairing,
     return NightChange(number, player, new, broken=paired.broken)
 
 
-async def _tell(services: Services, change: NightChange, opponent: str | None) -> None:
-    """The group hears of the change, each player it concerns privately."""
+async def _tell(services: Services, change: NightChange, opponent: str | None, *,
+                absent: bool) -> None:
+    """The group hears of the change, each player it concerns privately: that `change.player`
+    is `absent`, or came after all; `opponent` is the one he left without a game."""
     db = services.db
     everyone = {m.code: m for m in await club.members(db)}
     settings = await club.settings(db)
@@ -415,7 +436,13 @@ async def _tell(services: Services, change: NightChange, opponent: str | None) -
         return esc(everyone[code].name)
 
     number = change.round
-    if change.board is None:
+    buttons: dict[str, InlineKeyboardMarkup] = {}
+    if change.bye:
+        line = texts.NIGHT_BYE_BACK.format(player=name(change.player))
+        private = {change.player: texts.NIGHT_YOU_BYE.format(round=number)}
+    elif change.board is None and change.forfeit is None:
+        line, private = texts.NIGHT_NO_BYE, {}
+    elif change.board is None:
         assert change.forfeit is not None and opponent is not None
         line = texts.NIGHT_FORFEIT.format(present=name(opponent), board=change.forfeit.number)
         private = {opponent: texts.NIGHT_YOU_WIN.format(round=number,
@@ -429,7 +456,10 @@ async def _tell(services: Services, change: NightChange, opponent: str | None) -
             board=board.number)
             for me, other, colour in ((board.white, board.black, "white"),
                                       (board.black, board.white, "black"))}
-    if opponent is not None:
+        # As under one's own pairing: the result is one tap away.
+        buttons = {code: result_buttons(number, board.number)
+                   for code in (board.white, board.black)}
+    if absent:
         private[change.player] = texts.NIGHT_YOU_ABSENT.format(round=number)
         group = texts.NIGHT_ABSENT_GROUP.format(round=number, absent=name(change.player),
                                                 change=line)
@@ -445,13 +475,19 @@ async def _tell(services: Services, change: NightChange, opponent: str | None) -
     for code, text in private.items():
         who = everyone[code]
         if who.telegram_id is not None:
-            await send(services, who.telegram_id, text, about=esc(who.name))
+            await send(services, who.telegram_id, text, about=esc(who.name),
+                       markup=buttons.get(code))
 
 
 async def night_text(services: Services, change: NightChange) -> str:
     """The change as the arbiter is told it: what the board is now, and any rule broken."""
     names = {m.code: m.name for m in await club.members(services.db)}
-    if change.board is None:
+    if change.bye:
+        text = texts.NIGHT_BYE_BACK.format(player=esc(names[change.player]))
+    elif change.board is None and change.forfeit is None:
+        text = texts.NIGHT_BYE_ABSENT.format(player=esc(names[change.player]),
+                                             round=change.round)
+    elif change.board is None:
         assert change.forfeit is not None
         present = change.forfeit.black if change.forfeit.white == change.player \
             else change.forfeit.white

@@ -18,8 +18,9 @@ from core.preview import SignOffPrice, after_sign_off, sign_off_price
 from core.season import AbsenceReason, ExternalDay
 from storage import attendance, club, rounds
 from storage.club import Member
+from storage.errors import InputStoreError, StoreProblem
 from storage.seasons import load_season
-from storage.states import PUBLIC
+from storage.states import PUBLIC, RoundState
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,8 @@ class SignedOff:
     """The deadline it missed; None when it was in time."""
     price: SignOffPrice | None
     """What it earns (None: late, so nothing; or not asked for)."""
+    kept: bool = False
+    """Too late to change a sign-off made in time: that one stands (`reason`, `day`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +87,10 @@ async def sign_off(services: Services, who: Member, request: Request, *, sent_at
         done, redrafted = [], []
         for one in signed:
             scheduled = dates[one.round]
+            if one.kept:
+                done.append(SignedOff(one.round, scheduled.date, one.reason, one.day, None,
+                                      None, kept=True))
+                continue
             if not one.on_time:
                 await _tell_about_late(services, who, one.round)
                 done.append(SignedOff(one.round, scheduled.date, one.reason, one.day,
@@ -135,6 +142,21 @@ async def sign_on(services: Services, who: Member, numbers: Sequence[int], *,
         return [await attendance.sign_on(services.db, number, who.code, sent_at=sent_at,
                                          actor=actor, correction=correction)
                 for number in numbers]
+
+
+async def plays(services: Services, who: Member, number: int, *, sent_at: dt.datetime,
+                actor: int) -> None:
+    """He will play (a button under the reminder): a flexible member signs on, a fixed one
+    takes back a sign-off. A round already played is refused, as a sign-off for it is."""
+    async with services.db.transaction():
+        if await rounds.state(services.db, number) is RoundState.COMPLETE:
+            raise InputStoreError(StoreProblem.ROUND_CLOSED, round=number)
+        if who.flexible:
+            await sign_on(services, who, [number], sent_at=sent_at, actor=actor,
+                          correction=False)
+        elif number in await signed_off_rounds(services, who, from_round=number):
+            await cancel(services, who, number, sent_at=sent_at, actor=actor,
+                         correction=False)
 
 
 async def signed_off_rounds(services: Services, who: Member, *, from_round: int) -> list[int]:

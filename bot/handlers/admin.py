@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from telegram import Update
 from telegram.constants import ChatType
+from telegram.ext import MessageHandler, filters
 
 from bot import dates, texts
 from bot.chat import esc, reply, show_date, show_moment
@@ -88,6 +89,12 @@ async def _date(update: Update, context: Context, words: list[str],
     return found.date
 
 
+def _same_day(scheduled: admin.Scheduled) -> list[str]:
+    """A word of warning when another round is on the same day (allowed: a double round)."""
+    return [texts.RONDE_SAME_DAY.format(rounds=", ".join(map(str, scheduled.same_day)))] \
+        if scheduled.same_day else []
+
+
 @arbiter_only
 async def ronde(update: Update, context: Context) -> None:
     args = list(context.args or [])
@@ -115,10 +122,7 @@ async def ronde(update: Update, context: Context) -> None:
                                           deadline=show_moment(planned.deadline, zone))]
         if planned.renumbered:
             lines.append(texts.RONDE_RENUMBERED)
-        if planned.same_day:
-            lines.append(texts.RONDE_SAME_DAY.format(
-                rounds=", ".join(map(str, planned.same_day))))
-        await reply(update, context, "\n".join(lines))
+        await reply(update, context, "\n".join(lines + _same_day(planned)))
         return
     if args[0].lower() == "uitstel" and len(args) >= 3 and number(args[1]) is not None:
         date = await _date(update, context, args[2:], today)
@@ -128,9 +132,9 @@ async def ronde(update: Update, context: Context) -> None:
             await reply(update, context, texts.RONDE_PAST.format(date=show_date(date, today)))
             return
         moved = await admin.move_round(services, int(args[1]), date, actor=_actor(update))
-        await reply(update, context, texts.RONDE_MOVED.format(
+        await reply(update, context, "\n".join([texts.RONDE_MOVED.format(
             round=moved.round, date=show_date(date, today),
-            deadline=show_moment(moved.deadline, zone)))
+            deadline=show_moment(moved.deadline, zone)), *_same_day(moved)]))
         return
     if args[0].lower() == "vervalt" and len(args) == 2 and number(args[1]) is not None:
         await admin.cancel_round(services, int(args[1]), actor=_actor(update))
@@ -149,6 +153,21 @@ async def club_group(update: Update, context: Context) -> None:
     await admin.set_group(context.services, chat.id, thread, chat.title or "",
                           actor=_actor(update))
     await reply(update, context, texts.CLUB_SET)
+
+
+async def group_migrated(update: Update, context: Context) -> None:
+    """Telegram's service message when a group becomes a supergroup (in the old chat with
+    the new id, in the new chat with the old one): the club group follows."""
+    message = update.effective_message
+    if message is None:
+        return
+    if message.migrate_to_chat_id is not None:
+        old, new = message.chat_id, message.migrate_to_chat_id
+    elif message.migrate_from_chat_id is not None:
+        old, new = message.migrate_from_chat_id, message.chat_id
+    else:
+        return
+    await admin.follow_migration(context.services, old, new)
 
 
 @arbiter_only
@@ -329,6 +348,7 @@ def register(app: App) -> None:
     app.add_handler(command("spelers", spelers))
     app.add_handler(command("ronde", ronde))
     app.add_handler(command("club", club_group))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group_migrated))
     app.add_handler(command("arbiter", arbiter))
     app.add_handler(command("instellingen", instellingen))
     app.add_handler(command("extern", extern))

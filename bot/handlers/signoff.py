@@ -13,7 +13,7 @@ from bot import dates, texts
 from bot.chat import answer, esc, reply, show_date, show_moment
 from bot.flows import members, signoff
 from bot.handlers.common import atomically, button, command, is_arbiter, member
-from bot.services import App, Context, ScheduledRound, Services, open_round, schedule
+from bot.services import App, Context, ScheduledRound, open_round, schedule
 from core.preview import Earning
 from core.season import Absence, AbsenceReason, ExternalDay
 
@@ -41,26 +41,37 @@ class Span:
     """`t/m`: the end's day included; `tot`: up to that day. A round number always counts."""
     bare_start: bool = False
     """The start was a bare number: in `3 t/m 9 december` it is a day, not round 3."""
+    onward: bool = False
+    """`vanaf X` with no end: every round from X to the last."""
 
 
-SKIP = {"van", "vanaf"}
-UNTIL = {"t/m": True, "tm": True, "tot": False}
+HALF_YEAR = dt.timedelta(days=183)
+SKIP = {"van"}
+ONWARD = "vanaf"
+UNTIL = {"t/m": True, "tm": True, "t.e.m.": True, "tot": False}
+THROUGH = ("tot", "en", "met")
+"""`tot en met`, written out: as `t/m`."""
 EXTERNAL = {"extern": ExternalDay.OTHER_DAY, "extern-anderedag": ExternalDay.OTHER_DAY,
             "extern-clubavond": ExternalDay.CLUB_NIGHT, "clubavond": ExternalDay.CLUB_NIGHT}
 
 
 def parse(words: list[str], rounds: list[ScheduledRound], opened: int | None,
           today: dt.date) -> Request:
-    """`[datum | rondenummer | ronde N | van X t/m Y | tot X] [extern | extern-clubavond]
-    [reden]`; X and Y rounds or dates, `tot X` from the open round (`opened`). Reads dates
-    with dateparser: run it in a thread."""
+    """`[datum | rondenummer | ronde N | van X t/m Y | tot X | vanaf X] [extern |
+    extern-clubavond] [reden]`, several joined by `en`; X and Y rounds or dates (bot.dates),
+    `t/m` also written `tot en met`; `tot X` from the open round (`opened`), `vanaf X` to the
+    last round. Reads dates with dateparser: run it in a thread."""
     request = Request()
     spans: list[Span] = []
     until: bool | None = None
     club_day = dates.club_day(r.date for r in rounds)
-    k, named_round = 0, False
+    k, named_round, onward = 0, False, False
     while k < len(words):
         low = words[k].lower()
+        if low == ONWARD:
+            onward = True
+            k += 1
+            continue
         if low in SKIP or (low in ("en", ",") and spans and k + 1 < len(words)
                            and _point(words[k + 1:], today, club_day)[0] is not None):
             k += 1
@@ -73,8 +84,9 @@ def parse(words: list[str], rounds: list[ScheduledRound], opened: int | None,
             if until is not None:
                 request.problem = texts.BAD_RANGE_END
                 return request
-            until = UNTIL[low]
-            k += 1
+            through = tuple(w.lower() for w in words[k:k + 3]) == THROUGH
+            until = through or UNTIL[low]
+            k += 3 if through else 1
             continue
         if low in EXTERNAL:
             request.reason, request.day = AbsenceReason.EXTERNAL, EXTERNAL[low]
@@ -96,7 +108,8 @@ def parse(words: list[str], rounds: list[ScheduledRound], opened: int | None,
         bare, named_round = isinstance(point, int) and not named_round, False
         k += used
         if until is None:
-            spans.append(Span(point, bare_start=bare))
+            spans.append(Span(point, bare_start=bare, onward=onward))
+            onward = False
             continue
         last = spans.pop() if spans and spans[-1].end is None else None
         spans.append(Span(None if last is None else last.start, point, until,
@@ -128,6 +141,8 @@ def _rounds(span: Span, rounds: list[ScheduledRound], opened: int | None,
     """The scheduled rounds a span names, or a problem to say."""
     numbers = {r.number for r in rounds}
     start, end = span.start, span.end
+    if end is None and span.onward and numbers:
+        end = max(numbers)
     if span.bare_start and isinstance(start, int) and isinstance(end, dt.date):
         start = _day_before(start, end)
         if start is None:
@@ -145,12 +160,25 @@ def _rounds(span: Span, rounds: list[ScheduledRound], opened: int | None,
         if opened is None:
             return texts.NO_OPEN_ROUND
         start = opened
+    start = _recent_start(start, end, today)
     if _after(start, end, rounds):
         return texts.BAD_RANGE.format(first=_point_text(start, today),
                                       last=_point_text(end, today))
     chosen = [r.number for r in rounds if _from(r, start) and _until(r, end, span.through)]
     return chosen or texts.NO_ROUND_IN_RANGE.format(first=_point_text(start, today),
                                                    last=_point_text(end, today))
+
+
+def _recent_start(start: Point, end: Point, today: dt.date) -> Point:
+    """A range's first day read as next year's because it has gone by this year (`van 20
+    november t/m 4 december` on 1 December) starts this year, where the range then holds."""
+    if not (isinstance(start, dt.date) and isinstance(end, dt.date) and start > end):
+        return start
+    with contextlib.suppress(ValueError):  # 29 February
+        earlier = start.replace(year=start.year - 1)
+        if earlier <= end and dt.timedelta(0) <= today - earlier <= HALF_YEAR:
+            return earlier
+    return start
 
 
 def _from(r: ScheduledRound, start: Point) -> bool:
@@ -265,6 +293,10 @@ def signed_off_text(done: signoff.SignOffReport, zone: dt.tzinfo, *, for_self: b
                 deadline=show_moment(one.late_after, zone)))
             continue
         kind = texts.SIGNED_OFF_FOR.get(Absence(done.who.code, one.reason, one.day).kind, "")
+        if one.kept:
+            lines.append(texts.SIGNED_OFF_KEPT.format(who=esc(done.who.name), round=one.round,
+                                                      date=when, kind=kind))
+            continue
         earns = "" if one.price is None else texts.earns(one.price, done.decimals, about)
         lines.append(texts.SIGNED_OFF.format(who=esc(done.who.name), round=one.round,
                                              date=when, kind=kind, earns=earns).rstrip())
@@ -330,8 +362,8 @@ async def attendance_button(update: Update, context: Context) -> None:
         return
     pressed = services.clock()  # a press carries no time of its own
     if choice == "play":
-        await answer(update, await _plays(services, who, chosen, pressed, query.from_user.id),
-                     alert=True)
+        await signoff.plays(services, who, chosen, sent_at=pressed, actor=query.from_user.id)
+        await answer(update, texts.ATTEND_PLAYING.format(round=chosen), alert=True)
         return
     reason, day = (AbsenceReason.EXTERNAL, ExternalDay.CLUB_NIGHT) if choice == "ext" \
         else (AbsenceReason.NOTICE, None)
@@ -341,18 +373,6 @@ async def attendance_button(update: Update, context: Context) -> None:
                                   actor=query.from_user.id, correction=False, early=early)
     await answer(update, signed_off_text(done, services.settings.timezone, for_self=True),
                  alert=True)
-
-
-async def _plays(services: Services, who: members.Member, number_: int, sent_at: dt.datetime,
-                 actor: int) -> str:
-    """He will play: a flexible member signs on, a fixed one takes back a sign-off."""
-    if who.flexible:
-        await signoff.sign_on(services, who, [number_], sent_at=sent_at, actor=actor,
-                              correction=False)
-    elif number_ in await signoff.signed_off_rounds(services, who, from_round=number_):
-        await signoff.cancel(services, who, number_, sent_at=sent_at, actor=actor,
-                             correction=False)
-    return texts.ATTEND_PLAYING.format(round=number_)
 
 
 async def herinnering(update: Update, context: Context) -> None:

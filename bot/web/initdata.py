@@ -18,7 +18,9 @@ def user_of(init_data: str, token: str, now: dt.datetime) -> int | None:
     """The Telegram user id the data was signed for, or None when it does not check out."""
     fields = dict(parse_qsl(init_data, keep_blank_values=True))
     signature = fields.pop("hash", "")
-    if not signature or not hmac.compare_digest(signature, _signature(fields, token)):
+    # Compared as bytes: compare_digest refuses a str with non-ASCII characters (TypeError).
+    if not signature or not hmac.compare_digest(signature.encode(),
+                                                _signature(fields, token).encode()):
         return None
     try:
         signed = dt.datetime.fromtimestamp(int(fields.get("auth_date", "")), dt.UTC)

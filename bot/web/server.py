@@ -28,7 +28,7 @@ class WebServer:
     """`start` and `stop` with the bot; `url` once started (the port may be 0 in tests)."""
 
     def __init__(self, services: Services, token: str, port: int, *,
-                 host: str = "0.0.0.0") -> None:
+                 host: str = "127.0.0.1") -> None:
         self.services, self.token, self.port, self.host = services, token, port, host
         self.runner: web.AppRunner | None = None
         self.url = ""

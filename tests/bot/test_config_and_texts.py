@@ -31,6 +31,7 @@ GOOD = {"TELEGRAM_BOT_TOKEN": TOKEN}
     ({**GOOD, "KEIZER_WEB_PORT": "70000"}, "KEIZER_WEB_PORT moet een poortnummer zijn"),
     ({**GOOD, "KEIZER_PUBLIC_URL": "schaak.nl"}, "KEIZER_PUBLIC_URL moet een adres zijn"),
     ({**GOOD, "KEIZER_WEB_APP": "t.me/x"}, "KEIZER_WEB_APP moet de korte naam"),
+    ({**GOOD, "KEIZER_WEB_HOST": "overal"}, "KEIZER_WEB_HOST moet een IP-adres zijn"),
 ])
 def test_a_bad_setting_is_named_with_how_to_fix_it(env, says):
     with pytest.raises(ConfigError) as caught:
@@ -48,6 +49,9 @@ def test_good_settings(tmp_path):
                   "KEIZER_WEB_APP": "stand"})
     assert (pages.web_port, pages.public_url, pages.web_app) == (
         8080, "https://schaak.example.nl/keizer", "stand")
+    # Issue 22: behind the proxy on this machine only, unless the set-up needs more.
+    assert pages.web_host == "127.0.0.1"
+    assert load({**GOOD, "KEIZER_WEB_HOST": "0.0.0.0"}).web_host == "0.0.0.0"
 
 
 def test_env_file_is_read(tmp_path, monkeypatch):

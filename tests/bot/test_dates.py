@@ -116,3 +116,136 @@ def test_external_keeps_its_day_and_the_reason_follows():
 def test_what_cannot_be_read_is_said(text, problem):
     request = parse(text.split(), ROUNDS, 1, TUESDAY)
     assert request.problem is not None and request.problem.startswith(problem), request.problem
+
+
+# Issue 22: a Friday club. Today is Tuesday 1 December 2026; fourteen Fridays from 4 December
+# (round 1) to 5 March (round 14): 4, 11, 18, 25 Dec; 1, 8, 15, 22, 29 Jan; 5, 12, 19, 26 Feb;
+# 5 Mar. Round 1 is open.
+FRIDAYS = [ScheduledRound(k + 1, dt.date(2026, 12, 4) + dt.timedelta(weeks=k), None,
+                          RoundState.PLANNED) for k in range(14)]
+
+
+def on_fridays(text: str) -> tuple[list[int], str]:
+    request = parse(text.split(), FRIDAYS, 1, TUESDAY)
+    assert request.problem is None, request.problem
+    return request.rounds, request.note
+
+
+@pytest.mark.parametrize(("text", "rounds", "note"), [
+    # Weekdays, this week and next.
+    ("vrijdag", [1], ""),
+    ("vr", [1], ""),
+    ("Vrijdag", [1], ""),
+    ("komende vrijdag", [1], ""),
+    ("aanstaande vrijdag", [1], ""),
+    ("deze vrijdag", [1], ""),
+    ("volgende vrijdag", [1], ""),  # the first Friday after today
+    ("volgende week", [2], ""),  # the club night of next week
+    ("volgende week vrijdag", [2], ""),  # one date: never this Friday and next
+    ("volgende week vr", [2], ""),
+    ("volgende week vrijdag ziek", [2], "ziek"),
+    ("vrijdag en volgende week vrijdag", [1, 2], ""),
+    # Counted from today, not from yesterday.
+    ("over 3 dagen", [1], ""),
+    ("over 10 dagen", [2], ""),
+    ("over 17 dagen", [3], ""),
+    ("over drie dagen", [1], ""),
+    # Written dates.
+    ("4 december", [1], ""),
+    ("4 dec", [1], ""),
+    ("vr 4 dec", [1], ""),
+    ("vrijdag 11 december", [2], ""),
+    ("11-12", [2], ""),
+    ("11/12", [2], ""),
+    ("11-12-2026", [2], ""),
+    ("2026-12-11", [2], ""),
+    ("25 dec", [4], ""),
+    ("4 dec vakantie", [1], "vakantie"),
+    # Over the turn of the year: January is next year's.
+    ("1 januari", [5], ""),
+    ("8 januari", [6], ""),
+    ("8 jan 2027", [6], ""),
+    ("5 maart", [14], ""),
+    # Rounds by number.
+    ("3", [3], ""),
+    ("ronde 3", [3], ""),
+    ("2 en 4", [2, 4], ""),
+    ("ronde 2 en 5", [2, 5], ""),
+    ("4 dec en 18 dec", [1, 3], ""),
+    # Ranges: `tot` leaves the end day out, `t/m` and `tot en met` take it in.
+    ("van 2 t/m 4", [2, 3, 4], ""),
+    ("2 tm 4", [2, 3, 4], ""),
+    ("van 2 tot en met 4", [2, 3, 4], ""),
+    ("van 11 december tot 8 januari", [2, 3, 4, 5], ""),
+    ("van 11 december t/m 8 januari", [2, 3, 4, 5, 6], ""),
+    ("van 11 december tot en met 8 januari", [2, 3, 4, 5, 6], ""),
+    ("4 december tot 25 december", [1, 2, 3], ""),
+    ("4 december t/m 25 december", [1, 2, 3, 4], ""),
+    ("van 18 december tot 15 januari", [3, 4, 5, 6], ""),
+    ("van 28 december t/m 10 januari", [5, 6], ""),
+    ("van 28 t/m 10 januari", [5, 6], ""),  # the 28th of the month before
+    ("van 18 t/m 31 december", [3, 4], ""),
+    ("4 t/m 18 december", [1, 2, 3], ""),
+    ("tot 18 december", [1, 2], ""),  # from the open round
+    ("t/m 18 december", [1, 2, 3], ""),
+    ("tot en met 18 december", [1, 2, 3], ""),
+    ("Tot En Met 18 dec ziek", [1, 2, 3], "ziek"),
+    ("tot 1 januari", [1, 2, 3, 4], ""),
+    ("t/m 1 januari", [1, 2, 3, 4, 5], ""),
+    ("t/m 8 januari 2027", [1, 2, 3, 4, 5, 6], ""),
+    ("van 8 januari t/m ronde 9", [6, 7, 8, 9], ""),
+    ("ronde 10 t/m 26 februari", [10, 11, 12, 13], ""),
+    ("ronde 2 t/m 18 december", [2, 3], ""),
+    ("van 20 november t/m 4 december", [1], ""),  # a start already past
+    ("vanaf 5 februari", [10, 11, 12, 13, 14], ""),  # to the last round
+    ("vanaf ronde 12 blessure", [12, 13, 14], "blessure"),
+    ("vanaf 5 februari t/m 12 februari", [10, 11], ""),
+])
+def test_which_rounds_a_phrase_signs_off_on_a_friday_club(text, rounds, note):
+    assert on_fridays(text) == (rounds, note)
+
+
+def test_a_phrase_with_a_reason_for_an_external_game():
+    text = "volgende week vrijdag extern-clubavond tegen Zukertort"
+    request = parse(text.split(), FRIDAYS, 1, TUESDAY)
+    assert (request.rounds, request.reason, request.day, request.note) == (
+        [2], AbsenceReason.EXTERNAL, ExternalDay.CLUB_NIGHT, "tegen Zukertort")
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    # Dates with no round say which day they were read as, so a misreading shows.
+    ("vandaag", "Op di 1 dec staat geen ronde op het programma."),
+    ("morgen", "Op wo 2 dec staat geen ronde op het programma."),
+    ("overmorgen", "Op do 3 dec staat geen ronde op het programma."),
+    ("gisteren", "Op ma 30 nov staat geen ronde op het programma."),
+    ("eergisteren", "Op zo 29 nov staat geen ronde op het programma."),
+    ("zaterdag", "Op za 5 dec staat geen ronde op het programma."),
+    ("volgende week donderdag", "Op do 10 dec staat geen ronde op het programma."),
+    ("over een week", "Op di 8 dec staat geen ronde op het programma."),
+    ("over twee weken", "Op di 15 dec staat geen ronde op het programma."),
+    ("31 december", "Op do 31 dec staat geen ronde op het programma."),
+    ("van 25 december tot 4 december", "Van vr 25 dec tot vr 4 dec kan niet"),
+    ("tot en met", "Na 't/m' of 'tot' hoort de laatste ronde of datum"),
+    ("van 2 tot en met", "Na 't/m' of 'tot' hoort de laatste ronde of datum"),
+    ("over 1000 dagen", "Op ma 27 aug 2029 staat geen ronde op het programma."),
+])
+def test_what_a_friday_club_cannot_sign_off_is_said(text, problem):
+    request = parse(text.split(), FRIDAYS, 1, TUESDAY)
+    assert request.problem is not None and request.problem.startswith(problem), request.problem
+
+
+@pytest.mark.parametrize(("text", "date", "words"), [
+    ("gisteren", dt.date(2026, 11, 30), 1),
+    ("eergisteren", dt.date(2026, 11, 29), 1),
+    ("over 3 dagen", dt.date(2026, 12, 4), 3),
+    ("volgende week vrijdag", dt.date(2026, 12, 11), 3),
+    ("volgende week maandag", dt.date(2026, 12, 7), 3),
+    ("volgende dinsdag", dt.date(2026, 12, 8), 2),
+    ("komende dinsdag", TUESDAY, 2),
+    ("11 december tot 8 januari", dt.date(2026, 12, 11), 2),  # never `11 december tot 8`
+    ("4 december tot 25", dt.date(2026, 12, 4), 2),  # never the year 2125
+    ("4 december 25", dt.date(2026, 12, 4), 2),
+    ("3 dec en 17 dec", dt.date(2026, 12, 3), 2),
+])
+def test_a_date_is_one_phrase_counted_from_today(text, date, words):
+    assert dates.read(text.split(), TUESDAY, 4) == dates.Found(date, words)

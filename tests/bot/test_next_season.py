@@ -4,6 +4,7 @@ stays readable with /stand vorig, and the members stay linked."""
 from __future__ import annotations
 
 from bot import texts
+from storage.errors import StoreError, StoreProblem
 from tests.bot.conftest import ARBITER
 from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
 
@@ -26,6 +27,11 @@ async def test_the_next_season_is_shown_then_begun(bot, members):
     assert (await bot.ask(members[0], "/stand")).text == final.text  # nothing changed yet
     begun = await bot.ask(ARBITER, "/seizoen nieuw bevestig")
     assert begun.text.startswith("Seizoen 2027-2028 is begonnen, met 5 spelers.")
+    # Issue 22: the same confirmation again begins no second season (a season without
+    # rounds is not finished), and the season just played stays the previous one.
+    again = await bot.ask(ARBITER, "/seizoen nieuw bevestig")
+    assert again.text == texts.store_problem(StoreError(StoreProblem.SEASON_EMPTY))
+    assert again.text.startswith("Dit seizoen heeft nog geen rondes")
     # The old season, as it ended; the new one starts from it, the members still linked.
     previous = await bot.ask(members[0], "/stand vorig")
     assert previous.text.startswith("2026-2027 (eindstand)")
@@ -48,7 +54,10 @@ async def test_the_next_season_is_shown_then_begun(bot, members):
 
 
 async def test_a_season_name_that_does_not_count_in_years_is_asked_for(bot, members):
-    await set_up_club(bot, members, rounds=0)
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    await play_round(bot, members, 1, await publish(bot, 1))
+    await bot.tg.wait_for(lambda s: "Alle uitslagen van ronde 1" in s.text)
     db = bot.app.bot_data.db
     async with db.transaction() as conn:
         await conn.execute("UPDATE season SET name = 'najaar'")

@@ -102,6 +102,25 @@ async def test_every_page_of_a_season(web_bot):
                 in plain(page)
 
 
+async def test_the_pages_listen_only_where_the_proxy_forwards(web_bot):
+    assert web_bot.runtime.web is not None
+    assert {host for host, *_ in web_bot.runtime.web.runner.addresses} == {"127.0.0.1"}
+
+
+async def test_a_chat_message_that_changes_nothing_keeps_the_pages_built(web_bot, members):
+    """Issue 22: the pages are kept on the club's data, not rebuilt after every message."""
+    db = web_bot.app.bot_data.db
+    await get(web_bot, "/")
+    built = db._memo["web.site"]
+    for _ in range(3):
+        await web_bot.ask(members[0], "/help")
+        assert (await get(web_bot, "/"))[0] == 200
+        assert db._memo["web.site"] is built
+    await web_bot.ask(ARBITER, "/speler nieuw Piet Puk 1500")
+    assert "Piet Puk" in (await get(web_bot, "/"))[1]
+    assert db._memo["web.site"] is not built
+
+
 async def test_unknown_pages_are_404_in_dutch(web_bot, members):
     await set_up_club(web_bot, members, rounds=1)
     for path in ("/speler-niemand", "/ronde-99", "/ronde-1", "/onzin", "/speler-",
@@ -168,7 +187,9 @@ async def test_the_club_decides_who_may_look(web_bot, members):
     assert "Anna Visser" not in (await get(web_bot, "/", **stranger))[1]
     assert (await get(web_bot, "/mij", **stranger))[0] == 403
     for bad in (init_data(anna.id, forge=True), init_data(anna.id, token="1:" + "B" * 35),
-                init_data(anna.id, at=NOW - dt.timedelta(days=2)), "user=%7B%7D", ""):
+                init_data(anna.id, at=NOW - dt.timedelta(days=2)), "user=%7B%7D", "",
+                # Issue 22: a hash that is not ASCII is a bad signature too, not an error.
+                init_data(anna.id).split("hash=")[0] + "hash=%C3%A9%E2%82%AC"):
         status, page, _ = await get(web_bot, "/", **{"X-Telegram-Init-Data": bad})
         assert (status, page) == (403, texts.WEB_NOT_SIGNED), bad
     await web_bot.ask(ARBITER, "/instellingen web uit")

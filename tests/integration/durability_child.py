@@ -23,7 +23,10 @@ RESULTS = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW)
 
 
 def say(*words: object) -> None:
-    print(*words, flush=True)
+    # One write per line: with PYTHONUNBUFFERED each of print's pieces is a write of its own,
+    # and a kill between them left a torn fact ("round" without its number).
+    sys.stdout.write(" ".join(map(str, words)) + "\n")
+    sys.stdout.flush()
 
 
 async def step(db: Database, rng: random.Random) -> None:

@@ -34,7 +34,7 @@ def run_and_kill(path: Path, seed: int, rng: random.Random) -> list[list[str]]:
         for line in child.stdout:
             if line.strip() == "ready":
                 ready.set()
-            else:
+            elif line.endswith("\n"):  # a line cut off by the kill was never said
                 lines.append(line.split())
 
     reader = threading.Thread(target=read)

@@ -124,3 +124,23 @@ async def test_an_update_handled_is_not_pending_again_whatever_else_reads_meanwh
         assert [u.update_id for u in await inbox.pending(club)] == [8]
     finally:
         await busy.close()
+
+
+async def test_the_club_data_version_moves_with_the_clubs_data_only(club):
+    """Issue 22: the caches of the season and the pages are kept on this version, so the
+    transport's rows (every message in and out) must leave it alone."""
+    from storage.seasons import load_season
+
+    season = await load_season(club)
+    version = await club.data_version()
+    await inbox.store(club, [{"update_id": 41, "message": {}}])
+    await outbox.owe(club, [outbox.Outgoing(1, "hallo")])
+    (pending,) = await outbox.due(club, dt.datetime.now(dt.UTC))
+    await outbox.sent(club, pending, 77)
+    await inbox.mark_done(club, 41)
+    await outbox.move_chat(club, 1, 2)
+    assert await club.data_version() == version
+    assert await load_season(club) is season  # the memo still serves
+    await attendance.sign_off(club, 21, "rm0", sent_at=NOON, actor=1)
+    assert await club.data_version() > version
+    assert await load_season(club) is not season
