@@ -1,6 +1,6 @@
 """The `keizerbot` command line: the bot (no subcommand) and the file tools.
 
-Exit codes follow shared/spec/season-format.md: 0 a result was printed, 2 an input file that
+Exit codes follow docs/season-format.md: 0 a result was printed, 2 an input file that
 cannot be used (reasons on stderr), 1 anything else.
 """
 

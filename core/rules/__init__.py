@@ -1,5 +1,5 @@
 """The rules of a Keizer competition, in three parts: `model` (every parameter, with its
-default, as shared/spec/rules.md has it), `presets` (the three club rulebooks) and `source`
+default, as docs/rules.md has it), `presets` (the three club rulebooks) and `source`
 (reading a preset name or `{"preset": NAME, ...overrides}` from TOML or JSON, every problem at
 once with its place, and writing rules back). Overrides replace single parameters; nested
 tables merge key by key."""

@@ -1,4 +1,4 @@
-"""The parameters of a Keizer competition (shared/spec/rules.md): every field with its
+"""The parameters of a Keizer competition (docs/rules.md): every field with its
 default, and the kinds they are made of."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The three club rulebooks as presets (shared/seeds/): what each club decided, over the
+"""The three club rulebooks as presets (docs/rules.md): what each club decided, over the
 model's defaults."""
 
 from __future__ import annotations

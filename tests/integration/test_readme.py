@@ -41,3 +41,17 @@ def test_the_readme_shows_the_main_job_and_every_file_command():
     shown = set(re.findall(r"^\s+uv run keizerbot ?(\S*)",
                            (ROOT / "README.md").read_text(encoding="utf-8"), re.M))
     assert {"", "demo", "import", "export", "standings", "pair", "backup"} <= shown
+
+
+def test_the_repository_points_to_nothing_outside_it():
+    """A clone has only the repository: every link in the docs and the code's references to
+    a spec stay inside it (docs/season-format.md, docs/rules.md)."""
+    tracked = [p for pattern in ("*.md", "*.py", "*.toml", "*.yml")
+               for p in ROOT.rglob(pattern) if ".venv" not in p.parts]
+    outside = [str(p.relative_to(ROOT)) for p in tracked
+               if re.search(r"(\.\./|\b)shared/(spec|seeds|data)", p.read_text("utf-8"))
+               and p.name != "test_readme.py"]
+    assert outside == []
+    for link in re.findall(r"\]\(([^)#]+)\)", (ROOT / "README.md").read_text("utf-8")):
+        if not link.startswith("http"):
+            assert (ROOT / link).exists(), link
