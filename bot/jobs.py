@@ -24,16 +24,23 @@ async def tick(context: Context) -> None:
 
 
 async def daily_backup(context: Context) -> None:
-    """A copy of the database, and the inbox kept short."""
+    """A copy of the database, and the inbox kept short. A failure is the arbiters' to hear,
+    in the words the command uses, and the next night tries again."""
     services = context.services
     try:
         await backup(services.db, services.settings.database.parent / "backups")
-        await inbox.prune(services.db)
     except StoreError as exc:
         log.warning("daily backup failed: %s", exc)
         reason = texts.BACKUP_REASONS.get(exc.problem, texts.BACKUP_REASON_OTHER)
         if services.throttle.first("backup"):
-            await owe_to_arbiters(services, texts.BACKUP_FAILED.format(error=reason))
+            # The disk that refused the copy may refuse the outbox too: then it goes directly.
+            await owe_to_arbiters(services, texts.BACKUP_FAILED.format(error=reason),
+                                  fallback=context.bot)
+        return
+    try:
+        await inbox.prune(services.db)
+    except StoreError as exc:  # tried again tomorrow; nothing is lost by waiting
+        log.warning("inbox not pruned: %s", exc)
 
 
 def schedule(app: App) -> None:

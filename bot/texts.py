@@ -742,7 +742,8 @@ SITE_WRITTEN = "{count} bestanden geschreven in {path}."
 
 
 def fixes_words(fixes: Fixes, names: Mapping[str, str]) -> str:
-    """The arbiter's fixes in words: "bord Anna – Bram", "bye voor Cor"."""
+    """The arbiter's fixes in words: "bord Anna – Bram", "bye voor Cor"; `names` as the chat
+    shows them (escaped)."""
     def name(code: str) -> str:
         return names.get(code, code)
     parts = [f"bord {name(w)} – {name(b)}" for w, b in fixes.boards]

@@ -79,6 +79,38 @@ DESCRIPTIONS = {
     "only one bot instance is running", 429: "Too Many Requests", 502: "Bad Gateway"}
 
 
+TAGS = frozenset({"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span",
+                  "tg-spoiler", "a", "code", "pre", "blockquote", "tg-emoji"})
+"""The tags Telegram's HTML style takes (core.telegram.org/bots/api#html-style)."""
+MARKUP = re.compile(r"<(/?)([a-z][a-z-]*)(\s[^<>]*)?>|&(#[0-9]+|#x[0-9a-fA-F]+|lt|gt|amp|quot);"
+                    r"|[<>&]")
+
+
+def check_html(text: str) -> None:
+    """Refuse what Telegram's HTML parser refuses: a `<`, `>` or `&` that is no tag of its
+    style and no entity it knows (only `&lt;`, `&gt;`, `&amp;`, `&quot;` and numbers), and
+    tags that do not nest."""
+    open_tags: list[str] = []
+    for found in MARKUP.finditer(text):
+        closing, tag = found.group(1), found.group(2)
+        if found.group(0) in "<>&":
+            raise ApiError(400, "Bad Request: can't parse entities: unescaped "
+                                f"{found.group(0)!r} at byte offset {found.start()}")
+        if tag is None:
+            continue  # an entity
+        if tag not in TAGS:
+            raise ApiError(400, f"Bad Request: can't parse entities: Unsupported start tag "
+                                f"\"{tag}\" at byte offset {found.start()}")
+        if not closing:
+            open_tags.append(tag)
+        elif not open_tags or open_tags.pop() != tag:
+            raise ApiError(400, f"Bad Request: can't parse entities: Unmatched end tag "
+                                f"\"{tag}\" at byte offset {found.start()}")
+    if open_tags:
+        raise ApiError(400, "Bad Request: can't parse entities: Can't find end tag "
+                            f"corresponding to start tag \"{open_tags[-1]}\"")
+
+
 class NotSent(Exception):
     """The bot did not send the message waited for in time (the text lists what it did
     send)."""
@@ -266,10 +298,12 @@ class FakeTelegram:
 
     @staticmethod
     def _check_message(params: dict[str, Any]) -> None:
-        """What Telegram refuses in any message: over 4096 UTF-16 units of text, button data
-        over 64 bytes, a Mini App button outside a private chat."""
+        """What Telegram refuses in any message: over 4096 UTF-16 units of text, HTML it
+        cannot parse, button data over 64 bytes, a Mini App button outside a private chat."""
         if len(str(params.get("text", "")).encode("utf-16-le")) // 2 > 4096:
             raise ApiError(400, "Bad Request: message is too long")
+        if params.get("parse_mode") == "HTML":
+            check_html(str(params.get("text") or params.get("caption") or ""))
         markup = params.get("reply_markup") or {}
         for row in markup.get("inline_keyboard", []):
             for button in row:
@@ -287,12 +321,14 @@ class FakeTelegram:
                                        reply_to=answering.get("message_id")))
 
     async def _api_sendDocument(self, params: dict[str, Any]) -> Any:
+        self._check_message(params)
         return await self._record(Sent(int(params["chat_id"]), next(self.message_ids),
                                        params.get("caption", ""), method="sendDocument",
                                        filename=params.get("document"),
                                        data=params.get("_files", {}).get("document")))
 
     async def _api_sendPhoto(self, params: dict[str, Any]) -> Any:
+        self._check_message(params)
         return await self._record(Sent(int(params["chat_id"]), next(self.message_ids),
                                        params.get("caption", ""), method="sendPhoto"))
 

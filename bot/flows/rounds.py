@@ -70,7 +70,7 @@ async def draft_text(services: Services, made: Draft, title: str) -> str:
     """The draft as the arbiter sees it: the title, the boards, and any fix let go."""
     text = title + "\n" + await messages.pairing(await load_season(services.db), made.pairing)
     if made.dropped != NO_FIXES:
-        names = {m.code: m.name for m in await club.members(services.db)}
+        names = {m.code: esc(m.name) for m in await club.members(services.db)}
         text += "\n\n" + texts.FIXES_DROPPED.format(fixes=texts.fixes_words(made.dropped, names))
     return text
 

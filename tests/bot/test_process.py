@@ -377,3 +377,42 @@ async def test_a_backup_on_a_full_disk_leaves_nothing_half_and_says_so_in_dutch(
         assert done.returncode != 0
         assert "de schijf is vol" in done.stderr.lower() and "Traceback" not in done.stderr
         assert list(target.iterdir()) == []
+
+
+async def test_the_nightly_backup_job_on_a_full_disk_tells_the_arbiter_why(tg, tmp_path,
+                                                                           caplog):
+    """Issue 28: the job itself, not only the command. The disk that refuses the copy also
+    refuses the outbox, so the reason goes to the arbiter directly; a warning is logged, no
+    error, and nothing half is left."""
+    from bot import jobs, texts
+    from bot.config import Config
+    from bot.demo.runner import LocalBot, ManualClock
+    from storage.errors import StoreProblem
+
+    with small_disk(tmp_path / "disk") as disk:
+        db = disk / "keizer.db"
+        await make_club(db, rounds_ahead=2)
+        bot = LocalBot(tg, Config(token=TOKEN, base_url=tg.url, database=db,
+                                  arbiters=(ARBITER.id,)),
+                       ManualClock(dt.datetime(2026, 11, 30, 4, tzinfo=dt.UTC)))
+        await bot.start()
+        try:
+            fill(disk)
+            mark = len(tg.sent)
+            queue = bot.app.job_queue
+            assert queue is not None
+            queue.run_once(jobs.daily_backup, 0)
+            told = await tg.wait_for(lambda s: s.chat_id == ARBITER.id, after=mark)
+            assert told.text == texts.BACKUP_FAILED.format(
+                error=texts.BACKUP_REASONS[StoreProblem.DISK_FULL])
+            queue.run_once(jobs.daily_backup, 0)  # the next night tries again
+            await until(lambda: len(failures(caplog)) == 2)
+            assert [s.text for s in tg.sent[mark:]] == [told.text]  # heard once
+        finally:
+            await bot.stop()
+        assert [p.name for p in (disk / "backups").iterdir()] == []
+    assert {r.levelname for r in failures(caplog)} == {"WARNING"}
+
+
+def failures(caplog) -> list:
+    return [r for r in caplog.records if "daily backup failed" in r.getMessage()]

@@ -228,3 +228,51 @@ async def test_a_client_killed_mid_request_is_dropped_quietly(tg, caplog):
     await asyncio.sleep(0.2)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert ("sendMessage", {"chat_id": "1"}) not in tg.calls
+
+
+HOSTILE_NAMES = ["<b>x", "&amp;INJ5", "Jan \"de\" O'Brien & zn", "<script>alert(1)</script>"]
+"""Names Telegram's HTML would take for markup (a `<b>x` makes it refuse the whole message)."""
+
+
+async def test_the_redraft_notice_escapes_every_name(tg, tmp_path, members):
+    """Issue 28: the arbiter's fixes that a late-read sign-off lets go are named in the new
+    draft's notice; those names are escaped like every other (the fake refuses what
+    Telegram's HTML parser refuses)."""
+    from core.pairing import Fixes
+    from core.season import Season
+    from storage import rounds
+    from tests.bot.conftest import MEMBERS, club_bot
+
+    names = HOSTILE_NAMES + MEMBERS[len(HOSTILE_NAMES):]
+    season = Season.from_data({
+        "format": "keizer-season/1", "club": "Testclub", "season": "2026-2027",
+        "rules": {"preset": "sliedrecht", "planned_rounds": 3, "period_length": 3},
+        "players": [{"id": f"p{k}", "name": name, "rating": 2000 - 50 * k}
+                    for k, name in enumerate(names)], "rounds": []})
+    bot = await club_bot(tg, tmp_path / "keizer.db", season)
+    try:
+        await set_up_club(bot, members, rounds=1)
+        before_deadline = bot.clock.now
+        await pass_deadline(bot, 1)
+        db = bot.app.bot_data.db
+        forbidden = frozenset({frozenset({"p0", "p2"}), frozenset({"p0", "p3"})})
+        await rounds.set_fixes(db, 1, Fixes(boards=(("p0", "p1"),), forbidden=forbidden),
+                               actor=ARBITER.id)
+        mark = len(bot.tg.sent)
+        await bot.ask(members[0], "/afmelden", date=before_deadline.timestamp())
+        notice = await bot.tg.next_to(ARBITER.id, "bijgewerkt", after=mark)
+        dropped = notice.plain.split("vervallen")[1]
+        for name in HOSTILE_NAMES:
+            assert name in dropped, name
+        assert "<b>x" not in notice.text and "&lt;b&gt;x" in notice.text
+    finally:
+        await bot.stop()
+
+
+def test_the_fake_refuses_html_telegram_cannot_parse():
+    from bot.demo.fakeapi import ApiError, check_html
+
+    check_html("<b>Ronde 1</b> &lt;b&gt;x &amp;amp; <code>/uitslag</code> &#169;")
+    for bad in ("<b>x", "a & b", "<script>x</script>", "<b><i>x</b></i>", "x</b>", "&nbsp;"):
+        with pytest.raises(ApiError):
+            check_html(bad)
