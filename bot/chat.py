@@ -153,11 +153,6 @@ async def owe_to_arbiters(services: Services, text: str, *,
         await send(services, arbiter, text, markup=markup, fallback=fallback)
 
 
-async def tell_arbiters(context: Context, text: str, *,
-                        markup: InlineKeyboardMarkup | None = None) -> None:
-    await owe_to_arbiters(context.services, text, markup=markup)
-
-
 async def answer(update: Update, text: str | None = None, *, alert: bool = False,
                  url: str | None = None) -> None:
     """Answer a button press (the toast; `url` a `t.me/<bot>?start=…` link to open). A press
@@ -170,20 +165,6 @@ async def answer(update: Update, text: str | None = None, *, alert: bool = False
         await query.answer(text, show_alert=alert, url=url)
     except BadRequest as exc:
         log.info("button press not answered: %s", exc.message)
-
-
-async def edit(update: Update, text: str, *,
-               markup: InlineKeyboardMarkup | None = None) -> None:
-    """Change the message a button sits on (its buttons go, unless new ones are given); a
-    second tap changes nothing, and that is fine."""
-    query = update.callback_query
-    if query is None:
-        return
-    try:
-        await query.edit_message_text(text, reply_markup=markup)
-    except BadRequest as exc:
-        if "not modified" not in exc.message.lower():
-            raise
 
 
 async def drop_buttons(bot: ExtBot[None], messages: tuple[tuple[int, int], ...]) -> None:

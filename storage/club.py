@@ -267,17 +267,6 @@ async def set_schedule(db: Database, number: int, *, date: dt.date,
                            new={"date": date.isoformat()})
 
 
-async def remember_message(db: Database, round_no: int, kind: str, chat_id: int,
-                           message_id: int, player: str | None = None) -> None:
-    async with db.transaction() as conn:
-        sid = await season_id(conn)
-        rnd = await round_row(conn, sid, round_no)
-        pid = None if player is None else await player_id(conn, sid, player)
-        await conn.execute("INSERT INTO posted_message (round_id, kind, chat_id, message_id, "
-                           "player_id) VALUES (?, ?, ?, ?, ?)",
-                           (rnd["id"], kind, chat_id, message_id, pid))
-
-
 async def message_round(db: Database, chat_id: int, message_id: int) -> int | None:
     """The round a message of ours was about (for replies to a pairing)."""
     async with db.conn.execute(

@@ -161,6 +161,13 @@ class FakeTelegram:
         self.closing = False
         self.outage: set[str] = set()
         """Methods that answer 502 (Bad Gateway) until taken out again."""
+        self.holds: dict[str, asyncio.Event] = {}
+        """Methods whose calls wait until their event is set (`hold`): a Telegram that is
+        slow for as long as a test wants."""
+        self.held: list[str] = []
+        """Calls that waited on a hold, in order."""
+        self.slow: dict[str, float] = {}
+        """Seconds every call of a method waits before it is answered."""
         self.migrated: dict[int, int] = {}
         """Groups that became supergroups: old chat id to new (`migrate_group`)."""
         self.callback_ttl = 15.0
@@ -221,6 +228,10 @@ class FakeTelegram:
         try:
             if method in self.outage:
                 raise ApiError(502)
+            await asyncio.sleep(self.slow.get(method, 0.0))
+            if method in self.holds:
+                self.held.append(method)
+                await self.holds[method].wait()
             moved = self.migrated.get(int(params.get("chat_id") or 0))
             if moved is not None:
                 raise ApiError(400, "Bad Request: group chat was upgraded to a supergroup "
@@ -438,6 +449,14 @@ class FakeTelegram:
             "id": query_id, "from": user.as_json(), "chat_instance": "ci",
             "data": data, "message": self.message(sent.chat_id, sent.message_id, sent.text, BOT,
                                                   reply_markup=sent.reply_markup)}})
+
+    def hold(self, *methods: str) -> asyncio.Event:
+        """Calls of these methods wait (unanswered, as a slow Telegram) until the returned
+        event is set."""
+        release = asyncio.Event()
+        for method in methods:
+            self.holds[method] = release
+        return release
 
     def migrate_group(self, old: int, new: int, *, announce: bool = True) -> None:
         """The group `old` becomes the supergroup `new`: from now on Telegram refuses what is

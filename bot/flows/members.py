@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import texts
+from bot.callbacks import Link, NoLink, TakeOver
 from bot.chat import esc, owe_to_arbiters, send
 from bot.services import Services
 from storage import club
@@ -89,10 +90,10 @@ async def ask_link(services: Services, who: Member, user: Applicant) -> bool:
 def link_buttons(who: Member, user_id: int, *, take_over: bool = False) -> InlineKeyboardMarkup:
     """Approve or refuse a link request; `take_over` is the second, deliberate approval of
     one that takes a member's link from another account."""
-    kind, label = ("take", texts.IK_TAKE_OVER) if take_over else ("link", texts.IK_YES)
+    kind, label = (TakeOver, texts.IK_TAKE_OVER) if take_over else (Link, texts.IK_YES)
     return InlineKeyboardMarkup([[
-        InlineKeyboardButton(label, callback_data=f"{kind}:v2:{key_of(who)}:{user_id}"),
-        InlineKeyboardButton(texts.IK_NO, callback_data=f"nolink:v2:{user_id}")]])
+        InlineKeyboardButton(label, callback_data=kind(key_of(who), user_id).pack()),
+        InlineKeyboardButton(texts.IK_NO, callback_data=NoLink(user_id).pack())]])
 
 
 @dataclass(frozen=True, slots=True)

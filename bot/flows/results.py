@@ -10,6 +10,7 @@ from enum import StrEnum
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import announce, messages, texts
+from bot.callbacks import Confirm, Dispute
 from bot.chat import esc, owe_to_arbiters, send
 from bot.services import Services, published_round
 from core.season import Result
@@ -115,10 +116,10 @@ async def _announce(services: Services, everyone: dict[str, Member],
     elif outcome.outcome is Outcome.RECORDED:
         assert reporter is not None and opponent is not None
         if opponent.telegram_id is not None:
-            data = f"{outcome.round}:{outcome.board}:{outcome.result.value}"
+            facts = (outcome.round, outcome.board, outcome.result.value)
             buttons = InlineKeyboardMarkup([[
-                InlineKeyboardButton(texts.CONFIRM_YES, callback_data=f"res:v1:{data}"),
-                InlineKeyboardButton(texts.CONFIRM_NO, callback_data=f"resno:v1:{data}")]])
+                InlineKeyboardButton(texts.CONFIRM_YES, callback_data=Confirm(*facts).pack()),
+                InlineKeyboardButton(texts.CONFIRM_NO, callback_data=Dispute(*facts).pack())]])
             await send(services, opponent.telegram_id, texts.CONFIRM_ASK.format(
                 reporter=esc(reporter.name), round=outcome.round, board=outcome.board,
                 words=said), markup=buttons, about=esc(opponent.name), round_no=outcome.round,

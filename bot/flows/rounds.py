@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import messages, texts
+from bot.callbacks import Attendance, Report
 from bot.chat import esc, owe_to_arbiters, send, show_date, show_moment
 from bot.services import Services, due_rounds, round_start
 from bot.tables import PairingView
@@ -211,14 +212,14 @@ async def remind(services: Services) -> None:
 def attendance_buttons(number: int) -> InlineKeyboardMarkup:
     """Ik speel / Ik kan niet / Extern, for round `number`."""
     return InlineKeyboardMarkup([[
-        InlineKeyboardButton(label, callback_data=f"att:v1:{number}:{choice}")
+        InlineKeyboardButton(label, callback_data=Attendance(number, choice).pack())
         for choice, label in texts.ATTENDANCE_BUTTONS.items()]])
 
 
 def result_buttons(number: int, board: int) -> InlineKeyboardMarkup:
     """1-0, ½-½, 0-1 (white first) under a player's own pairing message."""
     return InlineKeyboardMarkup([[
-        InlineKeyboardButton(label, callback_data=f"uit:v1:{number}:{board}:{value}")
+        InlineKeyboardButton(label, callback_data=Report(number, board, value).pack())
         for label, value in texts.RESULT_BUTTONS]])
 
 

@@ -17,15 +17,10 @@ from telegram.ext import MessageHandler, filters
 from bot import dates, texts
 from bot.chat import esc, reply, show_date, show_moment
 from bot.flows import admin, members, signoff, views
-from bot.handlers.common import arbiter_only, command, find_member, number
+from bot.handlers.common import actor, arbiter_only, command, find_member, number
 from bot.services import App, Context, schedule
 from core.errors import InvalidInputError
 from core.season import EXTERNAL_RESULTS, ExternalDay
-
-
-def _actor(update: Update) -> int:
-    assert update.effective_user is not None
-    return update.effective_user.id
 
 
 @arbiter_only
@@ -37,7 +32,7 @@ async def speler(update: Update, context: Context) -> None:
         who = await find_member(update, context, " ".join(args[:-1]))
         if who is not None:
             await admin.set_flexible(context.services, who, kind == "flexibel",
-                                     actor=_actor(update))
+                                     actor=actor(update))
             await reply(update, context,
                         texts.SPELER_KIND[kind == "flexibel"].format(name=esc(who.name)))
         return
@@ -47,7 +42,7 @@ async def speler(update: Update, context: Context) -> None:
     if args[0].lower() == "weg":
         who = await find_member(update, context, " ".join(args[1:]))
         if who is not None:
-            last = await admin.withdraw(context.services, who, actor=_actor(update))
+            last = await admin.withdraw(context.services, who, actor=actor(update))
             await reply(update, context, texts.SPELER_GONE.format(name=esc(who.name), round=last))
         return
     words, rating, youth, flexible = args[1:], None, False, False
@@ -62,7 +57,7 @@ async def speler(update: Update, context: Context) -> None:
         return
     name = " ".join(words)
     joined = await admin.add_player(context.services, name, rating=rating, youth=youth,
-                                    flexible=flexible, actor=_actor(update))
+                                    flexible=flexible, actor=actor(update))
     added = texts.SPELER_ADDED.format(name=esc(name), round=joined)
     if flexible:
         added += " " + texts.SPELER_KIND[True].format(name=esc(name))
@@ -117,7 +112,7 @@ async def ronde(update: Update, context: Context) -> None:
         if date < today:
             await reply(update, context, texts.RONDE_PAST.format(date=show_date(date, today)))
             return
-        planned = await admin.plan_round(services, date, actor=_actor(update))
+        planned = await admin.plan_round(services, date, actor=actor(update))
         lines = [texts.RONDE_ADDED.format(round=planned.round, date=show_date(date, today),
                                           deadline=show_moment(planned.deadline, zone))]
         if planned.renumbered:
@@ -131,13 +126,13 @@ async def ronde(update: Update, context: Context) -> None:
         if date < today:
             await reply(update, context, texts.RONDE_PAST.format(date=show_date(date, today)))
             return
-        moved = await admin.move_round(services, int(args[1]), date, actor=_actor(update))
+        moved = await admin.move_round(services, int(args[1]), date, actor=actor(update))
         await reply(update, context, "\n".join([texts.RONDE_MOVED.format(
             round=moved.round, date=show_date(date, today),
             deadline=show_moment(moved.deadline, zone)), *_same_day(moved)]))
         return
     if args[0].lower() == "vervalt" and len(args) == 2 and number(args[1]) is not None:
-        await admin.cancel_round(services, int(args[1]), actor=_actor(update))
+        await admin.cancel_round(services, int(args[1]), actor=actor(update))
         await reply(update, context, texts.RONDE_CANCELLED.format(round=args[1]))
         return
     await reply(update, context, texts.RONDE_USAGE)
@@ -151,7 +146,7 @@ async def club_group(update: Update, context: Context) -> None:
         return
     thread = message.message_thread_id if message.is_topic_message else None
     await admin.set_group(context.services, chat.id, thread, chat.title or "",
-                          actor=_actor(update))
+                          actor=actor(update))
     await reply(update, context, texts.CLUB_SET)
 
 
@@ -182,7 +177,7 @@ async def arbiter(update: Update, context: Context) -> None:
     if remove and who in context.services.settings.arbiters:
         await reply(update, context, texts.ARBITER_CONFIGURED.format(id=who))
         return
-    await admin.set_arbiter(context.services, who, on=not remove, actor=_actor(update))
+    await admin.set_arbiter(context.services, who, on=not remove, actor=actor(update))
     await reply(update, context, (texts.ARBITER_REMOVED if remove else texts.ARBITER_ADDED)
                 .format(id=ids[0]))
 
@@ -227,7 +222,7 @@ async def instellingen(update: Update, context: Context) -> None:
     else:
         await reply(update, context, texts.INSTELLINGEN_USAGE)
         return
-    moved = await admin.change_settings(context.services, actor=_actor(update), **change)
+    moved = await admin.change_settings(context.services, actor=actor(update), **change)
     zone = context.services.settings.timezone
     await reply(update, context, "\n".join([texts.INSTELLINGEN_DONE] + [
         texts.DEADLINE_MOVED.format(round=r.round, deadline=show_moment(r.deadline, zone))
@@ -246,7 +241,7 @@ async def _change_rules(update: Update, context: Context, args: list[str]) -> No
     else:
         await reply(update, context, texts.INSTELLINGEN_USAGE)
         return
-    done = await admin.change_rules(context.services, change, actor=_actor(update),
+    done = await admin.change_rules(context.services, change, actor=actor(update),
                                     confirmed=confirmed)
     if done.stored:
         await reply(update, context, texts.INSTELLINGEN_DONE)
@@ -302,7 +297,7 @@ async def extern(update: Update, context: Context) -> None:
     booked = await signoff.book_external(context.services, who, team=team,
                                          result=result, day=day,
                                          number=number_named, sent_at=message.date,
-                                         actor=_actor(update))
+                                         actor=actor(update))
     if booked is None:
         await reply(update, context, texts.NO_OPEN_ROUND)
         return
@@ -323,7 +318,7 @@ async def seizoen(update: Update, context: Context) -> None:
     name = " ".join(words) or None
     try:
         made = await admin.next_season(context.services, name, start=start,
-                                       actor=_actor(update))
+                                       actor=actor(update))
     except InvalidInputError:
         season = await views.season(context.services)
         await reply(update, context, texts.SEIZOEN_NAME.format(name=esc(season.name)))

@@ -4,13 +4,16 @@ commands, members by name, numbers as typed."""
 from __future__ import annotations
 
 import logging
-import re
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
+from typing import Any
 
 from telegram import Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, filters
 
-from bot import dates, texts
+from bot import callbacks, dates, texts
+from bot.answer import Answer, after_commit
+from bot.callbacks import Callback
 from bot.chat import Handler, answer, answering_directly, esc, reply
 from bot.flows import members
 from bot.refusals import refusing
@@ -26,6 +29,12 @@ async def member(update: Update, context: Context) -> members.Member | None:
     if found is None:
         await reply(update, context, texts.NOT_LINKED)
     return found
+
+
+def actor(update: Update) -> int:
+    """Who sent the update (the audit log's actor)."""
+    assert update.effective_user is not None
+    return update.effective_user.id
 
 
 async def is_arbiter(update: Update, context: Context) -> bool:
@@ -75,20 +84,38 @@ async def stale_button(update: Update, context: Context) -> None:
     await answer(update, texts.BUTTON_STALE)
 
 
-def button(pattern: str, handler: Handler, *,
+ButtonHandler = Callable[[Update, Context, Any], Awaitable[Answer]]
+"""A button's handler: the press, and its data read by its `Callback` class."""
+
+
+def button(kinds: tuple[type[Callback], ...], handler: ButtonHandler, *,
            opens_transaction: bool = False) -> CallbackQueryHandler[Context, None]:
-    """A button whose data matches `pattern` (whole), handled as one unit of work (or, when
-    it `opens_transaction`, one the handler opens itself, to say what happened only once it
-    is stored). Data that does not match is a stale button: PTB hands a press without data
-    to the first button handler whatever its pattern, so the pattern is checked here too."""
-    async def checked(update: Update, context: Context) -> None:
-        data = update.callback_query.data if update.callback_query else None
-        if not isinstance(data, str) or not re.fullmatch(pattern, data):
+    """A button of these kinds. The handler runs as one unit of work and returns its
+    `Answer`: the reply is owed inside that transaction, and the toast, the edit and the
+    buttons to drop go to Telegram after the commit, outside the writer's lock and outside
+    the update's handling. A handler
+    that `opens_transaction` itself (slow work first, then one write) answers with no reply.
+    Data no kind reads is a stale button: PTB hands a press without data to the first button
+    handler whatever its pattern, so the data is read here too."""
+    async def run(update: Update, context: Context) -> None:
+        pressed = callbacks.unpack(kinds, update.callback_query.data
+                                   if update.callback_query else None)
+        if pressed is None:
             await stale_button(update, context)
             return
-        await handler(update, context)
-    return CallbackQueryHandler(refusing(checked if opens_transaction else unit_of_work(checked)),
-                                pattern=pattern)
+        if opens_transaction:
+            done = await handler(update, context, pressed)
+            assert done.reply is None, "a reply is owed with the effect, in one transaction"
+        else:
+            async with atomically(context):
+                done = await handler(update, context, pressed)
+                if done.reply is not None:
+                    await reply(update, context, done.reply, markup=done.markup)
+        # Off the update's own task too: a Telegram slow to take toasts and edits holds none
+        # of the runtime's places for handling updates.
+        context.application.create_task(after_commit(update, context, done), update=update,
+                                        name="button-answer")
+    return CallbackQueryHandler(refusing(run), pattern=callbacks.pattern(kinds))
 
 
 async def find_member(update: Update, context: Context, text: str) -> members.Member | None:

@@ -9,7 +9,9 @@ from telegram.error import BadRequest
 from telegram.ext import MessageHandler, filters
 
 from bot import texts
-from bot.chat import answer, edit, esc, reply
+from bot.answer import Answer, Edit, Toast
+from bot.callbacks import Rating
+from bot.chat import esc, reply
 from bot.flows import files, ratings
 from bot.handlers.common import atomically, button, is_arbiter
 from bot.refusals import refusing
@@ -27,12 +29,12 @@ def _markup(shown: ratings.Shown) -> InlineKeyboardMarkup | None:
     rows = [[InlineKeyboardButton(
         texts.RATING_BUTTON_ACCEPT.format(mark="✓ " if k in proposal.accepted else "",
                                           name=c.name, listed=c.listed.name)[:LABEL],
-        callback_data=f"rat:v1:{shown.number}:c{k}")] for k, c in enumerate(proposal.close)]
+        callback_data=Rating(shown.number, f"c{k}").pack())] for k, c in enumerate(proposal.close)]
     rows.append([InlineKeyboardButton(
         texts.RATING_BUTTON_APPLY.format(count=len(proposal.to_apply())),
-        callback_data=f"rat:v1:{shown.number}:ok"),
+        callback_data=Rating(shown.number, "ok").pack()),
         InlineKeyboardButton(texts.RATING_BUTTON_CANCEL,
-                             callback_data=f"rat:v1:{shown.number}:no")])
+                             callback_data=Rating(shown.number, "no").pack())])
     return InlineKeyboardMarkup(rows)
 
 
@@ -87,39 +89,28 @@ async def _tournament(update: Update, context: Context, data: bytes) -> None:
                                     filename="seizoen.json", caption=texts.TRF_READ_CAPTION)
 
 
-async def proposal_button(update: Update, context: Context) -> None:
+async def proposal_button(update: Update, context: Context, pressed: Rating) -> Answer:
     query = update.callback_query
-    assert query is not None and query.data is not None
+    assert query is not None
     if not await is_arbiter(update, context):
-        await answer(update, texts.ONLY_ARBITER, alert=True)
-        return
-    _, _, number_, what = query.data.split(":")
-    number = int(number_)
+        return Answer(toast=Toast(texts.ONLY_ARBITER, alert=True))
     # What the arbiter is told follows the commit: "bijgewerkt" only once it is stored.
-    if what.startswith("c"):
-        async with atomically(context):
-            shown = await ratings.accept(context.services, number, int(what[1:]))
+    if pressed.what.startswith("c"):
+        shown = await ratings.accept(context.services, pressed.proposal, int(pressed.what[1:]))
         if shown is None:
-            await answer(update)
-            await edit(update, texts.RATING_DECIDED)
-            return
-        await answer(update, texts.RATING_ACCEPTED)
-        await edit(update, _text(shown), markup=_markup(shown))
-        return
-    async with atomically(context):
-        done = await ratings.decide(context.services, number, confirm=what == "ok",
-                                    actor=query.from_user.id)
-    await answer(update)
+            return Answer(edit=Edit(texts.RATING_DECIDED))
+        return Answer(toast=Toast(texts.RATING_ACCEPTED),
+                      edit=Edit(_text(shown), markup=_markup(shown)))
+    done = await ratings.decide(context.services, pressed.proposal,
+                                confirm=pressed.what == "ok", actor=query.from_user.id)
     if done is None:
-        await edit(update, texts.RATING_DECIDED)
-    elif what == "ok":
-        await edit(update, texts.RATING_APPLIED.format(count=len(done)))
-    else:
-        await edit(update, texts.RATING_CANCELLED)
+        return Answer(edit=Edit(texts.RATING_DECIDED))
+    if pressed.what == "ok":
+        return Answer(edit=Edit(texts.RATING_APPLIED.format(count=len(done))))
+    return Answer(edit=Edit(texts.RATING_CANCELLED))
 
 
 def register(app: App) -> None:
     app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.ChatType.PRIVATE
                                    & filters.Document.ALL, refusing(received)))
-    app.add_handler(button(r"rat:v1:[0-9]{1,9}:(ok|no|c[0-9]{1,3})", proposal_button,
-                           opens_transaction=True))
+    app.add_handler(button((Rating,), proposal_button))

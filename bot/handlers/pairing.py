@@ -8,10 +8,13 @@ from collections.abc import Awaitable, Callable
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from bot import texts
-from bot.chat import answer, edit, esc, reply
+from bot.answer import Answer, Edit, Toast
+from bot.callbacks import Swap
+from bot.chat import esc, reply
 from bot.flows import members, views
 from bot.flows import rounds as flows
 from bot.handlers.common import (
+    actor,
     arbiter_only,
     atomically,
     button,
@@ -45,16 +48,11 @@ async def _open_round(update: Update, context: Context) -> ScheduledRound | None
     return upcoming
 
 
-def _actor(update: Update) -> int:
-    assert update.effective_user is not None
-    return update.effective_user.id
-
-
 async def make(update: Update, context: Context) -> None:
     upcoming = await _open_round(update, context)
     if upcoming is None:
         return
-    made = await flows.draft(context.services, upcoming.number, actor=_actor(update))
+    made = await flows.draft(context.services, upcoming.number, actor=actor(update))
     await reply(update, context, await flows.draft_text(context.services, made,
                                                         texts.INDELING_DRAFT_TITLE))
 
@@ -64,7 +62,7 @@ async def clear(update: Update, context: Context) -> None:
     upcoming = await _open_round(update, context)
     if upcoming is None:
         return
-    cleared = await flows.clear_fixes(context.services, upcoming.number, actor=_actor(update))
+    cleared = await flows.clear_fixes(context.services, upcoming.number, actor=actor(update))
     await reply(update, context, (texts.FIXES_CLEARED if cleared else texts.NO_FIXES_TO_CLEAR)
                 .format(round=upcoming.number))
 
@@ -81,7 +79,7 @@ async def swap(update: Update, context: Context) -> None:
         return
     a, b = two
     made = await flows.swap(context.services, upcoming.number, a.code, b.code,
-                            actor=_actor(update))
+                            actor=actor(update))
     await reply(update, context, texts.NO_DRAFT_YET if made is None else
                 await flows.draft_text(context.services, made, texts.INDELING_DRAFT_TITLE))
 
@@ -123,32 +121,29 @@ async def _which(update: Update, context: Context, known: members.Member,
                  candidates: list[members.Member], typed: str) -> None:
     """One name is clear, the other fits several members: ask which, with a button each."""
     buttons = [[InlineKeyboardButton(texts.SWAP_WITH.format(a=known.name, b=m.name),
-                                     callback_data=f"swap:v1:{members.key_of(known)}:"
-                                                   f"{members.key_of(m)}")]
+                                     callback_data=Swap(members.key_of(known),
+                                                        members.key_of(m)).pack())]
                for m in candidates[:8]]
     await reply(update, context, texts.SWAP_WHICH.format(name=esc(typed)),
                 markup=InlineKeyboardMarkup(buttons))
 
 
-async def swap_button(update: Update, context: Context) -> None:
+async def swap_button(update: Update, context: Context, pressed: Swap) -> Answer:
     """The arbiter chose whom `_which` meant: swap those two, and show the draft."""
     query = update.callback_query
-    assert query is not None and query.data is not None
+    assert query is not None
     if not await is_arbiter(update, context):
-        await answer(update, texts.ONLY_ARBITER, alert=True)
-        return
-    _, _, first, second = query.data.split(":")
-    a = await members.by_key(context.services, first)
-    b = await members.by_key(context.services, second)
+        return Answer(toast=Toast(texts.ONLY_ARBITER, alert=True))
+    a = await members.by_key(context.services, pressed.first)
+    b = await members.by_key(context.services, pressed.second)
     upcoming = await open_round(context.services)
     if a is None or b is None or upcoming is None:
-        await answer(update, texts.BUTTON_STALE)
-        return
+        return Answer(toast=Toast(texts.BUTTON_STALE))
     made = await flows.swap(context.services, upcoming.number, a.code, b.code,
                             actor=query.from_user.id)
-    await answer(update)
-    await edit(update, texts.NO_DRAFT_YET if made is None else
-               await flows.draft_text(context.services, made, texts.INDELING_DRAFT_TITLE))
+    return Answer(edit=Edit(texts.NO_DRAFT_YET if made is None else
+                            await flows.draft_text(context.services, made,
+                                                   texts.INDELING_DRAFT_TITLE)))
 
 
 async def bye(update: Update, context: Context) -> None:
@@ -162,7 +157,7 @@ async def bye(update: Update, context: Context) -> None:
     if who is None:
         return
     done = await flows.volunteer_bye(context.services, upcoming.number, who.code,
-                                     actor=_actor(update))
+                                     actor=actor(update))
     if not done.plays:
         await reply(update, context, texts.BYE_NOT_PLAYING.format(name=esc(who.name)))
     elif done.made is None:
@@ -173,7 +168,7 @@ async def bye(update: Update, context: Context) -> None:
 
 
 async def publish(update: Update, context: Context) -> None:
-    done = await flows.publish(context.services, actor=_actor(update))
+    done = await flows.publish(context.services, actor=actor(update))
     note = texts.PUBLISHED.format(round=done.round, count=done.players)
     if done.unlinked:
         note += "\n" + texts.PUBLISH_UNLINKED.format(names=", ".join(esc(n)
@@ -201,10 +196,10 @@ async def _at_the_board(update: Update, context: Context,
     if who is None:
         return
     async with atomically(context):
-        done = await change(context.services, who.code, actor=_actor(update))
+        done = await change(context.services, who.code, actor=actor(update))
         await reply(update, context, await flows.night_text(context.services, done))
 
 
 def register(app: App) -> None:
     app.add_handler(command("indeling", indeling))
-    app.add_handler(button(r"swap:v1:[0-9a-f]{12}:[0-9a-f]{12}", swap_button))
+    app.add_handler(button((Swap,), swap_button))

@@ -5,7 +5,9 @@ from __future__ import annotations
 from telegram import Update
 
 from bot import texts
-from bot.chat import answer, drop_buttons, edit, esc, reply
+from bot.answer import Answer, Edit, Toast
+from bot.callbacks import Confirm, Dispute, Report
+from bot.chat import drop_buttons, esc, reply
 from bot.flows import members, results
 from bot.handlers.common import atomically, button, command, is_arbiter, member, number
 from bot.services import App, Context
@@ -76,43 +78,35 @@ def reported(done: results.Reported) -> str:
     return texts.RESULT_FINAL.format(round=done.round, board=done.board, words=done.words)
 
 
-async def confirm_button(update: Update, context: Context) -> None:
+async def confirm_button(update: Update, context: Context, pressed: Confirm | Dispute) -> Answer:
     query = update.callback_query
-    assert query is not None and query.data is not None
-    kind, _, number, board, value = query.data.split(":")
-    verdict, said = await results.confirm(context.services, query.from_user.id, int(number),
-                                          int(board), value, agrees=kind == "res")
+    assert query is not None
+    verdict, said = await results.confirm(context.services, query.from_user.id, pressed.round,
+                                          pressed.board, pressed.result,
+                                          agrees=isinstance(pressed, Confirm))
     if verdict is results.Confirmation.NOT_YOURS:
-        await answer(update, texts.NOT_YOUR_BUTTON, alert=True)
-        return
-    await answer(update)
+        return Answer(toast=Toast(texts.NOT_YOUR_BUTTON, alert=True))
     if verdict is results.Confirmation.DISPUTED:
-        await edit(update, texts.DISPUTED)
-    elif verdict is results.Confirmation.ALREADY_HANDLED:
-        await edit(update, texts.ALREADY_HANDLED)
-    else:
-        await edit(update, texts.CONFIRMED.format(words=said))
+        return Answer(edit=Edit(texts.DISPUTED))
+    if verdict is results.Confirmation.ALREADY_HANDLED:
+        return Answer(edit=Edit(texts.ALREADY_HANDLED))
+    return Answer(edit=Edit(texts.CONFIRMED.format(words=said)))
 
 
-async def result_button(update: Update, context: Context) -> None:
+async def result_button(update: Update, context: Context, pressed: Report) -> Answer:
     """A result tapped under a player's own pairing message: as `/uitslag` for that round."""
     query = update.callback_query
-    assert query is not None and query.data is not None
-    _, _, number_, board, value = query.data.split(":")
+    assert query is not None
     who = await members.of_user(context.services, query.from_user.id)
-    if who is None or await results.board_of(context.services, int(number_),
-                                             who) != int(board):
-        await answer(update, texts.NOT_YOUR_BUTTON, alert=True)
-        return
-    done = await results.report(context.services, who, Result(value), replied_to=None,
-                                actor=query.from_user.id, tapped_in=int(number_))
-    await answer(update)
-    await reply(update, context, texts.NO_PUBLISHED_ROUND if done is None else reported(done))
+    if who is None or await results.board_of(context.services, pressed.round,
+                                             who) != pressed.board:
+        return Answer(toast=Toast(texts.NOT_YOUR_BUTTON, alert=True))
+    done = await results.report(context.services, who, Result(pressed.result), replied_to=None,
+                                actor=query.from_user.id, tapped_in=pressed.round)
+    return Answer(reply=texts.NO_PUBLISHED_ROUND if done is None else reported(done))
 
 
 def register(app: App) -> None:
     app.add_handler(command("uitslag", uitslag, opens_transaction=True))
-    app.add_handler(button(r"res(no)?:v1:[0-9]{1,6}:[0-9]{1,6}:(1-0|0-1|1/2-1/2)",
-                           confirm_button))
-    app.add_handler(button(r"uit:v1:[0-9]{1,6}:[0-9]{1,6}:(1-0|0-1|1/2-1/2)",
-                           result_button))
+    app.add_handler(button((Confirm, Dispute), confirm_button))
+    app.add_handler(button((Report,), result_button))

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from telegram import Update
 
 from bot import dates, texts
-from bot.chat import answer, esc, reply, show_date, show_moment
+from bot.answer import Answer, Toast
+from bot.callbacks import Attendance
+from bot.chat import esc, reply, show_date, show_moment
 from bot.flows import members, signoff
 from bot.handlers.common import atomically, button, command, is_arbiter, member
 from bot.services import App, Context, ScheduledRound, open_round, schedule
@@ -348,31 +350,30 @@ async def aanmelden(update: Update, context: Context) -> None:
         for n, new in zip(chosen, fresh, strict=True)))
 
 
-async def attendance_button(update: Update, context: Context) -> None:
+async def attendance_button(update: Update, context: Context, pressed: Attendance) -> Answer:
     """Ik speel / Ik kan niet / Extern under a reminder: what the member answers for
-    himself, said back in a toast only he sees. Who is not linked is sent to the bot."""
+    himself, said back in a toast only he sees. Who is not linked is sent to the bot. The
+    price is worked out before the write, so the writer's lock is held only for storing."""
     query = update.callback_query
-    assert query is not None and query.data is not None
-    _, _, number_, choice = query.data.split(":")
-    services, chosen = context.services, int(number_)
+    assert query is not None
+    services = context.services
     who = await members.of_user(services, query.from_user.id)
     if who is None:
-        await answer(update, texts.ATTEND_UNLINKED,
-                     url=f"https://t.me/{context.bot.username}?start=koppelen")
-        return
-    pressed = services.clock()  # a press carries no time of its own
-    if choice == "play":
-        await signoff.plays(services, who, chosen, sent_at=pressed, actor=query.from_user.id)
-        await answer(update, texts.ATTEND_PLAYING.format(round=chosen), alert=True)
-        return
-    reason, day = (AbsenceReason.EXTERNAL, ExternalDay.CLUB_NIGHT) if choice == "ext" \
+        return Answer(toast=Toast(texts.ATTEND_UNLINKED,
+                                  url=f"https://t.me/{context.bot.username}?start=koppelen"))
+    pressed_at = services.clock()  # a press carries no time of its own
+    if pressed.choice == "play":
+        await signoff.plays(services, who, pressed.round, sent_at=pressed_at,
+                            actor=query.from_user.id)
+        return Answer(toast=Toast(texts.ATTEND_PLAYING.format(round=pressed.round), alert=True))
+    reason, day = (AbsenceReason.EXTERNAL, ExternalDay.CLUB_NIGHT) if pressed.choice == "ext" \
         else (AbsenceReason.NOTICE, None)
-    request = signoff.Request((chosen,), reason, day, "")
+    request = signoff.Request((pressed.round,), reason, day, "")
     early = await signoff.prices(services, who, request)
-    done = await signoff.sign_off(services, who, request, sent_at=pressed,
+    done = await signoff.sign_off(services, who, request, sent_at=pressed_at,
                                   actor=query.from_user.id, correction=False, early=early)
-    await answer(update, signed_off_text(done, services.settings.timezone, for_self=True),
-                 alert=True)
+    return Answer(toast=Toast(signed_off_text(done, services.settings.timezone, for_self=True),
+                              alert=True))
 
 
 async def herinnering(update: Update, context: Context) -> None:
@@ -394,4 +395,4 @@ def register(app: App) -> None:
     app.add_handler(command("afmelden", afmelden, opens_transaction=True))
     app.add_handler(command("aanmelden", aanmelden))
     app.add_handler(command("herinnering", herinnering))
-    app.add_handler(button(r"att:v1:[0-9]{1,6}:(play|off|ext)", attendance_button))
+    app.add_handler(button((Attendance,), attendance_button, opens_transaction=True))

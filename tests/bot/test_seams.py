@@ -276,3 +276,33 @@ def test_the_fake_refuses_html_telegram_cannot_parse():
     for bad in ("<b>x", "a & b", "<script>x</script>", "<b><i>x</b></i>", "x</b>", "&nbsp;"):
         with pytest.raises(ApiError):
             check_html(bad)
+
+
+async def test_a_slow_telegram_on_a_button_holds_up_nobody_elses_write(bot, members):
+    """Issue 23: the toast and the edit of a press go to Telegram after the commit. While
+    Telegram has not answered them, another member signs off and is answered."""
+    await set_up_club(bot, members, rounds=2)
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    by_name = {f"{u.first_name} {u.last_name}": u for u in members}
+    (white, black), *_ = boards(post.text)
+    mine = await bot.tg.next_to(by_name[white].id, "Ronde 1")
+    mark = len(bot.tg.sent)
+    bot.tg.press(by_name[white], mine, mine.buttons[0][1])
+    ask = await bot.tg.next_to(by_name[black].id, "Klopt dat", after=mark)
+    release = bot.tg.hold("answerCallbackQuery", "editMessageText")
+    try:
+        bot.tg.press(by_name[black], ask, ask.buttons[0][1])
+        await asyncio.wait_for(_until(lambda: "answerCallbackQuery" in bot.tg.held), 10)
+        others = [u for u in members if u not in (by_name[white], by_name[black])]
+        answer = await bot.ask(others[0], "/afmelden 2")
+        assert "afgemeld voor ronde 2" in answer.text
+        assert bot.tg.held == ["answerCallbackQuery"]  # the toast still waits
+    finally:
+        release.set()
+    await bot.tg.edited(ask, "Bevestigd")
+
+
+async def _until(condition) -> None:
+    while not condition():
+        await asyncio.sleep(0.01)
