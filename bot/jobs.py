@@ -4,13 +4,14 @@ transaction, so it is paired once however often the job fires (restarts, DST, ov
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 
 from bot import texts
 from bot.chat import owe_to_arbiters
 from bot.flows import rounds as flows
-from bot.services import App, Context
+from bot.services import App, Context, Services
 from storage import inbox
 from storage.backup import backup
 from storage.errors import StoreError
@@ -43,6 +44,60 @@ async def daily_backup(context: Context) -> None:
         log.warning("inbox not pruned: %s", exc)
 
 
+AT_MOMENT = "at-moment"
+"""The jobs at each coming deadline and reminder."""
+LATE = 0.05
+"""Seconds after the moment a job runs, so the moment has surely come by the bot's clock."""
+
+
+class Moments:
+    """A job at each coming deadline and reminder, so the draft reaches the arbiter when the
+    deadline passes rather than at the next tick. Planned again after every commit that
+    changed the club's data (the schedule, the start time or the deadline may have moved);
+    the tick stays, as the safety net for what a restart or a clock jump missed. A job only
+    runs the tick: what it finds due is claimed in one guarded transition, as always."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.version: int | None = None
+        self.dirty = False
+        self.planning: asyncio.Task[None] | None = None
+
+    def changed(self) -> None:
+        """After a commit (any: the version tells whether the club's data moved). One plan
+        at a time; a commit during it plans once more after it."""
+        self.dirty = True
+        if not self.app.running:
+            return  # stopping: the next start plans from the schedule as it then is
+        if self.planning is None or self.planning.done():
+            self.planning = self.app.create_task(self._until_clean(), name="plan-moments")
+
+    async def _until_clean(self) -> None:
+        while self.dirty:
+            self.dirty = False
+            await self.plan()
+
+    async def plan(self) -> None:
+        services: Services = self.app.bot_data
+        queue = self.app.job_queue
+        assert queue is not None
+        try:
+            version = await services.db.data_version()
+            if version == self.version:
+                return
+            self.version = version
+            moments = await flows.coming_moments(services)
+        except StoreError as exc:  # the tick still runs; the next commit plans again
+            log.warning("deadlines not planned: %s", exc)
+            return
+        for job in queue.get_jobs_by_name(AT_MOMENT):
+            job.schedule_removal()
+        now = services.clock()
+        for moment in moments:
+            queue.run_once(tick, when=(moment - now).total_seconds() + LATE, name=AT_MOMENT,
+                           job_kwargs={"misfire_grace_time": None})
+
+
 def schedule(app: App) -> None:
     services = app.bot_data
     queue = app.job_queue
@@ -50,5 +105,8 @@ def schedule(app: App) -> None:
     # No misfire grace limit: a late tick still runs (it only looks at what is due).
     queue.run_repeating(tick, interval=services.settings.tick_seconds, first=0.2, name="tick",
                         job_kwargs={"misfire_grace_time": None, "coalesce": True})
+    moments = Moments(app)
+    services.db.on_commit(moments.changed)
+    moments.changed()
     queue.run_daily(daily_backup, dt.time(4, 0, tzinfo=services.settings.timezone),
                     name="backup", job_kwargs={"misfire_grace_time": None, "coalesce": True})

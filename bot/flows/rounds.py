@@ -181,6 +181,24 @@ async def tick(services: Services) -> None:
     await remind(services)
 
 
+async def coming_moments(services: Services) -> list[dt.datetime]:
+    """When something will be due (`tick`): each planned round's reminder and deadline that
+    lie ahead, in order."""
+    if not await has_season(services.db):
+        return []
+    settings = await club.settings(services.db)
+    now, zone = services.clock(), services.settings.timezone
+    moments = set()
+    for rnd in await club.schedule(services.db):
+        if rnd.state is not RoundState.PLANNED or rnd.deadline is None:
+            continue
+        moments.add(rnd.deadline)
+        if rnd.date is not None:
+            moments.add(round_start(rnd.date, settings, zone)
+                        - dt.timedelta(minutes=settings.reminder_minutes))
+    return sorted(m for m in moments if m > now)
+
+
 async def remind(services: Services) -> None:
     """Once per round, when its reminder is due: the group, and in private the members who
     asked for it; each with the buttons to answer in one tap."""

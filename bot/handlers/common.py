@@ -112,9 +112,12 @@ def button(kinds: tuple[type[Callback], ...], handler: ButtonHandler, *,
                 if done.reply is not None:
                     await reply(update, context, done.reply, markup=done.markup)
         # Off the update's own task too: a Telegram slow to take toasts and edits holds none
-        # of the runtime's places for handling updates.
-        context.application.create_task(after_commit(update, context, done), update=update,
-                                        name="button-answer")
+        # of the runtime's places for handling updates (while stopping, it is awaited here).
+        if context.application.running:
+            context.application.create_task(after_commit(update, context, done),
+                                            update=update, name="button-answer")
+        else:
+            await after_commit(update, context, done)
     return CallbackQueryHandler(refusing(run), pattern=callbacks.pattern(kinds))
 
 

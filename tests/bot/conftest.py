@@ -72,7 +72,7 @@ async def club_bot(tg: FakeTelegram, path: Path, season: Season | None = None,
     await import_season(db, season or Season.from_data(json.loads(json.dumps(data))))
     await db.close()
     config = Config(token=TOKEN, base_url=tg.url, database=path, arbiters=(ARBITER.id,),
-                    tick_seconds=0.2, **settings)
+                    **{"tick_seconds": 0.2, **settings})
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
     running = LocalBot(tg, config, clock)
     await running.start()

@@ -306,3 +306,44 @@ async def test_a_slow_telegram_on_a_button_holds_up_nobody_elses_write(bot, memb
 async def _until(condition) -> None:
     while not condition():
         await asyncio.sleep(0.01)
+
+
+async def test_the_draft_reaches_the_arbiter_at_the_deadline_not_at_the_next_tick(
+        tg, tmp_path, members):
+    """Issue 23: a job at each coming deadline. The tick here runs once at start and then
+    not for an hour, so only the deadline's own job can draft the round."""
+    from storage import club, rounds
+    from tests.bot.conftest import club_bot
+
+    bot = await club_bot(tg, tmp_path / "keizer.db", tick_seconds=3600)
+    try:
+        await set_up_club(bot, members, rounds=0)
+        queue = bot.app.job_queue
+        await _until(lambda: not queue.get_jobs_by_name("at-moment") and bot.tg.polls > 1)
+        soon = bot.clock.now + dt.timedelta(seconds=1)
+        await rounds.add_round(bot.app.bot_data.db, 1, date=soon.date(), deadline=soon)
+        await asyncio.wait_for(_until(lambda: queue.get_jobs_by_name("at-moment")), 10)
+        mark = len(bot.tg.sent)
+        bot.clock.now = soon + dt.timedelta(seconds=1)  # the bot's clock: the deadline passed
+        draft = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and
+                                      "deadline van ronde 1" in s.text, after=mark, timeout=5)
+        assert "Concept" in draft.text
+        # A new round gets its job; moved, the job moves with it.
+        db = bot.app.bot_data.db
+        later = bot.clock.now + dt.timedelta(hours=2)
+        await rounds.add_round(db, 2, date=later.date(), deadline=later)
+
+        def planned() -> list[dt.datetime]:
+            return [job.next_t for job in queue.get_jobs_by_name("at-moment")]
+
+        def about(hours: float) -> bool:  # the one job, that far from now (the real clock)
+            ahead = [t - dt.datetime.now(dt.UTC) for t in planned()]
+            return len(ahead) == 1 and abs(ahead[0] - dt.timedelta(hours=hours)) < \
+                dt.timedelta(minutes=1)
+
+        await asyncio.wait_for(_until(lambda: about(2)), 10)
+        await club.set_schedule(db, 2, date=later.date(),
+                                deadline=later + dt.timedelta(hours=1), actor=ARBITER.id)
+        await asyncio.wait_for(_until(lambda: about(3)), 10)
+    finally:
+        await bot.stop()
