@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' harne
 from bot.demo.fakeapi import FakeTelegram, User
 from core.season import Player
 from core.simulation import simulate
-from storage import club, rounds
+from storage import roster, rounds
 from storage.db import Database
 from storage.seasons import import_season
 from tests.bot.process import BotProcess
@@ -37,7 +37,7 @@ async def prepare(path: Path, players: int, played: int) -> None:
     db = await Database.open(path)
     await import_season(db, season)
     for k in range(10):
-        await club.link(db, f"p{k:03d}", 100 + k, actor=None)
+        await roster.link(db, f"p{k:03d}", 100 + k, actor=None)
     await rounds.add_round(db, played + 1, date=dt.date(2027, 6, 1),
                            deadline=dt.datetime(2027, 6, 1, 17, tzinfo=dt.UTC))
     await db.close()

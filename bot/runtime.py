@@ -4,7 +4,7 @@ through the outbox, the scheduled jobs beside them.
 Why not PTB's Updater: it confirms an update's offset on its next `getUpdates`, before the
 handlers ran, so a crash loses what it had taken. Here an update is stored first and only then
 confirmed (the offset asked next is the highest stored + 1); it is handled from the database,
-once, and marked done with its effect (`storage.db.handling`). At start, what the inbox still
+once, and marked done with its effect (`storage.inbox.handling`). At start, what the inbox still
 holds is handled before any deadline is looked at.
 """
 
@@ -25,7 +25,6 @@ from bot.flows import admin
 from bot.sender import Sender
 from bot.services import App, Services
 from storage import inbox
-from storage.db import handling
 from storage.errors import StoreError
 
 if TYPE_CHECKING:
@@ -197,7 +196,7 @@ class Runtime:
         update = payload if isinstance(payload, Update) else Update.de_json(payload, self.app.bot)
         chat = update.effective_chat or update.effective_user
         async with self._chat_locks[0 if chat is None else chat.id], self._slots:
-            with handling(update_id):
+            with inbox.handling(self.services.db, update_id):
                 await self.app.process_update(update)
             if isinstance(payload, Update):
                 return

@@ -16,9 +16,9 @@ from bot.config import Config
 from bot.throttle import Throttle
 from core.season import Season
 from core.standings import Standings, compute_standings
-from storage import club
-from storage.club import ScheduledRound as ScheduledRound  # the handlers name it from here
+from storage import club, programme
 from storage.db import Database
+from storage.programme import ScheduledRound as ScheduledRound  # the handlers name it from here
 from storage.seasons import load_season
 from storage.states import OPEN, PUBLIC, RoundState
 
@@ -89,7 +89,7 @@ def deadline_for(date: dt.date, settings: club.ClubSettings, zone: dt.tzinfo) ->
 
 async def schedule(services: Services) -> list[ScheduledRound]:
     """The season's rounds in order, with dates, deadlines and states."""
-    return await club.schedule(services.db)
+    return await programme.schedule(services.db)
 
 
 async def open_round(services: Services) -> ScheduledRound | None:
@@ -99,7 +99,7 @@ async def open_round(services: Services) -> ScheduledRound | None:
 
 async def published_round(services: Services) -> int | None:
     """The newest round whose pairing is public."""
-    done = [r.number for r in await club.schedule(services.db) if r.state in PUBLIC]
+    done = [r.number for r in await programme.schedule(services.db) if r.state in PUBLIC]
     return max(done) if done else None
 
 
@@ -132,6 +132,6 @@ async def due_rounds(services: Services) -> list[int]:
     """Rounds whose deadline has passed and that were not paired yet (also those an older
     version or a failed pairing left locked but without a draft)."""
     now = services.clock()
-    return [r.number for r in await club.schedule(services.db)
+    return [r.number for r in await programme.schedule(services.db)
             if (r.state is RoundState.PLANNED and r.deadline is not None
                 and r.deadline <= now) or r.state is RoundState.LOCKED]

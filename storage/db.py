@@ -6,9 +6,9 @@ through a second connection (WAL lets them run beside a write), except inside a 
 where they see what the transaction wrote so far.
 
 A transaction opened inside another one (in the same task) joins it: a flow calls several
-repository functions and they commit together. While the bot handles a stored Telegram
-update (`handling`), the outermost commit also marks that update done, so the update and its
-effect are one fact.
+repository functions and they commit together. Hooks run inside the outermost transaction
+just before its commit (`before_commit`): the inbox marks the update being handled done
+there, so the update and its effect are one fact.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import fcntl
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +35,7 @@ BUSY_TIMEOUT_MS = 10_000
 PRIVATE_FILE = 0o600
 PRIVATE_DIR = 0o700
 
-_current_update: contextvars.ContextVar[int | None] = contextvars.ContextVar(
-    "current_update", default=None)
+CommitHook = Callable[[aiosqlite.Connection], Awaitable[None]]
 
 
 def storage_problem(exc: BaseException) -> StoreProblem | None:
@@ -147,6 +146,7 @@ class Database:
         self._in_transaction: contextvars.ContextVar[bool] = contextvars.ContextVar(
             f"in_transaction_{id(self)}", default=False)
         self._commit_listeners: list[Callable[[], None]] = []
+        self._before_commit: list[CommitHook] = []
         self._memo: dict[str, tuple[int, Any]] = {}
         self._memo_locks: dict[str, asyncio.Lock] = {}
         self._offers: dict[str, tuple[int, Any]] = {}
@@ -216,6 +216,12 @@ class Database:
         async with self._lock:
             yield self.writer
 
+    def before_commit(self, hook: CommitHook) -> None:
+        """Run `hook` inside every outermost write transaction, just before it commits (once
+        per hook, however often it is asked for)."""
+        if hook not in self._before_commit:
+            self._before_commit.append(hook)
+
     def on_commit(self, listener: Callable[[], None]) -> None:
         """Call `listener` after every commit (the outbox sender wakes up on it)."""
         self._commit_listeners.append(listener)
@@ -235,11 +241,8 @@ class Database:
                 try:
                     yield self.writer
                     written = self._changes()
-                    update = _current_update.get()
-                    if update is not None:
-                        await self.writer.execute(
-                            "UPDATE inbox SET done_at = datetime('now') WHERE update_id = ? "
-                            "AND done_at IS NULL", (update,))
+                    for hook in self._before_commit:
+                        await hook(self.writer)
                     await self.writer.commit()
                     await self._keep_offers(written)
                 except BaseException as exc:
@@ -319,14 +322,3 @@ class Database:
             value = await compute()
             self._memo[key] = (version, value)
         return value
-
-
-@contextmanager
-def handling(update_id: int) -> Iterator[None]:
-    """While the bot handles stored update `update_id`: the commit that stores its effect
-    also marks it done."""
-    token = _current_update.set(update_id)
-    try:
-        yield
-    finally:
-        _current_update.reset(token)

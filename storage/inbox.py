@@ -1,16 +1,22 @@
 """The inbox: every Telegram update is stored here before its offset is confirmed, so an
 update Telegram handed over is never lost, and handled once: the commit of its effect marks it
-done (`storage.db.handling`); an update with no effect is marked done when handled."""
+done (`handling`); an update with no effect is marked done when handled."""
 
 from __future__ import annotations
 
+import contextvars
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import aiosqlite
+
 from storage import audit
 from storage.db import Database
+
+_handled: contextvars.ContextVar[int | None] = contextvars.ContextVar("handled", default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +52,33 @@ async def pending(db: Database, *, after: int = 0, limit: int = 100) -> list[Sto
         return [StoredUpdate(int(r[0]), json.loads(r[1])) for r in await cur.fetchall()]
 
 
+@contextmanager
+def handling(db: Database, update_id: int) -> Iterator[None]:
+    """While the bot handles stored update `update_id`: the commit that stores its effect
+    also marks it done."""
+    db.before_commit(_mark_handled)
+    token = _handled.set(update_id)
+    try:
+        yield
+    finally:
+        _handled.reset(token)
+
+
+async def _mark_handled(conn: aiosqlite.Connection) -> None:
+    update_id = _handled.get()
+    if update_id is not None:
+        await _mark(conn, update_id)
+
+
 async def mark_done(db: Database, update_id: int) -> None:
     """An update whose handling changed nothing (a question, a refusal) is done now."""
     async with db.transaction() as conn:
-        await conn.execute("UPDATE inbox SET done_at = datetime('now') WHERE update_id = ? "
-                           "AND done_at IS NULL", (update_id,))
+        await _mark(conn, update_id)
+
+
+async def _mark(conn: aiosqlite.Connection, update_id: int) -> None:
+    await conn.execute("UPDATE inbox SET done_at = datetime('now') WHERE update_id = ? "
+                       "AND done_at IS NULL", (update_id,))
 
 
 async def prune(db: Database, *, keep_days: int = 30) -> None:

@@ -23,7 +23,7 @@ from bot.demo.fakeapi import FakeTelegram, NotSent, Sent, User
 from bot.demo.runner import LocalBot, ManualClock
 from core.season import Result, Season
 from core.simulation import play
-from storage import club, rounds
+from storage import roster, rounds
 from storage.db import Database
 from storage.seasons import import_season
 from storage.states import RoundState
@@ -163,7 +163,7 @@ def _in_state(number: int, state: RoundState) -> Fact:
 
 def _linked(user: User) -> Fact:
     async def holds(db: Database) -> bool:
-        return await club.member_of(db, user.id) is not None
+        return await roster.member_of(db, user.id) is not None
     return holds
 
 

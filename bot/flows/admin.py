@@ -13,9 +13,11 @@ from bot.services import Services, deadline_for, round_start, schedule
 from core.next_season import next_season as following
 from core.season import Season
 from core.standings import compute_standings
-from storage import club, outbox, seasons
-from storage.club import ClubSettings, Member, ScheduledRound
+from storage import club, outbox, programme, roster, seasons
+from storage.club import ClubSettings
 from storage.errors import InputStoreError, StoreProblem
+from storage.programme import ScheduledRound
+from storage.roster import Member
 from storage.rounds import insert_round
 from storage.seasons import load_season
 from storage.states import RoundState
@@ -33,7 +35,7 @@ async def add_player(services: Services, name: str, *, rating: int | None, youth
     """A new member, playing from the next round on (returned)."""
     async with services.db.transaction():
         joined = await _next_round(services)
-        await club.add_player(services.db, name, rating=rating, youth=youth,
+        await roster.add_player(services.db, name, rating=rating, youth=youth,
                               flexible=flexible, joined=joined, actor=actor)
     return joined
 
@@ -69,14 +71,14 @@ async def next_season(services: Services, name: str | None, *, start: bool,
 
 async def set_flexible(services: Services, who: Member, flexible: bool, *, actor: int) -> None:
     """The member plays only when he signs on (flexible), or unless he signs off."""
-    await club.set_flexible(services.db, who.code, flexible, actor=actor)
+    await roster.set_flexible(services.db, who.code, flexible, actor=actor)
 
 
 async def withdraw(services: Services, who: Member, *, actor: int) -> int:
     """A member leaves; the last round he counts in is returned."""
     async with services.db.transaction():
         last = await _next_round(services) - 1
-        await club.withdraw(services.db, who.code, last_round=last, actor=actor)
+        await roster.withdraw(services.db, who.code, last_round=last, actor=actor)
     return last
 
 
@@ -148,13 +150,13 @@ async def move_round(services: Services, number: int, date: dt.date, *,
             raise InputStoreError(StoreProblem.MOVE_ORDER, round=number, other=other,
                                   date=show_date(dated[other]))
         deadline = await _deadline(services, date)
-        await club.set_schedule(db, number, date=date, deadline=deadline, actor=actor)
+        await programme.set_schedule(db, number, date=date, deadline=deadline, actor=actor)
     return Scheduled(number, date, deadline,
                      tuple(n for n, d in dated.items() if d == date and n != number))
 
 
 async def cancel_round(services: Services, number: int, *, actor: int) -> None:
-    await club.cancel_round(services.db, number, actor=actor)
+    await programme.cancel_round(services.db, number, actor=actor)
 
 
 async def set_group(services: Services, chat_id: int, thread_id: int | None, title: str, *,
@@ -199,7 +201,7 @@ async def change_settings(services: Services, *, actor: int,
         for rnd in await schedule(services):
             if rnd.state is RoundState.PLANNED and rnd.date is not None:
                 deadline = deadline_for(rnd.date, settings, services.settings.timezone)
-                await club.set_schedule(db, rnd.number, date=rnd.date, deadline=deadline,
+                await programme.set_schedule(db, rnd.number, date=rnd.date, deadline=deadline,
                                         actor=actor)
                 moved.append(Scheduled(rnd.number, rnd.date, deadline))
     return moved

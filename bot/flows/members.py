@@ -12,19 +12,19 @@ from bot import texts
 from bot.callbacks import Link, NoLink, TakeOver
 from bot.chat import esc, owe_to_arbiters, send
 from bot.services import Services
-from storage import club
-from storage.club import Member
+from storage import roster
+from storage.roster import Member
 
 __all__ = ["Applicant", "Linked", "Member", "ask_link", "by_key", "decide", "everyone",
            "key_of", "matching", "named_first", "of_user"]
 
 
 async def of_user(services: Services, user_id: int) -> Member | None:
-    return await club.member_of(services.db, user_id)
+    return await roster.member_of(services.db, user_id)
 
 
 async def everyone(services: Services) -> list[Member]:
-    return await club.members(services.db)
+    return await roster.members(services.db)
 
 
 def key_of(member: Member) -> str:
@@ -35,21 +35,21 @@ def key_of(member: Member) -> str:
 
 async def by_key(services: Services, key: str) -> Member | None:
     """The member a button names (`key_of`; older buttons name the player id itself)."""
-    return next((m for m in await club.members(services.db)
+    return next((m for m in await roster.members(services.db)
                  if key in (key_of(m), m.code)), None)
 
 
 async def matching(services: Services, text: str) -> list[Member]:
     """Members matching `text`: the exact name (or code) first, else every name containing it."""
-    return club.find(await club.members(services.db), text)
+    return roster.find(await roster.members(services.db), text)
 
 
 async def named_first(services: Services, words: list[str]) -> tuple[Member | None, list[str]]:
     """The member whose exact name the longest run of leading `words` is, and the words left
     (`/afmelden Jan de Vries 5`: the arbiter names a member before the rest)."""
-    members = await club.members(services.db)
+    members = await roster.members(services.db)
     for length in range(len(words), 0, -1):
-        found = club.exact(members, " ".join(words[:length]))
+        found = roster.exact(members, " ".join(words[:length]))
         if len(found) == 1:
             return found[0], words[length:]
     return None, words
@@ -75,12 +75,12 @@ async def ask_link(services: Services, who: Member, user: Applicant) -> bool:
     async with services.db.transaction():
         taken = who.telegram_id is not None and who.telegram_id != user.id
         if await services.is_arbiter(user.id) and not taken:
-            await club.link(services.db, who.code, user.id, actor=user.id)
+            await roster.link(services.db, who.code, user.id, actor=user.id)
             return True
         lines = [texts.IK_ASK_ARBITER.format(user=user.label, name=esc(who.name))]
         if taken:
             lines.append(texts.IK_MEMBER_LINKED.format(name=esc(who.name)))
-        current = await club.member_of(services.db, user.id)
+        current = await roster.member_of(services.db, user.id)
         if current is not None and current.code != who.code:
             lines.append(texts.IK_ACCOUNT_LINKED.format(name=esc(current.name)))
         await owe_to_arbiters(services, "\n".join(lines), markup=link_buttons(who, user.id))
@@ -116,12 +116,12 @@ async def decide(services: Services, user_id: int, who: Member | None, *, actor:
         if who is None:
             await send(services, user_id, texts.IK_DECLINED)
             return Linked("", already=False)
-        current = next(m for m in await club.members(services.db) if m.code == who.code)
+        current = next(m for m in await roster.members(services.db) if m.code == who.code)
         if current.telegram_id == user_id:
             return Linked(who.name, already=True)
         if current.telegram_id is not None and not take_over:
             return Linked(who.name, already=False, to_confirm=True)
-        await club.link(services.db, who.code, user_id, actor=actor)
+        await roster.link(services.db, who.code, user_id, actor=actor)
         await send(services, user_id, texts.IK_WELCOME.format(name=esc(who.name)))
         if current.telegram_id is not None:
             await send(services, current.telegram_id,
@@ -131,4 +131,4 @@ async def decide(services: Services, user_id: int, who: Member | None, *, actor:
 
 async def set_reminder(services: Services, who: Member, on: bool, *, actor: int) -> None:
     """The member wants the round's reminder in private too (or no longer)."""
-    await club.set_reminder(services.db, who.code, on, actor=actor)
+    await roster.set_reminder(services.db, who.code, on, actor=actor)

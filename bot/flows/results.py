@@ -16,10 +16,10 @@ from bot.services import Services, published_round
 from core.season import Result
 from core.standings import compute_standings
 from core.titles import announcements
-from storage import club, results
-from storage.club import Member
+from storage import club, programme, results, roster
 from storage.errors import InputStoreError
 from storage.results import Outcome
+from storage.roster import Member
 from storage.seasons import load_season
 
 __all__ = ["Confirmation", "Outcome", "Reported", "confirm", "correct", "post_standings",
@@ -43,7 +43,7 @@ class Reported:
 
 
 async def _everyone(services: Services) -> dict[str, Member]:
-    return {m.code: m for m in await club.members(services.db)}
+    return {m.code: m for m in await roster.members(services.db)}
 
 
 def _words(everyone: dict[str, Member], result: Result, white: str, black: str) -> str:
@@ -63,7 +63,7 @@ async def report(services: Services, who: Member, result: Result, *,
     async with db.transaction():
         number = tapped_in
         if number is None and replied_to is not None:
-            number = await club.message_round(db, *replied_to)
+            number = await programme.message_round(db, *replied_to)
         number = number or await published_round(services)
         if number is None:
             return None
@@ -97,7 +97,7 @@ async def correct(services: Services, number: int | None, board: int, result: Re
                 await send(services, player.telegram_id, texts.RESULT_DECIDED.format(
                     round=number, board=board, words=done.words), about=esc(player.name))
         stale = tuple((chat, message) for chat, message, code
-                      in await club.posted(services.db, number, CONFIRM)
+                      in await programme.posted(services.db, number, CONFIRM)
                       if code in (outcome.white, outcome.black))
         return replace(done, stale=stale)
 
@@ -144,7 +144,7 @@ async def confirm(services: Services, user_id: int, number: int, board: int, val
     changes nothing."""
     db = services.db
     async with db.transaction():
-        who = await club.member_of(db, user_id)
+        who = await roster.member_of(db, user_id)
         stored = await results.game(db, number, board)
         if who is None or who.code not in (stored.white, stored.black) \
                 or stored.reported_by == user_id:

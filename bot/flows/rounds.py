@@ -26,7 +26,7 @@ from core.pairing import (
 )
 from core.pairing.request import NO_FIXES, fitting_fixes, present_in, request_for_round
 from core.season import AbsenceReason, Result, Season
-from storage import attendance, club, results, rounds
+from storage import attendance, club, programme, results, roster, rounds
 from storage.errors import InputStoreError, StoreProblem
 from storage.seasons import has_season, load_season
 from storage.states import OPEN, RoundState
@@ -71,7 +71,7 @@ async def draft_text(services: Services, made: Draft, title: str) -> str:
     """The draft as the arbiter sees it: the title, the boards, and any fix let go."""
     text = title + "\n" + await messages.pairing(await load_season(services.db), made.pairing)
     if made.dropped != NO_FIXES:
-        names = {m.code: esc(m.name) for m in await club.members(services.db)}
+        names = {m.code: esc(m.name) for m in await roster.members(services.db)}
         text += "\n\n" + texts.FIXES_DROPPED.format(fixes=texts.fixes_words(made.dropped, names))
     return text
 
@@ -189,7 +189,7 @@ async def coming_moments(services: Services) -> list[dt.datetime]:
     settings = await club.settings(services.db)
     now, zone = services.clock(), services.settings.timezone
     moments = set()
-    for rnd in await club.schedule(services.db):
+    for rnd in await programme.schedule(services.db):
         if rnd.state is not RoundState.PLANNED or rnd.deadline is None:
             continue
         moments.add(rnd.deadline)
@@ -204,14 +204,14 @@ async def remind(services: Services) -> None:
     asked for it; each with the buttons to answer in one tap."""
     settings = await club.settings(services.db)
     now, zone = services.clock(), services.settings.timezone
-    for rnd in await club.schedule(services.db):
+    for rnd in await programme.schedule(services.db):
         if rnd.state is not RoundState.PLANNED or rnd.date is None or rnd.deadline is None:
             continue
         start = round_start(rnd.date, settings, zone)
         if not start - dt.timedelta(minutes=settings.reminder_minutes) <= now < rnd.deadline:
             continue
         async with services.db.transaction():
-            if not await club.mark_reminded(services.db, rnd.number):
+            if not await programme.mark_reminded(services.db, rnd.number):
                 continue
             facts = {"round": rnd.number, "date": show_date(rnd.date),
                      "deadline": show_moment(rnd.deadline, zone)}
@@ -220,7 +220,7 @@ async def remind(services: Services) -> None:
                 await send(services, settings.group_chat_id, texts.REMINDER.format(**facts),
                            markup=buttons, thread_id=settings.group_thread_id,
                            about=texts.THE_GROUP)
-            for member in await club.reminded(services.db, rnd.number):
+            for member in await roster.reminded(services.db, rnd.number):
                 assert member.telegram_id is not None
                 text = texts.REMINDER_FLEXIBLE if member.flexible else texts.REMINDER_PRIVATE
                 await send(services, member.telegram_id, text.format(**facts), markup=buttons,
@@ -255,7 +255,7 @@ async def publish(services: Services, *, actor: int) -> Published:
     transaction the pairing is owed to the club group and each player his own game."""
     db = services.db
     async with db.transaction():
-        upcoming = next((r for r in await club.schedule(db) if r.state in OPEN), None)
+        upcoming = next((r for r in await programme.schedule(db) if r.state in OPEN), None)
         if upcoming is None or upcoming.state is not RoundState.DRAFTED:
             raise InputStoreError(StoreProblem.NO_DRAFT)
         settings = await club.settings(db)
@@ -273,7 +273,7 @@ async def publish(services: Services, *, actor: int) -> Published:
                    round_no=number, kind="pairing",
                    markup=messages.page_button(services.settings, settings.web,
                                                services.bot_name, private=False))
-        everyone = {m.code: m for m in await club.members(db)}
+        everyone = {m.code: m for m in await roster.members(db)}
         personal: list[tuple[str, str]] = []
         for board in stored.boards:
             for me, other, colour in ((board.white, board.black, "white"),
@@ -385,7 +385,7 @@ async def arrived(services: Services, code: str, *, actor: int) -> NightChange:
 
 
 async def _published(services: Services) -> tuple[int, rounds.StoredPairing, Season]:
-    number = next((r.number for r in await club.schedule(services.db)
+    number = next((r.number for r in await programme.schedule(services.db)
                    if r.state is RoundState.PUBLISHED), None)
     stored = None if number is None else await rounds.stored_pairing(services.db, number)
     if number is None or stored is None:
@@ -448,7 +448,7 @@ async def _tell(services: Services, change: NightChange, opponent: str | None, *
     """The group hears of the change, each player it concerns privately: that `change.player`
     is `absent`, or came after all; `opponent` is the one he left without a game."""
     db = services.db
-    everyone = {m.code: m for m in await club.members(db)}
+    everyone = {m.code: m for m in await roster.members(db)}
     settings = await club.settings(db)
 
     def name(code: str) -> str:
@@ -487,7 +487,7 @@ async def _tell(services: Services, change: NightChange, opponent: str | None, *
                                                  change=line)
     if settings.group_chat_id is not None:
         # A correction under the published pairing, so the group reads them together.
-        posts = [message for chat, message, _ in await club.posted(db, number, "pairing")
+        posts = [message for chat, message, _ in await programme.posted(db, number, "pairing")
                  if chat == settings.group_chat_id]
         await send(services, settings.group_chat_id, group, thread_id=settings.group_thread_id,
                    about=texts.THE_GROUP, reply_to=min(posts, default=None))
@@ -500,7 +500,7 @@ async def _tell(services: Services, change: NightChange, opponent: str | None, *
 
 async def night_text(services: Services, change: NightChange) -> str:
     """The change as the arbiter is told it: what the board is now, and any rule broken."""
-    names = {m.code: m.name for m in await club.members(services.db)}
+    names = {m.code: m.name for m in await roster.members(services.db)}
     if change.bye:
         text = texts.NIGHT_BYE_BACK.format(player=esc(names[change.player]))
     elif change.board is None and change.forfeit is None:

@@ -16,9 +16,9 @@ from bot.flows import rounds as round_flows
 from bot.services import Services, open_round, published_round, standings_of
 from core.preview import SignOffPrice, after_sign_off, sign_off_price
 from core.season import AbsenceReason, ExternalDay
-from storage import attendance, club, rounds
-from storage.club import Member
+from storage import attendance, programme, roster, rounds
 from storage.errors import InputStoreError, StoreProblem
+from storage.roster import Member
 from storage.seasons import load_season
 from storage.states import PUBLIC, RoundState
 
@@ -79,7 +79,7 @@ async def sign_off(services: Services, who: Member, request: Request, *, sent_at
     an external game needs no price)."""
     db = services.db
     async with db.transaction():
-        dates = {r.number: r for r in await club.schedule(db)}
+        dates = {r.number: r for r in await programme.schedule(db)}
         signed = [await attendance.sign_off(
             db, number, who.code, request.reason, sent_at=sent_at, actor=actor,
             day=request.day, note=request.note, team=team, result=result,
@@ -114,7 +114,7 @@ async def _tell_about_late(services: Services, who: Member, number: int) -> None
     stored = await rounds.stored_pairing(services.db, number)
     board = None if stored is None else next(
         (b for b in stored.boards if who.code in (b.white, b.black)), None)
-    everyone = {m.code: m for m in await club.members(services.db)}
+    everyone = {m.code: m for m in await roster.members(services.db)}
     opponent = None if board is None else \
         everyone[board.black if board.white == who.code else board.white]
     paired = "" if opponent is None else texts.LATE_PAIRED.format(opponent=esc(opponent.name))

@@ -15,9 +15,9 @@ from bot.calendar import CalendarRound, rounds_ics
 from bot.services import Services, open_round, published_round, standings_of
 from core.season import Season
 from core.standings import PlayerStanding
-from storage import attendance, club, rounds, seasons
-from storage.club import Member
+from storage import attendance, club, programme, roster, rounds, seasons
 from storage.db import Database
+from storage.roster import Member
 from storage.seasons import load_season
 from storage.states import PUBLIC, RoundState
 
@@ -85,7 +85,7 @@ async def mine(services: Services, who: Member) -> Mine:
     games: list[Game] = []
     bye = None
     if stored is not None:
-        names = {m.code: m.name for m in await club.members(services.db)}
+        names = {m.code: m.name for m in await roster.members(services.db)}
         for board, result in zip(stored.boards, stored.results, strict=True):
             if who.code in (board.white, board.black):
                 white = board.white == who.code
@@ -100,12 +100,12 @@ async def calendar(db: Database, zone: ZoneInfo, who: Member | None = None, *,
                    stamp: dt.datetime | None = None) -> tuple[bytes, int] | None:
     """The season's dated rounds as an iCalendar file, and how many; with `who`, his game in
     each round already published. None if no round has a date yet."""
-    dated = [r for r in await club.schedule(db) if r.date is not None]
+    dated = [r for r in await programme.schedule(db) if r.date is not None]
     if not dated:
         return None
     season = await load_season(db)
     settings = await club.settings(db)
-    names = {m.code: m.name for m in await club.members(db)}
+    names = {m.code: m.name for m in await roster.members(db)}
     entries = []
     for r in dated:
         assert r.date is not None

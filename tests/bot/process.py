@@ -20,7 +20,7 @@ from typing import ClassVar
 
 from bot.demo.fakeapi import FakeTelegram, User
 from core.season import Season
-from storage import club, rounds
+from storage import club, roster, rounds
 from storage.db import Database
 from storage.seasons import import_season
 from tests.bot.conftest import ARBITER, GROUP, MEMBERS, TOKEN
@@ -45,7 +45,7 @@ async def make_club(path: Path, *, rounds_ahead: int = 0, deadline_passed: bool 
     try:
         await import_season(db, Season.from_data(json.loads(json.dumps(data))))
         for k in range(players):
-            await club.link(db, f"p{k}", 100 + k, actor=None)
+            await roster.link(db, f"p{k}", 100 + k, actor=None)
         await club.change_settings(db, actor=None, group_chat_id=GROUP)
         now = dt.datetime.now(dt.UTC)
         number = 0

@@ -10,7 +10,7 @@ import datetime as dt
 
 from bot import texts
 from bot.flows import admin
-from storage import club
+from storage import club, roster
 from storage.errors import StoreError, StoreProblem
 from tests.bot.conftest import ARBITER, GROUP, boards
 from tests.bot.test_club_night import games_of, round_absences, tap
@@ -185,7 +185,7 @@ async def test_moving_a_round_onto_another_rounds_day_is_warned_about(bot, membe
 async def test_a_member_of_a_friday_club_signs_off_in_words(bot, members):
     services = bot.app.bot_data
     for k, user in enumerate(members):
-        await club.link(services.db, f"p{k}", user.id, actor=ARBITER.id)
+        await roster.link(services.db, f"p{k}", user.id, actor=ARBITER.id)
     for k in range(6):  # Fridays 4 December to 8 January
         await admin.plan_round(services, dt.date(2026, 12, 4) + dt.timedelta(weeks=k),
                                actor=ARBITER.id)

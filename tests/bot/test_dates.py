@@ -9,7 +9,7 @@ import pytest
 from bot import dates
 from bot.handlers.signoff import parse
 from core.season import AbsenceReason, ExternalDay
-from storage.club import ScheduledRound
+from storage.programme import ScheduledRound
 from storage.states import RoundState
 
 TUESDAY = dt.date(2026, 12, 1)

@@ -17,7 +17,7 @@ import time
 import pytest
 
 from bot.demo.fakeapi import User
-from storage import club, rounds
+from storage import roster, rounds
 from storage.db import Database
 from tests.bot.conftest import ARBITER, GROUP, TOKEN
 from tests.bot.process import BotProcess, make_club, query, run_cycles, until
@@ -153,7 +153,7 @@ async def test_killed_right_after_the_reminder_is_marked_group_and_member_hear_o
     try:
         now = dt.datetime.now(dt.UTC)  # the reminder is due: the deadline is an hour away
         await rounds.add_round(handle, 1, date=now.date(), deadline=now + dt.timedelta(hours=1))
-        await club.set_reminder(handle, "p2", True, actor=None)
+        await roster.set_reminder(handle, "p2", True, actor=None)
     finally:
         await handle.close()
     tg.outage.add("sendMessage")

@@ -312,7 +312,7 @@ async def test_the_draft_reaches_the_arbiter_at_the_deadline_not_at_the_next_tic
         tg, tmp_path, members):
     """Issue 23: a job at each coming deadline. The tick here runs once at start and then
     not for an hour, so only the deadline's own job can draft the round."""
-    from storage import club, rounds
+    from storage import programme, rounds
     from tests.bot.conftest import club_bot
 
     bot = await club_bot(tg, tmp_path / "keizer.db", tick_seconds=3600)
@@ -342,8 +342,8 @@ async def test_the_draft_reaches_the_arbiter_at_the_deadline_not_at_the_next_tic
                 dt.timedelta(minutes=1)
 
         await asyncio.wait_for(_until(lambda: about(2)), 10)
-        await club.set_schedule(db, 2, date=later.date(),
-                                deadline=later + dt.timedelta(hours=1), actor=ARBITER.id)
+        await programme.set_schedule(db, 2, date=later.date(),
+                                     deadline=later + dt.timedelta(hours=1), actor=ARBITER.id)
         await asyncio.wait_for(_until(lambda: about(3)), 10)
     finally:
         await bot.stop()

@@ -6,7 +6,7 @@ import datetime as dt
 import re
 
 from bot.flows import admin
-from storage import club
+from storage import club, roster
 from tests.bot.conftest import ARBITER, GROUP, boards
 
 
@@ -40,7 +40,7 @@ async def set_up_club(bot, members, rounds: int = 3, *, by_chat: bool = False) -
         return
     services = bot.app.bot_data
     for k, user in enumerate(members):
-        await club.link(services.db, f"p{k}", user.id, actor=ARBITER.id)
+        await roster.link(services.db, f"p{k}", user.id, actor=ARBITER.id)
     await club.change_settings(services.db, actor=ARBITER.id, group_chat_id=GROUP)
     for k in range(rounds):
         await admin.plan_round(services, dt.date(2026, 12, 3 + 7 * k), actor=ARBITER.id)

@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 
 from storage import attendance, inbox, outbox, rounds
-from storage.db import Database, handling
+from storage.db import Database
 from storage.errors import StoreError, StoreProblem
 from storage.states import TRANSITIONS, RoundState
 from tests.integration.conftest import NOON, ROOT, dump
@@ -39,12 +39,12 @@ async def test_the_commit_of_an_effect_marks_its_update_done(club):
     await inbox.store(club, [{"update_id": 7, "message": {}}, {"update_id": 8, "message": {}}])
     await inbox.store(club, [{"update_id": 7, "message": {}}])  # delivered again: kept once
     assert [u.update_id for u in await inbox.pending(club)] == [7, 8]
-    with handling(7), pytest.raises(StoreError):
+    with inbox.handling(club, 7), pytest.raises(StoreError):
         async with club.transaction():
             await outbox.owe(club, [outbox.Outgoing(1, "x")])
             await attendance.sign_off(club, 21, "nobody", sent_at=NOON, actor=1)
     assert [u.update_id for u in await inbox.pending(club)] == [7, 8]  # rolled back: not done
-    with handling(7):
+    with inbox.handling(club, 7):
         await attendance.sign_off(club, 21, "rm0", sent_at=NOON, actor=1)
     assert [u.update_id for u in await inbox.pending(club)] == [8]
     assert await inbox.last_id(club) == 8

@@ -1,0 +1,105 @@
+"""The schedule of the season's rounds (dates, deadlines, states; postponed or cancelled
+rounds) and the messages a round was posted in."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from storage import audit
+from storage.db import Database
+from storage.errors import InputStoreError, StoreProblem
+from storage.seasons import checked, round_row, season_id
+from storage.states import PUBLIC, RoundState
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduledRound:
+    number: int
+    date: dt.date | None
+    deadline: dt.datetime | None
+    state: RoundState
+
+
+async def schedule(db: Database) -> list[ScheduledRound]:
+    conn = db.conn
+    sid = await season_id(conn)
+    async with conn.execute("SELECT number, date, deadline, state FROM round WHERE "
+                            "season_id = ? ORDER BY number", (sid,)) as cur:
+        return [ScheduledRound(r["number"],
+                               None if r["date"] is None else dt.date.fromisoformat(r["date"]),
+                               None if r["deadline"] is None
+                               else dt.datetime.fromisoformat(r["deadline"]),
+                               RoundState(r["state"]))
+                for r in await cur.fetchall()]
+
+
+async def set_schedule(db: Database, number: int, *, date: dt.date,
+                       deadline: dt.datetime | None, actor: int | None) -> None:
+    """Move a planned round to another date (postpone)."""
+    async with db.transaction() as conn:
+        rnd = await round_row(conn, await season_id(conn), number)
+        if rnd["state"] != RoundState.PLANNED:
+            raise InputStoreError(StoreProblem.BAD_STATE, round=number, state=rnd["state"])
+        await conn.execute("UPDATE round SET date = ?, deadline = ? WHERE id = ?",
+                           (date.isoformat(), None if deadline is None else deadline.isoformat(),
+                            rnd["id"]))
+        await audit.record(conn, actor=actor, action="round.move", entity="round",
+                           entity_id=number, old={"date": rnd["date"]},
+                           new={"date": date.isoformat()})
+
+
+async def message_round(db: Database, chat_id: int, message_id: int) -> int | None:
+    """The round a message of ours was about (for replies to a pairing)."""
+    async with db.conn.execute(
+            "SELECT r.number FROM posted_message m JOIN round r ON r.id = m.round_id "
+            "WHERE m.chat_id = ? AND m.message_id = ?", (chat_id, message_id)) as cur:
+        row = await cur.fetchone()
+    return None if row is None else int(row[0])
+
+
+async def posted(db: Database, round_no: int, kind: str) -> list[tuple[int, int, str | None]]:
+    """The messages of a kind sent about a round: (chat, message, the player it was for)."""
+    conn = db.conn
+    async with conn.execute(
+            "SELECT m.chat_id, m.message_id, p.code FROM posted_message m "
+            "JOIN round r ON r.id = m.round_id LEFT JOIN player p ON p.id = m.player_id "
+            "WHERE r.season_id = ? AND r.number = ? AND m.kind = ?",
+            (await season_id(conn), round_no, kind)) as cur:
+        return [(int(r[0]), int(r[1]), r[2]) for r in await cur.fetchall()]
+
+
+async def mark_reminded(db: Database, number: int) -> bool:
+    """Note that the reminder for a round went out; False if it already had (send once)."""
+    async with db.transaction() as conn:
+        rnd = await round_row(conn, await season_id(conn), number)
+        if rnd["reminded_at"] is not None:
+            return False
+        await conn.execute("UPDATE round SET reminded_at = ? WHERE id = ?",
+                           (audit.now(), rnd["id"]))
+    return True
+
+
+async def cancel_round(db: Database, number: int, *, actor: int | None) -> None:
+    """A round that will not be played (a holiday, the hall is closed): it goes, with its
+    sign-offs and any draft, and the later rounds move up one number. Only rounds not yet
+    published, and only when no later round is."""
+    async with db.transaction() as conn:
+        sid = await season_id(conn)
+        rnd = await round_row(conn, sid, number)
+        async with conn.execute("SELECT number, state FROM round WHERE season_id = ? AND "
+                                "number >= ?", (sid, number)) as cur:
+            later = await cur.fetchall()
+        busy = next((r for r in later if r["state"] in PUBLIC), None)
+        if busy is not None:
+            raise InputStoreError(StoreProblem.BAD_STATE, round=busy["number"],
+                                  state=busy["state"])
+        await conn.execute("DELETE FROM round WHERE id = ?", (rnd["id"],))
+        # Two steps, because (season, number) is unique at every row of an UPDATE.
+        await conn.execute("UPDATE round SET number = -number WHERE season_id = ? AND "
+                           "number > ?", (sid, number))
+        await conn.execute("UPDATE round SET number = -number - 1 WHERE season_id = ? AND "
+                           "number < 0", (sid,))
+        await audit.record(conn, actor=actor, action="round.cancel", entity="round",
+                           entity_id=number, old={"date": rnd["date"], "state": rnd["state"]})
+        await checked(db)
