@@ -14,6 +14,7 @@ from bot.config import Config
 from core.pairing.request import pairing_ranking
 from core.season import Season
 from core.standings import Standings
+from storage.states import WebAccess
 
 GROUP_TOP = 12
 """Rows of the standings shown in the club group (the rest on request, privately)."""
@@ -32,12 +33,12 @@ def standings_table(standings: Standings, decimals: int, top: int | None = None)
     return f"<pre>{esc(tables.standings_table(shown, decimals, compact=True))}</pre>"
 
 
-def page_button(config: Config, access: str, bot_name: str, *,
+def page_button(config: Config, access: WebAccess, bot_name: str, *,
                 private: bool) -> InlineKeyboardMarkup | None:
     """The button that opens the club's pages: inside Telegram as a Mini App in a private
     chat; in a group, where web_app buttons are not allowed, the Mini App's t.me link (or the
     public page itself). None when the club has no pages, or none this chat may open."""
-    if not config.public_url or config.web_port is None or access == "uit":
+    if not config.public_url or config.web_port is None or access is WebAccess.OFF:
         return None
     if private:
         button = InlineKeyboardButton(texts.WEB_BUTTON,
@@ -45,7 +46,7 @@ def page_button(config: Config, access: str, bot_name: str, *,
     elif config.web_app and bot_name:
         button = InlineKeyboardButton(texts.WEB_BUTTON,
                                       url=f"https://t.me/{bot_name}/{config.web_app}")
-    elif access == "openbaar":
+    elif access is WebAccess.PUBLIC:
         button = InlineKeyboardButton(texts.WEB_BUTTON, url=config.public_url + "/")
     else:
         return None

@@ -21,6 +21,7 @@ from storage.db import Database
 from storage.programme import ScheduledRound as ScheduledRound  # the handlers name it from here
 from storage.seasons import load_season
 from storage.states import OPEN, PUBLIC, RoundState
+from storage.states import WebAccess as WebAccess  # the handlers name it from here
 
 log = logging.getLogger(__name__)
 

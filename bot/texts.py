@@ -14,7 +14,7 @@ from core.preview import Earning, SignOffPrice
 from core.rules import Colour, CompensationKind
 from core.season import ExternalDay
 from storage.errors import StoreError, StoreProblem
-from storage.states import RoundState
+from storage.states import RoundState, WebAccess
 
 if TYPE_CHECKING:  # the file formats load only with the commands that read them
     from core.ratings import Change, Proposal, RatingListError
@@ -598,10 +598,10 @@ ARBITER_REMOVED = "{id} is geen wedstrijdleider meer."
 INSTELLINGEN = ("Clubavond begint om {start}; afmelden kan tot {deadline} minuten ervoor; "
                 "herinnering {reminder} minuten ervoor.\nClubpagina: {web}.\n"
                 "Reglement: {rules}.")
-WEB_ACCESS_WORDS: Mapping[str, str] = {
-    "openbaar": "openbaar, voor iedereen",
-    "leden": "alleen voor gekoppelde leden, in Telegram",
-    "uit": "uit",
+WEB_ACCESS_WORDS: Mapping[WebAccess, str] = {
+    WebAccess.PUBLIC: "openbaar, voor iedereen",
+    WebAccess.MEMBERS: "alleen voor gekoppelde leden, in Telegram",
+    WebAccess.OFF: "uit",
 }
 """The club page's setting (`club.web`), as the arbiter types it and as it is shown."""
 INSTELLINGEN_USAGE = ("<code>/instellingen start 20:00</code>, <code>deadline 120</code>, "

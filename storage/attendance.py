@@ -88,8 +88,8 @@ async def sign_off(db: Database, round_no: int, player: str,
         if draft_dropped:
             for table in ("game", "broken_rule"):
                 await conn.execute(f"DELETE FROM {table} WHERE round_id = ?", (rnd["id"],))
-            await conn.execute("DELETE FROM signoff WHERE round_id = ? AND reason = 'bye'",
-                               (rnd["id"],))
+            await conn.execute("DELETE FROM signoff WHERE round_id = ? AND reason = ?",
+                               (rnd["id"], AbsenceReason.BYE))
             await move(conn, rnd, RoundState.LOCKED, actor=actor)
             paired = False
         values = (reason.value, None if day is None else day.value, team,
@@ -123,7 +123,7 @@ async def cancel_sign_off(db: Database, round_no: int, player: str, *, sent_at: 
     async with db.transaction() as conn:
         rnd, pid = await _in_time(conn, round_no, player, sent_at, correction)
         async with conn.execute("SELECT * FROM signoff WHERE round_id = ? AND player_id = ? "
-                                "AND reason != 'bye'", (rnd["id"], pid)) as cur:
+                                "AND reason != ?", (rnd["id"], pid, AbsenceReason.BYE)) as cur:
             old = await cur.fetchone()
         if old is None:
             raise InputStoreError(StoreProblem.NO_SIGNOFF, round=round_no, player=player)
@@ -140,7 +140,7 @@ async def sign_on(db: Database, round_no: int, player: str, *, sent_at: dt.datet
     async with db.transaction() as conn:
         rnd, pid = await _in_time(conn, round_no, player, sent_at, correction)
         await conn.execute("DELETE FROM signoff WHERE round_id = ? AND player_id = ? AND "
-                           "reason != 'bye'", (rnd["id"], pid))
+                           "reason != ?", (rnd["id"], pid, AbsenceReason.BYE))
         cur = await conn.execute(
             "INSERT INTO signon (round_id, player_id, sent_at, entered_by) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (round_id, player_id) DO NOTHING",
@@ -190,8 +190,8 @@ async def signed_off_rounds(db: Database, player: str, *, from_round: int) -> li
     pid = await player_id(conn, sid, player)
     async with conn.execute(
             "SELECT r.number FROM signoff s JOIN round r ON r.id = s.round_id "
-            "WHERE s.player_id = ? AND s.reason != 'bye' AND r.number >= ? ORDER BY r.number",
-            (pid, from_round)) as cur:
+            "WHERE s.player_id = ? AND s.reason != ? AND r.number >= ? ORDER BY r.number",
+            (pid, AbsenceReason.BYE, from_round)) as cur:
         return [int(row[0]) for row in await cur.fetchall()]
 
 

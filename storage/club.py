@@ -10,6 +10,7 @@ from core.season import data_to_json
 from storage import audit
 from storage.db import Database
 from storage.seasons import checked, season_id
+from storage.states import WebAccess
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,9 +24,8 @@ class ClubSettings:
     """Reminder to the group: this many minutes before the round starts."""
     group_chat_id: int | None
     group_thread_id: int | None
-    web: str = "openbaar"
-    """Who sees the live pages: `openbaar` (everyone), `leden` (linked members, inside
-    Telegram) or `uit`."""
+    web: WebAccess = WebAccess.PUBLIC
+    """Who sees the live pages."""
 
 
 async def settings(db: Database) -> ClubSettings:
@@ -34,7 +34,7 @@ async def settings(db: Database) -> ClubSettings:
     assert row is not None
     return ClubSettings(row["name"], dt.time.fromisoformat(row["round_start"]),
                         row["deadline_minutes"], row["reminder_minutes"], row["group_chat_id"],
-                        row["group_thread_id"], row["web"])
+                        row["group_thread_id"], WebAccess(row["web"]))
 
 
 _SETTING_COLUMNS = {"name", "round_start", "deadline_minutes", "reminder_minutes",

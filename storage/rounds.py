@@ -18,7 +18,7 @@ import aiosqlite
 
 from core.pairing import Board, BrokenRule, Fixes, Pairing, Rule
 from core.pairing.request import NO_FIXES
-from core.season import Result
+from core.season import AbsenceReason, Result
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
@@ -136,7 +136,8 @@ async def _write_boards(conn: aiosqlite.Connection, sid: int, round_id: int, num
     async with conn.execute("SELECT * FROM game WHERE round_id = ?", (round_id,)) as cur:
         old = {(g["white_id"], g["black_id"]): g for g in await cur.fetchall()}
     await conn.execute("DELETE FROM game WHERE round_id = ?", (round_id,))
-    await conn.execute("DELETE FROM signoff WHERE round_id = ? AND reason = 'bye'", (round_id,))
+    await conn.execute("DELETE FROM signoff WHERE round_id = ? AND reason = ?",
+                       (round_id, AbsenceReason.BYE))
     for board in boards:
         white = await player_id(conn, sid, board.white)
         black = await player_id(conn, sid, board.black)
@@ -152,8 +153,8 @@ async def _write_boards(conn: aiosqlite.Connection, sid: int, round_id: int, num
         await conn.execute("DELETE FROM signoff WHERE round_id = ? AND player_id = ?",
                            (round_id, bye_id))
         await conn.execute("INSERT INTO signoff (round_id, player_id, reason, entered_by, "
-                           "sent_at) VALUES (?, ?, 'bye', ?, ?)",
-                           (round_id, bye_id, actor, audit.now()))
+                           "sent_at) VALUES (?, ?, ?, ?, ?)",
+                           (round_id, bye_id, AbsenceReason.BYE, actor, audit.now()))
     await audit.record(conn, actor=actor, action="pairing.boards", entity="round",
                        entity_id=number,
                        old=[(k[0], k[1], g["result"]) for k, g in old.items()],
@@ -184,7 +185,8 @@ async def stored_pairing(db: Database, number: int) -> StoredPairing | None:
     if not games:
         return None
     async with conn.execute("SELECT p.code FROM signoff s JOIN player p ON p.id = s.player_id "
-                            "WHERE s.round_id = ? AND s.reason = 'bye'", (rnd["id"],)) as cur:
+                            "WHERE s.round_id = ? AND s.reason = ?",
+                            (rnd["id"], AbsenceReason.BYE)) as cur:
         bye = await cur.fetchone()
     async with conn.execute("SELECT * FROM broken_rule WHERE round_id = ? ORDER BY id",
                             (rnd["id"],)) as cur:

@@ -1,5 +1,6 @@
-"""A round's lifecycle: its states, and which may follow which. Apart from the store so that
-what only names a state (texts, the command line) loads no database code."""
+"""Stored codes: a round's lifecycle (its states, and which may follow which) and who may see
+the club's pages. Apart from the store so that what only names a state (texts, the command
+line) loads no database code."""
 
 from __future__ import annotations
 
@@ -26,3 +27,13 @@ TRANSITIONS: Mapping[RoundState, frozenset[RoundState]] = {
 OPEN = frozenset({RoundState.PLANNED, RoundState.LOCKED, RoundState.DRAFTED})
 """Not yet public: members can still sign off (late after the deadline)."""
 PUBLIC = frozenset({RoundState.PUBLISHED, RoundState.COMPLETE})
+
+
+class WebAccess(StrEnum):
+    """Who sees the club's live pages (stored as the word the arbiter types)."""
+
+    PUBLIC = "openbaar"
+    """Everyone."""
+    MEMBERS = "leden"
+    """Linked members, inside Telegram."""
+    OFF = "uit"

@@ -18,7 +18,7 @@ from bot import dates, texts
 from bot.chat import esc, reply, show_date, show_moment
 from bot.flows import admin, members, signoff, views
 from bot.handlers.common import actor, arbiter_only, command, find_member, number
-from bot.services import App, Context, schedule
+from bot.services import App, Context, WebAccess, schedule
 from core.errors import InvalidInputError
 from core.season import EXTERNAL_RESULTS, ExternalDay
 
@@ -217,8 +217,8 @@ async def instellingen(update: Update, context: Context) -> None:
             await reply(update, context, texts.BAD_MINUTES.format(text=esc(args[1]), most=most))
             return
         change[key] = minutes
-    elif name == "web" and len(args) == 2 and args[1].lower() in texts.WEB_ACCESS_WORDS:
-        change["web"] = args[1].lower()
+    elif name == "web" and len(args) == 2 and args[1].lower() in set(WebAccess):
+        change["web"] = WebAccess(args[1].lower())
     else:
         await reply(update, context, texts.INSTELLINGEN_USAGE)
         return

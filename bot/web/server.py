@@ -18,7 +18,7 @@ from bot.services import Services, schedule
 from bot.web import initdata, pages
 from core.season import Season
 from storage import club
-from storage.states import PUBLIC, RoundState
+from storage.states import PUBLIC, RoundState, WebAccess
 
 log = logging.getLogger(__name__)
 INIT_HEADER = "X-Telegram-Init-Data"
@@ -52,7 +52,7 @@ class WebServer:
     async def _page(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info.get("name", "")
         access = (await club.settings(self.services.db)).web
-        if access == "uit":
+        if access is WebAccess.OFF:
             return _text(404, texts.WEB_OFF)
         signed = request.headers.get(INIT_HEADER)
         user = None if signed is None else initdata.user_of(
@@ -63,7 +63,7 @@ class WebServer:
         if name == "mij":
             if who is None:
                 return _text(403, texts.WEB_NOT_SIGNED)
-        elif access == "leden" and who is None:
+        elif access is WebAccess.MEMBERS and who is None:
             season = await views.season(self.services)
             return _html(request, pages.members_only(season.club))
         body = await self._render(name, who)

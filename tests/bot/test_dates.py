@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from bot import dates
-from bot.handlers.signoff import parse
+from bot.phrases import parse
 from core.season import AbsenceReason, ExternalDay
 from storage.programme import ScheduledRound
 from storage.states import RoundState
