@@ -82,36 +82,34 @@ class Attendance(Callback):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Report(Callback):
-    """A result tapped under one's own pairing message (white first)."""
+class _BoardResult(Callback):
+    """A result on a board of a round (white first)."""
 
-    PREFIX = "uit"
     FIELDS = (("round", ROUND), ("board", BOARD), ("result", RESULT))
     round: int
     board: int
     result: str
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Confirm(Callback):
+class Report(_BoardResult):
+    """A result tapped under one's own pairing message."""
+
+    __slots__ = ()
+    PREFIX = "uit"
+
+
+class Confirm(_BoardResult):
     """The opponent's "Klopt" to a reported result."""
 
+    __slots__ = ()
     PREFIX = "res"
-    FIELDS = (("round", ROUND), ("board", BOARD), ("result", RESULT))
-    round: int
-    board: int
-    result: str
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Dispute(Callback):
+class Dispute(_BoardResult):
     """The opponent's "Klopt niet" to a reported result."""
 
+    __slots__ = ()
     PREFIX = "resno"
-    FIELDS = (("round", ROUND), ("board", BOARD), ("result", RESULT))
-    round: int
-    board: int
-    result: str
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -137,27 +135,28 @@ class Choose(Callback):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Link(Callback):
+class _MemberUser(Callback):
+    """A member (his key; version 1 named his code) and a Telegram user."""
+
+    VERSION = 2
+    OLDER = (1,)
+    FIELDS = (("key", r"[^:]+"), ("user", USER))
+    key: str
+    user: int
+
+
+class Link(_MemberUser):
     """The arbiter's "Ja, koppel": link the Telegram user to the member."""
 
+    __slots__ = ()
     PREFIX = "link"
-    VERSION = 2
-    OLDER = (1,)
-    FIELDS = (("key", r"[^:]+"), ("user", USER))
-    key: str
-    user: int
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class TakeOver(Callback):
+class TakeOver(_MemberUser):
     """The arbiter's second "Ja": the member was linked to another user, who loses him."""
 
+    __slots__ = ()
     PREFIX = "take"
-    VERSION = 2
-    OLDER = (1,)
-    FIELDS = (("key", r"[^:]+"), ("user", USER))
-    key: str
-    user: int
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
