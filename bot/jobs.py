@@ -10,6 +10,7 @@ import logging
 
 from bot import texts
 from bot.chat import owe_to_arbiters
+from bot.flows import results
 from bot.flows import rounds as flows
 from bot.services import App, Context, Services
 from storage import inbox
@@ -20,8 +21,9 @@ log = logging.getLogger(__name__)
 
 
 async def tick(context: Context) -> None:
-    """Deadlines that passed, and reminders that are due."""
+    """Deadlines that passed, reminders that are due, and standings still to post."""
     await flows.tick(context.services)
+    await results.post_standings(context.services)
 
 
 async def daily_backup(context: Context) -> None:
@@ -50,12 +52,15 @@ LATE = 0.05
 """Seconds after the moment a job runs, so the moment has surely come by the bot's clock."""
 
 
-class Moments:
-    """A job at each coming deadline and reminder, so the draft reaches the arbiter when the
-    deadline passes rather than at the next tick. Planned again after every commit that
-    changed the club's data (the schedule, the start time or the deadline may have moved);
-    the tick stays, as the safety net for what a restart or a clock jump missed. A job only
-    runs the tick: what it finds due is claimed in one guarded transition, as always."""
+class AfterChanges:
+    """What follows a commit that changed the club's data, off the writer's lock:
+
+    - a job at each coming deadline and reminder, so the draft reaches the arbiter when the
+      deadline passes rather than at the next tick (the schedule, the start time or the
+      deadline may have moved). The tick stays, as the safety net for what a restart or a
+      clock jump missed; a job only runs the tick, and what it finds due is claimed in one
+      guarded transition, as always;
+    - the standings of a round the commit completed, computed outside any transaction."""
 
     def __init__(self, app: App) -> None:
         self.app = app
@@ -75,27 +80,37 @@ class Moments:
     async def _until_clean(self) -> None:
         while self.dirty:
             self.dirty = False
-            await self.plan()
+            if await self.plan():
+                await self._post_standings()
 
-    async def plan(self) -> None:
+    async def _post_standings(self) -> None:
+        services: Services = self.app.bot_data
+        try:
+            await results.post_standings(services)
+        except StoreError as exc:  # the tick tries again
+            log.warning("standings not posted: %s", exc)
+
+    async def plan(self) -> bool:
+        """The jobs planned anew; False when the club's data had not changed."""
         services: Services = self.app.bot_data
         queue = self.app.job_queue
         assert queue is not None
         try:
             version = await services.db.data_version()
             if version == self.version:
-                return
+                return False
             self.version = version
             moments = await flows.coming_moments(services)
         except StoreError as exc:  # the tick still runs; the next commit plans again
             log.warning("deadlines not planned: %s", exc)
-            return
+            return False
         for job in queue.get_jobs_by_name(AT_MOMENT):
             job.schedule_removal()
         now = services.clock()
         for moment in moments:
             queue.run_once(tick, when=(moment - now).total_seconds() + LATE, name=AT_MOMENT,
                            job_kwargs={"misfire_grace_time": None})
+        return True
 
 
 def schedule(app: App) -> None:
@@ -105,8 +120,8 @@ def schedule(app: App) -> None:
     # No misfire grace limit: a late tick still runs (it only looks at what is due).
     queue.run_repeating(tick, interval=services.settings.tick_seconds, first=0.2, name="tick",
                         job_kwargs={"misfire_grace_time": None, "coalesce": True})
-    moments = Moments(app)
-    services.db.on_commit(moments.changed)
-    moments.changed()
+    after = AfterChanges(app)
+    services.db.on_commit(after.changed)
+    after.changed()
     queue.run_daily(daily_backup, dt.time(4, 0, tzinfo=services.settings.timezone),
                     name="backup", job_kwargs={"misfire_grace_time": None, "coalesce": True})

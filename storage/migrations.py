@@ -214,6 +214,12 @@ MIGRATIONS: tuple[str, ...] = (
         for table in ("club", "arbiter", "season", "player", "round", "signoff", "game",
                       "broken_rule", "signon", "rating_proposal")
         for event in ("INSERT", "UPDATE", "DELETE")),
+    # 9: whether a complete round's standings were posted. They are computed outside the
+    # write that completed the round and posted by a claim of their own; a round loaded or
+    # restored counts as posted.
+    """
+    ALTER TABLE round ADD COLUMN announced INTEGER NOT NULL DEFAULT 1;
+    """,
 )
 
 VERSION = len(MIGRATIONS)

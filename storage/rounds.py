@@ -33,13 +33,35 @@ async def move(conn: aiosqlite.Connection, rnd: aiosqlite.Row, target: RoundStat
     source = RoundState(rnd["state"])
     if target not in TRANSITIONS[source]:
         return False
-    cur = await conn.execute("UPDATE round SET state = ? WHERE id = ? AND state = ?",
-                             (target.value, rnd["id"], source.value))
+    # A round that completes has its standings still to post; one that leaves complete (a
+    # result cleared) posts them again when it completes again.
+    cur = await conn.execute("UPDATE round SET state = ?, announced = ? WHERE id = ? AND "
+                             "state = ?", (target.value, int(target is not RoundState.COMPLETE),
+                                           rnd["id"], source.value))
     if cur.rowcount != 1:
         return False
     await audit.record(conn, actor=actor, action="round.state", entity="round",
                        entity_id=rnd["number"], old=source.value, new=target.value)
     return True
+
+
+async def unannounced(db: Database) -> list[int]:
+    """The complete rounds whose standings were not posted yet."""
+    conn = db.conn
+    async with conn.execute("SELECT number FROM round WHERE season_id = ? AND state = ? AND "
+                            "announced = 0 ORDER BY number",
+                            (await season_id(conn), RoundState.COMPLETE)) as cur:
+        return [int(row[0]) for row in await cur.fetchall()]
+
+
+async def claim_announcement(db: Database, number: int) -> bool:
+    """Inside the transaction that owes the standings: True if this caller posts them (the
+    round is still complete and nobody posted them meanwhile)."""
+    async with db.transaction() as conn:
+        cur = await conn.execute("UPDATE round SET announced = 1 WHERE season_id = ? AND "
+                                 "number = ? AND state = ? AND announced = 0",
+                                 (await season_id(conn), number, RoundState.COMPLETE))
+        return cur.rowcount == 1
 
 
 async def add_round(db: Database, number: int, *, date: dt.date | None = None,

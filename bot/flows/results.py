@@ -13,14 +13,14 @@ from bot import announce, messages, texts
 from bot.callbacks import Confirm, Dispute
 from bot.chat import esc, owe_to_arbiters, send
 from bot.services import Services, published_round
-from core.season import Result
-from core.standings import compute_standings
+from core.season import Result, Season
+from core.standings import Standings, compute_standings
 from core.titles import announcements
-from storage import club, programme, results, roster
+from storage import club, programme, results, roster, rounds
 from storage.errors import InputStoreError
 from storage.results import Outcome
 from storage.roster import Member
-from storage.seasons import load_season
+from storage.seasons import has_season, load_season
 
 __all__ = ["Confirmation", "Outcome", "Reported", "confirm", "correct", "post_standings",
            "report"]
@@ -124,8 +124,6 @@ async def _announce(services: Services, everyone: dict[str, Member],
                 reporter=esc(reporter.name), round=outcome.round, board=outcome.board,
                 words=said), markup=buttons, about=esc(opponent.name), round_no=outcome.round,
                 kind=CONFIRM, player=opponent.code)
-    elif outcome.round_complete:
-        await post_standings(services, outcome.round)
     return Reported(outcome.outcome, outcome.round, outcome.board, said,
                     "" if opponent is None else opponent.name)
 
@@ -163,20 +161,40 @@ async def confirm(services: Services, user_id: int, number: int, board: int, val
                     who=esc(who.name), round=number, board=board, words=said),
                     about=esc(reporter.name))
             return Confirmation.DISPUTED, said
-        outcome = await results.confirm(db, number, board, player=who.code, actor=user_id)
-        if outcome.round_complete:
-            await post_standings(services, outcome.round)
+        await results.confirm(db, number, board, player=who.code, actor=user_id)
     return Confirmation.CONFIRMED, said
 
 
-async def post_standings(services: Services, number: int) -> None:
-    """After the last result of a round: the new standings in the club group, and whatever
-    titles and prizes the round decided."""
+async def post_standings(services: Services) -> list[int]:
+    """The new standings in the club group, with whatever titles and prizes the round
+    decided, for every round completed since they were last posted; the rounds posted. Run
+    after the commit that completed a round (and by the tick): the standings are computed
+    outside any transaction, then claimed and owed in a short one of their own, so a crash
+    between the two leaves them to post, and two callers post them once."""
+    db = services.db
+    if not await has_season(db):
+        return []
+    posted = []
+    for number in await rounds.unannounced(db):
+        while True:
+            version = await db.data_version()
+            season = await load_season(db)
+            standings = await asyncio.to_thread(compute_standings, season, number)
+            async with db.transaction():
+                if await db.data_version() != version:
+                    continue  # a result changed meanwhile: compute again
+                if await rounds.claim_announcement(db, number):
+                    await _owe_standings(services, season, standings, number)
+                    posted.append(number)
+            break
+    return posted
+
+
+async def _owe_standings(services: Services, season: Season, standings: Standings,
+                         number: int) -> None:
     settings = await club.settings(services.db)
     if settings.group_chat_id is None:
         return
-    season = await load_season(services.db)
-    standings = await asyncio.to_thread(compute_standings, season, number)
     await send(services, settings.group_chat_id,
                texts.ROUND_COMPLETE.format(round=number) + "\n" +
                messages.standings_table(standings, season.rules.display_decimals,

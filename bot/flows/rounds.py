@@ -344,11 +344,7 @@ async def absent_at_board(services: Services, code: str, *, actor: int) -> Night
         if found is None:
             came = Result.WHITE_BY_FORFEIT if board.white == opponent \
                 else Result.BLACK_BY_FORFEIT
-            scored = await results.correct(db, number, board.number, came, actor=actor)
-            if scored.round_complete:
-                from bot.flows.results import post_standings  # it builds on this module
-
-                await post_standings(services, number)
+            await results.correct(db, number, board.number, came, actor=actor)
             change = NightChange(number, code, None, forfeit=board)
         else:
             change = await _repair(services, number, stored, code, board.number, found,

@@ -347,3 +347,36 @@ async def test_the_draft_reaches_the_arbiter_at_the_deadline_not_at_the_next_tic
         await asyncio.wait_for(_until(lambda: about(3)), 10)
     finally:
         await bot.stop()
+
+
+async def test_standings_owed_when_the_bot_died_are_posted_once_after_the_restart(bot,
+                                                                                  members):
+    """Issue 23: the standings of a round are computed after the commit that completed it,
+    and posted by a claim of their own. Completed while no bot ran (as if it died between the
+    two), they are posted at the next start, once, however often the tick comes by."""
+    from core.season import Result
+    from storage import results as stored_results
+    from tests.bot.test_season import play_round
+
+    await set_up_club(bot, members, rounds=2)
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    await play_round(bot, members, 1, post)
+    await bot.tg.wait_for(lambda s: "Alle uitslagen van ronde 1" in s.text)
+    await pass_deadline(bot, 2)
+    post = await publish(bot, 2)
+    await bot.stop()
+    db = await Database.open(bot.config.database)
+    try:
+        for k, _ in enumerate(boards(post.text), start=1):
+            await stored_results.correct(db, 2, k, Result.DRAW, actor=1)
+    finally:
+        await db.close()
+    mark = len(bot.tg.sent)
+    await bot.start()
+    await bot.tg.wait_for(lambda s: s.chat_id == GROUP and "Alle uitslagen van ronde 2" in
+                          s.text, after=mark)
+    await asyncio.sleep(1.0)  # five more ticks
+    assert said_to(bot, GROUP, "Alle uitslagen van ronde", mark) == 1
+    # Round 1's were posted before: a restart does not post them again.
+    assert said_to(bot, GROUP, "Alle uitslagen van ronde 1", mark) == 0
