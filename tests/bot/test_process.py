@@ -120,6 +120,37 @@ async def test_killed_right_after_the_arbiter_settles_a_result_both_players_hear
     bot.kill()
 
 
+@pytest.mark.parametrize("moment", ["completed", "claimed"])
+async def test_killed_around_a_rounds_last_result_the_group_gets_the_standings_once(
+        tg, tmp_path, moment):
+    """Issue 23: the standings are computed after the commit that completed the round, and
+    claimed in a transaction of their own. Killed as soon as the round is complete (most
+    often before the claim), or once they are claimed and owed (Telegram taking nothing),
+    the group gets them once after the restart."""
+    db = tmp_path / "keizer.db"
+    bot = await published_club(tg, db)
+    boards = int(str(query(db, "SELECT count(*) FROM game")[0][0]))
+    for board in range(1, boards):
+        tg.user_says(ARBITER, f"/uitslag {board} 1-0")
+        await tg.next_to(ARBITER.id, f"Vastgelegd, ronde 1 bord {board}", timeout=30)
+    tg.outage.add("sendMessage")
+    tg.user_says(ARBITER, f"/uitslag {boards} 0-1")
+    if moment == "completed":
+        await until(lambda: state(db, 1) == "complete", every=0.001)
+    else:
+        await until(lambda: query(db, "SELECT announced FROM round WHERE number = 1")
+                    == [(1,)] and state(db, 1) == "complete")
+    bot.kill()
+    await asyncio.sleep(0.3)
+    tg.outage.clear()
+    bot.start()
+    await tg.next_to(GROUP, "Alle uitslagen van ronde 1", timeout=30)
+    await bot.running()
+    await asyncio.sleep(1.0)
+    assert sum("Alle uitslagen van ronde 1" in s.text for s in tg.to(GROUP)) == 1
+    bot.kill()
+
+
 async def test_killed_right_after_a_change_at_the_board_everyone_it_concerns_hears_once(
         tg, tmp_path):
     db = tmp_path / "keizer.db"
