@@ -28,6 +28,7 @@ from bot.handlers import (
     standings,
 )
 from bot.services import App, Context, Services
+from bot.worker import Worker
 from storage.db import Database
 
 log = logging.getLogger(__name__)
@@ -97,6 +98,7 @@ def build(config: Config, services: Services | None = None, *,
 async def _start(app: App) -> None:
     services: Services = app.bot_data
     services.database = await Database.open(services.settings.database, exclusive=True)
+    services.worker = Worker(services.settings.database)
     services.bot_name = app.bot.username or ""
     try:
         await app.bot.set_my_commands([BotCommand(*c) for c in MEMBER_COMMANDS])
@@ -112,6 +114,9 @@ async def _start(app: App) -> None:
 
 async def _stop(app: App) -> None:
     services: Services = app.bot_data
+    if services.worker is not None:
+        services.worker.close()
+        services.worker = None
     if services.database is not None:
         await services.database.close()
         services.database = None

@@ -8,7 +8,7 @@ import datetime as dt
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from telegram.ext import Application, CallbackContext, ExtBot
 
@@ -22,6 +22,9 @@ from storage.programme import ScheduledRound as ScheduledRound  # the handlers n
 from storage.seasons import load_season
 from storage.states import OPEN, PUBLIC, RoundState
 from storage.states import WebAccess as WebAccess  # the handlers name it from here
+
+if TYPE_CHECKING:
+    from bot.worker import Worker
 
 log = logging.getLogger(__name__)
 
@@ -43,12 +46,20 @@ class Services:
     standings_cache: tuple[Season, Standings] | None = None
     bot_name: str = ""
     """The bot's username, known once it started (for t.me links)."""
+    worker: Worker | None = None
+    """The process that makes the standings shown in the chat (`bot.worker`)."""
 
     @property
     def db(self) -> Database:
         if self.database is None:
             raise RuntimeError("the database is opened in post_init")
         return self.database
+
+    @property
+    def standings_worker(self) -> Worker:
+        if self.worker is None:
+            raise RuntimeError("the worker is made in post_init")
+        return self.worker
 
     @property
     def settings(self) -> Config:

@@ -88,6 +88,10 @@ class InvalidInputError(KeizerError, ValueError):
         self.problems: tuple[Problem, ...] = tuple(problems)
         super().__init__("; ".join(str(p) for p in self.problems))
 
+    def __reduce__(self) -> tuple[type[InvalidInputError], tuple[tuple[Problem, ...]]]:
+        # Read back as raised (from a worker process), not from the message.
+        return type(self), (self.problems,)
+
 
 class InvalidRulesError(InvalidInputError):
     """Rules (a preset with overrides) that name unknown parameters or values out of range."""

@@ -13,7 +13,7 @@ from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
 from storage.rounds import move
-from storage.seasons import checked, player_id, round_row, season_id, unannounced
+from storage.seasons import checked, current, player_id, round_row, season_id, unannounced
 from storage.states import RoundState
 
 
@@ -63,6 +63,7 @@ async def sign_off(db: Database, round_no: int, player: str,
     """Record (or change) a player's sign-off. Members cannot touch a finished round; the
     arbiter can (`correction`)."""
     async with db.transaction() as conn:
+        before = current(db)
         sid = await season_id(conn)
         rnd = await round_row(conn, sid, round_no)
         if rnd["state"] == RoundState.COMPLETE and not correction:
@@ -113,7 +114,7 @@ async def sign_off(db: Database, round_no: int, player: str,
                            entity_id=f"{round_no}/{player}",
                            old=None if old is None else dict(old),
                            new={**new, "draft_dropped": draft_dropped})
-        await checked(db)
+        await checked(db, round_no=round_no, before=before)
     return SignOff(round_no, player, reason, on_time, day, team, result, paired, draft_dropped)
 
 
@@ -121,6 +122,7 @@ async def cancel_sign_off(db: Database, round_no: int, player: str, *, sent_at: 
                           actor: int | None, correction: bool = False) -> None:
     """Undo a sign-off: members only before the deadline, the arbiter always."""
     async with db.transaction() as conn:
+        before = current(db)
         rnd, pid = await _in_time(conn, round_no, player, sent_at, correction)
         async with conn.execute("SELECT * FROM signoff WHERE round_id = ? AND player_id = ? "
                                 "AND reason != ?", (rnd["id"], pid, AbsenceReason.BYE)) as cur:
@@ -130,7 +132,7 @@ async def cancel_sign_off(db: Database, round_no: int, player: str, *, sent_at: 
         await conn.execute("DELETE FROM signoff WHERE id = ?", (old["id"],))
         await audit.record(conn, actor=actor, action="signoff.cancel", entity="signoff",
                            entity_id=f"{round_no}/{player}", old=dict(old))
-        await checked(db)
+        await checked(db, round_no=round_no, before=before)
 
 
 async def sign_on(db: Database, round_no: int, player: str, *, sent_at: dt.datetime,
@@ -138,6 +140,7 @@ async def sign_on(db: Database, round_no: int, player: str, *, sent_at: dt.datet
     """A flexible member will play: before the deadline, or by the arbiter. A sign-off he
     had for the round goes. True if he was not signed on yet."""
     async with db.transaction() as conn:
+        before = current(db)
         rnd, pid = await _in_time(conn, round_no, player, sent_at, correction)
         await conn.execute("DELETE FROM signoff WHERE round_id = ? AND player_id = ? AND "
                            "reason != ?", (rnd["id"], pid, AbsenceReason.BYE))
@@ -148,7 +151,7 @@ async def sign_on(db: Database, round_no: int, player: str, *, sent_at: dt.datet
         new = cur.rowcount > 0
         await audit.record(conn, actor=actor, action="signon.set", entity="signon",
                            entity_id=f"{round_no}/{player}", new={"new": new})
-        await checked(db)
+        await checked(db, round_no=round_no, before=before)
     return new
 
 
@@ -157,6 +160,7 @@ async def record_unannounced(db: Database, round_no: int, reason: AbsenceReason,
     """When a round is locked: every flexible member who did not sign on is absent, as the
     rules say (`reason`). Returns their codes."""
     async with db.transaction() as conn:
+        before = current(db)
         sid = await season_id(conn)
         rnd = await round_row(conn, sid, round_no)
         absent = await unannounced(conn, sid, rnd)
@@ -169,7 +173,7 @@ async def record_unannounced(db: Database, round_no: int, reason: AbsenceReason,
             await audit.record(conn, actor=actor, action="signoff.unannounced",
                                entity="round", entity_id=str(round_no),
                                new=[row["code"] for row in absent])
-            await checked(db)
+            await checked(db, round_no=round_no, before=before)
     return [row["code"] for row in absent]
 
 

@@ -22,7 +22,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 import aiosqlite
 
@@ -30,6 +30,8 @@ from storage.errors import StoreError, StoreProblem
 from storage.migrations import MIGRATIONS
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 BUSY_TIMEOUT_MS = 10_000
 PRIVATE_FILE = 0o600
@@ -81,6 +83,33 @@ async def _connect(path: Path) -> aiosqlite.Connection:
         await conn.close()  # its thread would keep the process from exiting
         raise
     return conn
+
+
+async def read_only(path: Path) -> aiosqlite.Connection:
+    """A connection that can only read the file (for a process of the bot's own that reads
+    beside it: the bot alone writes, and migrates)."""
+    conn = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                                   isolation_level=None)
+    conn.row_factory = aiosqlite.Row
+    await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    return conn
+
+
+class Versions(NamedTuple):
+    """Versions of the club's data, moved by triggers in the transaction of a write (the
+    inbox, the outbox and the messages posted move neither)."""
+
+    data: int
+    """Every change to the club's data."""
+    standings: int
+    """What the standings depend on: the players, the rules, every round's state, and the
+    games and attendance of the rounds that are published or complete."""
+
+
+async def versions(conn: aiosqlite.Connection) -> Versions:
+    async with conn.execute("SELECT version, standings FROM club_version") as cur:
+        row = await cur.fetchone()
+    return Versions(*row) if row else Versions(0, 0)
 
 
 async def migrate(conn: aiosqlite.Connection, migrations: tuple[str, ...] = MIGRATIONS) -> int:
@@ -151,6 +180,8 @@ class Database:
         self._memo_locks: dict[str, asyncio.Lock] = {}
         self._offers: dict[str, tuple[int, Any]] = {}
         self._aside = 0
+        self._begun_at = (0, 0)
+        """The open transaction's start: the changes made on the writer, and the version."""
 
     @classmethod
     async def open(cls, path: Path | str, *, exclusive: bool = False) -> Database:
@@ -239,6 +270,7 @@ class Database:
             try:
                 await self._begin()
                 try:
+                    self._begun_at = (self._changes(), await self._version(self.writer))
                     yield self.writer
                     written = self._changes()
                     for hook in self._before_commit:
@@ -270,6 +302,19 @@ class Database:
             return None
         offer = self._offers.get(key)
         return None if offer is None or offer[0] != self._changes() else offer[1]
+
+    def current(self, key: str) -> Any:
+        """Inside a transaction, what `memo(key)` would compute from the file as it now
+        stands, if that is at hand: the value offered since the last write, or the
+        committed memo while the transaction has written nothing."""
+        offered = self.offered(key)
+        if offered is not None:
+            return offered
+        cached = self._memo.get(key)
+        if not self._in_transaction.get() or cached is None \
+                or (self._changes(), cached[0]) != self._begun_at:
+            return None
+        return cached[1]
 
     def _changes(self) -> int:
         return self.writer.total_changes - self._aside
@@ -303,22 +348,28 @@ class Database:
             raise StoreError(problem, path=self.path, reason=exc) from exc
 
     async def data_version(self) -> int:
-        """Changes whenever a commit changed the club's data (triggers move it; the inbox,
-        the outbox and the posted messages do not), read on the reader."""
-        async with self.reader.execute("SELECT version FROM club_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+        """Changes whenever a commit changed the club's data (`Versions.data`), read on the
+        reader."""
+        return await self._version(self.reader)
 
-    async def memo(self, key: str, compute: Callable[[], Any]) -> Any:
+    @staticmethod
+    async def _version(conn: aiosqlite.Connection) -> int:
+        return (await versions(conn)).data
+
+    async def memo(self, key: str, compute: Callable[[], Awaitable[T]], *,
+                   standings_only: bool = False) -> T:
         """`await compute()` once per state of the club's data: the season and its standings
-        are loaded once, whatever number of messages ask before the next change."""
+        are loaded once, whatever number of messages ask before the next change. A value
+        that depends on `standings_only` is kept across the changes that leave them."""
         if self._in_transaction.get():
             return await compute()
         async with self._memo_locks.setdefault(key, asyncio.Lock()):  # one computes, all wait
-            version = await self.data_version()
+            now = await versions(self.reader)
+            version = now.standings if standings_only else now.data
             cached = self._memo.get(key)
             if cached is not None and cached[0] == version:
-                return cached[1]
+                kept: T = cached[1]
+                return kept
             value = await compute()
             self._memo[key] = (version, value)
         return value

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 
 from core.errors import KeizerError
@@ -61,6 +61,15 @@ class StoreError(KeizerError):
         self.problem = problem
         self.facts: Mapping[str, str] = {k: str(v) for k, v in facts.items()}
         super().__init__(f"{problem.value}: {dict(self.facts)}")
+
+    def __reduce__(self) -> tuple[Callable[..., StoreError], tuple[object, ...]]:
+        # Read back as raised (from a worker process): the facts are keywords.
+        return _rebuilt, (type(self), self.problem, dict(self.facts))
+
+
+def _rebuilt(kind: type[StoreError], problem: StoreProblem,
+             facts: dict[str, str]) -> StoreError:
+    return kind(problem, **facts)
 
 
 class InputStoreError(StoreError, ValueError):

@@ -220,6 +220,21 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE round ADD COLUMN announced INTEGER NOT NULL DEFAULT 1;
     """,
+    # 10: a version of what the standings depend on: the players, the rules and the rounds
+    # whose results are in. A sign-off for a round still to be paired leaves it, so the
+    # standings and their rendered tables are kept across every member's sign-off.
+    """
+    ALTER TABLE club_version ADD COLUMN standings INTEGER NOT NULL DEFAULT 0;
+    """ + "".join(
+        f"CREATE TRIGGER {table}_{event.lower()}_moves_standings AFTER {event} ON {table} "
+        "BEGIN UPDATE club_version SET standings = standings + 1; END;\n"
+        for table in ("season", "player", "round")
+        for event in ("INSERT", "UPDATE", "DELETE")) + "".join(
+        f"CREATE TRIGGER {table}_{event.lower()}_moves_standings AFTER {event} ON {table} "
+        f"WHEN (SELECT state FROM round WHERE id = {row}.round_id) IN ('published', 'complete') "
+        "BEGIN UPDATE club_version SET standings = standings + 1; END;\n"
+        for table in ("game", "signoff", "signon")
+        for event, row in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD"))),
 )
 
 VERSION = len(MIGRATIONS)

@@ -13,7 +13,7 @@ from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
 from storage.rounds import move
-from storage.seasons import checked, player_id, round_row, season_id
+from storage.seasons import checked, current, player_id, round_row, season_id
 from storage.states import PUBLIC, RoundState
 
 
@@ -89,6 +89,7 @@ async def report(db: Database, round_no: int, board: int, result: Result, *,
     (`player=None`, final at once). Without `again`, the same player's same result a second
     time changes nothing (a second tap on a button)."""
     async with db.transaction() as conn:
+        before = current(db)
         sid = await season_id(conn)
         rnd, game = await _game(conn, sid, round_no, board)
         if rnd["state"] not in PUBLIC:
@@ -123,7 +124,7 @@ async def report(db: Database, round_no: int, board: int, result: Result, *,
                            entity_id=f"{round_no}/{board}", old=game["result"],
                            new=result.value)
         complete = await _complete_if_final(conn, rnd)
-        await checked(db)
+        await checked(db, round_no=round_no, before=before)
     return GameResult(round_no, board, game["white_code"], game["black_code"], result, outcome,
                       complete)
 
@@ -156,6 +157,7 @@ async def correct(db: Database, round_no: int, board: int, result: Result | None
     """The arbiter's correction of any result of any round (None clears it); audited, and
     every later standing follows because standings are always computed from the facts."""
     async with db.transaction() as conn:
+        before = current(db)
         sid = await season_id(conn)
         rnd, game = await _game(conn, sid, round_no, board)
         at = None if result is None else audit.now()
@@ -169,7 +171,7 @@ async def correct(db: Database, round_no: int, board: int, result: Result | None
                            entity_id=f"{round_no}/{board}", old=game["result"],
                            new=None if result is None else result.value)
         complete = await _complete_if_final(conn, rnd)
-        await checked(db)
+        await checked(db, round_no=round_no, before=before)
     return GameResult(round_no, board, game["white_code"], game["black_code"], result,
                       Outcome.CONFIRMED, complete)
 

@@ -13,7 +13,7 @@ from typing import Any, cast
 
 import aiosqlite
 
-from core.rules import rules_from_source
+from core.rules import Unannounced, rules_from_source
 from core.season import (
     EXTERNAL_RESULTS,
     FORMAT,
@@ -158,7 +158,6 @@ async def _insert(conn: aiosqlite.Connection, season: Season, actor: int | None)
 
 async def season_data(conn: aiosqlite.Connection, sid: int | None = None) -> dict[str, Any]:
     """The active season (or season `sid`) as season-file data (canonical form)."""
-    planned = RoundState.PLANNED
     sid = sid or await season_id(conn)
     async with conn.execute("SELECT * FROM season WHERE id = ?", (sid,)) as cur:
         s = await cur.fetchone()
@@ -189,26 +188,51 @@ async def season_data(conn: aiosqlite.Connection, sid: int | None = None) -> dic
                             "WHERE r.season_id = ? ORDER BY s.round_id, s.id", (sid,)) as cur:
         for row in await cur.fetchall():
             signoffs_of.setdefault(row["round_id"], []).append(row)
+    flexible_absent = rules_from_source(data["rules"]).flexible_absent
     for rnd in rounds:
-        games = games_of.get(rnd["id"], [])
-        signoffs = signoffs_of.get(rnd["id"], [])
-        entry: dict[str, Any] = {"round": rnd["number"]}
-        if rnd["date"] is not None:
-            entry["date"] = rnd["date"]
-        playing = {g["white_id"] for g in games} | {g["black_id"] for g in games}
-        if games:
-            entry["games"] = [_game(g, codes) for g in games]
-        # A late sign-off of a paired player is settled by the game's result (a forfeit).
-        entry["absent"] = [_absence(a, codes) for a in signoffs if a["player_id"] not in playing]
-        if rnd["state"] == planned:
-            # Recorded when the round is locked; until then what it will be.
-            reason = rules_from_source(data["rules"]).flexible_absent
-            entry["absent"] += [{"player": row["code"], "reason": reason.value}
-                                for row in await unannounced(conn, sid, rnd)]
+        entry = await _round_entry(conn, sid, rnd, games_of.get(rnd["id"], []),
+                                   signoffs_of.get(rnd["id"], []), codes, flexible_absent)
         data["rounds"].append(entry)
-        if not games:
+        if "games" not in entry:
             break  # only the round waiting to be paired; later rounds are only planned
     return data
+
+
+async def round_data(conn: aiosqlite.Connection, number: int) -> dict[str, Any]:
+    """One round of the active season as season-file data, as `season_data` lists it."""
+    sid = await season_id(conn)
+    rnd = await round_row(conn, sid, number)
+    async with conn.execute("SELECT id, code FROM player WHERE season_id = ?", (sid,)) as cur:
+        codes = {row[0]: row[1] for row in await cur.fetchall()}
+    async with conn.execute("SELECT * FROM game WHERE round_id = ? ORDER BY board",
+                            (rnd["id"],)) as cur:
+        games = list(await cur.fetchall())
+    async with conn.execute("SELECT * FROM signoff WHERE round_id = ? ORDER BY id",
+                            (rnd["id"],)) as cur:
+        signoffs = list(await cur.fetchall())
+    async with conn.execute("SELECT rules FROM season WHERE id = ?", (sid,)) as cur:
+        row = await cur.fetchone()
+    assert row is not None
+    rules = rules_from_source(json.loads(row[0], parse_float=Decimal))
+    return await _round_entry(conn, sid, rnd, games, signoffs, codes, rules.flexible_absent)
+
+
+async def _round_entry(conn: aiosqlite.Connection, sid: int, rnd: aiosqlite.Row,
+                       games: list[aiosqlite.Row], signoffs: list[aiosqlite.Row],
+                       codes: dict[int, str], flexible_absent: Unannounced) -> dict[str, Any]:
+    entry: dict[str, Any] = {"round": rnd["number"]}
+    if rnd["date"] is not None:
+        entry["date"] = rnd["date"]
+    playing = {g["white_id"] for g in games} | {g["black_id"] for g in games}
+    if games:
+        entry["games"] = [_game(g, codes) for g in games]
+    # A late sign-off of a paired player is settled by the game's result (a forfeit).
+    entry["absent"] = [_absence(a, codes) for a in signoffs if a["player_id"] not in playing]
+    if rnd["state"] == RoundState.PLANNED:
+        # Recorded when the round is locked; until then what it will be.
+        entry["absent"] += [{"player": row["code"], "reason": flexible_absent.value}
+                            for row in await unannounced(conn, sid, rnd)]
+    return entry
 
 
 async def unannounced(conn: aiosqlite.Connection, sid: int,
@@ -268,11 +292,36 @@ async def export_json(db: Database) -> str:
     return data_to_json(await season_data(db.conn))
 
 
-async def checked(db: Database) -> Season:
+async def checked(db: Database, *, round_no: int | None = None,
+                  before: Season | None = None) -> Season:
     """The season as it stands inside the caller's transaction, validated by the core; raises
-    InvalidSeasonError (and so rolls the transaction back) if a change broke it. The check
-    runs off the event loop (a large season takes a while), and its result serves the reads
-    that follow, in the transaction and after its commit."""
-    season = await asyncio.to_thread(Season.from_data, await season_data(db.writer))
+    InvalidSeasonError (and so rolls the transaction back) if a change broke it. Its result
+    serves the reads that follow, in the transaction and after its commit.
+
+    A write that touched only round `round_no` (its games, sign-offs or sign-ons) and knew
+    the season `before` it (`current`) has that round read and checked anew on it. The whole
+    season is read and checked (off the event loop: a large season takes a while) when the
+    season before is not at hand, or the round became paired or unpaired (that decides which
+    rounds follow it)."""
+    season = None
+    if round_no is not None and before is not None:
+        season = await _with_round(db, before, round_no)
+    if season is None:
+        season = await asyncio.to_thread(Season.from_data, await season_data(db.writer))
     db.offer(SEASON, season)
     return season
+
+
+def current(db: Database) -> Season | None:
+    """Inside a transaction, the checked season as the file now stands, if it is at hand
+    (a write takes it before it changes one round, for `checked`)."""
+    return cast(Season | None, db.current(SEASON))
+
+
+async def _with_round(db: Database, before: Season, round_no: int) -> Season | None:
+    if round_no > len(before.rounds):
+        return before  # a round after the one waiting to be paired: not in the season yet
+    data = await round_data(db.writer, round_no)
+    if bool(data.get("games")) != before.round(round_no).is_paired:
+        return None
+    return before.with_round_data(data)

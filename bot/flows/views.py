@@ -13,6 +13,7 @@ from telegram import InlineKeyboardMarkup
 from bot import messages, texts
 from bot.calendar import CalendarRound, rounds_ics
 from bot.services import Services, open_round, published_round, standings_of
+from bot.worker import Breakdown, StandingsView
 from core.season import Season
 from core.standings import PlayerStanding
 from storage import attendance, club, programme, roster, rounds, seasons
@@ -24,6 +25,20 @@ from storage.states import PUBLIC, RoundState
 
 async def season(services: Services) -> Season:
     return await load_season(services.db)
+
+
+async def standings(services: Services) -> StandingsView:
+    """The standings as the chat shows them: made in the worker process, and kept until
+    the standings change (a sign-off for the next round keeps them)."""
+    return await services.db.memo("standings view", services.standings_worker.standings,
+                                  standings_only=True)
+
+
+async def breakdown(services: Services, player: str) -> Breakdown:
+    """A player's points round by round, kept like the standings."""
+    return await services.db.memo(f"breakdown {player}",
+                                  lambda: services.standings_worker.breakdown(player),
+                                  standings_only=True)
 
 
 async def page_button(services: Services, *, private: bool) -> InlineKeyboardMarkup | None:

@@ -9,11 +9,11 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import Forbidden
 
-from bot import announce, messages, tables, texts
+from bot import announce, messages, texts
 from bot.chat import esc, reply, split
 from bot.flows import views
 from bot.handlers.common import command, member
-from bot.services import App, Context, standings_now
+from bot.services import App, Context
 from core.numbers import format_number
 from core.rules import Titles
 from core.season import Season
@@ -26,35 +26,30 @@ async def stand(update: Update, context: Context) -> None:
     if view == "vorig":
         await _previous(update, context)
         return
-    season, standings = await standings_now(context.services)
     if view in VIEWS:  # groups exist from the initial ranking on
-        await VIEWS[view](update, context, season)
+        await VIEWS[view](update, context, await views.season(context.services))
         return
-    if standings.after_round == 0:
+    shown = await views.standings(context.services)
+    if shown.after_round == 0:
         await reply(update, context, texts.STAND_EMPTY)
         return
-    decimals = season.rules.display_decimals
     if view == "mij":
         who = await member(update, context)
         if who is None:
             return
-        if who.code not in standings.ranking:  # joined after the last complete round
-            await reply(update, context, texts.STAND_NOT_YET.format(
-                round=season.player(who.code).joined))
+        mine = await views.breakdown(context.services, who.code)
+        if mine.table is None:  # joined after the last complete round
+            await reply(update, context, texts.STAND_NOT_YET.format(round=mine.joined))
             return
-        text = tables.breakdown_table(standings, who.code, decimals)
-        await personal(update, context, f"<pre>{esc(text)}</pre>")
+        await personal(update, context, f"<pre>{esc(mine.table)}</pre>")
         return
     chat = update.effective_chat
     private = chat is None or chat.type == ChatType.PRIVATE
     button = await views.page_button(context.services, private=private)
     if not private:
-        await reply(update, context,
-                    messages.standings_table(standings, decimals, messages.GROUP_TOP) + "\n" +
-                    texts.STAND_GROUP_MORE, markup=button)
+        await reply(update, context, shown.group + "\n" + texts.STAND_GROUP_MORE, markup=button)
     else:
-        await reply(update, context, messages.standings_table(standings, decimals),
-                    markup=button)
+        await reply(update, context, shown.full, markup=button)
 
 
 async def _previous(update: Update, context: Context) -> None:

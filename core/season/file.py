@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -64,6 +65,24 @@ def read_data(data: Any) -> Season:
     if problems or season is None:
         raise InvalidSeasonError(problems.items)
     return season
+
+
+def with_round(season: Season, data: Any) -> Season:
+    """`season` with one of its rounds read anew from that round's data, checked exactly as
+    `read_data` checks it in the whole file; raises InvalidSeasonError. Whether the round is
+    paired must not change (that decides which rounds the file lists after it)."""
+    problems = Problems()
+    number = data.get("round") if isinstance(data, Mapping) else None
+    if not isinstance(number, int) or not 1 <= number <= len(season.rounds):
+        raise ValueError(f"round {number!r} is not one of the season's")
+    rnd = _Reader(problems).round(data, number - 1, {p.id: p for p in season.players}, season.rules,
+                                  last=number == len(season.rounds))
+    if problems or rnd is None:
+        raise InvalidSeasonError(problems.items)
+    if rnd.is_paired != season.round(number).is_paired:
+        raise ValueError(f"round {number} became {'' if rnd.is_paired else 'un'}paired")
+    rounds = season.rounds
+    return replace(season, rounds=(*rounds[:number - 1], rnd, *rounds[number:]))
 
 
 class _Reader:
@@ -215,30 +234,34 @@ class _Reader:
         return tuple(ranking)
 
     def _rounds(self, data: Any, by_id: Mapping[str, Player], rules: Rules) -> list[Round]:
-        rounds: list[Round] = []
         raw_rounds = self._list(data, "rounds")
-        for i, raw in enumerate(raw_rounds):
-            path = join_path("rounds", i)
-            if not self._object(raw, path, _ROUND_KEYS, required=("round",)):
-                continue
-            number = self._int(raw.get("round"), join_path(path, "round"), 1)
-            if number is not None and number != i + 1:
-                self.problems.add(join_path(path, "round"), ProblemCode.ROUND_ORDER, value=number,
-                                  expected=i + 1)
-            number = i + 1
-            date = self._date(raw.get("date"), join_path(path, "date"))
-            games_path, absent_path = join_path(path, "games"), join_path(path, "absent")
-            games = [self._game(g, join_path(games_path, j), by_id)
-                     for j, g in enumerate(self._list(raw.get("games", []), games_path))]
-            absent = [self._absence(a, join_path(absent_path, j), by_id, rules)
-                      for j, a in enumerate(self._list(raw.get("absent", []), absent_path))]
-            rnd = Round(number, date, tuple(g for g in games if g), tuple(a for a in absent if a))
-            if not rnd.is_paired and i != len(raw_rounds) - 1:
-                self.problems.add(join_path(path, "games"), ProblemCode.ROUND_ORDER,
-                                  reason="last_round_only")
-            self._attendance(rnd, path, by_id, _named_ids(raw, by_id))
-            rounds.append(rnd)
-        return rounds
+        rounds = [self.round(raw, i, by_id, rules, last=i == len(raw_rounds) - 1)
+                  for i, raw in enumerate(raw_rounds)]
+        return [rnd for rnd in rounds if rnd is not None]
+
+    def round(self, raw: Any, i: int, by_id: Mapping[str, Player], rules: Rules, *,
+              last: bool) -> Round | None:
+        """The round at index `i` of the file's list (only the `last` may be unpaired)."""
+        path = join_path("rounds", i)
+        if not self._object(raw, path, _ROUND_KEYS, required=("round",)):
+            return None
+        number = self._int(raw.get("round"), join_path(path, "round"), 1)
+        if number is not None and number != i + 1:
+            self.problems.add(join_path(path, "round"), ProblemCode.ROUND_ORDER, value=number,
+                              expected=i + 1)
+        number = i + 1
+        date = self._date(raw.get("date"), join_path(path, "date"))
+        games_path, absent_path = join_path(path, "games"), join_path(path, "absent")
+        games = [self._game(g, join_path(games_path, j), by_id)
+                 for j, g in enumerate(self._list(raw.get("games", []), games_path))]
+        absent = [self._absence(a, join_path(absent_path, j), by_id, rules)
+                  for j, a in enumerate(self._list(raw.get("absent", []), absent_path))]
+        rnd = Round(number, date, tuple(g for g in games if g), tuple(a for a in absent if a))
+        if not rnd.is_paired and not last:
+            self.problems.add(join_path(path, "games"), ProblemCode.ROUND_ORDER,
+                              reason="last_round_only")
+        self._attendance(rnd, path, by_id, _named_ids(raw, by_id))
+        return rnd
 
     def _date(self, data: Any, path: str) -> dt.date | None:
         if data is None:

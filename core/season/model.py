@@ -168,6 +168,14 @@ class Season:
 
         return file.read_data(data)
 
+    def with_round_data(self, data: Any) -> Season:
+        """This season with one of its rounds read anew from that round's data (a write that
+        touched only that round), checked as `from_data` checks it; raises
+        InvalidSeasonError."""
+        from core.season import file
+
+        return file.with_round(self, data)
+
     def to_data(self) -> dict[str, Any]:
         """The canonical JSON data of the season file."""
         from core.season import file

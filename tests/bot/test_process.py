@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -447,3 +448,40 @@ async def test_the_nightly_backup_job_on_a_full_disk_tells_the_arbiter_why(tg, t
 
 def failures(caplog) -> list:
     return [r for r in caplog.records if "daily backup failed" in r.getMessage()]
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` and that still run (not zombies)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(stat[1]) == pid and stat[0] != "Z":
+                    found.append(int(entry.name))
+    return found
+
+
+def running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+async def test_the_standings_worker_does_not_outlive_a_killed_bot(tg, tmp_path):
+    """Killed alone (SIGKILL to the bot, not its group: the out-of-memory killer's way), the
+    bot cannot shut its worker down; the worker sees its parent go and ends too."""
+    db = tmp_path / "keizer.db"
+    await make_club(db, rounds_ahead=1)
+    bot = BotProcess(tg, db)
+    process = bot.start()
+    await bot.running()
+    before = set(children(process.pid))
+    assert "nog geen stand" in (await tg.reply_to(User(100, "Anna"), "/stand")).text
+    workers = set(children(process.pid)) - before
+    assert workers, "the standings were made in a process of their own"
+    os.kill(process.pid, signal.SIGKILL)
+    bot.finish()
+    await until(lambda: not any(running(pid) for pid in workers), timeout=10, every=0.05)

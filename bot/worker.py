@@ -1,0 +1,169 @@
+"""The standings in a process of their own.
+
+Pricing a season is pure Python: in a thread it holds the interpreter's lock, and at a few
+thousand players the event loop barely ran while a `/stand` was made (a member's `/help`
+waited 14 s). The worker process reads the database file itself (read-only, in one snapshot)
+and sends back only what is shown: text. It keeps the season and its standings for as long
+as the standings version (`storage.db.versions`) stays; the bot keeps the texts on the same
+version, so most questions never reach the worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import multiprocessing.connection
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TypeVar
+
+import aiosqlite
+
+from bot import messages, tables
+from core.season import Season
+from core.standings import Standings, compute_standings
+from storage.db import read_only, versions
+from storage.seasons import season_data
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsView:
+    """The standings after the last complete round, as the chat shows them."""
+
+    after_round: int
+    """0: no round is complete yet."""
+    decimals: int
+    group: str
+    """The top rows (`messages.GROUP_TOP`), for the club group."""
+    full: str
+    """Every row, for a private chat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Breakdown:
+    """A player's points round by round."""
+
+    table: str | None
+    """None: he is not in the standings yet (he joined after the last complete round)."""
+    joined: int
+    """The round he joined in."""
+
+
+class Worker:
+    """The bot's side: one process, started at the first question and ended with the bot."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def standings(self) -> StandingsView:
+        return await self._run(_standings_view)
+
+    async def breakdown(self, player: str) -> Breakdown:
+        return await self._run(_breakdown, player)
+
+    async def _run(self, work: Callable[..., T], *args: object) -> T:
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(
+                    1, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_begin, initargs=(str(self.path),))
+            try:
+                return await loop.run_in_executor(self._pool, work, *args)
+            except BrokenProcessPool:
+                # The process died (killed, out of memory): a new one answers.
+                log.warning("the standings worker died; starting another (%d)", attempt)
+                self._pool.shutdown(wait=False)
+                self._pool = None
+        raise RuntimeError("the standings worker died twice in a row")
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+# --- inside the worker process ----------------------------------------------------------------
+
+
+@dataclass
+class _Kept:
+    loop: asyncio.AbstractEventLoop
+    conn: aiosqlite.Connection
+    version: int = -1
+    season: Season | None = None
+    standings: Standings | None = None
+    view: StandingsView | None = None
+
+
+_kept: _Kept | None = None
+
+
+def _begin(path: str) -> None:
+    global _kept
+    # Never outlive the bot: a bot killed with SIGKILL cannot shut its pool down.
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
+    loop = asyncio.new_event_loop()
+    _kept = _Kept(loop, loop.run_until_complete(read_only(Path(path))))
+
+
+def _exit_with(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])
+    os._exit(0)
+
+
+def _standings_view() -> StandingsView:
+    kept = _current()
+    if kept.view is None:
+        assert kept.season is not None and kept.standings is not None
+        decimals = kept.season.rules.display_decimals
+        kept.view = StandingsView(
+            kept.standings.after_round, decimals,
+            messages.standings_table(kept.standings, decimals, messages.GROUP_TOP),
+            messages.standings_table(kept.standings, decimals))
+    return kept.view
+
+
+def _breakdown(player: str) -> Breakdown:
+    kept = _current()
+    assert kept.season is not None and kept.standings is not None
+    joined = kept.season.player(player).joined
+    if player not in kept.standings.ranking:
+        return Breakdown(None, joined)
+    decimals = kept.season.rules.display_decimals
+    return Breakdown(tables.breakdown_table(kept.standings, player, decimals), joined)
+
+
+def _current() -> _Kept:
+    """The season and standings as the file now stands, read again only when the standings
+    version moved (read first, in the same snapshot as the season)."""
+    assert _kept is not None, "the worker is begun by its pool"
+    kept = _kept
+
+    async def read() -> tuple[int, dict[str, object] | None]:
+        await kept.conn.execute("BEGIN")
+        try:
+            version = (await versions(kept.conn)).standings
+            return version, None if version == kept.version else await season_data(kept.conn)
+        finally:
+            await kept.conn.execute("ROLLBACK")
+    version, data = kept.loop.run_until_complete(read())
+    if data is not None:
+        season = Season.from_data(data)
+        complete = replace(season, rounds=season.rounds[:season.complete_rounds])
+        kept.version, kept.season = version, season
+        kept.standings, kept.view = compute_standings(complete), None
+    return kept

@@ -1,0 +1,68 @@
+"""The standings made in the worker process and kept on the standings version (issue 23):
+what the chat shows is what the season now says, also right after a correction."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+from bot import messages
+from core.errors import InvalidSeasonError, Problem, ProblemCode
+from core.season import Season
+from core.standings import compute_standings
+from storage import roster
+from storage.db import Database
+from storage.errors import InputStoreError, StoreProblem
+from storage.seasons import load_season
+from tests.bot.conftest import ARBITER, MEMBERS, club_bot
+from tests.seasons import season_data
+
+PLAYERS = [{"id": f"p{k}", "name": name, "rating": 2000 - 50 * k}
+           for k, name in enumerate(MEMBERS)]
+
+
+def played() -> Season:
+    return Season.from_data(season_data(
+        {"preset": "sliedrecht", "planned_rounds": 3, "period_length": 3}, PLAYERS,
+        ["p0-p1 1-0, p2-p3 1/2-1/2, p4-p5 0-1", "p1-p2 1-0, p3-p4 1-0, p5-p0 0-1"]))
+
+
+async def shown_by_the_file(path: Path) -> str:
+    """The standings table as the season in the file says, computed here."""
+    db = await Database.open(path)
+    try:
+        season = await load_season(db)
+    finally:
+        await db.close()
+    return messages.standings_table(compute_standings(season),
+                                    season.rules.display_decimals)
+
+
+async def test_a_correction_shows_in_the_next_standings(tg, tmp_path, members):
+    path = tmp_path / "keizer.db"
+    bot = await club_bot(tg, path, played())
+    try:
+        db = await Database.open(path)
+        await roster.link(db, "p0", members[0].id, actor=None)
+        await db.close()
+        first = await bot.ask(ARBITER, "/stand")
+        assert first.text == await shown_by_the_file(path)
+        mine = await bot.ask(members[0], "/stand mij")
+        await bot.ask(ARBITER, "/uitslag 1 0-1 ronde 1", contains="Vastgelegd")
+        again = await bot.ask(ARBITER, "/stand")
+        assert again.text != first.text
+        assert again.text == await shown_by_the_file(path)
+        mine_again = await bot.ask(members[0], "/stand mij")
+        assert "Totaal" in mine_again.text and mine_again.text != mine.text
+    finally:
+        await bot.stop()
+
+
+def test_refusals_cross_the_process_boundary_as_raised():
+    """A refusal raised in the worker reaches the bot as the same error, with its facts."""
+    store = pickle.loads(pickle.dumps(InputStoreError(StoreProblem.UNKNOWN_PLAYER, player="x")))
+    assert isinstance(store, InputStoreError)
+    assert (store.problem, dict(store.facts)) == (StoreProblem.UNKNOWN_PLAYER, {"player": "x"})
+    problem = Problem("rounds[2]", ProblemCode.PLAYER_TWICE, {"player": "p1"})
+    season = pickle.loads(pickle.dumps(InvalidSeasonError([problem])))
+    assert isinstance(season, InvalidSeasonError) and season.problems == (problem,)

@@ -1,0 +1,122 @@
+"""A write that touches one round checks that round, not the whole season (issue 23), and
+comes to exactly the season the whole check would: the whole check is the oracle."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from core.errors import InvalidSeasonError, ProblemCode
+from core.season import AbsenceReason, ExternalDay, Result, Season
+from storage import attendance, results, roster, rounds, seasons
+from storage.db import versions
+from storage.errors import StoreError
+from storage.seasons import load_season
+from tests.integration.conftest import NOON, dump
+
+REASONS = (AbsenceReason.NOTICE, AbsenceReason.NO_NOTICE, AbsenceReason.EXTERNAL)
+RESULTS = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW, None)
+
+
+async def whole_check(db) -> Season:
+    return Season.from_data(await seasons.season_data(db.reader))
+
+
+async def one_write(db, rng: random.Random, codes: list[str]) -> None:
+    """A random write of one round: a sign-off (also the arbiter's, in a played round), its
+    undoing, a flexible member's sign-on, or a corrected result."""
+    kind = rng.randrange(4)
+    player, number = rng.choice(codes), rng.choice((3, 20, 21, 21, 21, 22))
+    if kind == 0:
+        reason = rng.choice(REASONS)
+        await attendance.sign_off(
+            db, number, player, reason, sent_at=NOON, actor=1, correction=number <= 20,
+            day=rng.choice(tuple(ExternalDay)) if reason is AbsenceReason.EXTERNAL else None)
+    elif kind == 1:
+        await attendance.cancel_sign_off(db, number, player, sent_at=NOON, actor=1,
+                                         correction=True)
+    elif kind == 2:
+        await attendance.sign_on(db, number, player, sent_at=NOON, actor=1, correction=True)
+    else:
+        await results.correct(db, rng.choice((3, 19, 20)), rng.randint(1, 12),
+                              rng.choice(RESULTS), actor=1)
+
+
+@pytest.mark.parametrize("seed", range(3))
+async def test_one_round_writes_come_to_the_whole_check(club, monkeypatch, seed):
+    await rounds.add_round(club, 22)
+    await club.writer.execute("UPDATE player SET flexible = 1 WHERE code IN ('rm0', 'bv1')")
+    await club.writer.commit()
+    codes = [p.id for p in (await load_season(club)).players]
+    whole_reads = []
+    read = seasons.season_data
+
+    async def counted(conn, sid=None):
+        whole_reads.append(sid)
+        return await read(conn, sid)
+    monkeypatch.setattr(seasons, "season_data", counted)
+    rng = random.Random(seed)
+    stored = 0
+    for _ in range(60):
+        try:
+            await one_write(club, rng, codes)
+            stored += 1
+        except (StoreError, InvalidSeasonError):
+            pass  # refused as a member or the arbiter would be: nothing changed
+        assert await load_season(club) == Season.from_data(await read(club.reader))
+    assert stored >= 30
+    assert whole_reads == [], "a one-round write read the whole season"
+
+
+async def test_a_cleared_result_is_checked_in_its_round(club, monkeypatch):
+    """A result cleared by the arbiter takes the round back to published: still its round's
+    check, and the same season as the whole check."""
+    await load_season(club)
+    whole_reads = []
+    read = seasons.season_data
+
+    async def counted(conn, sid=None):
+        whole_reads.append(sid)
+        return await read(conn, sid)
+    monkeypatch.setattr(seasons, "season_data", counted)
+    await results.correct(club, 20, 1, None, actor=1)
+    assert whole_reads == []
+    assert await load_season(club) == await whole_check(club)
+
+
+async def test_a_one_round_write_that_breaks_the_round_is_refused(club):
+    """A withdrawn player cannot be signed off for a round after he left: the round's check
+    refuses it, with the same problem the whole check names, and nothing is stored."""
+    await club.writer.execute("UPDATE player SET withdrawn = 20 WHERE code = 'rm0'")
+    await club.writer.commit()
+    await load_season(club)
+    before = await dump(club)
+    with pytest.raises(InvalidSeasonError) as caught:
+        await attendance.sign_off(club, 21, "rm0", sent_at=NOON, actor=1)
+    assert [(p.path, p.code) for p in caught.value.problems] == \
+        [("rounds[20]", ProblemCode.PLAYER_NOT_ACTIVE)]
+    assert await dump(club) == before
+
+
+async def test_the_standings_version_moves_only_with_what_the_standings_depend_on(club):
+    """Kept across a sign-off for the round still to be paired; moved by a result, a
+    player, the rules, a round's state, and the attendance of a played round."""
+    async def standings_version() -> int:
+        return (await versions(club.reader)).standings
+
+    start = await standings_version()
+    await attendance.sign_off(club, 21, "rm0", sent_at=NOON, actor=1)
+    await attendance.sign_on(club, 21, "bv1", sent_at=NOON, actor=1)
+    await attendance.cancel_sign_off(club, 21, "rm0", sent_at=NOON, actor=1)
+    assert await standings_version() == start
+    moves = [
+        lambda: results.correct(club, 20, 1, Result.DRAW, actor=1),
+        lambda: attendance.sign_off(club, 20, "av6", sent_at=NOON, actor=1, correction=True),
+        lambda: roster.withdraw(club, "rm0", last_round=21, actor=1),
+        lambda: rounds.add_round(club, 22),
+    ]
+    for move in moves:
+        before = await standings_version()
+        await move()
+        assert await standings_version() > before
