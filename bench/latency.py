@@ -3,7 +3,8 @@ the standings of a large season and one signs off and back on (so the season is 
 checked again). The real `keizerbot` process, over HTTP against the local Bot API fake
 running in this process (as Telegram runs elsewhere).
 
-    uv run python bench/latency.py [--players 500] [--rounds 40] [--asks 60]
+    uv run python bench/latency.py [--players 500] [--rounds 40] [--asks 60] [--viewers 3]
+                                   [--no-flood-limits]
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ async def prepare(path: Path, players: int, played: int) -> None:
     await db.close()
 
 
-async def main(players: int, played: int, asks: int) -> None:
+async def main(players: int, played: int, asks: int, viewers_count: int, *,
+               flood_limits: bool) -> None:
     tg = FakeTelegram()
     await tg.start()
     with tempfile.TemporaryDirectory() as folder:
@@ -51,10 +53,12 @@ async def main(players: int, played: int, asks: int) -> None:
         made = time.perf_counter()
         await prepare(path, players, played)
         made = time.perf_counter() - made
-        bot = BotProcess(tg, path)
+        bot = BotProcess(tg, path, command=None if flood_limits else
+                         [sys.executable, str(Path(__file__).with_name("unlimited_bot.py"))])
         bot.start()
         await bot.running(timeout=120)
-        asker, viewers, mover = User(100, "Anna"), [User(101 + k, "Lid") for k in range(3)], \
+        asker, viewers, mover = User(100, "Anna"), \
+            [User(101 + k, "Lid") for k in range(viewers_count)], \
             User(104, "Bram")
         waits, stand_waits = [], []
         try:
@@ -77,7 +81,8 @@ async def main(players: int, played: int, asks: int) -> None:
             bot.kill()
             await tg.stop()
     print(f"A {players}-player season after {played} rounds (built in {made:.0f} s); "
-          f"{asks} times: one member signs off or on, three ask /stand, one asks /help\n")
+          f"{asks} times: one member signs off or on, {viewers_count} ask /stand, one asks "
+          f"/help; Telegram's flood limits {'on' if flood_limits else 'off'}\n")
     print("| reply | p50 (ms) | p95 (ms) | max (ms) |\n|---|---|---|---|")
     for label, values in (("/help", waits), ("/stand (all three answered)", stand_waits)):
         ms = sorted(v * 1000 for v in values)
@@ -90,5 +95,10 @@ if __name__ == "__main__":
     parser.add_argument("--players", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--asks", type=int, default=60)
+    parser.add_argument("--viewers", type=int, default=3,
+                        help="members asking /stand each time (0: /help alone, the baseline)")
+    parser.add_argument("--no-flood-limits", action="store_true",
+                        help="the bot without Telegram's 30 messages a second: its own time")
     options = parser.parse_args()
-    asyncio.run(main(options.players, options.rounds, options.asks))
+    asyncio.run(main(options.players, options.rounds, options.asks, options.viewers,
+                     flood_limits=not options.no_flood_limits))

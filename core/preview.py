@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 
-from core.ledger import Awaiting, Awarded, CapCounter, Compensated, season_events
+from core.ledger import Awaiting, Awarded, CapCounter, Compensated, one_player, season_events
 from core.season import Absence, AbsenceReason, ExternalDay, Round, Season
 from core.standings import Standings
 
@@ -58,7 +58,8 @@ def sign_off_price(season: Season, standings: Standings, player: str, round_no: 
             return SignOffPrice(Earning.CAPPED, cap=cap)
         return SignOffPrice(Earning.LATER, rules.compensation_for(kind),
                             cap=cap if used + 1 == cap else None)
-    event = next((e for e in season_events(season, round_no)[round_no - 1].get(player, [])
+    his = season_events(one_player(season, player), round_no)[round_no - 1]
+    event = next((e for e in his.get(player, [])
                   if e.round == round_no), None)
     if isinstance(event, Awaiting | Awarded):
         return SignOffPrice(Earning.TEAM)
@@ -77,7 +78,7 @@ def sign_off_price(season: Season, standings: Standings, player: str, round_no: 
 def cap_used(season: Season, player: str) -> int:
     """How many of the player's rounds so far count towards the cap on paid sign-offs."""
     counter = CapCounter(season.rules)
-    return sum(1 for known in season_events(season, len(season.rounds))
+    return sum(1 for known in season_events(one_player(season, player), len(season.rounds))
                for event in known.get(player, [])
                if isinstance(event, Compensated) and counter.counts(event.kind))
 

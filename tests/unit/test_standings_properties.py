@@ -9,6 +9,7 @@ from fractions import Fraction
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from core.ledger import one_player, season_events
 from core.rules import Revaluation
 from core.season import Game, Result, Season
 from core.standings import compute_standings, standings_history
@@ -137,3 +138,13 @@ def test_standings_depend_only_on_the_complete_rounds(season):
     the next round does not recompute them): that is only right if this holds."""
     complete = replace(season, rounds=season.rounds[:season.complete_rounds])
     assert compute_standings(complete) == compute_standings(season)
+
+
+@given(seasons())
+def test_one_players_events_are_his_events_in_the_whole_season(season):
+    """Pricing one sign-off reads one player's ledger: the same events as the whole one."""
+    whole = season_events(season, len(season.rounds))
+    for player in season.players:
+        his = season_events(one_player(season, player.id), len(season.rounds))
+        assert [known.get(player.id) for known in his] == \
+            [known.get(player.id) for known in whole]

@@ -1,0 +1,93 @@
+"""A member's `/help` while another member's `/stand` is being made (issue 23): the real
+`keizerbot` process, a very large season, and each time the arbiter corrects a result first,
+so the standings are made anew (in the worker process). Before the worker, pure-Python
+pricing in a thread held the interpreter's lock and `/help` waited 14 s at 5,000 players.
+
+    uv run python bench/behind.py [--players 5000] [--rounds 76] [--asks 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' harness
+
+from bot.demo.fakeapi import FakeTelegram, User
+from core.season import Season
+from storage import roster, rounds
+from storage.db import Database
+from storage.seasons import import_season
+from tests.bot.conftest import ARBITER
+from tests.bot.process import BotProcess
+from tests.strategies import random_season_data
+
+
+async def prepare(path: Path, players: int, played: int) -> None:
+    """Rounds paired at random (the pairing engine takes at most 1,000 players), any legal
+    attendance and results; two members linked, and the next round planned."""
+    season = Season.from_data(random_season_data(random.Random(5000), players=players,
+                                                 rounds=played, preset="sliedrecht",
+                                                 late=False))
+    db = await Database.open(path)
+    await import_season(db, season)
+    for k in range(2):
+        await roster.link(db, season.players[k].id, 100 + k, actor=None)
+    await rounds.add_round(db, played + 1, date=dt.date(2027, 6, 1),
+                           deadline=dt.datetime(2027, 6, 1, 17, tzinfo=dt.UTC))
+    await db.close()
+
+
+async def main(players: int, played: int, asks: int) -> None:
+    tg = FakeTelegram()
+    await tg.start()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "keizer.db"
+        made = time.perf_counter()
+        await prepare(path, players, played)
+        made = time.perf_counter() - made
+        bot = BotProcess(tg, path)
+        bot.start()
+        await bot.running(timeout=600)
+        viewer, asker = User(100, "Anna"), User(101, "Bram")
+        helps, stands = [], []
+        try:
+            for k in range(asks):
+                await tg.reply_to(ARBITER, f"/uitslag 1 {('0-1', '1-0')[k % 2]} ronde 1",
+                                  contains="Vastgelegd", timeout=120)
+                mark = len(tg.sent)
+                started = time.perf_counter()
+                tg.user_says(viewer, "/stand")
+                await asyncio.sleep(0.2)  # the standings are being made
+                asked = time.perf_counter()
+                await tg.reply_to(asker, "/help", timeout=600)
+                helps.append(time.perf_counter() - asked)
+                await tg.next_to(viewer.id, "", after=mark, timeout=600)
+                stands.append(time.perf_counter() - started)
+        finally:
+            bot.kill()
+            await tg.stop()
+    print(f"A {players}-player season after {played} rounds (built in {made:.0f} s); {asks} "
+          "times: the arbiter corrects a result, one member asks /stand, another /help 0.2 s "
+          "later\n")
+    print("| reply | p50 (ms) | max (ms) |\n|---|---|---|")
+    for label, values in (("/help, asked while /stand is made", helps),
+                          ("/stand (its first message)", stands)):
+        ms = sorted(v * 1000 for v in values)
+        print(f"| {label} | {statistics.median(ms):.0f} | {ms[-1]:.0f} |")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--players", type=int, default=5000)
+    parser.add_argument("--rounds", type=int, default=76)
+    parser.add_argument("--asks", type=int, default=5)
+    options = parser.parse_args()
+    asyncio.run(main(options.players, options.rounds, options.asks))
