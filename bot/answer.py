@@ -1,18 +1,22 @@
-"""What a handler answers, as a value: the reply in the chat, and for a button press the
-toast, the edit of the message it sits on and the buttons a decision made stale. One runner
-(`bot.handlers.common.button`) owes the reply through the outbox inside the transaction of
-what it reports, commits, and only then makes the direct calls to Telegram, outside every
-lock: a slow or failing Telegram holds up nobody else's write."""
+"""What a handler answers, as a value: the reply in the chat (or a file, or a personal
+message), and for a button press the toast, the edit of the message it sits on and the
+buttons a decision made stale. One runner (`bot.handlers.common`) owes the reply through the
+outbox inside the transaction of what it reports, commits, and only then makes the direct
+calls to Telegram, outside every lock: a slow or failing Telegram holds up nobody else's
+write. The answer to what changed nothing goes out at once."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardMarkup, Update
-from telegram.error import BadRequest
+from telegram.constants import ChatType
+from telegram.error import BadRequest, Forbidden
 
-from bot.chat import drop_buttons
+from bot import texts
+from bot.chat import drop_buttons, owe_reply, say, split
 from bot.services import Context
 
 log = logging.getLogger(__name__)
@@ -37,6 +41,16 @@ class Edit:
 
 
 @dataclass(frozen=True, slots=True)
+class File:
+    """A file sent in the chat: a document, or a picture shown as one (`photo`)."""
+
+    content: bytes
+    name: str
+    caption: str
+    photo: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Answer:
     reply: str | None = None
     """Said in the chat the update came from."""
@@ -46,6 +60,72 @@ class Answer:
     edit: Edit | None = None
     drop: tuple[tuple[int, int], ...] = ()
     """Messages (chat, message) whose buttons the decision made stale."""
+    file: File | None = None
+    """Sent in the chat (only for what changed nothing: it is not owed)."""
+    personal: str | None = None
+    """Personal details: said in the sender's private chat, also when he asked in a group,
+    where the reply says whether it arrived (only for what changed nothing)."""
+
+
+class Refused(Exception):
+    """The request cannot go on as it stands: `text` says why (Dutch, for the sender), with
+    `markup` to choose from where there is a choice. Raised by the questions handlers ask
+    first (who is this, which member is meant); nothing is stored, and the runner answers
+    at once."""
+
+    def __init__(self, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+        super().__init__(text)
+        self.text = text
+        self.markup = markup
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """What a command that reads first (slow, outside any transaction) then stores: the
+    runner calls `store` in the unit of work and owes its answer in the same transaction."""
+
+    store: Callable[[], Awaitable[Answer]]
+
+
+async def owe(update: Update, context: Context, done: Answer) -> None:
+    """Inside the unit of work: the reply, owed with what it reports."""
+    assert done.file is None and done.personal is None, "only a question's answer is sent"
+    if done.reply is not None:
+        await owe_reply(update, context, done.reply, markup=done.markup)
+
+
+async def at_once(update: Update, context: Context, done: Answer) -> None:
+    """The answer to what changed nothing, sent now (no transaction is open)."""
+    chat = update.effective_chat
+    reply = done.reply
+    if done.personal is not None:
+        reply = await _personally(update, context, done.personal)
+    if reply is not None:
+        await say(update, context, reply, markup=done.markup)
+    if done.file is not None and chat is not None:
+        if done.file.photo:
+            await context.bot.send_photo(chat.id, done.file.content, caption=done.file.caption)
+        else:
+            await context.bot.send_document(chat.id, done.file.content,
+                                            filename=done.file.name,
+                                            caption=done.file.caption)
+    await after_commit(update, context, done)
+
+
+async def _personally(update: Update, context: Context, text: str) -> str | None:
+    """Personal details go to the private chat, sent at once, not owed: the answer in the
+    group depends on whether they arrived, and a question can be asked again. What is said
+    where it was asked (None: it was asked in private, and that is all)."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None or chat.type == ChatType.PRIVATE:
+        await say(update, context, text)
+        return None
+    try:
+        for piece in split(text):
+            await context.bot.send_message(user.id, piece)
+    except Forbidden:
+        return texts.START_PRIVATE_FIRST
+    return texts.SENT_PRIVATELY
 
 
 async def after_commit(update: Update, context: Context, done: Answer) -> None:

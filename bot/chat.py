@@ -4,7 +4,6 @@ outbox or at once), messages owed, button answers and edits, dates in words."""
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import datetime as dt
 import html
 import logging
@@ -90,34 +89,38 @@ def _cut(line: str, room: int) -> int:
     return max(end, 1)
 
 
-_answering_directly: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "answering_directly", default=False)
-
-
-async def reply(update: Update, context: Context, text: str, *,
-                markup: InlineKeyboardMarkup | None = None) -> None:
-    """Answer in the chat (and forum topic) the update came from. The answer is owed through
-    the outbox, in the transaction of what it reports if one is open: stored and answered
-    are one fact, and a reply Telegram does not take at once is sent again. The answer to a
-    question that changes nothing goes out at once (it waits for no writer), and through the
-    outbox only if Telegram does not take it; its update is marked handled after it went."""
+async def owe_reply(update: Update, context: Context, text: str, *,
+                    markup: InlineKeyboardMarkup | None = None) -> None:
+    """Owe the answer in the chat (and forum topic) the update came from, through the outbox:
+    in the transaction of what it reports if one is open, so stored and answered are one
+    fact, and a reply Telegram does not take at once is sent again."""
     message = update.effective_message
     if message is None:
         return
     thread = message.message_thread_id if message.is_topic_message else None
-    if _answering_directly.get():
-        pieces = split(text)
-        try:
-            for k, piece in enumerate(pieces):
-                await context.bot.send_message(
-                    message.chat_id, piece, message_thread_id=thread,
-                    reply_markup=markup if k == len(pieces) - 1 else None)
-            return
-        except (NetworkError, RetryAfter) as exc:
-            log.info("answer not sent at once (%s); the outbox takes it", exc)
-            text = "\n".join(pieces[k:])
     await send(context.services, message.chat_id, text, markup=markup, thread_id=thread,
                fallback=context.bot)
+
+
+async def say(update: Update, context: Context, text: str, *,
+              markup: InlineKeyboardMarkup | None = None) -> None:
+    """Answer at once what changed nothing (a question, a refusal): it waits for no writer;
+    what Telegram does not take goes through the outbox. Its update is marked handled
+    after it went."""
+    message = update.effective_message
+    if message is None:
+        return
+    thread = message.message_thread_id if message.is_topic_message else None
+    pieces = split(text)
+    for k, piece in enumerate(pieces):
+        try:
+            await context.bot.send_message(message.chat_id, piece, message_thread_id=thread,
+                                           reply_markup=markup if k == len(pieces) - 1
+                                           else None)
+        except (NetworkError, RetryAfter) as exc:
+            log.info("answer not sent at once (%s); the outbox takes it", exc)
+            await owe_reply(update, context, "\n".join(pieces[k:]), markup=markup)
+            return
 
 
 async def send(services: Services, chat_id: int, text: str, *,
@@ -175,17 +178,6 @@ async def drop_buttons(bot: ExtBot[None], messages: tuple[tuple[int, int], ...])
             await bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
         except TelegramError as exc:
             log.info("buttons not taken off message %d: %s", message_id, exc)
-
-
-def answering_directly(handler: Handler) -> Handler:
-    """A question that changes nothing: its answers go out at once (see `reply`)."""
-    async def direct(update: Update, context: Context) -> None:
-        token = _answering_directly.set(True)
-        try:
-            await handler(update, context)
-        finally:
-            _answering_directly.reset(token)
-    return direct
 
 
 def show_date(date: dt.date | None, today: dt.date | None = None) -> str:

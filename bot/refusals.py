@@ -6,7 +6,7 @@ from __future__ import annotations
 from telegram import Update
 
 from bot import texts
-from bot.chat import UNWRITABLE, Handler, answer, esc, owe_to_arbiters, reply
+from bot.chat import UNWRITABLE, Handler, answer, esc, owe_to_arbiters, say
 from bot.flows import members
 from bot.services import Context, Services
 from core.errors import InvalidInputError
@@ -37,7 +37,7 @@ async def _say(update: Update, context: Context, text: str) -> None:
     if update.callback_query is not None:
         await answer(update, text, alert=True)
     else:
-        await reply(update, context, text)
+        await say(update, context, text)
 
 
 async def _names(services: Services) -> dict[str, str]:

@@ -15,7 +15,8 @@ from telegram.constants import ChatType
 from telegram.ext import MessageHandler, filters
 
 from bot import dates, texts
-from bot.chat import esc, reply, show_date, show_moment
+from bot.answer import Answer, Refused
+from bot.chat import esc, show_date, show_moment
 from bot.flows import admin, members, signoff, views
 from bot.handlers.common import actor, arbiter_only, command, find_member, number
 from bot.services import App, Context, WebAccess, schedule
@@ -24,27 +25,20 @@ from core.season import EXTERNAL_RESULTS, ExternalDay
 
 
 @arbiter_only
-async def speler(update: Update, context: Context) -> None:
+async def speler(update: Update, context: Context) -> Answer:
     args = list(context.args or [])
     kind = args[-1].lower() if args else ""
     if len(args) >= 2 and kind in ("flexibel", "vast") \
             and args[0].lower() not in ("nieuw", "weg"):
-        who = await find_member(update, context, " ".join(args[:-1]))
-        if who is not None:
-            await admin.set_flexible(context.services, who, kind == "flexibel",
-                                     actor=actor(update))
-            await reply(update, context,
-                        texts.SPELER_KIND[kind == "flexibel"].format(name=esc(who.name)))
-        return
+        who = await find_member(context, " ".join(args[:-1]))
+        await admin.set_flexible(context.services, who, kind == "flexibel", actor=actor(update))
+        return Answer(texts.SPELER_KIND[kind == "flexibel"].format(name=esc(who.name)))
     if len(args) < 2 or args[0].lower() not in ("nieuw", "weg"):
-        await reply(update, context, texts.SPELER_USAGE)
-        return
+        return Answer(texts.SPELER_USAGE)
     if args[0].lower() == "weg":
-        who = await find_member(update, context, " ".join(args[1:]))
-        if who is not None:
-            last = await admin.withdraw(context.services, who, actor=actor(update))
-            await reply(update, context, texts.SPELER_GONE.format(name=esc(who.name), round=last))
-        return
+        who = await find_member(context, " ".join(args[1:]))
+        last = await admin.withdraw(context.services, who, actor=actor(update))
+        return Answer(texts.SPELER_GONE.format(name=esc(who.name), round=last))
     words, rating, youth, flexible = args[1:], None, False, False
     if words and words[-1].lower() == "flexibel":
         flexible, words = True, words[:-1]
@@ -53,34 +47,31 @@ async def speler(update: Update, context: Context) -> None:
     if words and number(words[-1]) is not None:
         rating, words = number(words[-1]), words[:-1]
     if not words:
-        await reply(update, context, texts.SPELER_USAGE)
-        return
+        return Answer(texts.SPELER_USAGE)
     name = " ".join(words)
     joined = await admin.add_player(context.services, name, rating=rating, youth=youth,
                                     flexible=flexible, actor=actor(update))
     added = texts.SPELER_ADDED.format(name=esc(name), round=joined)
     if flexible:
         added += " " + texts.SPELER_KIND[True].format(name=esc(name))
-    await reply(update, context, added)
+    return Answer(added)
 
 
 @arbiter_only
-async def spelers(update: Update, context: Context) -> None:
+async def spelers(update: Update, context: Context) -> Answer:
     everyone = await members.everyone(context.services)
     lines = [texts.SPELERS_TITLE.format(count=len(everyone))]
     lines += [f"{esc(m.name)}{texts.SPELERS_LINKED if m.telegram_id else ''}"
               f"{texts.SPELERS_FLEXIBLE if m.flexible else ''}" for m in everyone]
-    await reply(update, context, "\n".join(lines))
+    return Answer("\n".join(lines))
 
 
-async def _date(update: Update, context: Context, words: list[str],
-                today: dt.date) -> dt.date | None:
-    """The date the words are, all of them (said to the arbiter when they are not one)."""
+async def _date(context: Context, words: list[str], today: dt.date) -> dt.date:
+    """The date the words are, all of them (refused when they are not one)."""
     night = dates.club_day(r.date for r in await schedule(context.services))
     found = await asyncio.to_thread(dates.read, words, today, night)
     if found is None or found.words != len(words):
-        await reply(update, context, texts.BAD_DATE.format(text=esc(" ".join(words))))
-        return None
+        raise Refused(texts.BAD_DATE.format(text=esc(" ".join(words))))
     return found.date
 
 
@@ -91,7 +82,7 @@ def _same_day(scheduled: admin.Scheduled) -> list[str]:
 
 
 @arbiter_only
-async def ronde(update: Update, context: Context) -> None:
+async def ronde(update: Update, context: Context) -> Answer:
     args = list(context.args or [])
     services = context.services
     zone = services.settings.timezone
@@ -103,51 +94,40 @@ async def ronde(update: Update, context: Context) -> None:
                  for r in await admin.rounds_ahead(services)] or [texts.RONDE_NONE]
         lines += [texts.EXTERNAL_OPEN.format(round=e.round, name=esc(e.name))
                   for e in await admin.externals_without_result(services)]
-        await reply(update, context, "\n".join(lines))
-        return
+        return Answer("\n".join(lines))
     if args[0].lower() == "nieuw" and len(args) >= 2:
-        date = await _date(update, context, args[1:], today)
-        if date is None:
-            return
+        date = await _date(context, args[1:], today)
         if date < today:
-            await reply(update, context, texts.RONDE_PAST.format(date=show_date(date, today)))
-            return
+            return Answer(texts.RONDE_PAST.format(date=show_date(date, today)))
         planned = await admin.plan_round(services, date, actor=actor(update))
         lines = [texts.RONDE_ADDED.format(round=planned.round, date=show_date(date, today),
                                           deadline=show_moment(planned.deadline, zone))]
         if planned.renumbered:
             lines.append(texts.RONDE_RENUMBERED)
-        await reply(update, context, "\n".join(lines + _same_day(planned)))
-        return
+        return Answer("\n".join(lines + _same_day(planned)))
     if args[0].lower() == "uitstel" and len(args) >= 3 and number(args[1]) is not None:
-        date = await _date(update, context, args[2:], today)
-        if date is None:
-            return
+        date = await _date(context, args[2:], today)
         if date < today:
-            await reply(update, context, texts.RONDE_PAST.format(date=show_date(date, today)))
-            return
+            return Answer(texts.RONDE_PAST.format(date=show_date(date, today)))
         moved = await admin.move_round(services, int(args[1]), date, actor=actor(update))
-        await reply(update, context, "\n".join([texts.RONDE_MOVED.format(
+        return Answer("\n".join([texts.RONDE_MOVED.format(
             round=moved.round, date=show_date(date, today),
             deadline=show_moment(moved.deadline, zone)), *_same_day(moved)]))
-        return
     if args[0].lower() == "vervalt" and len(args) == 2 and number(args[1]) is not None:
         await admin.cancel_round(services, int(args[1]), actor=actor(update))
-        await reply(update, context, texts.RONDE_CANCELLED.format(round=args[1]))
-        return
-    await reply(update, context, texts.RONDE_USAGE)
+        return Answer(texts.RONDE_CANCELLED.format(round=args[1]))
+    return Answer(texts.RONDE_USAGE)
 
 
 @arbiter_only
-async def club_group(update: Update, context: Context) -> None:
+async def club_group(update: Update, context: Context) -> Answer:
     chat, message = update.effective_chat, update.effective_message
     if chat is None or chat.type == ChatType.PRIVATE or message is None:
-        await reply(update, context, texts.CLUB_ONLY_GROUP)
-        return
+        return Answer(texts.CLUB_ONLY_GROUP)
     thread = message.message_thread_id if message.is_topic_message else None
     await admin.set_group(context.services, chat.id, thread, chat.title or "",
                           actor=actor(update))
-    await reply(update, context, texts.CLUB_SET)
+    return Answer(texts.CLUB_SET)
 
 
 async def group_migrated(update: Update, context: Context) -> None:
@@ -166,20 +146,18 @@ async def group_migrated(update: Update, context: Context) -> None:
 
 
 @arbiter_only
-async def arbiter(update: Update, context: Context) -> None:
+async def arbiter(update: Update, context: Context) -> Answer:
     args = list(context.args or [])
     remove = bool(args) and args[0].lower() == "weg"
     ids = args[1:] if remove else args
     who = number(ids[0]) if len(ids) == 1 else None
     if who is None:
-        await reply(update, context, texts.ARBITER_USAGE)
-        return
+        return Answer(texts.ARBITER_USAGE)
     if remove and who in context.services.settings.arbiters:
-        await reply(update, context, texts.ARBITER_CONFIGURED.format(id=who))
-        return
+        return Answer(texts.ARBITER_CONFIGURED.format(id=who))
     await admin.set_arbiter(context.services, who, on=not remove, actor=actor(update))
-    await reply(update, context, (texts.ARBITER_REMOVED if remove else texts.ARBITER_ADDED)
-                .format(id=ids[0]))
+    return Answer((texts.ARBITER_REMOVED if remove else texts.ARBITER_ADDED)
+                  .format(id=ids[0]))
 
 
 MINUTES = {"deadline": ("deadline_minutes", 7 * 24 * 60),
@@ -189,47 +167,42 @@ CLOCK = re.compile(r"([0-9]{1,2})[:.u]([0-9]{2})")
 
 
 @arbiter_only
-async def instellingen(update: Update, context: Context) -> None:
+async def instellingen(update: Update, context: Context) -> Answer:
     args = list(context.args or [])
     if not args:
         settings, rules = await admin.settings(context.services)
-        await reply(update, context, texts.INSTELLINGEN.format(
+        return Answer(texts.INSTELLINGEN.format(
             start=settings.round_start.strftime("%H:%M"), deadline=settings.deadline_minutes,
             reminder=settings.reminder_minutes, web=texts.WEB_ACCESS_WORDS[settings.web],
             rules=texts.rules_in_words(rules)))
-        return
     if args[0].lower() in ("reglement", "regel"):
-        await _change_rules(update, context, args)
-        return
+        return await _change_rules(update, context, args)
     name = args[0].lower()
     change: dict[str, object] = {}
     if name == "start" and len(args) == 2:
         clock = CLOCK.fullmatch(args[1])
         hour, minute = (int(clock.group(1)), int(clock.group(2))) if clock else (99, 99)
         if hour > 23 or minute > 59:
-            await reply(update, context, texts.BAD_TIME.format(text=esc(args[1])))
-            return
+            return Answer(texts.BAD_TIME.format(text=esc(args[1])))
         change["round_start"] = dt.time(hour, minute)
     elif name in MINUTES and len(args) == 2:
         key, most = MINUTES[name]
         minutes = number(args[1])
         if minutes is None or minutes > most:
-            await reply(update, context, texts.BAD_MINUTES.format(text=esc(args[1]), most=most))
-            return
+            return Answer(texts.BAD_MINUTES.format(text=esc(args[1]), most=most))
         change[key] = minutes
     elif name == "web" and len(args) == 2 and args[1].lower() in set(WebAccess):
         change["web"] = WebAccess(args[1].lower())
     else:
-        await reply(update, context, texts.INSTELLINGEN_USAGE)
-        return
+        return Answer(texts.INSTELLINGEN_USAGE)
     moved = await admin.change_settings(context.services, actor=actor(update), **change)
     zone = context.services.settings.timezone
-    await reply(update, context, "\n".join([texts.INSTELLINGEN_DONE] + [
+    return Answer("\n".join([texts.INSTELLINGEN_DONE] + [
         texts.DEADLINE_MOVED.format(round=r.round, deadline=show_moment(r.deadline, zone))
         for r in moved]))
 
 
-async def _change_rules(update: Update, context: Context, args: list[str]) -> None:
+async def _change_rules(update: Update, context: Context, args: list[str]) -> Answer:
     """`reglement PRESET` (keeps the club's overrides) or `regel PARAMETER WAARDE`; in
     mid-season shown first, and stored with `bevestig` after it."""
     confirmed = args[-1].lower() == "bevestig"
@@ -239,16 +212,14 @@ async def _change_rules(update: Update, context: Context, args: list[str]) -> No
     elif words[0].lower() == "regel" and len(words) >= 3:
         change = {words[1]: _value(" ".join(words[2:]))}
     else:
-        await reply(update, context, texts.INSTELLINGEN_USAGE)
-        return
+        return Answer(texts.INSTELLINGEN_USAGE)
     done = await admin.change_rules(context.services, change, actor=actor(update),
                                     confirmed=confirmed)
     if done.stored:
-        await reply(update, context, texts.INSTELLINGEN_DONE)
-        return
+        return Answer(texts.INSTELLINGEN_DONE)
     moves = "; ".join(texts.RULES_MOVED.format(name=esc(m.name), before=m.before, after=m.after)
                       for m in done.moved[:10]) or texts.RULES_NO_MOVES
-    await reply(update, context, texts.RULES_PREVIEW.format(
+    return Answer(texts.RULES_PREVIEW.format(
         round=done.after_round, moves=moves, count=len(done.moved),
         command=esc(" ".join(["/instellingen", *words, "bevestig"]))))
 
@@ -270,15 +241,14 @@ def external_result(text: str) -> Fraction | None:
 
 
 @arbiter_only
-async def extern(update: Update, context: Context) -> None:
+async def extern(update: Update, context: Context) -> Answer:
     """`/extern NAAM TEAM UITSLAG [clubavond|anderedag] [ronde N]`."""
     args = list(context.args or [])
     number_named = None
     if len(args) >= 2 and args[-2].lower() == "ronde":
         number_named = number(args[-1])
         if number_named is None:
-            await reply(update, context, texts.EXTERN_USAGE)
-            return
+            return Answer(texts.EXTERN_USAGE)
         args = args[:-2]
     day = None
     if args and args[-1].lower() in ("clubavond", "anderedag"):
@@ -287,11 +257,8 @@ async def extern(update: Update, context: Context) -> None:
     team = number(args[-2]) if len(args) >= 3 else None
     result = external_result(args[-1]) if args else None
     if team is None or result is None:
-        await reply(update, context, texts.EXTERN_USAGE)
-        return
-    who = await find_member(update, context, " ".join(args[:-2]))
-    if who is None:
-        return
+        return Answer(texts.EXTERN_USAGE)
+    who = await find_member(context, " ".join(args[:-2]))
     message = update.effective_message
     assert message is not None
     booked = await signoff.book_external(context.services, who, team=team,
@@ -299,40 +266,35 @@ async def extern(update: Update, context: Context) -> None:
                                          number=number_named, sent_at=message.date,
                                          actor=actor(update))
     if booked is None:
-        await reply(update, context, texts.NO_OPEN_ROUND)
-        return
-    await reply(update, context, texts.EXTERN_DONE.format(
+        return Answer(texts.NO_OPEN_ROUND)
+    return Answer(texts.EXTERN_DONE.format(
         name=esc(who.name), team=team, result=texts.EXTERNAL_RESULT_WORDS[result],
         round=booked.round, day=texts.EXTERNAL_DAY_WORDS[booked.day]))
 
 
 @arbiter_only
-async def seizoen(update: Update, context: Context) -> None:
+async def seizoen(update: Update, context: Context) -> Answer:
     """`/seizoen nieuw [NAAM]` shows the next season; `… bevestig` begins it."""
     args = list(context.args or [])
     start = bool(args) and args[-1].lower() == "bevestig"
     words = args[1:-1] if start else args[1:]
     if not args or args[0].lower() != "nieuw":
-        await reply(update, context, texts.SEIZOEN_USAGE)
-        return
+        return Answer(texts.SEIZOEN_USAGE)
     name = " ".join(words) or None
     try:
         made = await admin.next_season(context.services, name, start=start,
                                        actor=actor(update))
     except InvalidInputError:
         season = await views.season(context.services)
-        await reply(update, context, texts.SEIZOEN_NAME.format(name=esc(season.name)))
-        return
+        return Answer(texts.SEIZOEN_NAME.format(name=esc(season.name)))
     new = made.season
     if made.started:
-        await reply(update, context, texts.SEIZOEN_STARTED.format(name=esc(new.name),
-                                                                  players=len(new.players)))
-        return
+        return Answer(texts.SEIZOEN_STARTED.format(name=esc(new.name), players=len(new.players)))
     names = {p.id: p.name for p in new.players}
     top = ", ".join(esc(names[pid]) for pid in (new.initial_ranking or ())[:5])
     gone = texts.SEIZOEN_GONE.format(names=", ".join(map(esc, made.gone))) if made.gone else ""
     confirm = " ".join(["/seizoen nieuw", *([esc(name)] if name else []), "bevestig"])
-    await reply(update, context, texts.SEIZOEN_PROPOSAL.format(
+    return Answer(texts.SEIZOEN_PROPOSAL.format(
         name=esc(new.name), players=len(new.players), gone=gone, top=top + " …",
         confirm=confirm))
 

@@ -12,9 +12,9 @@ from telegram import Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, filters
 
 from bot import callbacks, dates, texts
-from bot.answer import Answer, after_commit
+from bot.answer import Answer, Refused, Toast, Write, after_commit, at_once, owe
 from bot.callbacks import Callback
-from bot.chat import Handler, answer, answering_directly, esc, reply
+from bot.chat import Handler, answer, esc, say
 from bot.flows import members
 from bot.refusals import refusing
 from bot.services import Context
@@ -22,12 +22,12 @@ from bot.services import Context
 log = logging.getLogger(__name__)
 
 
-async def member(update: Update, context: Context) -> members.Member | None:
-    """The member the sender is linked to; asks him to link if he is not."""
+async def member(update: Update, context: Context) -> members.Member:
+    """The member the sender is linked to; refused, with how to link, if he is not."""
     user = update.effective_user
     found = None if user is None else await members.of_user(context.services, user.id)
     if found is None:
-        await reply(update, context, texts.NOT_LINKED)
+        raise Refused(texts.NOT_LINKED)
     return found
 
 
@@ -42,13 +42,16 @@ async def is_arbiter(update: Update, context: Context) -> bool:
     return user is not None and await context.services.is_arbiter(user.id)
 
 
-def arbiter_only(handler: Handler) -> Handler:
+Command = Callable[[Update, Context], Awaitable[Answer | Write]]
+"""A command's handler: what it answers, or (reading first) what it then stores."""
+
+
+def arbiter_only(handler: Command) -> Command:
     """Run `handler` for arbiters; everyone else gets a polite refusal."""
-    async def guarded(update: Update, context: Context) -> None:
+    async def guarded(update: Update, context: Context) -> Answer | Write:
         if not await is_arbiter(update, context):
-            await reply(update, context, texts.ONLY_ARBITER)
-            return
-        await handler(update, context)
+            raise Refused(texts.ONLY_ARBITER)
+        return await handler(update, context)
     return guarded
 
 
@@ -59,24 +62,48 @@ def atomically(context: Context) -> AbstractAsyncContextManager[object]:
     return context.services.db.transaction()
 
 
-def unit_of_work(handler: Handler) -> Handler:
-    """Run `handler` as one unit of work (`atomically`)."""
-    async def inside(update: Update, context: Context) -> None:
-        async with atomically(context):
-            await handler(update, context)
-    return inside
+def answering(handler: Command, *, reads_only: bool = False,
+              reads_first: bool = False) -> Handler:
+    """The runner of a message's handler. It runs as one unit of work, and its answer is
+    owed in it; the direct calls to Telegram come after the commit. A `reads_only` handler (a
+    question) runs outside any transaction, so it never waits for a writer, and its answer
+    goes out at once. One that `reads_first` does its slow reading outside too, and returns
+    what it then stores as a `Write`. Refusals of the store and the core become replies."""
+    outside = reads_only or reads_first
+
+    async def run(update: Update, context: Context) -> None:
+        try:
+            if outside:
+                made = await handler(update, context)
+                assert reads_first or not isinstance(made, Write), "a question stores nothing"
+            else:
+                async with atomically(context):
+                    made = await handler(update, context)
+                    if isinstance(made, Answer):
+                        await owe(update, context, made)
+            if isinstance(made, Write):
+                async with atomically(context):
+                    done = await made.store()
+                    await owe(update, context, done)
+            else:
+                done = made
+        except Refused as refused:
+            await say(update, context, refused.text, markup=refused.markup)
+            return
+        if outside and not isinstance(made, Write):
+            await at_once(update, context, done)
+        else:
+            await after_commit(update, context, done)
+    return refusing(run)
 
 
-def command(name: str, handler: Handler, *, reads_only: bool = False,
-            opens_transaction: bool = False) -> CommandHandler[Context, None]:
-    """A command for new messages only (an edited command is answered elsewhere, not re-run).
-    A command that may change something is one unit of work; `reads_only` commands (heavy
-    views) run outside a transaction, so they never hold up a writer, and still answer when
-    the database cannot be written. A command that `opens_transaction` itself does some
-    slow work first and then stores and answers in one transaction."""
-    body = answering_directly(handler) if reads_only else handler if opens_transaction \
-        else unit_of_work(handler)
-    return CommandHandler(name, refusing(body), filters=filters.UpdateType.MESSAGE)
+def command(name: str, handler: Command, *, reads_only: bool = False,
+            reads_first: bool = False) -> CommandHandler[Context, None]:
+    """A command for new messages only (an edited command is answered elsewhere, not re-run),
+    run by `answering`."""
+    return CommandHandler(name, answering(handler, reads_only=reads_only,
+                                          reads_first=reads_first),
+                          filters=filters.UpdateType.MESSAGE)
 
 
 async def stale_button(update: Update, context: Context) -> None:
@@ -103,14 +130,16 @@ def button(kinds: tuple[type[Callback], ...], handler: ButtonHandler, *,
         if pressed is None:
             await stale_button(update, context)
             return
-        if opens_transaction:
-            done = await handler(update, context, pressed)
-            assert done.reply is None, "a reply is owed with the effect, in one transaction"
-        else:
-            async with atomically(context):
+        try:
+            if opens_transaction:
                 done = await handler(update, context, pressed)
-                if done.reply is not None:
-                    await reply(update, context, done.reply, markup=done.markup)
+                assert done.reply is None, "a reply is owed with the effect, in one transaction"
+            else:
+                async with atomically(context):
+                    done = await handler(update, context, pressed)
+                    await owe(update, context, done)
+        except Refused as refused:
+            done = Answer(toast=Toast(refused.text, alert=True))
         # Off the update's own task too: a Telegram slow to take toasts and edits holds none
         # of the runtime's places for handling updates (while stopping, it is awaited here).
         if context.application.running:
@@ -121,17 +150,15 @@ def button(kinds: tuple[type[Callback], ...], handler: ButtonHandler, *,
     return CallbackQueryHandler(refusing(run), pattern=callbacks.pattern(kinds))
 
 
-async def find_member(update: Update, context: Context, text: str) -> members.Member | None:
-    """Exactly one member by name, or a reply saying why not."""
+async def find_member(context: Context, text: str) -> members.Member:
+    """Exactly one member by name; refused, saying why, if not."""
     found = await members.matching(context.services, text)
     if len(found) == 1:
         return found[0]
     if not found:
-        await reply(update, context, texts.WHO_UNKNOWN.format(name=esc(text)))
-    else:
-        await reply(update, context, texts.WHO_AMBIGUOUS.format(
-            name=esc(text), names=", ".join(esc(m.name) for m in found[:8])))
-    return None
+        raise Refused(texts.WHO_UNKNOWN.format(name=esc(text)))
+    raise Refused(texts.WHO_AMBIGUOUS.format(
+        name=esc(text), names=", ".join(esc(m.name) for m in found[:8])))
 
 
 def number(text: str) -> int | None:

@@ -10,7 +10,7 @@ from telegram import Update
 from telegram.error import BadRequest, Forbidden, NetworkError
 
 from bot import texts
-from bot.chat import answer, owe_to_arbiters, reply
+from bot.chat import answer, owe_reply, owe_to_arbiters
 from bot.refusals import no_season
 from bot.services import App, Context
 
@@ -31,12 +31,12 @@ async def on_error(update: object, context: Context) -> None:
             return
         if no_season(error):
             if isinstance(update, Update):
-                await reply(update, context, texts.NO_SEASON)
+                await owe_reply(update, context, texts.NO_SEASON)
             return
         log.error("error while handling %r", update, exc_info=error)
         if isinstance(update, Update):
             await answer(update)
-            await reply(update, context, texts.SOMETHING_WRONG)
+            await owe_reply(update, context, texts.SOMETHING_WRONG)
         kind = type(error).__name__
         if context.services.throttle.first(f"error:{kind}"):
             await owe_to_arbiters(context.services, texts.ERROR_TO_ARBITER, fallback=context.bot)

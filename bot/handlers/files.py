@@ -9,12 +9,11 @@ from telegram.error import BadRequest
 from telegram.ext import MessageHandler, filters
 
 from bot import texts
-from bot.answer import Answer, Edit, Toast
+from bot.answer import Answer, Edit, File, Toast, Write
 from bot.callbacks import Rating
-from bot.chat import esc, reply
+from bot.chat import esc
 from bot.flows import files, ratings
-from bot.handlers.common import atomically, button, is_arbiter
-from bot.refusals import refusing
+from bot.handlers.common import answering, button, is_arbiter
 from bot.services import App, Context
 from core.ratings import MAX_BYTES, ListProblem, RatingListError
 
@@ -42,19 +41,18 @@ def _text(shown: ratings.Shown) -> str:
     return texts.rating_proposal(shown.proposal, shown.names, escape=esc)
 
 
-async def received(update: Update, context: Context) -> None:
-    """A file in a private chat: the arbiter's rating list, compared with the members."""
+async def received(update: Update, context: Context) -> Answer | Write:
+    """A file in a private chat: the arbiter's rating list, compared with the members (read
+    first, outside any transaction, then stored as a proposal); or a tournament file."""
     message, user = update.effective_message, update.effective_user
     assert message is not None and user is not None
     document = message.document
     assert document is not None
     if not await is_arbiter(update, context):
-        await reply(update, context, texts.FILE_ONLY_ARBITER)
-        return
+        return Answer(texts.FILE_ONLY_ARBITER)
     name = (document.file_name or "").lower()
     if not name.endswith((".zip", ".csv", ".trf", ".trfx", ".txt")):
-        await reply(update, context, texts.FILE_UNKNOWN_KIND)
-        return
+        return Answer(texts.FILE_UNKNOWN_KIND)
     try:
         if (document.file_size or 0) > MAX_BYTES:  # not fetched at all
             raise RatingListError(ListProblem.TOO_BIG, limit=MAX_BYTES // (1024 * 1024))
@@ -65,28 +63,28 @@ async def received(update: Update, context: Context) -> None:
                 raise
             raise RatingListError(ListProblem.TOO_BIG,
                                   limit=MAX_BYTES // (1024 * 1024)) from None
-        if not name.endswith((".zip", ".csv")):
-            await _tournament(update, context, data)
-            return
-        async with atomically(context):
-            shown = await ratings.compare(context.services, data, actor=user.id)
-            await reply(update, context, _text(shown), markup=_markup(shown))
     except RatingListError as exc:
-        await reply(update, context, esc(texts.rating_list_problem(exc)))
+        return Answer(esc(texts.rating_list_problem(exc)))
+    if not name.endswith((".zip", ".csv")):
+        return await _tournament(data)
+
+    async def store() -> Answer:
+        try:
+            shown = await ratings.compare(context.services, data, actor=user.id)
+        except RatingListError as exc:
+            return Answer(esc(texts.rating_list_problem(exc)))
+        return Answer(_text(shown), markup=_markup(shown))
+    return Write(store)
 
 
-async def _tournament(update: Update, context: Context, data: bytes) -> None:
+async def _tournament(data: bytes) -> Answer:
     """A TRF read into a season file: sent back, with what the file did not say."""
-    chat = update.effective_chat
-    assert chat is not None
     read = await files.season_from_trf(data)
     if isinstance(read, str):
-        await reply(update, context, esc(read))
-        return
+        return Answer(esc(read))
     season, report = read
-    await reply(update, context, esc(report))
-    await context.bot.send_document(chat.id, season.to_json().encode(),
-                                    filename="seizoen.json", caption=texts.TRF_READ_CAPTION)
+    return Answer(esc(report), file=File(season.to_json().encode(), "seizoen.json",
+                                         texts.TRF_READ_CAPTION))
 
 
 async def proposal_button(update: Update, context: Context, pressed: Rating) -> Answer:
@@ -112,5 +110,6 @@ async def proposal_button(update: Update, context: Context, pressed: Rating) -> 
 
 def register(app: App) -> None:
     app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.ChatType.PRIVATE
-                                   & filters.Document.ALL, refusing(received)))
+                                   & filters.Document.ALL,
+                                   answering(received, reads_first=True)))
     app.add_handler(button((Rating,), proposal_button))

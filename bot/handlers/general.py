@@ -6,14 +6,15 @@ from telegram import Update
 from telegram.ext import CallbackQueryHandler, MessageHandler, filters
 
 from bot import texts
-from bot.chat import reply
+from bot.answer import Answer
+from bot.chat import say
 from bot.handlers.common import command, is_arbiter, stale_button
 from bot.services import App, Context
 
 
-async def start(update: Update, context: Context) -> None:
+async def start(update: Update, context: Context) -> Answer:
     extra = texts.HELP_ARBITER if await is_arbiter(update, context) else ""
-    await reply(update, context, texts.START + extra)
+    return Answer(texts.START + extra)
 
 
 async def unknown(update: Update, context: Context) -> None:
@@ -24,15 +25,15 @@ async def unknown(update: Update, context: Context) -> None:
     _, at, addressee = text.split(maxsplit=1)[0].partition("@") if text else ("", "", "")
     if at and addressee.lower() != (context.bot.username or "").lower():
         return
-    await reply(update, context, texts.UNKNOWN_COMMAND)
+    await say(update, context, texts.UNKNOWN_COMMAND)
 
 
 async def edited(update: Update, context: Context) -> None:
-    await reply(update, context, texts.EDITED)
+    await say(update, context, texts.EDITED)
 
 
 async def chatter(update: Update, context: Context) -> None:
-    await reply(update, context, texts.PRIVATE_HINT)
+    await say(update, context, texts.PRIVATE_HINT)
 
 
 def register(app: App) -> None:

@@ -16,7 +16,7 @@ from telegram import Update
 from telegram.constants import ChatType
 
 from bot import chart, exports, texts
-from bot.chat import reply
+from bot.answer import Answer, File
 from bot.flows import members, views
 from bot.handlers.common import arbiter_only, command, member
 from bot.services import App, Context
@@ -24,60 +24,46 @@ from core.season import Season
 from core.standings import standings_history
 
 
-async def grafiek(update: Update, context: Context) -> None:
+async def grafiek(update: Update, context: Context) -> Answer:
     season = await views.season(context.services)
     history = await asyncio.to_thread(standings_history, season)
     if len(history) < 2:
-        await reply(update, context, texts.CHART_NONE)
-        return
+        return Answer(texts.CHART_NONE)
     players = None
     if context.args and context.args[0].lower() == "mij":
-        who = await member(update, context)
-        if who is None:
-            return
-        players = [who.code]
+        players = [(await member(update, context)).code]
     picture = await asyncio.to_thread(chart.race, season, history, players)
-    chat = update.effective_chat
-    assert chat is not None
-    await context.bot.send_photo(chat.id, picture, caption=texts.CHART_CAPTION.format(
-        round=history[-1].after_round))
+    return Answer(file=File(picture, "grafiek.png", texts.CHART_CAPTION.format(
+        round=history[-1].after_round), photo=True))
 
 
 @arbiter_only
-async def export(update: Update, context: Context) -> None:
+async def export(update: Update, context: Context) -> Answer:
     """/export [trf] [vorig]: web pages and CSV, or the games as TRF16 for the rating; of
     this season or the one before."""
     words = {w.lower() for w in context.args or ()}
     if not words <= {"trf", "vorig"}:
-        await reply(update, context, texts.EXPORT_UNKNOWN)
-        return
+        return Answer(texts.EXPORT_UNKNOWN)
     if "vorig" in words:
         found = await views.previous_season(context.services)
         if found is None:
-            await reply(update, context, texts.PREVIOUS_NONE)
-            return
+            return Answer(texts.PREVIOUS_NONE)
         season = found
     else:
         season = await views.season(context.services)
-    chat = update.effective_chat
-    assert chat is not None
     previous = texts.PREVIOUS_CAPTION.format(name=season.name) + " " if "vorig" in words else ""
     if "trf" in words:
         if not season.complete_rounds:
-            await reply(update, context, texts.TRF_NONE)
-            return
+            return Answer(texts.TRF_NONE)
         from core.encoding import to_windows
         from core.trf import write_trf
 
         made = await asyncio.to_thread(lambda: to_windows(write_trf(season)))
-        await context.bot.send_document(chat.id, made, filename="keizer-rating.trf",
-                                        caption=previous + texts.TRF_CAPTION.format(
-                                            round=season.complete_rounds))
-        return
+        return Answer(file=File(made, "keizer-rating.trf", previous + texts.TRF_CAPTION.format(
+            round=season.complete_rounds)))
     archive = await asyncio.to_thread(_archive, season)
-    await context.bot.send_document(chat.id, archive, filename="keizer-export.zip",
-                                    caption=previous + texts.EXPORT_CAPTION.format(
-                                        round=season.complete_rounds))
+    return Answer(file=File(archive, "keizer-export.zip", previous + texts.EXPORT_CAPTION.format(
+        round=season.complete_rounds)))
 
 
 def _archive(season: Season) -> bytes:
@@ -91,7 +77,7 @@ def _archive(season: Season) -> bytes:
     return archive.getvalue()
 
 
-async def agenda(update: Update, context: Context) -> None:
+async def agenda(update: Update, context: Context) -> Answer:
     """/agenda: the rounds as a calendar file; in private, with the member's own games."""
     services, chat, user = context.services, update.effective_chat, update.effective_user
     assert chat is not None
@@ -99,11 +85,9 @@ async def agenda(update: Update, context: Context) -> None:
         if user is not None and chat.type == ChatType.PRIVATE else None
     made = await views.calendar(services.db, services.settings.timezone, who)
     if made is None:
-        await reply(update, context, texts.AGENDA_NONE)
-        return
-    await context.bot.send_document(chat.id, made[0], filename="keizer-agenda.ics",
-                                    caption=texts.AGENDA_CAPTION_OWN if who
-                                    else texts.AGENDA_CAPTION)
+        return Answer(texts.AGENDA_NONE)
+    return Answer(file=File(made[0], "keizer-agenda.ics",
+                            texts.AGENDA_CAPTION_OWN if who else texts.AGENDA_CAPTION))
 
 
 def register(app: App) -> None:

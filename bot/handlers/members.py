@@ -7,26 +7,24 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from bot import texts
 from bot.answer import Answer, Edit, Toast
 from bot.callbacks import Choose, Link, NoLink, TakeOver
-from bot.chat import esc, reply
+from bot.chat import esc
 from bot.flows import members
 from bot.handlers.common import button, command, is_arbiter
 from bot.services import App, Context
 
 
-async def ik(update: Update, context: Context) -> None:
+async def ik(update: Update, context: Context) -> Answer:
     name = " ".join(context.args or [])
     if not name:
-        await reply(update, context, texts.IK_USAGE)
-        return
+        return Answer(texts.IK_USAGE)
     found = await members.matching(context.services, name)
     if not found:
-        await reply(update, context, texts.IK_UNKNOWN.format(name=esc(name)))
-    elif len(found) > 1:
+        return Answer(texts.IK_UNKNOWN.format(name=esc(name)))
+    if len(found) > 1:
         buttons = [[InlineKeyboardButton(m.name, callback_data=Choose(members.key_of(m)).pack())]
                    for m in found[:10]]
-        await reply(update, context, texts.IK_CHOOSE, markup=InlineKeyboardMarkup(buttons))
-    else:
-        await reply(update, context, await _ask(update, context, found[0]))
+        return Answer(texts.IK_CHOOSE, markup=InlineKeyboardMarkup(buttons))
+    return Answer(await _ask(update, context, found[0]))
 
 
 async def chosen(update: Update, context: Context, pressed: Choose) -> Answer:

@@ -7,9 +7,9 @@ from telegram import Update
 from bot import texts
 from bot.answer import Answer, Edit, Toast
 from bot.callbacks import Confirm, Dispute, Report
-from bot.chat import drop_buttons, esc, reply
+from bot.chat import esc
 from bot.flows import members, results
-from bot.handlers.common import atomically, button, command, is_arbiter, member, number
+from bot.handlers.common import button, command, is_arbiter, member, number
 from bot.services import App, Context
 from core.season import Result
 
@@ -23,46 +23,37 @@ def parse_result(text: str) -> Result | None:
         return None
 
 
-async def uitslag(update: Update, context: Context) -> None:
+async def uitslag(update: Update, context: Context) -> Answer:
     args = list(context.args or [])
     if await is_arbiter(update, context) and args and number(args[0]) is not None:
-        await _arbiter_enters(update, context, args)
-        return
+        return await _arbiter_enters(update, context, args)
     result = parse_result(args[0]) if len(args) == 1 else None
     if result is None:
         board_first = len(args) >= 2 and number(args[0]) is not None \
             and parse_result(args[1]) is not None
-        await reply(update, context, texts.UITSLAG_ONLY_OWN if board_first
-                    else texts.UITSLAG_USAGE)
-        return
+        return Answer(texts.UITSLAG_ONLY_OWN if board_first
+                      else texts.UITSLAG_USAGE)
     who = await member(update, context)
-    if who is None:
-        return
     message = update.effective_message
     assert message is not None and update.effective_user is not None
     original = message.reply_to_message
-    async with atomically(context):
-        done = await results.report(
-            context.services, who, result, actor=update.effective_user.id,
-            replied_to=None if original is None else (message.chat_id, original.message_id))
-        await reply(update, context,
-                    texts.NO_PUBLISHED_ROUND if done is None else reported(done))
+    done = await results.report(
+        context.services, who, result, actor=update.effective_user.id,
+        replied_to=None if original is None else (message.chat_id, original.message_id))
+    return Answer(texts.NO_PUBLISHED_ROUND if done is None else reported(done))
 
 
-async def _arbiter_enters(update: Update, context: Context, args: list[str]) -> None:
+async def _arbiter_enters(update: Update, context: Context, args: list[str]) -> Answer:
     result = parse_result(args[1]) if len(args) >= 2 else None
     named = len(args) == 4 and args[2].lower() == "ronde" and number(args[3]) is not None
     if result is None or (len(args) > 2 and not named):
-        await reply(update, context, texts.UITSLAG_USAGE_ARBITER)
-        return
+        return Answer(texts.UITSLAG_USAGE_ARBITER)
     assert update.effective_user is not None
-    async with atomically(context):
-        done = await results.correct(context.services, int(args[3]) if named else None,
-                                     int(args[0]), result, actor=update.effective_user.id)
-        await reply(update, context,
-                    texts.UITSLAG_USAGE_ARBITER if done is None else reported(done))
-    if done is not None:  # after the commit: no call to Telegram holds up the writer
-        await drop_buttons(context.bot, done.stale)
+    done = await results.correct(context.services, int(args[3]) if named else None,
+                                 int(args[0]), result, actor=update.effective_user.id)
+    if done is None:
+        return Answer(texts.UITSLAG_USAGE_ARBITER)
+    return Answer(reported(done), drop=done.stale)
 
 
 def reported(done: results.Reported) -> str:
@@ -107,6 +98,6 @@ async def result_button(update: Update, context: Context, pressed: Report) -> An
 
 
 def register(app: App) -> None:
-    app.add_handler(command("uitslag", uitslag, opens_transaction=True))
+    app.add_handler(command("uitslag", uitslag))
     app.add_handler(button((Confirm, Dispute), confirm_button))
     app.add_handler(button((Report,), result_button))

@@ -8,62 +8,61 @@ import datetime as dt
 from telegram import Update
 
 from bot import phrases, texts
-from bot.answer import Answer, Toast
+from bot.answer import Answer, Refused, Toast, Write
 from bot.callbacks import Attendance
-from bot.chat import esc, reply, show_date, show_moment
+from bot.chat import esc, show_date, show_moment
 from bot.flows import members, signoff
-from bot.handlers.common import atomically, button, command, is_arbiter, member
+from bot.handlers.common import button, command, is_arbiter, member
 from bot.services import App, Context, open_round, schedule
 from core.preview import Earning
 from core.season import Absence, AbsenceReason, ExternalDay
 
 
 async def _target(update: Update, context: Context, words: list[str],
-                  arbiter: bool) -> tuple[members.Member | None, list[str]]:
+                  arbiter: bool) -> tuple[members.Member, list[str]]:
     """Who signs off: an arbiter may name a member first; a member only himself (naming
     someone else is refused, not read as his reason)."""
     named, rest = await members.named_first(context.services, words)
     if arbiter and named is not None:
         return named, rest
     me = await member(update, context)
-    if me is None or named is None:
+    if named is None:
         return me, words
     if named.code != me.code:
-        await reply(update, context, texts.ONLY_YOURSELF.format(name=esc(named.name)))
-        return None, words
+        raise Refused(texts.ONLY_YOURSELF.format(name=esc(named.name)))
     return me, rest
 
 
-async def afmelden(update: Update, context: Context) -> None:
+async def afmelden(update: Update, context: Context) -> Answer | Write:
+    """Priced first from the season as committed, outside any transaction (a large season
+    takes a while); then stored, and answered, in one."""
     services = context.services
     words = list(context.args or [])
     arbiter = await is_arbiter(update, context)
     who, words = await _target(update, context, words, arbiter)
-    if who is None:
-        return
     today = services.clock().astimezone(services.settings.timezone).date()
     upcoming = await open_round(services)
     parsed = await asyncio.to_thread(phrases.parse, words, await schedule(services),
                                      None if upcoming is None else upcoming.number, today)
     if parsed.problem:
-        await reply(update, context, parsed.problem + "\n" + texts.AFMELDEN_USAGE)
-        return
+        return Answer(parsed.problem + "\n" + texts.AFMELDEN_USAGE)
     if not parsed.rounds:
         if upcoming is None:
-            await reply(update, context, texts.NO_OPEN_ROUND)
-            return
+            return Answer(texts.NO_OPEN_ROUND)
         parsed.rounds = [upcoming.number]
     message = update.effective_message
     assert message is not None and update.effective_user is not None
     actor = update.effective_user.id
     request = signoff.Request(tuple(parsed.rounds), parsed.reason, parsed.day, parsed.note)
     early = await signoff.prices(services, who, request)
-    async with atomically(context):
+
+    async def store() -> Answer:
         done = await signoff.sign_off(services, who, request, sent_at=message.date, actor=actor,
-                                      correction=arbiter
-                                      and who.telegram_id != actor, early=early)
-        await reply(update, context, signed_off_text(done, services.settings.timezone,
-                                                     for_self=who.telegram_id == actor))
+                                      correction=arbiter and who.telegram_id != actor,
+                                      early=early)
+        return Answer(signed_off_text(done, services.settings.timezone,
+                                      for_self=who.telegram_id == actor))
+    return Write(store)
 
 
 def signed_off_text(done: signoff.SignOffReport, zone: dt.tzinfo, *, for_self: bool) -> str:
@@ -91,43 +90,36 @@ def signed_off_text(done: signoff.SignOffReport, zone: dt.tzinfo, *, for_self: b
     return "\n".join(lines)
 
 
-async def aanmelden(update: Update, context: Context) -> None:
+async def aanmelden(update: Update, context: Context) -> Answer:
     """A flexible member signs on (he plays only then); a fixed one takes a sign-off back.
     The rounds are named as for /afmelden."""
     services = context.services
     words = list(context.args or [])
     arbiter = await is_arbiter(update, context)
     who, words = await _target(update, context, words, arbiter)
-    if who is None:
-        return
     today = services.clock().astimezone(services.settings.timezone).date()
     upcoming = await open_round(services)
     planned = await schedule(services)
     parsed = await asyncio.to_thread(phrases.parse, words, planned,
                                      None if upcoming is None else upcoming.number, today)
     if parsed.problem or parsed.note:
-        await reply(update, context, parsed.problem
-                    or texts.NOT_A_ROUND.format(text=esc(parsed.note.split()[0])))
-        return
+        return Answer(parsed.problem
+                      or texts.NOT_A_ROUND.format(text=esc(parsed.note.split()[0])))
     chosen = parsed.rounds or ([upcoming.number] if upcoming else [])
     if not chosen:
-        await reply(update, context, texts.NO_OPEN_ROUND)
-        return
+        return Answer(texts.NO_OPEN_ROUND)
     message = update.effective_message
     assert message is not None and update.effective_user is not None
     actor = update.effective_user.id
     if not who.flexible:
-        async with atomically(context):
-            for number_ in chosen:
-                await signoff.cancel(services, who, number_, sent_at=message.date, actor=actor,
-                                     correction=arbiter)
-            await reply(update, context, "\n".join(
-                texts.AANMELDEN_DONE.format(round=n) for n in chosen))
-        return
+        for number_ in chosen:
+            await signoff.cancel(services, who, number_, sent_at=message.date, actor=actor,
+                                 correction=arbiter)
+        return Answer("\n".join(texts.AANMELDEN_DONE.format(round=n) for n in chosen))
     fresh = await signoff.sign_on(services, who, chosen, sent_at=message.date, actor=actor,
                                   correction=arbiter)
     when = {r.number: r.date for r in planned}
-    await reply(update, context, "\n".join(
+    return Answer("\n".join(
         (texts.SIGNED_ON if new else texts.SIGNED_ON_ALREADY).format(
             name=esc(who.name), round=n, date=show_date(when.get(n), today))
         for n, new in zip(chosen, fresh, strict=True)))
@@ -159,23 +151,19 @@ async def attendance_button(update: Update, context: Context, pressed: Attendanc
                               alert=True))
 
 
-async def herinnering(update: Update, context: Context) -> None:
+async def herinnering(update: Update, context: Context) -> Answer:
     words = [w.lower() for w in context.args or []]
     if words not in (["aan"], ["uit"]):
-        await reply(update, context, texts.HERINNERING_USAGE)
-        return
+        return Answer(texts.HERINNERING_USAGE)
     who = await member(update, context)
-    if who is None:
-        return
     assert update.effective_user is not None
     await members.set_reminder(context.services, who, words == ["aan"],
                                actor=update.effective_user.id)
-    await reply(update, context,
-                texts.HERINNERING_ON if words == ["aan"] else texts.HERINNERING_OFF)
+    return Answer(texts.HERINNERING_ON if words == ["aan"] else texts.HERINNERING_OFF)
 
 
 def register(app: App) -> None:
-    app.add_handler(command("afmelden", afmelden, opens_transaction=True))
+    app.add_handler(command("afmelden", afmelden, reads_first=True))
     app.add_handler(command("aanmelden", aanmelden))
     app.add_handler(command("herinnering", herinnering))
     app.add_handler(button((Attendance,), attendance_button, opens_transaction=True))

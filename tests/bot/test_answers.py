@@ -66,3 +66,4 @@ def test_refusals_cross_the_process_boundary_as_raised():
     problem = Problem("rounds[2]", ProblemCode.PLAYER_TWICE, {"player": "p1"})
     season = pickle.loads(pickle.dumps(InvalidSeasonError([problem])))
     assert isinstance(season, InvalidSeasonError) and season.problems == (problem,)
+
