@@ -69,7 +69,7 @@ async def main(players: int, played: int, asks: int) -> None:
                 asked = time.perf_counter()
                 await tg.reply_to(asker, "/help", timeout=600)
                 helps.append(time.perf_counter() - asked)
-                await tg.next_to(viewer.id, "", after=mark, timeout=600)
+                await tg.next_to(viewer.id, "Stand na ronde", after=mark, timeout=600)
                 stands.append(time.perf_counter() - started)
         finally:
             bot.kill()

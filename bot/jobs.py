@@ -65,6 +65,7 @@ class AfterChanges:
     def __init__(self, app: App) -> None:
         self.app = app
         self.version: int | None = None
+        self.moments: tuple[dt.datetime, ...] = ()
         self.dirty = False
         self.planning: asyncio.Task[None] | None = None
 
@@ -100,10 +101,13 @@ class AfterChanges:
             if version == self.version:
                 return False
             self.version = version
-            moments = await flows.coming_moments(services)
+            moments = tuple(await flows.coming_moments(services))
         except StoreError as exc:  # the tick still runs; the next commit plans again
             log.warning("deadlines not planned: %s", exc)
             return False
+        if moments == self.moments:
+            return True  # a sign-off or a result: the jobs stand as they are
+        self.moments = moments
         for job in queue.get_jobs_by_name(AT_MOMENT):
             job.schedule_removal()
         now = services.clock()

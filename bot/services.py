@@ -19,7 +19,6 @@ from core.standings import Standings, compute_standings
 from storage import club, programme
 from storage.db import Database
 from storage.programme import ScheduledRound as ScheduledRound  # the handlers name it from here
-from storage.seasons import load_season
 from storage.states import OPEN, PUBLIC, RoundState
 from storage.states import WebAccess as WebAccess  # the handlers name it from here
 
@@ -113,12 +112,6 @@ async def published_round(services: Services) -> int | None:
     """The newest round whose pairing is public."""
     done = [r.number for r in await programme.schedule(services.db) if r.state in PUBLIC]
     return max(done) if done else None
-
-
-async def standings_now(services: Services) -> tuple[Season, Standings]:
-    """The season and its standings after the last complete round."""
-    season = await load_season(services.db)
-    return season, await standings_of(services, season)
 
 
 def _complete_part(season: Season) -> Season:

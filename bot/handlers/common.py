@@ -111,17 +111,17 @@ async def stale_button(update: Update, context: Context) -> None:
     await answer(update, texts.BUTTON_STALE)
 
 
-ButtonHandler = Callable[[Update, Context, Any], Awaitable[Answer]]
+ButtonHandler = Callable[[Update, Context, Any], Awaitable[Answer | Write]]
 """A button's handler: the press, and its data read by its `Callback` class."""
 
 
 def button(kinds: tuple[type[Callback], ...], handler: ButtonHandler, *,
-           opens_transaction: bool = False) -> CallbackQueryHandler[Context, None]:
+           reads_first: bool = False) -> CallbackQueryHandler[Context, None]:
     """A button of these kinds. The handler runs as one unit of work and returns its
     `Answer`: the reply is owed inside that transaction, and the toast, the edit and the
     buttons to drop go to Telegram after the commit, outside the writer's lock and outside
-    the update's handling. A handler
-    that `opens_transaction` itself (slow work first, then one write) answers with no reply.
+    the update's handling. A handler that `reads_first` (slow work outside any transaction)
+    returns what it then stores as a `Write`, run as the unit of work.
     Data no kind reads is a stale button: PTB hands a press without data to the first button
     handler whatever its pattern, so the data is read here too."""
     async def run(update: Update, context: Context) -> None:
@@ -131,16 +131,23 @@ def button(kinds: tuple[type[Callback], ...], handler: ButtonHandler, *,
             await stale_button(update, context)
             return
         try:
-            if opens_transaction:
-                done = await handler(update, context, pressed)
-                assert done.reply is None, "a reply is owed with the effect, in one transaction"
+            if reads_first:
+                made = await handler(update, context, pressed)
             else:
                 async with atomically(context):
-                    done = await handler(update, context, pressed)
+                    made = await handler(update, context, pressed)
+                    if isinstance(made, Answer):
+                        await owe(update, context, made)
+            if isinstance(made, Write):
+                async with atomically(context):
+                    done = await made.store()
                     await owe(update, context, done)
+            else:
+                assert made.reply is None or not reads_first, "a reply is owed in a transaction"
+                done = made
         except Refused as refused:
             done = Answer(toast=Toast(refused.text, alert=True))
-        # Off the update's own task too: a Telegram slow to take toasts and edits holds none
+    # Off the update's own task too: a Telegram slow to take toasts and edits holds none
         # of the runtime's places for handling updates (while stopping, it is awaited here).
         if context.application.running:
             context.application.create_task(after_commit(update, context, done),

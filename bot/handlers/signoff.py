@@ -125,7 +125,8 @@ async def aanmelden(update: Update, context: Context) -> Answer:
         for n, new in zip(chosen, fresh, strict=True)))
 
 
-async def attendance_button(update: Update, context: Context, pressed: Attendance) -> Answer:
+async def attendance_button(update: Update, context: Context,
+                            pressed: Attendance) -> Answer | Write:
     """Ik speel / Ik kan niet / Extern under a reminder: what the member answers for
     himself, said back in a toast only he sees. Who is not linked is sent to the bot. The
     price is worked out before the write, so the writer's lock is held only for storing."""
@@ -138,17 +139,23 @@ async def attendance_button(update: Update, context: Context, pressed: Attendanc
                                   url=f"https://t.me/{context.bot.username}?start=koppelen"))
     pressed_at = services.clock()  # a press carries no time of its own
     if pressed.choice == "play":
-        await signoff.plays(services, who, pressed.round, sent_at=pressed_at,
-                            actor=query.from_user.id)
-        return Answer(toast=Toast(texts.ATTEND_PLAYING.format(round=pressed.round), alert=True))
+        async def plays() -> Answer:
+            await signoff.plays(services, who, pressed.round, sent_at=pressed_at,
+                                actor=query.from_user.id)
+            return Answer(toast=Toast(texts.ATTEND_PLAYING.format(round=pressed.round),
+                                      alert=True))
+        return Write(plays)
     reason, day = (AbsenceReason.EXTERNAL, ExternalDay.CLUB_NIGHT) if pressed.choice == "ext" \
         else (AbsenceReason.NOTICE, None)
     request = signoff.Request((pressed.round,), reason, day, "")
     early = await signoff.prices(services, who, request)
-    done = await signoff.sign_off(services, who, request, sent_at=pressed_at,
-                                  actor=query.from_user.id, correction=False, early=early)
-    return Answer(toast=Toast(signed_off_text(done, services.settings.timezone, for_self=True),
-                              alert=True))
+
+    async def signs_off() -> Answer:
+        done = await signoff.sign_off(services, who, request, sent_at=pressed_at,
+                                      actor=query.from_user.id, correction=False, early=early)
+        return Answer(toast=Toast(signed_off_text(done, services.settings.timezone,
+                                                  for_self=True), alert=True))
+    return Write(signs_off)
 
 
 async def herinnering(update: Update, context: Context) -> Answer:
@@ -166,4 +173,4 @@ def register(app: App) -> None:
     app.add_handler(command("afmelden", afmelden, reads_first=True))
     app.add_handler(command("aanmelden", aanmelden))
     app.add_handler(command("herinnering", herinnering))
-    app.add_handler(button((Attendance,), attendance_button, opens_transaction=True))
+    app.add_handler(button((Attendance,), attendance_button, reads_first=True))

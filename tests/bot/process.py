@@ -13,6 +13,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,7 +83,17 @@ class BotProcess:
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         start_new_session=True)
         BotProcess.alive.add(self.process)
+        # Read as it comes: a bot whose log fills the pipe's buffer would block on writing.
+        self._lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, args=(self.process, self._lines),
+                                        daemon=True)
+        self._reader.start()
         return self.process
+
+    @staticmethod
+    def _read(process: subprocess.Popen[str], lines: list[str]) -> None:
+        assert process.stdout is not None
+        lines.extend(process.stdout)
 
     async def running(self, timeout: float = 30.0) -> None:
         """Until the process polls Telegram (it is up, and has handled its backlog)."""
@@ -105,15 +116,17 @@ class BotProcess:
         for process in list(cls.alive):
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
-            process.communicate(timeout=30)
+            process.wait(timeout=30)
         cls.alive.clear()
 
     def finish(self, timeout: float = 30.0) -> str:
         assert self.process is not None
-        out, _ = self.process.communicate(timeout=timeout)
+        self.process.wait(timeout=timeout)
+        self._reader.join(timeout=timeout)
         BotProcess.alive.discard(self.process)
-        self.output += out or ""
-        return out or ""
+        out = "".join(self._lines)
+        self.output += out
+        return out
 
     async def exited(self, timeout: float = 30.0) -> int:
         assert self.process is not None

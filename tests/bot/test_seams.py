@@ -312,7 +312,7 @@ async def test_the_draft_reaches_the_arbiter_at_the_deadline_not_at_the_next_tic
         tg, tmp_path, members):
     """Issue 23: a job at each coming deadline. The tick here runs once at start and then
     not for an hour, so only the deadline's own job can draft the round."""
-    from storage import programme, rounds
+    from storage import attendance, programme, rounds
     from tests.bot.conftest import club_bot
 
     bot = await club_bot(tg, tmp_path / "keizer.db", tick_seconds=3600)
@@ -345,6 +345,13 @@ async def test_the_draft_reaches_the_arbiter_at_the_deadline_not_at_the_next_tic
         await programme.set_schedule(db, 2, date=later.date(),
                                      deadline=later + dt.timedelta(hours=1), actor=ARBITER.id)
         await asyncio.wait_for(_until(lambda: about(3)), 10)
+        # A sign-off moves no moment: the job stays the one planned (no churn per message).
+        jobs = [job.job.id for job in queue.get_jobs_by_name("at-moment")]
+        version = await db.data_version()
+        await attendance.sign_off(db, 2, "p0", sent_at=bot.clock.now, actor=None)
+        assert await db.data_version() > version
+        await asyncio.sleep(0.3)
+        assert [job.job.id for job in queue.get_jobs_by_name("at-moment")] == jobs
     finally:
         await bot.stop()
 
