@@ -12,7 +12,6 @@ import argparse
 import asyncio
 import datetime as dt
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -20,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' harness
 
+from bench.latency import print_waits
 from bot.demo.fakeapi import FakeTelegram, User
 from core.season import Season
 from storage import roster, rounds
@@ -77,11 +77,7 @@ async def main(players: int, played: int, asks: int) -> None:
     print(f"A {players}-player season after {played} rounds (built in {made:.0f} s); {asks} "
           "times: the arbiter corrects a result, one member asks /stand, another /help 0.2 s "
           "later\n")
-    print("| reply | p50 (ms) | max (ms) |\n|---|---|---|")
-    for label, values in (("/help, asked while /stand is made", helps),
-                          ("/stand (its first message)", stands)):
-        ms = sorted(v * 1000 for v in values)
-        print(f"| {label} | {statistics.median(ms):.0f} | {ms[-1]:.0f} |")
+    print_waits([("/help, asked while /stand is made", helps), ("/stand", stands)])
 
 
 if __name__ == "__main__":

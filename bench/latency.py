@@ -83,8 +83,13 @@ async def main(players: int, played: int, asks: int, viewers_count: int, *,
     print(f"A {players}-player season after {played} rounds (built in {made:.0f} s); "
           f"{asks} times: one member signs off or on, {viewers_count} ask /stand, one asks "
           f"/help; Telegram's flood limits {'on' if flood_limits else 'off'}\n")
+    print_waits([("/help", waits), ("/stand (all three answered)", stand_waits)])
+
+
+def print_waits(rows: list[tuple[str, list[float]]]) -> None:
+    """A table of waits (seconds) in ms: p50, p95, max."""
     print("| reply | p50 (ms) | p95 (ms) | max (ms) |\n|---|---|---|---|")
-    for label, values in (("/help", waits), ("/stand (all three answered)", stand_waits)):
+    for label, values in rows:
         ms = sorted(v * 1000 for v in values)
         p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
         print(f"| {label} | {statistics.median(ms):.0f} | {p95:.0f} | {ms[-1]:.0f} |")

@@ -73,28 +73,37 @@ def answering(handler: Command, *, reads_only: bool = False,
 
     async def run(update: Update, context: Context) -> None:
         try:
-            if outside:
-                made = await handler(update, context)
-                assert reads_first or not isinstance(made, Write), "a question stores nothing"
-            else:
-                async with atomically(context):
-                    made = await handler(update, context)
-                    if isinstance(made, Answer):
-                        await owe(update, context, made)
-            if isinstance(made, Write):
-                async with atomically(context):
-                    done = await made.store()
-                    await owe(update, context, done)
-            else:
-                done = made
+            done, stored = await _run(update, context, lambda: handler(update, context),
+                                      outside=outside)
+            assert not (reads_only and stored), "a question stores nothing"
         except Refused as refused:
             await say(update, context, refused.text, markup=refused.markup)
             return
-        if outside and not isinstance(made, Write):
-            await at_once(update, context, done)
-        else:
+        if stored:
             await after_commit(update, context, done)
+        else:
+            await at_once(update, context, done)
     return refusing(run)
+
+
+async def _run(update: Update, context: Context,
+               handler: Callable[[], Awaitable[Answer | Write]], *,
+               outside: bool) -> tuple[Answer, bool]:
+    """Run a handler in the unit of work, or (`outside`) before one; a `Write` it returns is
+    run as the unit of work. Its answer, and whether it was owed in a committed unit."""
+    if outside:
+        made = await handler()
+    else:
+        async with atomically(context):
+            made = await handler()
+            if isinstance(made, Answer):
+                await owe(update, context, made)
+    if isinstance(made, Write):
+        async with atomically(context):
+            done = await made.store()
+            await owe(update, context, done)
+        return done, True
+    return made, not outside
 
 
 def command(name: str, handler: Command, *, reads_only: bool = False,
@@ -131,20 +140,10 @@ def button(kinds: tuple[type[Callback], ...], handler: ButtonHandler, *,
             await stale_button(update, context)
             return
         try:
-            if reads_first:
-                made = await handler(update, context, pressed)
-            else:
-                async with atomically(context):
-                    made = await handler(update, context, pressed)
-                    if isinstance(made, Answer):
-                        await owe(update, context, made)
-            if isinstance(made, Write):
-                async with atomically(context):
-                    done = await made.store()
-                    await owe(update, context, done)
-            else:
-                assert made.reply is None or not reads_first, "a reply is owed in a transaction"
-                done = made
+            done, stored = await _run(update, context,
+                                      lambda: handler(update, context, pressed),
+                                      outside=reads_first)
+            assert stored or done.reply is None, "a reply is owed in a unit of work"
         except Refused as refused:
             done = Answer(toast=Toast(refused.text, alert=True))
     # Off the update's own task too: a Telegram slow to take toasts and edits holds none

@@ -20,7 +20,7 @@ RESULTS = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW, None)
 
 
 async def whole_check(db) -> Season:
-    return Season.from_data(await seasons.season_data(db.reader))
+    return Season.from_data(await READ(db.reader))
 
 
 async def one_write(db, rng: random.Random, codes: list[str]) -> None:
@@ -43,19 +43,29 @@ async def one_write(db, rng: random.Random, codes: list[str]) -> None:
                               rng.choice(RESULTS), actor=1)
 
 
+READ = seasons.season_data
+"""The whole season's read, the oracle (the tests count the store's own calls of it)."""
+
+
+@pytest.fixture
+def whole_reads(monkeypatch) -> list[int | None]:
+    """Every whole read of the season the store makes from here on."""
+    reads: list[int | None] = []
+
+    async def counted(conn, sid=None):
+        reads.append(sid)
+        return await READ(conn, sid)
+    monkeypatch.setattr(seasons, "season_data", counted)
+    return reads
+
+
 @pytest.mark.parametrize("seed", range(3))
-async def test_one_round_writes_come_to_the_whole_check(club, monkeypatch, seed):
+async def test_one_round_writes_come_to_the_whole_check(club, whole_reads, seed):
     await rounds.add_round(club, 22)
     await club.writer.execute("UPDATE player SET flexible = 1 WHERE code IN ('rm0', 'bv1')")
     await club.writer.commit()
     codes = [p.id for p in (await load_season(club)).players]
-    whole_reads = []
-    read = seasons.season_data
-
-    async def counted(conn, sid=None):
-        whole_reads.append(sid)
-        return await read(conn, sid)
-    monkeypatch.setattr(seasons, "season_data", counted)
+    whole_reads.clear()  # loading it once above is no write
     rng = random.Random(seed)
     stored = 0
     for _ in range(60):
@@ -64,22 +74,16 @@ async def test_one_round_writes_come_to_the_whole_check(club, monkeypatch, seed)
             stored += 1
         except (StoreError, InvalidSeasonError):
             pass  # refused as a member or the arbiter would be: nothing changed
-        assert await load_season(club) == Season.from_data(await read(club.reader))
+        assert await load_season(club) == await whole_check(club)
     assert stored >= 30
     assert whole_reads == [], "a one-round write read the whole season"
 
 
-async def test_a_cleared_result_is_checked_in_its_round(club, monkeypatch):
+async def test_a_cleared_result_is_checked_in_its_round(club, whole_reads):
     """A result cleared by the arbiter takes the round back to published: still its round's
     check, and the same season as the whole check."""
     await load_season(club)
-    whole_reads = []
-    read = seasons.season_data
-
-    async def counted(conn, sid=None):
-        whole_reads.append(sid)
-        return await read(conn, sid)
-    monkeypatch.setattr(seasons, "season_data", counted)
+    whole_reads.clear()
     await results.correct(club, 20, 1, None, actor=1)
     assert whole_reads == []
     assert await load_season(club) == await whole_check(club)
