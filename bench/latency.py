@@ -83,7 +83,8 @@ async def main(players: int, played: int, asks: int, viewers_count: int, *,
     print(f"A {players}-player season after {played} rounds (built in {made:.0f} s); "
           f"{asks} times: one member signs off or on, {viewers_count} ask /stand, one asks "
           f"/help; Telegram's flood limits {'on' if flood_limits else 'off'}\n")
-    print_waits([("/help", waits), ("/stand (all three answered)", stand_waits)])
+    print_waits([("/help", waits)] + ([(f"/stand (all {viewers_count} answered)", stand_waits)]
+                                      if viewers_count else []))
 
 
 def print_waits(rows: list[tuple[str, list[float]]]) -> None:
