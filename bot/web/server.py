@@ -73,16 +73,19 @@ class WebServer:
 
     async def _site(self) -> tuple[pages.Site, dict[str, str]]:
         """The pages of the season as the file holds it now, and those rendered so far:
-        built (the standings of every round) once per change of the database, whoever
-        asks. Only pages that exist are kept, so what is kept is bounded by the season."""
+        built (the standings of every round) once per change of what the public may see,
+        whoever asks. That is what the standings version follows: the players, the rules,
+        the rounds' dates and states, and what is in the rounds that are published (a round
+        not yet published shows nothing), so a member's sign-off for the next round keeps
+        them. Only pages that exist are kept, so what is kept is bounded by the season."""
         async def build() -> tuple[pages.Site, dict[str, str]]:
             season, rounds = await self._public_season()
             site = pages.Site(season, links=pages.LIVE, telegram=True, schedule=rounds)
             await asyncio.to_thread(lambda: site.history)
             return site, {}
 
-        built: tuple[pages.Site, dict[str, str]] = await self.services.db.memo("web.site",
-                                                                                build)
+        built: tuple[pages.Site, dict[str, str]] = await self.services.db.memo(
+            "web.site", build, standings_only=True)
         return built
 
     async def _render(self, name: str, who: members.Member | None) -> str | None:

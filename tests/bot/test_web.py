@@ -121,6 +121,24 @@ async def test_a_chat_message_that_changes_nothing_keeps_the_pages_built(web_bot
     assert db._memo["web.site"] is not built
 
 
+async def test_a_sign_off_for_the_next_round_keeps_the_pages_built(web_bot, members):
+    """Issue 23: a round not yet published shows nothing on the pages, so a member's sign-off
+    for it keeps them (at 500 players they take a second to build); its publication shows."""
+    await set_up_club(web_bot, members, rounds=2)
+    db = web_bot.app.bot_data.db
+    await get(web_bot, "/")
+    built = db._memo["web.site"]
+    for member in members[:3]:
+        await web_bot.ask(member, "/afmelden", contains="afgemeld")
+        assert (await get(web_bot, "/"))[0] == 200
+        assert db._memo["web.site"] is built
+    await pass_deadline(web_bot, 1)
+    await publish(web_bot, 1)
+    status, page, _ = await get(web_bot, "/ronde-1")
+    assert status == 200 and db._memo["web.site"] is not built
+    assert members[0].first_name in plain(page)
+
+
 async def test_unknown_pages_are_404_in_dutch(web_bot, members):
     await set_up_club(web_bot, members, rounds=1)
     for path in ("/speler-niemand", "/ronde-99", "/ronde-1", "/onzin", "/speler-",
