@@ -6,7 +6,13 @@ from __future__ import annotations
 import pickle
 from pathlib import Path
 
-from bot import messages
+import pytest
+from telegram import Update
+
+from bot import messages, texts
+from bot.answer import Answer, Refused, Write
+from bot.handlers import results, signoff, standings
+from bot.services import Context
 from core.errors import InvalidSeasonError, Problem, ProblemCode
 from core.season import Season
 from core.standings import compute_standings
@@ -15,6 +21,7 @@ from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
 from storage.seasons import load_season
 from tests.bot.conftest import ARBITER, MEMBERS, club_bot
+from tests.bot.test_season import set_up_club
 from tests.seasons import season_data
 
 PLAYERS = [{"id": f"p{k}", "name": name, "rating": 2000 - 50 * k}
@@ -67,3 +74,39 @@ def test_refusals_cross_the_process_boundary_as_raised():
     season = pickle.loads(pickle.dumps(InvalidSeasonError([problem])))
     assert isinstance(season, InvalidSeasonError) and season.problems == (problem,)
 
+
+
+async def handled(bot, user, text: str) -> Answer | Write:
+    """What a command's handler answers, as a value (called directly on the running bot's
+    application, with the update Telegram would send)."""
+    app = bot.app
+    update = Update.de_json({"update_id": 1, "message": bot.tg.message(
+        user.id, 1, text, user.as_json(), date=bot.clock.now.timestamp(),
+        entities=[{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}])},
+        app.bot)
+    context = Context.from_update(update, app)
+    context.args = text.split()[1:]
+    handler = {"/stand": standings.stand, "/uitslag": results.uitslag,
+               "/afmelden": signoff.afmelden}[text.split()[0]]
+    return await handler(update, context)
+
+
+async def test_handlers_answer_with_values_from_the_catalogue(bot, members):
+    """Handlers return what they answer: a test reads the catalogue entry and its facts,
+    not only the Dutch a member gets."""
+    assert await handled(bot, members[0], "/stand") == Answer(texts.STAND_EMPTY)
+    assert await handled(bot, members[0], "/uitslag 2-0") == Answer(texts.UITSLAG_USAGE)
+    with pytest.raises(Refused) as refused:  # not linked yet
+        await handled(bot, members[0], "/uitslag 1-0")
+    assert refused.value.text == texts.NOT_LINKED
+    await set_up_club(bot, members, rounds=2)
+    assert await handled(bot, members[0], "/uitslag 1-0") == Answer(texts.NO_PUBLISHED_ROUND)
+    with pytest.raises(Refused) as refused:
+        await handled(bot, members[0], "/afmelden Bram de Boer")
+    assert refused.value.text == texts.ONLY_YOURSELF.format(name="Bram de Boer")
+    write = await handled(bot, members[0], "/afmelden")
+    assert isinstance(write, Write)  # priced first, stored by the runner in one transaction
+    async with bot.app.bot_data.db.transaction():
+        stored = await write.store()
+    assert stored.reply is not None and stored.reply.startswith(
+        "Anna Visser is afgemeld voor ronde 1")
