@@ -3,19 +3,16 @@ and the standings that handlers, flows and jobs ask."""
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from telegram.ext import Application, CallbackContext, ExtBot
 
 from bot.config import Config
 from bot.throttle import Throttle
-from core.season import Season
-from core.standings import Standings, compute_standings
 from storage import club, programme
 from storage.db import Database
 from storage.programme import ScheduledRound as ScheduledRound  # the handlers name it from here
@@ -41,8 +38,6 @@ class Services:
     database: Database | None = None
     throttle: Throttle = field(default_factory=Throttle)
     """Faults told to the arbiters once an hour, not once per tick."""
-    standings_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    standings_cache: tuple[Season, Standings] | None = None
     bot_name: str = ""
     """The bot's username, known once it started (for t.me links)."""
     worker: Worker | None = None
@@ -112,25 +107,6 @@ async def published_round(services: Services) -> int | None:
     """The newest round whose pairing is public."""
     done = [r.number for r in await programme.schedule(services.db) if r.state in PUBLIC]
     return max(done) if done else None
-
-
-def _complete_part(season: Season) -> Season:
-    """What the standings after the last complete round depend on: all but later rounds."""
-    return replace(season, rounds=season.rounds[:season.complete_rounds])
-
-
-async def standings_of(services: Services, season: Season) -> Standings:
-    """The standings of `season` after its last complete round: computed off the event loop,
-    once for many members asking at the same time, and again only when a complete round
-    changed (a sign-off for the next round changes nothing here)."""
-    key = _complete_part(season)
-    async with services.standings_lock:
-        cached = services.standings_cache
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        standings = await asyncio.to_thread(compute_standings, key)
-        services.standings_cache = (key, standings)
-    return standings
 
 
 async def due_rounds(services: Services) -> list[int]:

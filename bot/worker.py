@@ -16,7 +16,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
@@ -27,7 +27,7 @@ import aiosqlite
 
 from bot import messages, tables
 from core.season import Season
-from core.standings import Standings, compute_standings
+from core.standings import PlayerStanding, Standings, compute_standings
 from storage.db import read_only, versions
 from storage.seasons import season_data
 
@@ -47,6 +47,8 @@ class StandingsView:
     """The top rows (`messages.GROUP_TOP`), for the club group."""
     full: str
     """Every row, for a private chat."""
+    places: Mapping[str, PlayerStanding]
+    """Each ranked player's row: his place, score and value (what a sign-off is priced at)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +135,8 @@ def _standings_view() -> StandingsView:
         kept.view = StandingsView(
             kept.standings.after_round, decimals,
             messages.standings_table(kept.standings, decimals, messages.GROUP_TOP),
-            messages.standings_table(kept.standings, decimals))
+            messages.standings_table(kept.standings, decimals),
+            {row.id: row for row in kept.standings.rows})
     return kept.view
 
 

@@ -3,13 +3,13 @@ off (caps included), before the round is played."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 
 from core.ledger import Awaiting, Awarded, CapCounter, Compensated, one_player, season_events
 from core.season import Absence, AbsenceReason, ExternalDay, Round, Season
-from core.standings import Standings
 
 
 class Earning(StrEnum):
@@ -38,13 +38,13 @@ class SignOffPrice:
     """The rules' cap on paid sign-offs, where it matters."""
 
 
-def sign_off_price(season: Season, standings: Standings, player: str, round_no: int,
-                   reason: AbsenceReason, day: ExternalDay | None,
+def sign_off_price(season: Season, values: Mapping[str, Fraction], player: str,
+                   round_no: int, reason: AbsenceReason, day: ExternalDay | None,
                    earlier: int = 0) -> SignOffPrice:
     """What `player`'s sign-off for `round_no` earns; `season` holds the sign-off already
-    where the round exists, `standings` are its current standings. For a round further
-    ahead, `earlier` sign-offs of the same request come before it: they count towards the
-    cap too. The cap is named on the last round that still earns."""
+    where the round exists, `values` are the players' values in its current standings. For
+    a round further ahead, `earlier` sign-offs of the same request come before it: they
+    count towards the cap too. The cap is named on the last round that still earns."""
     rules = season.rules
     if round_no > len(season.rounds):
         kind = Absence(player, reason, day).kind
@@ -69,7 +69,7 @@ def sign_off_price(season: Season, standings: Standings, player: str, round_no: 
         return SignOffPrice(Earning.CAPPED, cap=rules.notice_cap)
     if not event.fraction:
         return SignOffPrice(Earning.NOTHING)
-    value = standings.values.get(player)
+    value = values.get(player)
     if value is None:
         return SignOffPrice(Earning.UNKNOWN)
     return SignOffPrice(Earning.FRACTION, event.fraction, value, event.fraction * value)

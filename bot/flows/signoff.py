@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from bot import texts
 from bot.chat import esc, owe_to_arbiters, send
 from bot.flows import rounds as round_flows
-from bot.services import Services, open_round, published_round, standings_of
+from bot.flows import views
+from bot.services import Services, open_round, published_round
 from core.preview import SignOffPrice, after_sign_off, sign_off_price
 from core.season import AbsenceReason, ExternalDay
 from storage import attendance, programme, roster, rounds
@@ -54,25 +55,35 @@ class SignOffReport:
     redrafted: tuple[int, ...] = field(default=())
 
 
-async def prices(services: Services, who: Member,
-                 request: Request) -> dict[int, SignOffPrice]:
+@dataclass(frozen=True, slots=True)
+class Prices:
+    """What a request's sign-offs earn, priced before the write."""
+
+    ahead: dict[int, SignOffPrice]
+    """Per round that could be priced from the season as committed."""
+    values: Mapping[str, Fraction]
+    """The players' values now, to price a round as stored (a draft it drops)."""
+
+
+async def prices(services: Services, who: Member, request: Request) -> Prices:
     """What each sign-off would earn, priced from the season as committed and outside any
-    transaction: the writer's lock is then held only for storing (a large season takes a
-    while to price). A round it cannot price ahead is priced as stored."""
+    transaction: the writer's lock is then held only for storing. The values come with the
+    standings (the worker's, kept on their version); a round it cannot price ahead is priced
+    as stored."""
     committed = await load_season(services.db)
-    standings = await standings_of(services, committed)
-    early = {}
+    values = {code: row.value for code, row in (await views.standings(services)).places.items()}
+    ahead = {}
     for earlier, number in enumerate(request.rounds):
-        ahead = after_sign_off(committed, who.code, number, request.reason, request.day)
-        if ahead is not None:
-            early[number] = await asyncio.to_thread(sign_off_price, ahead, standings, who.code,
+        after = after_sign_off(committed, who.code, number, request.reason, request.day)
+        if after is not None:
+            ahead[number] = await asyncio.to_thread(sign_off_price, after, values, who.code,
                                                     number, request.reason, request.day,
                                                     earlier)
-    return early
+    return Prices(ahead, values)
 
 
 async def sign_off(services: Services, who: Member, request: Request, *, sent_at: dt.datetime,
-                   actor: int, correction: bool, early: dict[int, SignOffPrice] | None,
+                   actor: int, correction: bool, early: Prices | None,
                    team: int | None = None, result: Fraction | None = None) -> SignOffReport:
     """Store the sign-offs (all or none), and owe whom they concern what they must know.
     Each is priced (`early`, else as stored), unless `early` is None (the arbiter entering
@@ -99,12 +110,11 @@ async def sign_off(services: Services, who: Member, request: Request, *, sent_at
             if one.draft_dropped:
                 await round_flows.redraft(services, one.round)
                 redrafted.append(one.round)
-            price = None if early is None else early.get(one.round)
+            price = None if early is None else early.ahead.get(one.round)
             if price is None and early is not None:
-                season = await load_season(db)
-                price = await asyncio.to_thread(sign_off_price, season,
-                                                await standings_of(services, season),
-                                                who.code, one.round, one.reason, one.day)
+                price = await asyncio.to_thread(sign_off_price, await load_season(db),
+                                                early.values, who.code, one.round, one.reason,
+                                                one.day)
             done.append(SignedOff(one.round, scheduled.date, one.reason, one.day, None, price))
         decimals = (await load_season(db)).rules.display_decimals
     return SignOffReport(who, tuple(done), decimals, tuple(redrafted))

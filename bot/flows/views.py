@@ -12,7 +12,7 @@ from telegram import InlineKeyboardMarkup
 
 from bot import messages, texts
 from bot.calendar import CalendarRound, rounds_ics
-from bot.services import Services, open_round, published_round, standings_of
+from bot.services import Services, open_round, published_round
 from bot.worker import Breakdown, StandingsView
 from core.season import Season
 from core.standings import PlayerStanding
@@ -90,8 +90,7 @@ class Mine:
 
 async def mine(services: Services, who: Member) -> Mine:
     season = await load_season(services.db)
-    standings = await standings_of(services, season)
-    row = standings.row(who.code) if who.code in standings.ranking else None
+    row = (await standings(services)).places.get(who.code)
     upcoming = await open_round(services)
     signed = () if upcoming is None else tuple(await attendance.signed_off_rounds(
         services.db, who.code, from_round=upcoming.number))
