@@ -14,7 +14,6 @@ there, so the update and its effect are one fact.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import fcntl
 import logging
 import os
@@ -172,8 +171,8 @@ class Database:
         questions every message asks never queue behind it."""
         self._lock = asyncio.Lock()
         self._instance = lock
-        self._in_transaction: contextvars.ContextVar[bool] = contextvars.ContextVar(
-            f"in_transaction_{id(self)}", default=False)
+        self._owner: asyncio.Task[Any] | None = None
+        """The task whose write transaction is open: what it opens inside joins it."""
         self._commit_listeners: list[Callable[[], None]] = []
         self._before_commit: list[CommitHook] = []
         self._memo: dict[str, tuple[int, Any]] = {}
@@ -225,15 +224,20 @@ class Database:
         if self._instance is not None:
             self._instance.release()
 
+    def _inside(self) -> bool:
+        """Whether this task has the write transaction open (a task it starts has not: that
+        one waits for the lock like any other)."""
+        return self._owner is not None and asyncio.current_task() is self._owner
+
     @property
     def conn(self) -> aiosqlite.Connection:
         """The connection to read with: the open transaction's, else the reader."""
-        return self.writer if self._in_transaction.get() else self.reader
+        return self.writer if self._inside() else self.reader
 
     @property
     def bulk_conn(self) -> aiosqlite.Connection:
         """The connection to read the whole season with: the transaction's, else `bulk`."""
-        return self.writer if self._in_transaction.get() else self.bulk
+        return self.writer if self._inside() else self.bulk
 
     @asynccontextmanager
     async def fresh(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -241,7 +245,7 @@ class Database:
         The shared reader can be on an older snapshot while another read on it is under
         way; a reader that must see its own last write (the outbox sender: a message marked
         sent is never due again) reads here."""
-        if self._in_transaction.get():
+        if self._inside():
             yield self.writer
             return
         async with self._lock:
@@ -260,11 +264,11 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """A write transaction: all of it commits, or none of it. Nested: joins the outer."""
-        if self._in_transaction.get():
+        if self._inside():
             yield self.writer
             return
         async with self._lock:
-            token = self._in_transaction.set(True)
+            self._owner = asyncio.current_task()
             self._offers.clear()
             self._aside = 0
             try:
@@ -286,7 +290,7 @@ class Database:
                         raise StoreError(problem, path=self.path, reason=exc) from exc
                     raise
             finally:
-                self._in_transaction.reset(token)
+                self._owner = None
         for listener in self._commit_listeners:
             listener()
 
@@ -298,7 +302,7 @@ class Database:
 
     def offered(self, key: str) -> Any:
         """Inside a transaction, the value offered for `key` if nothing was written since."""
-        if not self._in_transaction.get():
+        if not self._inside():
             return None
         offer = self._offers.get(key)
         return None if offer is None or offer[0] != self._changes() else offer[1]
@@ -311,7 +315,7 @@ class Database:
         if offered is not None:
             return offered
         cached = self._memo.get(key)
-        if not self._in_transaction.get() or cached is None \
+        if not self._inside() or cached is None \
                 or (self._changes(), cached[0]) != self._begun_at:
             return None
         return cached[1]
@@ -361,7 +365,7 @@ class Database:
         """`await compute()` once per state of the club's data: the season and its standings
         are loaded once, whatever number of messages ask before the next change. A value
         that depends on `standings_only` is kept across the changes that leave them."""
-        if self._in_transaction.get():
+        if self._inside():
             return await compute()
         async with self._memo_locks.setdefault(key, asyncio.Lock()):  # one computes, all wait
             now = await versions(self.reader)

@@ -4,6 +4,7 @@ done with their effect, the outbox's order, and one round lifecycle."""
 from __future__ import annotations
 
 import ast
+import asyncio
 import datetime as dt
 
 import pytest
@@ -144,3 +145,24 @@ async def test_the_club_data_version_moves_with_the_clubs_data_only(club):
     await attendance.sign_off(club, 21, "rm0", sent_at=NOON, actor=1)
     assert await club.data_version() > version
     assert await load_season(club) is not season
+
+
+async def test_a_task_started_inside_a_transaction_waits_for_it(club):
+    """A transaction belongs to the task that opened it: what that task opens inside joins
+    it, but a task it starts waits for the lock like any other (it never writes on the
+    open transaction's connection behind its back)."""
+    order = []
+
+    async def child() -> None:
+        async with club.transaction() as conn:
+            order.append("child")
+            await conn.execute("UPDATE club SET round_start = '19:30'")
+
+    async with club.transaction() as conn:
+        started = asyncio.create_task(child())
+        await asyncio.sleep(0.05)
+        async with club.transaction() as joined:
+            assert joined is conn
+        order.append("parent")
+    await started
+    assert order == ["parent", "child"]
