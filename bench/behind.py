@@ -13,20 +13,18 @@ import asyncio
 import datetime as dt
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' harness
 
-from bench.latency import print_waits
+from bench.latency import bot_on, print_waits
 from bot.demo.fakeapi import FakeTelegram, User
 from core.season import Season
 from storage import roster, rounds
 from storage.db import Database
 from storage.seasons import import_season
 from tests.bot.conftest import ARBITER
-from tests.bot.process import BotProcess
 from tests.strategies import random_season_data
 
 
@@ -48,14 +46,7 @@ async def prepare(path: Path, players: int, played: int) -> None:
 async def main(players: int, played: int, asks: int) -> None:
     tg = FakeTelegram()
     await tg.start()
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "keizer.db"
-        made = time.perf_counter()
-        await prepare(path, players, played)
-        made = time.perf_counter() - made
-        bot = BotProcess(tg, path)
-        bot.start()
-        await bot.running(timeout=600)
+    async with bot_on(tg, lambda path: prepare(path, players, played)) as (_, made):
         viewer, asker = User(100, "Anna"), User(101, "Bram")
         helps, stands = [], []
         try:
@@ -72,7 +63,6 @@ async def main(players: int, played: int, asks: int) -> None:
                 await tg.next_to(viewer.id, "Stand na ronde", after=mark, timeout=600)
                 stands.append(time.perf_counter() - started)
         finally:
-            bot.kill()
             await tg.stop()
     print(f"A {players}-player season after {played} rounds (built in {made:.0f} s); {asks} "
           "times: the arbiter corrects a result, one member asks /stand, another /help 0.2 s "

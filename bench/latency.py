@@ -17,6 +17,8 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' harness
@@ -48,15 +50,9 @@ async def main(players: int, played: int, asks: int, viewers_count: int, *,
                flood_limits: bool) -> None:
     tg = FakeTelegram()
     await tg.start()
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "keizer.db"
-        made = time.perf_counter()
-        await prepare(path, players, played)
-        made = time.perf_counter() - made
-        bot = BotProcess(tg, path, command=None if flood_limits else
-                         [sys.executable, str(Path(__file__).with_name("unlimited_bot.py"))])
-        bot.start()
-        await bot.running(timeout=120)
+    unlimited = [sys.executable, str(Path(__file__).with_name("unlimited_bot.py"))]
+    async with bot_on(tg, lambda path: prepare(path, players, played),
+                      command=None if flood_limits else unlimited) as (_, made):
         asker, viewers, mover = User(100, "Anna"), \
             [User(101 + k, "Lid") for k in range(viewers_count)], \
             User(104, "Bram")
@@ -78,7 +74,6 @@ async def main(players: int, played: int, asks: int, viewers_count: int, *,
                 stand_waits.append(time.perf_counter() - started)
                 await asyncio.sleep(0.05)
         finally:
-            bot.kill()
             await tg.stop()
     print(f"A {players}-player season after {played} rounds (built in {made:.0f} s); "
           f"{asks} times: one member signs off or on, {viewers_count} ask /stand, one asks "
@@ -87,13 +82,34 @@ async def main(players: int, played: int, asks: int, viewers_count: int, *,
                                       if viewers_count else []))
 
 
-def print_waits(rows: list[tuple[str, list[float]]]) -> None:
+def print_waits(rows: list[tuple[str, list[float]]], *, what: str = "reply",
+                digits: int = 0) -> None:
     """A table of waits (seconds) in ms: p50, p95, max."""
-    print("| reply | p50 (ms) | p95 (ms) | max (ms) |\n|---|---|---|---|")
+    print(f"| {what} | p50 (ms) | p95 (ms) | max (ms) |\n|---|---|---|---|")
     for label, values in rows:
         ms = sorted(v * 1000 for v in values)
         p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
-        print(f"| {label} | {statistics.median(ms):.0f} | {p95:.0f} | {ms[-1]:.0f} |")
+        print(f"| {label} | {statistics.median(ms):.{digits}f} | {p95:.{digits}f} | "
+              f"{ms[-1]:.{digits}f} |")
+
+
+@asynccontextmanager
+async def bot_on(tg: FakeTelegram, build: Callable[[Path], Awaitable[None]], *,
+                 command: list[str] | None = None) -> AsyncIterator[tuple[BotProcess, float]]:
+    """The real bot process on a database `build` makes in a folder of its own; with the
+    seconds the building took. Killed on the way out."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "keizer.db"
+        made = time.perf_counter()
+        await build(path)
+        made = time.perf_counter() - made
+        bot = BotProcess(tg, path, command=command)
+        bot.start()
+        try:
+            await bot.running(timeout=600)
+            yield bot, made
+        finally:
+            bot.kill()
 
 
 if __name__ == "__main__":

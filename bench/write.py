@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
-import statistics
 import sys
 import tempfile
 import time
@@ -19,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.latency import prepare
+from bench.latency import prepare, print_waits
 from storage import attendance
 from storage.db import Database
 from storage.seasons import load_season
@@ -53,11 +52,8 @@ async def main(players: int, played: int, writes: int) -> None:
         await db.close()
     print(f"A {players}-player season after {played} rounds: {writes} sign-offs and undoings "
           "for the next round, each one write transaction (ms)\n")
-    print("| the write checks | p50 | p95 | max |\n|---|---|---|---|")
-    for label, values in (("the round it touches", one_round), ("the whole season", whole)):
-        ms = sorted(v * 1000 for v in values)
-        p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
-        print(f"| {label} | {statistics.median(ms):.1f} | {p95:.1f} | {ms[-1]:.1f} |")
+    print_waits([("the round it touches", one_round), ("the whole season", whole)],
+                what="the write checks", digits=1)
 
 
 if __name__ == "__main__":
