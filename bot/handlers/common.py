@@ -3,7 +3,6 @@ commands, members by name, numbers as typed."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
@@ -18,8 +17,6 @@ from bot.chat import Handler, answer, esc, say
 from bot.flows import members
 from bot.refusals import refusing
 from bot.services import Context
-
-log = logging.getLogger(__name__)
 
 
 async def member(update: Update, context: Context) -> members.Member:
@@ -146,7 +143,7 @@ def button(kinds: tuple[type[Callback], ...], handler: ButtonHandler, *,
             assert stored or done.reply is None, "a reply is owed in a unit of work"
         except Refused as refused:
             done = Answer(toast=Toast(refused.text, alert=True))
-    # Off the update's own task too: a Telegram slow to take toasts and edits holds none
+        # Off the update's own task too: a Telegram slow to take toasts and edits holds none
         # of the runtime's places for handling updates (while stopping, it is awaited here).
         if context.application.running:
             context.application.create_task(after_commit(update, context, done),
