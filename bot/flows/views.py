@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
@@ -15,7 +16,7 @@ from bot.calendar import CalendarRound, rounds_ics
 from bot.services import Services, open_round, published_round
 from bot.worker import Breakdown, StandingsView
 from core.season import Season
-from core.standings import PlayerStanding
+from core.standings import PlayerStanding, Standings, standings_history
 from storage import attendance, club, programme, roster, rounds, seasons
 from storage.db import Database
 from storage.roster import Member
@@ -32,6 +33,14 @@ async def standings(services: Services) -> StandingsView:
     the standings change (a sign-off for the next round keeps them)."""
     return await services.db.memo("standings view", services.standings_worker.standings,
                                   standings_only=True)
+
+
+async def history(services: Services) -> Sequence[Standings]:
+    """The standings after each round (the chart, the pages): made off the event loop, and
+    kept like the standings."""
+    async def made() -> Sequence[Standings]:
+        return await asyncio.to_thread(standings_history, await load_season(services.db))
+    return await services.db.memo("standings history", made, standings_only=True)
 
 
 async def breakdown(services: Services, player: str) -> Breakdown:

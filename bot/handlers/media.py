@@ -21,12 +21,11 @@ from bot.flows import members, views
 from bot.handlers.common import arbiter_only, command, member
 from bot.services import App, Context
 from core.season import Season
-from core.standings import standings_history
 
 
 async def grafiek(update: Update, context: Context) -> Answer:
     season = await views.season(context.services)
-    history = await asyncio.to_thread(standings_history, season)
+    history = await views.history(context.services)
     if len(history) < 2:
         return Answer(texts.CHART_NONE)
     players = None

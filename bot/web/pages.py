@@ -67,13 +67,17 @@ class Site:
     """The pages of one season as it is now."""
 
     def __init__(self, season: Season, *, links: Links = STATIC, telegram: bool = False,
-                 schedule: Sequence[Scheduled] | None = None) -> None:
+                 schedule: Sequence[Scheduled] | None = None,
+                 history: Sequence[Standings] | None = None) -> None:
+        """`history`: the standings after each round, where they were made already (they
+        depend on the complete rounds alone, which every view of the season shares)."""
         self.season, self.links, self.telegram = season, links, telegram
         self._schedule = schedule
+        self._history = history
 
     @cached_property
-    def history(self) -> list[Standings]:
-        return standings_history(self.season)
+    def history(self) -> Sequence[Standings]:
+        return self._history if self._history is not None else standings_history(self.season)
 
     @property
     def standings(self) -> Standings:

@@ -80,9 +80,8 @@ class WebServer:
         them. Only pages that exist are kept, so what is kept is bounded by the season."""
         async def build() -> tuple[pages.Site, dict[str, str]]:
             season, rounds = await self._public_season()
-            site = pages.Site(season, links=pages.LIVE, telegram=True, schedule=rounds)
-            await asyncio.to_thread(lambda: site.history)
-            return site, {}
+            return pages.Site(season, links=pages.LIVE, telegram=True, schedule=rounds,
+                              history=await views.history(self.services)), {}
 
         built: tuple[pages.Site, dict[str, str]] = await self.services.db.memo(
             "web.site", build, standings_only=True)

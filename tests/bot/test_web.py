@@ -263,3 +263,15 @@ def test_init_data_is_checked_as_telegram_documents():
     assert user_of(good, "1:" + "B" * 35, NOW) is None  # another bot's
     assert user_of(good.replace("Anna", "Bram"), TOKEN, NOW) is None  # changed after signing
     assert user_of(sign({"auth_date": str(int(NOW.timestamp()))}, TOKEN), TOKEN, NOW) is None
+
+
+@pytest.mark.parametrize("web_bot", [example("sliedrecht")], indirect=True, ids=["sliedrecht"])
+async def test_the_pages_and_the_chart_share_one_history(web_bot, members):
+    """Issue 23: the standings after each round are made once per standings version and
+    shared: the pages and /grafiek read the same."""
+    db = web_bot.app.bot_data.db
+    assert (await get(web_bot, "/"))[0] == 200
+    history = db._memo["standings history"][1]
+    assert db._memo["web.site"][1][0].history is history
+    await web_bot.ask(members[0], "/grafiek")
+    assert db._memo["standings history"][1] is history
