@@ -485,3 +485,25 @@ async def test_the_standings_worker_does_not_outlive_a_killed_bot(tg, tmp_path):
     os.kill(process.pid, signal.SIGKILL)
     bot.finish()
     await until(lambda: not any(running(pid) for pid in workers), timeout=10, every=0.05)
+
+
+async def test_a_killed_standings_worker_is_replaced(tg, tmp_path):
+    """The worker killed (out of memory, by hand): the next question that needs it starts
+    another, and the member gets his answer; nothing is logged as an error."""
+    db = tmp_path / "keizer.db"
+    await make_club(db, rounds_ahead=1)
+    bot = BotProcess(tg, db)
+    process = bot.start()
+    await bot.running()
+    before = set(children(process.pid))
+    assert "nog geen stand" in (await tg.reply_to(User(100, "Anna"), "/stand")).text
+    workers = {pid for pid in set(children(process.pid)) - before
+               if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()}
+    assert len(workers) == 1
+    os.kill(workers.pop(), signal.SIGKILL)
+    # A new member moves the standings: the texts kept are no longer the standings.
+    await tg.reply_to(ARBITER, "/speler nieuw Piet Puk 1500", contains="Piet Puk")
+    assert "nog geen stand" in (await tg.reply_to(User(101, "Bram"), "/stand")).text
+    bot.kill()
+    assert "standings worker died" in bot.output
+    assert " ERROR " not in bot.output
