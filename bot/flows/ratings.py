@@ -26,13 +26,26 @@ def _names(season: Season) -> dict[str, str]:
     return {p.id: p.name for p in season.players}
 
 
-async def compare(services: Services, data: bytes, *, actor: int) -> Shown:
-    """The list against the members; raises RatingListError for a file that is none."""
+@dataclass(frozen=True, slots=True)
+class Compared:
+    """The list read and compared with the members, not kept yet."""
+
+    proposal: Proposal
+    names: dict[str, str]
+
+
+async def compare(services: Services, data: bytes) -> Compared:
+    """The list against the members, read and compared outside any transaction (a list of
+    the whole federation takes a while); raises RatingListError for a file that is none."""
     listed = await asyncio.to_thread(read_list, data)
     season = await load_season(services.db)
-    proposal = await asyncio.to_thread(propose, season, listed)
-    number = await ratings.propose(services.db, proposal, actor=actor)
-    return Shown(number, proposal, _names(season))
+    return Compared(await asyncio.to_thread(propose, season, listed), _names(season))
+
+
+async def keep(services: Services, compared: Compared, *, actor: int) -> Shown:
+    """Keep the comparison as a proposal for the arbiter's decision."""
+    number = await ratings.propose(services.db, compared.proposal, actor=actor)
+    return Shown(number, compared.proposal, compared.names)
 
 
 async def accept(services: Services, number: int, close: int) -> Shown | None:

@@ -63,16 +63,14 @@ async def received(update: Update, context: Context) -> Answer | Write:
                 raise
             raise RatingListError(ListProblem.TOO_BIG,
                                   limit=MAX_BYTES // (1024 * 1024)) from None
+        if not name.endswith((".zip", ".csv")):
+            return await _tournament(data)
+        compared = await ratings.compare(context.services, data)
     except RatingListError as exc:
         return Answer(esc(texts.rating_list_problem(exc)))
-    if not name.endswith((".zip", ".csv")):
-        return await _tournament(data)
 
     async def store() -> Answer:
-        try:
-            shown = await ratings.compare(context.services, data, actor=user.id)
-        except RatingListError as exc:
-            return Answer(esc(texts.rating_list_problem(exc)))
+        shown = await ratings.keep(context.services, compared, actor=user.id)
         return Answer(_text(shown), markup=_markup(shown))
     return Write(store)
 
