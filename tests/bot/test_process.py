@@ -470,9 +470,9 @@ def running(pid: int) -> bool:
     return state != "Z"
 
 
-async def test_the_standings_worker_does_not_outlive_a_killed_bot(tg, tmp_path):
-    """Killed alone (SIGKILL to the bot, not its group: the out-of-memory killer's way), the
-    bot cannot shut its worker down; the worker sees its parent go and ends too."""
+async def bot_after_a_stand(tg, tmp_path) -> tuple[BotProcess, set[int]]:
+    """The real bot, asked `/stand` once; with the processes that question started (the
+    standings worker, and Python's resource tracker beside it)."""
     db = tmp_path / "keizer.db"
     await make_club(db, rounds_ahead=1)
     bot = BotProcess(tg, db)
@@ -480,24 +480,25 @@ async def test_the_standings_worker_does_not_outlive_a_killed_bot(tg, tmp_path):
     await bot.running()
     before = set(children(process.pid))
     assert "nog geen stand" in (await tg.reply_to(User(100, "Anna"), "/stand")).text
-    workers = set(children(process.pid)) - before
-    assert workers, "the standings were made in a process of their own"
-    os.kill(process.pid, signal.SIGKILL)
+    return bot, set(children(process.pid)) - before
+
+
+async def test_the_standings_worker_does_not_outlive_a_killed_bot(tg, tmp_path):
+    """Killed alone (SIGKILL to the bot, not its group: the out-of-memory killer's way), the
+    bot cannot shut its worker down; the worker sees its parent go and ends too."""
+    bot, started = await bot_after_a_stand(tg, tmp_path)
+    assert started, "the standings were made in a process of their own"
+    assert bot.process is not None
+    os.kill(bot.process.pid, signal.SIGKILL)
     bot.finish()
-    await until(lambda: not any(running(pid) for pid in workers), timeout=10, every=0.05)
+    await until(lambda: not any(running(pid) for pid in started), timeout=10, every=0.05)
 
 
 async def test_a_killed_standings_worker_is_replaced(tg, tmp_path):
     """The worker killed (out of memory, by hand): the next question that needs it starts
     another, and the member gets his answer; nothing is logged as an error."""
-    db = tmp_path / "keizer.db"
-    await make_club(db, rounds_ahead=1)
-    bot = BotProcess(tg, db)
-    process = bot.start()
-    await bot.running()
-    before = set(children(process.pid))
-    assert "nog geen stand" in (await tg.reply_to(User(100, "Anna"), "/stand")).text
-    workers = {pid for pid in set(children(process.pid)) - before
+    bot, started = await bot_after_a_stand(tg, tmp_path)
+    workers = {pid for pid in started
                if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()}
     assert len(workers) == 1
     os.kill(workers.pop(), signal.SIGKILL)
