@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from telegram import InlineKeyboardMarkup, Update
+from telegram import InlineKeyboardMarkup, Message, Update
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 from telegram.ext import ExtBot
 
@@ -97,9 +97,13 @@ async def owe_reply(update: Update, context: Context, text: str, *,
     message = update.effective_message
     if message is None:
         return
-    thread = message.message_thread_id if message.is_topic_message else None
-    await send(context.services, message.chat_id, text, markup=markup, thread_id=thread,
-               fallback=context.bot)
+    await send(context.services, message.chat_id, text, markup=markup,
+               thread_id=_topic(message), fallback=context.bot)
+
+
+def _topic(message: Message) -> int | None:
+    """The forum topic a message was sent in, where the answer goes too."""
+    return message.message_thread_id if message.is_topic_message else None
 
 
 async def say(update: Update, context: Context, text: str, *,
@@ -110,7 +114,7 @@ async def say(update: Update, context: Context, text: str, *,
     message = update.effective_message
     if message is None:
         return
-    thread = message.message_thread_id if message.is_topic_message else None
+    thread = _topic(message)
     pieces = split(text)
     for k, piece in enumerate(pieces):
         try:
