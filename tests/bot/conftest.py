@@ -24,6 +24,17 @@ TOKEN = "123456:" + "A" * 35
 MEMBERS = ["Anna Visser", "Bram de Boer", "Cor Jansen", "Daan Smit", "Eva Bos", "Femke Kok"]
 
 
+async def stored_rows(db: Database, tables: tuple[str, ...]) -> list[list[tuple]]:
+    """Every row of `tables`, as of the last commit: the shared reader may still hold an
+    older snapshot while a job reads on it."""
+    found = []
+    async with db.fresh() as conn:
+        for table in tables:
+            async with conn.execute(f"SELECT * FROM {table} ORDER BY rowid") as cur:
+                found.append([tuple(r) for r in await cur.fetchall()])
+    return found
+
+
 def boards(text: str) -> list[tuple[str, str]]:
     """(white, black) full names from a pairing message (`1. Anna Visser (3) – Cor Jansen (5)`)."""
     plain = html.unescape(re.sub(r"<[^>]+>", "", text))

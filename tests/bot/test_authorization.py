@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot import texts
 from bot.demo.fakeapi import User
 from storage.seasons import export_json
-from tests.bot.conftest import ARBITER, GROUP, boards
+from tests.bot.conftest import ARBITER, GROUP, boards, stored_rows
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
 STRANGER = User(777, "Onbekende", "Bezoeker")
@@ -31,10 +31,8 @@ REFUSED = (texts.ONLY_ARBITER, texts.UITSLAG_ONLY_OWN)
 
 async def everything(bot) -> tuple[str, list]:
     db = bot.app.bot_data.db
-    tables = []
-    for table in ("round", "signoff", "player", "club", "arbiter", "season", "game"):
-        async with db.reader.execute(f"SELECT * FROM {table} ORDER BY rowid") as cur:
-            tables.append([tuple(r) for r in await cur.fetchall()])
+    tables = await stored_rows(db, ("round", "signoff", "player", "club", "arbiter", "season",
+                                    "game"))
     return await export_json(db), tables
 
 

@@ -16,7 +16,7 @@ from core.errors import Expected, Problem, ProblemCode
 from core.ratings import HEADER, ListProblem, RatingListError
 from core.trf import Assumed, TrfError, TrfProblem
 from storage.errors import StoreError, StoreProblem
-from tests.bot.conftest import ARBITER, GROUP
+from tests.bot.conftest import ARBITER, GROUP, stored_rows
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
 STRANGER = User(555, "Vreemde", "Eend")
@@ -89,12 +89,8 @@ async def test_a_refusal_in_plain_dutch_and_nothing_stored(bot, members, who, te
 
 
 async def _stored(bot) -> list:
-    db = bot.app.bot_data.db
-    found = []
-    for table in ("round", "signoff", "player", "club", "arbiter", "season"):
-        async with db.reader.execute(f"SELECT * FROM {table} ORDER BY rowid") as cur:
-            found.append([tuple(r) for r in await cur.fetchall()])
-    return found
+    return await stored_rows(bot.app.bot_data.db,
+                             ("round", "signoff", "player", "club", "arbiter", "season"))
 
 
 async def test_every_store_refusal_reads_as_dutch(bot):
