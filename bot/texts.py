@@ -41,6 +41,7 @@ _EXPECTED: Mapping[Expected, str] = {
     Expected.ODD_PLAYERS: "een oneven aantal spelers",
     Expected.FRACTION_OR_TEAM: 'een breuk (alleen bij extern: "team")',
     Expected.DATE: "JJJJ-MM-DD",
+    Expected.DECAY: "leeg (null) of een breuk groter dan 0 en hoogstens 1",
 }
 """What a value should have been, in Dutch, for every `core.errors.Expected`."""
 EXPECTED_WORDS = frozenset(e.value for e in Expected)
@@ -415,6 +416,7 @@ EARNS_CAP = ("Afmelden levert punten op tot en met de {cap}e keer in het seizoen
 EARNS_CAPPED = ("Het maximum van {cap} betaalde afmeldingen is bereikt: dit levert geen punten "
                 "op.")
 EARNS_NOTHING = "Dat levert geen punten op."
+EARNS_POINTS = "Dat levert {whom}{points} punten op, wat {whose} waarde ook is."
 SIGNED_OFF_FOR: Mapping[CompensationKind, str] = {
     CompensationKind.EXTERNAL_CLUB_NIGHT: " voor een externe partij op de clubavond",
     CompensationKind.EXTERNAL_OTHER_DAY: " voor een externe partij op een andere dag"}
@@ -767,6 +769,9 @@ def earns(price: SignOffPrice, decimals: int, name: str | None = None) -> str:
         return EARNS_CAPPED.format(cap=price.cap)
     if price.earning is Earning.NOTHING:
         return EARNS_NOTHING
+    if price.earning is Earning.POINTS and price.points is not None:
+        return EARNS_POINTS.format(whom=whom, whose=whose,
+                                   points=format_number(price.points, decimals, comma=True))
     if price.earning is Earning.FRACTION and price.value is not None \
             and price.points is not None:
         return EARNS.format(whom=whom, fraction=fraction, whose=whose,

@@ -58,6 +58,7 @@ class Expected(StrEnum):
     ODD_PLAYERS = 'an odd number of players'
     FRACTION_OR_TEAM = 'fraction (only external kinds can be "team")'
     DATE = 'YYYY-MM-DD'
+    DECAY = 'null or a fraction > 0 and <= 1'
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,9 @@
 """What each player did in each round, as scoring sees it: the facts, before any pricing.
 
 A forfeit is not a game: the player who came gets `opponent_absent`, the one who did not
-`no_notice`. Caps are applied here, in round order, because which notices earn depends only on
-the order of the rounds, never on values.
+`no_notice`, unless the rules price forfeits by the opponent's value. Caps and decay are
+applied here, in round order, because which absences earn (and how much of their
+compensation) depends only on the order of the rounds, never on values.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from core.rules import Colour, CompensationKind, Rules
+from core.rules import Colour, CompensationKind, Rules, Withdrawn
 from core.season import Absence, Result, Round, Season
 
 
@@ -23,6 +24,19 @@ class Played:
     score: Fraction
     """This player's points from the game: 1, 1/2 or 0."""
     colour: Colour
+    factor: Fraction
+    """What the game earns as a fraction of the opponent's value (`result_fractions`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeited:
+    """A forfeit priced by the opponent's value (`forfeit_scoring`): no game, no absence."""
+
+    round: int
+    opponent: str
+    came: bool
+    """Whether this player came (False for both players of a double forfeit)."""
+    factor: Fraction
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,9 +46,18 @@ class Compensated:
     round: int
     kind: CompensationKind
     fraction: Fraction
-    """What it earns; 0 when capped."""
+    """What it earns of the player's value; 0 when capped or worth fixed points."""
     capped: bool = False
     """Past the notice cap: counted, but earns nothing."""
+    decay: Fraction = Fraction(1)
+    """`absence_decay ** (k - 1)` for the k-th counted round; 1 without decay."""
+    points: Fraction | None = None
+    """Fixed points instead of a fraction (`{points = N}`), before decay."""
+
+    @property
+    def fixed(self) -> Fraction:
+        """What it earns whatever the value."""
+        return Fraction(0) if self.points is None else self.points * self.decay
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,27 +88,23 @@ class Awaiting:
     kind: CompensationKind
 
 
-Event = Played | Compensated | Awarded | Pending | Awaiting
+Event = Played | Forfeited | Compensated | Awarded | Pending | Awaiting
 
 
 class CapCounter:
-    """Counts capped rounds per player and says whether the next one still earns."""
+    """Counts each player's absences of the kinds the cap and the decay count."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.used: dict[str, int] = {}
 
-    def counts(self, kind: CompensationKind) -> bool:
-        return kind is CompensationKind.NOTICE or (
-            kind is CompensationKind.LATE_JOIN and self.rules.late_join_counts_to_cap)
-
-    def take(self, player: str, kind: CompensationKind) -> bool:
-        """Record one round of `kind`; True if it still earns."""
-        cap = self.rules.notice_cap
-        if cap is None or not self.counts(kind):
-            return True
+    def take(self, player: str, kind: CompensationKind) -> int | None:
+        """Record one round of `kind`: the how-manieth counted round it is, None if the kind
+        is not counted."""
+        if not self.rules.counts_to_cap(kind):
+            return None
         self.used[player] = self.used.get(player, 0) + 1
-        return self.used[player] <= cap
+        return self.used[player]
 
 
 def round_events(rules: Rules, rnd: Round, caps: CapCounter) -> dict[str, Event]:
@@ -98,16 +117,32 @@ def round_events(rules: Rules, rnd: Round, caps: CapCounter) -> dict[str, Event]
         elif game.result.is_forfeit:
             white_came = game.result is Result.WHITE_BY_FORFEIT
             black_came = game.result is Result.BLACK_BY_FORFEIT
-            for pid, came in ((game.white, white_came), (game.black, black_came)):
-                kind = CompensationKind.OPPONENT_ABSENT if came else CompensationKind.NO_NOTICE
-                events[pid] = compensation(rules, rnd.number, pid, kind, caps)
+            for pid, other, came in ((game.white, game.black, white_came),
+                                     (game.black, game.white, black_came)):
+                events[pid] = _forfeit(rules, rnd.number, pid, other, came,
+                                       game.result is Result.DOUBLE_FORFEIT, caps)
         else:
             white = game.result.white_score
-            events[game.white] = Played(rnd.number, game.black, white, Colour.WHITE)
-            events[game.black] = Played(rnd.number, game.white, 1 - white, Colour.BLACK)
+            events[game.white] = Played(rnd.number, game.black, white, Colour.WHITE,
+                                        rules.result_fraction(white))
+            events[game.black] = Played(rnd.number, game.white, 1 - white, Colour.BLACK,
+                                        rules.result_fraction(1 - white))
     for absence in rnd.absent:
         events[absence.player] = _absence_event(rules, rnd.number, absence, caps)
     return events
+
+
+def _forfeit(rules: Rules, round_no: int, player: str, opponent: str, came: bool,
+             double: bool, caps: CapCounter) -> Event:
+    """A forfeit priced by the opponent's value where `forfeit_scoring` says so for this
+    side, else the compensation rule (who came `opponent_absent`, who did not `no_notice`)."""
+    scoring = rules.forfeit_scoring
+    if scoring is not None:
+        factor = scoring.double if double else scoring.win if came else scoring.loss
+        if factor is not None:
+            return Forfeited(round_no, opponent, came, factor)
+    kind = CompensationKind.OPPONENT_ABSENT if came else CompensationKind.NO_NOTICE
+    return compensation(rules, round_no, player, kind, caps)
 
 
 def _absence_event(rules: Rules, round_no: int, absence: Absence, caps: CapCounter) -> Event:
@@ -122,9 +157,18 @@ def _absence_event(rules: Rules, round_no: int, absence: Absence, caps: CapCount
 
 def compensation(rules: Rules, round_no: int, player: str, kind: CompensationKind,
                  caps: CapCounter) -> Compensated:
-    if caps.take(player, kind):
-        return Compensated(round_no, kind, rules.compensation_for(kind))
-    return Compensated(round_no, kind, Fraction(0), capped=True)
+    """A round without a game: the cap first (the k-th counted round past it earns 0), then
+    the decay `d^(k-1)` on what is left."""
+    counted = caps.take(player, kind)
+    if counted is not None and rules.notice_cap is not None and counted > rules.notice_cap:
+        return Compensated(round_no, kind, Fraction(0), capped=True)
+    decay = Fraction(1)
+    if counted is not None and rules.absence_decay is not None:
+        decay = rules.absence_decay ** (counted - 1)
+    points = rules.compensation_points.get(kind)
+    if points is not None:
+        return Compensated(round_no, kind, Fraction(0), decay=decay, points=points)
+    return Compensated(round_no, kind, rules.compensation_for(kind), decay=decay)
 
 
 def late_join_events(rules: Rules, player: str, joined: int, caps: CapCounter) -> list[Compensated]:
@@ -150,16 +194,23 @@ def season_events(season: Season, upto: int) -> list[dict[str, list[Event]]]:
     A late joiner's `late_join` rounds become known in the round he joins, and his cap counts
     them before his own notices.
     """
-    caps = CapCounter(season.rules)
+    rules = season.rules
+    caps = CapCounter(rules)
     joiners: dict[int, list[str]] = {}
     for player in season.players:
         joiners.setdefault(player.joined, []).append(player.id)
+    gone = [p for p in season.players if p.withdrawn is not None] \
+        if rules.withdrawn is Withdrawn.ABSENT else []
     out: list[dict[str, list[Event]]] = []
     for rnd in season.rounds[:upto]:
         known: dict[str, list[Event]] = {}
         for pid in joiners.get(rnd.number, []) if rnd.number > 1 else []:
-            known[pid] = list(late_join_events(season.rules, pid, rnd.number, caps))
-        for pid, event in round_events(season.rules, rnd, caps).items():
+            known[pid] = list(late_join_events(rules, pid, rnd.number, caps))
+        for pid, event in round_events(rules, rnd, caps).items():
             known.setdefault(pid, []).append(event)
+        for player in gone:
+            if rnd.number > (player.withdrawn or 0):
+                known.setdefault(player.id, []).append(compensation(
+                    rules, rnd.number, player.id, CompensationKind.NO_NOTICE, caps))
         out.append(known)
     return out

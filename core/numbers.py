@@ -61,3 +61,13 @@ def exact_text(value: Fraction | int | None) -> str:
     if denominator == 1:
         return str(Decimal(value.numerator) / Decimal(value.denominator))
     return f"{value.numerator}/{value.denominator}"
+
+
+def to_grid(value: Fraction, grid: Fraction, *, down: bool = False) -> Fraction:
+    """`value` on a grid of `grid` (1/2, 1): the nearest point, ties away from zero; with
+    `down`, the point at or below it."""
+    steps = value / grid
+    if down:
+        return math.floor(steps) * grid
+    whole = math.floor(abs(steps) + Fraction(1, 2))
+    return (whole if steps >= 0 else -whole) * grid

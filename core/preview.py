@@ -8,8 +8,17 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 
-from core.ledger import Awaiting, Awarded, CapCounter, Compensated, one_player, season_events
+from core.ledger import (
+    Awaiting,
+    Awarded,
+    CapCounter,
+    Compensated,
+    compensation,
+    one_player,
+    season_events,
+)
 from core.season import Absence, AbsenceReason, ExternalDay, Round, Season
+from core.standings import item_points
 
 
 class Earning(StrEnum):
@@ -23,6 +32,8 @@ class Earning(StrEnum):
     NOTHING = "nothing"
     FRACTION = "fraction"
     """`fraction` of the player's current value: `points` now."""
+    POINTS = "points"
+    """Fixed `points`, whatever his value (`{points = N}`)."""
     UNKNOWN = "unknown"
     """Not priced (the round has no such sign-off, or the player has no value yet)."""
 
@@ -50,14 +61,16 @@ def sign_off_price(season: Season, values: Mapping[str, Fraction], player: str,
         kind = Absence(player, reason, day).kind
         if kind in rules.team_valued:
             return SignOffPrice(Earning.TEAM)
-        cap = rules.notice_cap
-        if cap is None or not CapCounter(rules).counts(kind):
-            return SignOffPrice(Earning.LATER, rules.compensation_for(kind))
-        used = cap_used(season, player) + earlier
-        if used >= cap:
+        counter = CapCounter(rules)
+        counter.used[player] = cap_used(season, player) + earlier
+        ahead = compensation(rules, round_no, player, kind, counter)
+        cap = rules.notice_cap if rules.counts_to_cap(kind) else None
+        if ahead.capped:
             return SignOffPrice(Earning.CAPPED, cap=cap)
-        return SignOffPrice(Earning.LATER, rules.compensation_for(kind),
-                            cap=cap if used + 1 == cap else None)
+        last = cap if cap is not None and counter.used[player] == cap else None
+        if ahead.points is not None:
+            return SignOffPrice(Earning.POINTS, points=ahead.fixed, cap=last)
+        return SignOffPrice(Earning.LATER, ahead.fraction * ahead.decay, cap=last)
     his = season_events(one_player(season, player), round_no)[round_no - 1]
     event = next((e for e in his.get(player, [])
                   if e.round == round_no), None)
@@ -67,20 +80,23 @@ def sign_off_price(season: Season, values: Mapping[str, Fraction], player: str,
         return SignOffPrice(Earning.UNKNOWN)
     if event.capped:
         return SignOffPrice(Earning.CAPPED, cap=rules.notice_cap)
+    if event.points is not None:
+        return SignOffPrice(Earning.POINTS, points=event.fixed)
     if not event.fraction:
         return SignOffPrice(Earning.NOTHING)
     value = values.get(player)
     if value is None:
         return SignOffPrice(Earning.UNKNOWN)
-    return SignOffPrice(Earning.FRACTION, event.fraction, value, event.fraction * value)
+    return SignOffPrice(Earning.FRACTION, event.fraction * event.decay, value,
+                        item_points(rules, event.fraction, value, event.decay))
 
 
 def cap_used(season: Season, player: str) -> int:
     """How many of the player's rounds so far count towards the cap on paid sign-offs."""
-    counter = CapCounter(season.rules)
+    rules = season.rules
     return sum(1 for known in season_events(one_player(season, player), len(season.rounds))
                for event in known.get(player, [])
-               if isinstance(event, Compensated) and counter.counts(event.kind))
+               if isinstance(event, Compensated) and rules.counts_to_cap(event.kind))
 
 
 def after_sign_off(season: Season, player: str, round_no: int, reason: AbsenceReason,

@@ -14,8 +14,28 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from core.ledger import Awaiting, Awarded, Compensated, Event, Played, season_events
-from core.rules import Colour, CompensationKind, Fade, Ladder, Revaluation, Rules
+from core.ledger import (
+    Awaiting,
+    Awarded,
+    Compensated,
+    Event,
+    Forfeited,
+    Played,
+    season_events,
+)
+from core.numbers import to_grid
+from core.rules import (
+    Colour,
+    CompensationKind,
+    Fade,
+    FixedPointStart,
+    FrozenBonus,
+    Ladder,
+    Revaluation,
+    Rules,
+    Ties,
+    Withdrawn,
+)
 from core.season import Player, Season, rating_order
 from core.values import Valuation, valuation
 
@@ -44,6 +64,12 @@ class BreakdownLine:
     """A notice past the cap."""
     colour: Colour | None = None
     """His colour in a game."""
+    decay: Fraction = Fraction(1)
+    """What a decayed absence keeps of its compensation (`absence_decay`)."""
+    fixed: bool = False
+    """Fixed points (`{points = N}`), whatever the value."""
+    forfeit: bool = False
+    """A forfeit priced by the opponent's value: `kind` says whether he came."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +107,7 @@ class Standings:
     after_round: int
     rows: tuple[PlayerStanding, ...]
     """Best first."""
+    _rules: Rules = field(repr=False)
     _known: Sequence[Mapping[str, list[Event]]] = field(repr=False)
     _prices: Sequence[Valuation] = field(repr=False)
     _bonus_values: Valuation = field(repr=False)
@@ -103,23 +130,45 @@ class Standings:
 
     def breakdown(self, player_id: str) -> tuple[BreakdownLine, ...]:
         """Every contribution to the player's score, in round order; they sum to the score."""
+        rules = self._rules
         own = self._bonus_values[player_id]
         lines = [BreakdownLine(0, None, value=own, factor=self._bonus_factor,
-                               points=self._bonus_factor * own)]
+                               points=item_points(rules, self._bonus_factor, own))]
         for known, prices in zip(self._known, self._prices, strict=True):
-            lines += [_line(event, player_id, prices) for event in known.get(player_id, ())]
+            lines += [_line(rules, event, player_id, prices)
+                      for event in known.get(player_id, ())]
         return tuple(sorted(lines, key=lambda line: line.round))
 
 
-def _line(event: Event, player: str, prices: Valuation) -> BreakdownLine:
+def item_points(rules: Rules, factor: Fraction, value: Fraction,
+                decay: Fraction = Fraction(1)) -> Fraction:
+    """One item of a score: `factor * value`, on the rules' grid (`item_rounding`); a
+    decayed item is the rounded item times its decay, rounded down to that grid."""
+    grid = rules.item_rounding.grid
+    if grid is None:
+        return factor * value * decay
+    rounded = to_grid(factor * value, grid)
+    return rounded if decay == 1 else to_grid(rounded * decay, grid, down=True)
+
+
+def _line(rules: Rules, event: Event, player: str, prices: Valuation) -> BreakdownLine:
     if isinstance(event, Played):
         value = prices[event.opponent]
-        return BreakdownLine(event.round, None, event.opponent, event.score, value, event.score,
-                             event.score * value, colour=event.colour)
+        return BreakdownLine(event.round, None, event.opponent, event.score, value, event.factor,
+                             item_points(rules, event.factor, value), colour=event.colour)
+    if isinstance(event, Forfeited):
+        value = prices[event.opponent]
+        kind = CompensationKind.OPPONENT_ABSENT if event.came else CompensationKind.NO_NOTICE
+        return BreakdownLine(event.round, kind, event.opponent, value=value, factor=event.factor,
+                             points=item_points(rules, event.factor, value), forfeit=True)
     if isinstance(event, Compensated):
+        if event.points is not None:
+            return BreakdownLine(event.round, event.kind, factor=event.points,
+                                 points=event.fixed, decay=event.decay, fixed=True)
         own = prices[player]
         return BreakdownLine(event.round, event.kind, value=own, factor=event.fraction,
-                             points=event.fraction * own, capped=event.capped)
+                             points=item_points(rules, event.fraction, own, event.decay),
+                             capped=event.capped, decay=event.decay)
     if isinstance(event, Awarded):
         return BreakdownLine(event.round, event.kind, result=event.result, points=event.points)
     if isinstance(event, Awaiting):
@@ -157,23 +206,34 @@ class _Engine:
     def __init__(self, season: Season) -> None:
         self.season = season
         self.rules: Rules = season.rules
-        self.scale = _common_denominator(self.rules)
-        # A[p][q] * scale: integer coefficients of q's value in p's score.
+        self.grid = self.rules.item_rounding.grid
+        self.scale = 1
+        # A[p][q] * scale: integer coefficients of q's value in p's score (exact items).
         self.coef: dict[str, dict[str, int]] = {}
+        # With item rounding a score is no longer linear in the values: each item priced
+        # on its own, as (q, factor, decay).
+        self.items: dict[str, list[tuple[str, Fraction, Fraction]]] = {}
         self.fixed: dict[str, Fraction] = {}
         self.frozen: dict[str, Fraction] = {}
         self.stats: dict[str, list[int]] = {}  # played, won, drawn, lost, whites - blacks
+        self.hidden: dict[str, Fraction] = {}
+        """Players left out after their withdrawal (`withdrawn = "hide"`): their last value."""
+        self.tie_place: dict[str, int] | None = None
+        if self.rules.ties is Ties.RATING:
+            self.tie_place = {pid: i for i, pid in enumerate(rating_order(season.players))}
 
     def run(self, upto: int, *, every_round: bool) -> list[Standings]:
         """Walk rounds 1..upto; return the standings after each (or only the last)."""
         season, rules = self.season, self.rules
         upto = max(0, min(upto, len(season.rounds)))
         known_by_round = season_events(season, upto)
+        self.scale = _common_denominator(rules, known_by_round)
         ranking = list(season.starting_order())
+        initial = list(ranking)
         for pid in ranking:
             self._enter(pid)
         values = valuation(rules, ranking)
-        scores = _Scores.of({pid: rules.start_bonus * v for pid, v in values.items()})
+        scores = _Scores.of({pid: self._item(rules.start_bonus, v) for pid, v in values.items()})
         bonus_values = dict(values)
         prices: list[Valuation] = []
         history = []
@@ -183,8 +243,16 @@ class _Engine:
         frozen = rules.revaluation is Revaluation.FROZEN
         for number in range(1, upto + 1):
             joiners = [p for p in season.players if p.joined == number and number > 1]
+            leavers = [p.id for p in season.players if p.withdrawn == number - 1
+                       and rules.withdrawn is Withdrawn.HIDE and p.id in ranking]
+            for pid in leavers:
+                self.hidden[pid] = values[pid]
+                ranking.remove(pid)
+                initial.remove(pid)
             if joiners:
                 ranking = insert_by_rating(ranking, joiners, self._rating)
+                initial = insert_by_rating(initial, joiners, self._rating)
+            if joiners or leavers:
                 values = self._values(ranking, scores)
                 for p in joiners:
                     self._enter(p.id)
@@ -192,12 +260,9 @@ class _Engine:
             self._add(known_by_round[number - 1], values if frozen else None)
             if frozen:
                 prices.append(values)
-                bonus = self._bonus_factor(number)
-                scores = _Scores.of({pid: self.frozen[pid] + bonus * bonus_values[pid]
-                                     for pid in ranking})
-                ranking = self._rank(scores, ranking)
+                scores, ranking, bonus_values = self._frozen(number, ranking, bonus_values)
             else:
-                used, scores, ranking = self._reprice(number, ranking, values)
+                used, scores, ranking = self._reprice(number, ranking, values, initial)
                 bonus_values = dict(used)
                 prices = [used] * number
             values = self._values(ranking, scores)
@@ -206,40 +271,57 @@ class _Engine:
                                                prices, bonus_values))
         return history
 
-    def _values(self, ranking: Sequence[str], scores: _Scores) -> dict[str, Fraction]:
-        by_score = scores.fractions() if self.rules.ladder is Ladder.SCORE else None
-        return valuation(self.rules, ranking, by_score)
+    def _values(self, ranking: Sequence[str], scores: _Scores | None) -> dict[str, Fraction]:
+        """Values for the ranking, and the hidden players' last ones (their opponents'
+        games are still priced with them)."""
+        by_score = None
+        if self.rules.ladder is Ladder.SCORE and scores is not None:
+            exact = scores.fractions()
+            by_score = {pid: exact[pid] for pid in ranking if pid in exact}
+        return {**self.hidden, **valuation(self.rules, ranking, by_score)}
 
     def _rating(self, pid: str) -> int | None:
         return self.season.player(pid).rating
 
     def _enter(self, pid: str) -> None:
         self.coef[pid] = {}
+        self.items[pid] = []
         self.fixed[pid] = Fraction(0)
         self.frozen[pid] = Fraction(0)
         self.stats[pid] = [0, 0, 0, 0, 0]
+
+    def _item(self, factor: Fraction, value: Fraction, decay: Fraction = Fraction(1)) -> Fraction:
+        return item_points(self.rules, factor, value, decay)
 
     def _add(self, known: Mapping[str, list[Event]], values: Valuation | None) -> None:
         """Fold one round's events into the coefficients and the stats, and, when `values`
         are given (frozen pricing), into the frozen sums."""
         for pid, events in known.items():
-            row, stats = self.coef[pid], self.stats[pid]
+            stats = self.stats[pid]
             for event in events:
-                if isinstance(event, Played):
-                    add = int(event.score * self.scale)
-                    row[event.opponent] = row.get(event.opponent, 0) + add
-                    if values is not None:
-                        self.frozen[pid] += event.score * values[event.opponent]
-                    stats[0] += 1
-                    stats[1 if event.score == 1 else 2 if event.score else 3] += 1
-                    stats[4] += 1 if event.colour is Colour.WHITE else -1
+                if isinstance(event, Played | Forfeited):
+                    self._priced(pid, event.opponent, event.factor, Fraction(1), values)
+                    if isinstance(event, Played):
+                        stats[0] += 1
+                        stats[1 if event.score == 1 else 2 if event.score else 3] += 1
+                        stats[4] += 1 if event.colour is Colour.WHITE else -1
                 elif isinstance(event, Compensated):
-                    row[pid] = row.get(pid, 0) + int(event.fraction * self.scale)
-                    if values is not None:
-                        self.frozen[pid] += event.fraction * values[pid]
+                    if event.points is None:
+                        self._priced(pid, pid, event.fraction, event.decay, values)
+                    self.fixed[pid] += event.fixed
+                    self.frozen[pid] += event.fixed
                 elif isinstance(event, Awarded):
                     self.fixed[pid] += event.points
                     self.frozen[pid] += event.points
+
+    def _priced(self, pid: str, q: str, factor: Fraction, decay: Fraction,
+                values: Valuation | None) -> None:
+        """One item of p's score worth `factor` (times `decay`) of q's value."""
+        row = self.coef[pid]
+        row[q] = row.get(q, 0) + int(factor * decay * self.scale)
+        self.items[pid].append((q, factor, decay))
+        if values is not None:
+            self.frozen[pid] += self._item(factor, values[q], decay)
 
     def _bonus_factor(self, round_no: int) -> Fraction:
         rules = self.rules
@@ -248,8 +330,27 @@ class _Engine:
             return rules.start_bonus * Fraction(max(planned - round_no, 0), planned)
         return rules.start_bonus
 
+    def _frozen(self, round_no: int, ranking: list[str], bonus_values: dict[str, Fraction]) \
+            -> tuple[_Scores, list[str], dict[str, Fraction]]:
+        """Frozen: the sums of the rounds as priced, plus the bonus at the initial value, or
+        (`frozen_bonus = "current"`) at the value of the ranking of those sums."""
+        if self.rules.frozen_bonus is FrozenBonus.CURRENT:
+            sums = _Scores.of({pid: self.frozen[pid] for pid in ranking})
+            ranking = self._rank(sums, ranking)
+            bonus_values = {**bonus_values, **self._values(ranking, sums)}
+        bonus = self._bonus_factor(round_no)
+        scores = _Scores.of({pid: self.frozen[pid] + self._item(bonus, bonus_values[pid])
+                             for pid in ranking})
+        return scores, self._rank(scores, ranking), bonus_values
+
     def _price(self, round_no: int, values: Valuation) -> _Scores:
         """Every score with every past result priced at `values` (classic pricing)."""
+        if self.grid is not None:
+            bonus_factor = self._bonus_factor(round_no)
+            return _Scores.of({
+                pid: self.fixed[pid] + self._item(bonus_factor, values[pid]) + sum(
+                    (self._item(f, values[q], d) for q, f, d in items), Fraction(0))
+                for pid, items in self.items.items()})
         denominator = math.lcm(*(v.denominator for v in values.values()))
         numerators = {pid: v.numerator * (denominator // v.denominator)
                       for pid, v in values.items()}
@@ -263,35 +364,52 @@ class _Engine:
             out[pid] = acc
         return _Scores(out, total)
 
-    def _reprice(self, round_no: int, ranking: list[str],
-                 values: Valuation) -> tuple[Valuation, _Scores, list[str]]:
-        """Classic: one pass. Fixed point: until the ranking stops changing, or the mean over
-        a cycle (by linearity, pricing at the mean valuation gives the mean scores)."""
+    def _reprice(self, round_no: int, ranking: list[str], values: Valuation,
+                 initial: list[str]) -> tuple[Valuation, _Scores, list[str]]:
+        """Classic: one pass. Fixed point: from the previous ranking (or the initial one),
+        until the ranking stops changing, or the mean over a cycle."""
+        rules = self.rules
+        if rules.revaluation is Revaluation.FIXED_POINT \
+                and rules.fixed_point_start is FixedPointStart.INITIAL:
+            start = initial
+            values = self._values(initial, None)
+        else:
+            start = ranking
         scores = self._price(round_no, values)
         new = self._rank(scores, ranking)
-        if self.rules.revaluation is Revaluation.CLASSIC:
+        if rules.revaluation is Revaluation.CLASSIC:
             return values, scores, new
-        rankings, valuations = [ranking], [values]
+        rankings, valuations = [start], [values]
         # The pricing above is the first pass (classic is "one pass"): at most 19 more.
         for _ in range(MAX_FIXED_POINT_PASSES - 1):
             if new == rankings[-1]:
                 break
             if new in rankings:
-                cycle = valuations[rankings.index(new):]
-                used = {pid: sum((v[pid] for v in cycle), Fraction(0)) / len(cycle)
-                        for pid in ranking}
-                scores = self._price(round_no, used)
-                return used, scores, self._rank(scores, ranking)
+                return self._cycle_mean(round_no, ranking, valuations[rankings.index(new):])
             rankings.append(new)
             valuations.append(self._values(new, scores))
             scores = self._price(round_no, valuations[-1])
             new = self._rank(scores, ranking)
         return valuations[-1], scores, new
 
-    @staticmethod
-    def _rank(scores: _Scores, previous: Sequence[str]) -> list[str]:
-        """By score, highest first; equal scores keep the previous order."""
-        place = {pid: i for i, pid in enumerate(previous)}
+    def _cycle_mean(self, round_no: int, ranking: list[str], cycle: Sequence[Valuation]) \
+            -> tuple[Valuation, _Scores, list[str]]:
+        """Each score the mean of its scores over the cycle. Exact items are linear, so
+        pricing at the mean valuation gives the mean scores; rounded items are priced per
+        valuation, and the mean put on the grid."""
+        used = {pid: sum((v[pid] for v in cycle), Fraction(0)) / len(cycle) for pid in cycle[0]}
+        if self.grid is None:
+            scores = self._price(round_no, used)
+        else:
+            priced = [self._price(round_no, v).fractions() for v in cycle]
+            scores = _Scores.of({pid: to_grid(sum((p[pid] for p in priced), Fraction(0))
+                                              / len(cycle), self.grid) for pid in priced[0]})
+        return used, scores, self._rank(scores, ranking)
+
+    def _rank(self, scores: _Scores, previous: Sequence[str]) -> list[str]:
+        """By score, highest first; equal scores keep the previous order (or, with
+        `ties = "rating"`, go by rating, then name, unrated last)."""
+        place = self.tie_place or {pid: i for i, pid in enumerate(previous)}
         numerators = scores.numerators
         return sorted(previous, key=lambda pid: (-numerators[pid], place[pid]))
 
@@ -303,8 +421,8 @@ class _Engine:
             PlayerStanding(rank, self.season.player(pid), exact[pid], values[pid],
                            *self.stats[pid])
             for rank, pid in enumerate(ranking, start=1))
-        return Standings(number, rows, known[:number], list(prices), dict(bonus_values),
-                         self._bonus_factor(number))
+        return Standings(number, rows, self.rules, known[:number], list(prices),
+                         dict(bonus_values), self._bonus_factor(number))
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,15 +442,23 @@ class _Scores:
         return {pid: Fraction(n, self.denominator) for pid, n in self.numerators.items()}
 
 
-def _common_denominator(rules: Rules) -> int:
-    """One denominator that makes every coefficient an integer: results (1/2), compensation
-    fractions, the bonus multiplier (with its fade) and team awards."""
-    parts = [2, *(f.denominator for f in rules.compensation.values())]
-    parts.append(rules.start_bonus.denominator * (rules.planned_rounds
-                                                  if rules.start_bonus_fade is Fade.LINEAR else 1))
-    parts += [a.denominator for row in rules.team_table.values() for a in row]
+def _common_denominator(rules: Rules, known: Sequence[Mapping[str, list[Event]]]) -> int:
+    """One denominator that makes every coefficient an integer: the bonus multiplier (with
+    its fade), and each event's factor (with its decay) and fixed points."""
+    parts = {2, rules.start_bonus.denominator * (rules.planned_rounds
+                                                 if rules.start_bonus_fade is Fade.LINEAR else 1)}
+    for by_player in known:
+        for events in by_player.values():
+            for event in events:
+                if isinstance(event, Played | Forfeited):
+                    parts.add(event.factor.denominator)
+                elif isinstance(event, Compensated):
+                    parts.add((event.fraction * event.decay).denominator)
+                    parts.add(event.fixed.denominator)
+                elif isinstance(event, Awarded):
+                    parts.add(event.points.denominator)
     return math.lcm(*parts)
 
 
 __all__ = ["BreakdownLine", "PlayerStanding", "Standings", "compute_standings",
-           "insert_by_rating", "standings_history"]
+           "insert_by_rating", "item_points", "standings_history"]

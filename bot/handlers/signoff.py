@@ -85,7 +85,7 @@ def signed_off_text(done: signoff.SignOffReport, zone: dt.tzinfo, *, for_self: b
         lines.append(texts.SIGNED_OFF.format(who=esc(done.who.name), round=one.round,
                                              date=when, kind=kind, earns=earns).rstrip())
     caps = {one.price.cap for one in done.rounds if one.price is not None
-            and one.price.earning is Earning.LATER and one.price.cap is not None}
+            and one.price.earning in (Earning.LATER, Earning.POINTS) and one.price.cap is not None}
     lines += [texts.EARNS_CAP.format(cap=cap) for cap in caps]
     return "\n".join(lines)
 

@@ -12,14 +12,20 @@ from core.rules.model import (
     Colour,
     CompensationKind,
     Fade,
+    FixedPointStart,
+    ForfeitScoring,
+    FrozenBonus,
     Ladder,
     Revaluation,
+    Rounding,
     Rules,
+    Ties,
     Titles,
     TopException,
     TopValue,
     Unannounced,
     Weekday,
+    Withdrawn,
 )
 from core.rules.presets import PRESETS
 from core.rules.source import (
@@ -31,6 +37,7 @@ from core.rules.source import (
 )
 
 __all__ = ["EXTERNAL_KINDS", "PARAMETERS", "PRESETS", "TEAM_AWARD", "Colour", "CompensationKind",
-           "Fade", "Ladder", "Revaluation", "Rules", "Titles", "TopException", "TopValue",
-           "Unannounced", "Weekday", "check_rules_source", "rules_from_source",
-           "rules_from_toml", "rules_to_mapping"]
+           "Fade", "FixedPointStart", "ForfeitScoring", "FrozenBonus", "Ladder", "Revaluation",
+           "Rounding", "Rules", "Ties", "Titles", "TopException", "TopValue", "Unannounced",
+           "Weekday", "Withdrawn", "check_rules_source", "rules_from_source", "rules_from_toml",
+           "rules_to_mapping"]

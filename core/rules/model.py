@@ -69,8 +69,52 @@ class Titles(StrEnum):
     """`drie-cycli`: two groups with prizes and promotion at mid-season."""
 
 
+class Withdrawn(StrEnum):
+    """How the rounds after a player's withdrawal count (rules.md section 9)."""
+
+    KEEP = "keep"
+    ABSENT = "absent"
+    """Each later round is a `no_notice` round for him."""
+    HIDE = "hide"
+    """From the round after his withdrawal he is out of the ranking, the table and `n`."""
+
+
+class Ties(StrEnum):
+    """The order of equal scores in every ranking."""
+
+    PREVIOUS = "previous"
+    RATING = "rating"
+    """Higher rating first, then name, unrated last (Sevilla, chesspairing)."""
+
+
+class FrozenBonus(StrEnum):
+    """Frozen mode: the own-value bonus at the initial value, or at the current one."""
+
+    INITIAL = "initial"
+    CURRENT = "current"
+
+
+class Rounding(StrEnum):
+    """The grid every item of a score is rounded to before it is summed."""
+
+    EXACT = "exact"
+    HALF = "half"
+    WHOLE = "whole"
+
+    @property
+    def grid(self) -> Fraction | None:
+        return {"half": Fraction(1, 2), "whole": Fraction(1)}.get(self.value)
+
+
+class FixedPointStart(StrEnum):
+    """Fixed-point mode: the ranking the iteration starts from."""
+
+    PREVIOUS = "previous"
+    INITIAL = "initial"
+
+
 class CompensationKind(StrEnum):
-    """A round without a game, and why (rules.md section 3)."""
+    """A round without a game, and why (rules.md sections 3 and 9)."""
 
     NOTICE = "notice"
     NO_NOTICE = "no_notice"
@@ -80,6 +124,10 @@ class CompensationKind(StrEnum):
     EXTERNAL_CLUB_NIGHT = "external_club_night"
     EXTERNAL_OTHER_DAY = "external_other_day"
     LATE_JOIN = "late_join"
+    HALF_BYE = "half_bye"
+    """A bye the player asked for, worth a draw (not the pairing's bye)."""
+    ZERO_BYE = "zero_bye"
+    """A bye the player asked for, worth nothing."""
 
 
 EXTERNAL_KINDS = frozenset(
@@ -105,6 +153,19 @@ class TopValue:
 
     def __str__(self) -> str:
         return f"{exact_text(self.amount)}n" if self.per_player else exact_text(self.amount)
+
+
+@dataclass(frozen=True, slots=True)
+class ForfeitScoring:
+    """A forfeit priced by the opponent's value (rules.md section 9); a side that is None
+    keeps the compensation rule (`opponent_absent` / `no_notice`)."""
+
+    win: Fraction | None
+    """Who came: `win * v(opponent)`."""
+    loss: Fraction | None
+    """Who did not come: `loss * v(opponent)`."""
+    double: Fraction | None
+    """Each player of a double forfeit: `double * v(other)`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,16 +212,41 @@ class Rules:
                 CompensationKind.EXTERNAL_CLUB_NIGHT: Fraction(2, 3),
                 CompensationKind.EXTERNAL_OTHER_DAY: Fraction(1, 3),
                 CompensationKind.LATE_JOIN: Fraction(1, 3),
+                CompensationKind.HALF_BYE: Fraction(1, 2),
+                CompensationKind.ZERO_BYE: Fraction(0),
             }
         )
     )
     """Fraction of own value per kind of round without a game."""
+    compensation_points: Mapping[CompensationKind, Fraction] = field(
+        default_factory=lambda: MappingProxyType({}))
+    """Kinds worth a fixed number of points whatever the value (written `{points = N}`);
+    they take the place of the fraction."""
     team_valued: frozenset[CompensationKind] = frozenset()
     """External kinds valued by the team table instead of a fraction (written `"team"`)."""
     notice_cap: int | None = None
     """Only the first N `notice` rounds earn compensation; None: no cap."""
     late_join_counts_to_cap: bool = False
     """Late-join rounds count toward `notice_cap` (and are capped with it)."""
+    cap_kinds: frozenset[CompensationKind] = frozenset({CompensationKind.NOTICE})
+    """The kinds whose rounds count toward `notice_cap` and decay."""
+    absence_decay: Fraction | None = None
+    """The k-th counted round earns its compensation times `d^(k-1)`; None: no decay."""
+    result_fractions: tuple[Fraction, Fraction, Fraction] = (Fraction(1), Fraction(1, 2),
+                                                             Fraction(0))
+    """What a win, a draw and a loss earn, as a fraction of the opponent's value."""
+    forfeit_scoring: ForfeitScoring | None = None
+    """None: a forfeit is compensated (`opponent_absent` / `no_notice`); else priced."""
+    withdrawn: Withdrawn = Withdrawn.KEEP
+    """How the rounds after a withdrawal count."""
+    ties: Ties = Ties.PREVIOUS
+    """The order of equal scores."""
+    frozen_bonus: FrozenBonus = FrozenBonus.INITIAL
+    """Frozen mode: the bonus at the initial value, or at the value of the current sums."""
+    item_rounding: Rounding = Rounding.EXACT
+    """Every item of a score rounded to this grid before it is summed."""
+    fixed_point_start: FixedPointStart = FixedPointStart.PREVIOUS
+    """Fixed-point mode: iterate from the previous ranking or from the initial one."""
     flexible_absent: Unannounced = Unannounced.NOTICE
     """A flexible member (absent unless he signs on, `players[].flexible`) who did not sign
     on: recorded as signed off with notice, or as absent without notice."""
@@ -224,6 +310,16 @@ class Rules:
 
     def compensation_for(self, kind: CompensationKind) -> Fraction:
         return self.compensation.get(kind, Fraction(0))
+
+    def counts_to_cap(self, kind: CompensationKind) -> bool:
+        """Whether a round of `kind` is counted for the cap and the decay."""
+        return kind in self.cap_kinds or (
+            kind is CompensationKind.LATE_JOIN and self.late_join_counts_to_cap)
+
+    def result_fraction(self, points: Fraction) -> Fraction:
+        """What a game's points (1, 1/2, 0) earn as a fraction of the opponent's value."""
+        win, draw, loss = self.result_fractions
+        return win if points == 1 else draw if points else loss
 
     def team_award(self, team: int, result: Fraction) -> Fraction:
         """The team table's award for `result` (1, 1/2, 0) in a match of `team`."""

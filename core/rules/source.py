@@ -21,16 +21,25 @@ from core.rules.model import (
     Colour,
     CompensationKind,
     Fade,
+    FixedPointStart,
+    ForfeitScoring,
+    FrozenBonus,
     Ladder,
     Revaluation,
+    Rounding,
     Rules,
+    Ties,
     Titles,
     TopException,
     TopValue,
     Unannounced,
     Weekday,
+    Withdrawn,
 )
 from core.rules.presets import PRESETS
+
+COMPENSATION = "compensation"
+"""`forfeit_scoring` (or one side of it): the season format's compensation rule."""
 
 _Parser = Callable[[Any, Any, str, Problems], Any]
 """(raw value, current value, path, problems) -> new value, or the current one after a problem."""
@@ -103,8 +112,8 @@ def _top_value(raw: Any, current: Any, path: str, problems: Problems) -> Any:
 
 
 def _compensation(raw: Any, current: Any, path: str, problems: Problems) -> Any:
-    """Merges key by key; returns (table, team_valued) for the caller to split."""
-    table, team = dict(current[0]), set(current[1])
+    """Merges key by key; returns (table, team_valued, points) for the caller to split."""
+    table, team, points = dict(current[0]), set(current[1]), dict(current[2])
     if not _is_table(raw, path, problems):
         return current
     for key, value in raw.items():
@@ -121,12 +130,94 @@ def _compensation(raw: Any, current: Any, path: str, problems: Problems) -> Any:
                              expected=Expected.FRACTION_OR_TEAM)
                 continue
             team.add(kind)
+            points.pop(kind, None)
+            continue
+        if isinstance(value, Mapping):
+            fixed = _fixed_points(value, here, problems)
+            if fixed is not None:
+                points[kind] = fixed
+                team.discard(kind)
             continue
         fraction = _number(Fraction(0), Fraction(1))(value, None, here, problems)
         if fraction is not None:
             table[kind] = fraction
             team.discard(kind)
-    return MappingProxyType(table), frozenset(team)
+            points.pop(kind, None)
+    return MappingProxyType(table), frozenset(team), MappingProxyType(points)
+
+
+def _fixed_points(raw: Mapping[str, Any], path: str, problems: Problems) -> Fraction | None:
+    """`{points = N}`: N points whatever the player's value (N may be 0 or negative)."""
+    if set(raw) != {"points"}:
+        for key in sorted(set(raw) - {"points"}, key=str):
+            problems.add(join_path(path, str(key)), ProblemCode.UNKNOWN_KEY, key=key,
+                         expected="points")
+        if "points" not in raw:
+            problems.add(join_path(path, "points"), ProblemCode.MISSING_KEY, key="points")
+        return None
+    result: Fraction | None = _number()(raw["points"], None, join_path(path, "points"),
+                                        problems)
+    return result
+
+
+def _fraction_table(keys: tuple[str, ...], *, compensation: bool = False) -> _Parser:
+    """A table of fractions merged key by key into the current tuple (in `keys` order); with
+    `compensation`, an entry may be `"compensation"` (None: that side keeps the default
+    rule), and the whole value may be that word too."""
+
+    def parse(raw: Any, current: Any, path: str, problems: Problems) -> Any:
+        if compensation and raw == COMPENSATION:
+            return None
+        if not _is_table(raw, path, problems):
+            return current
+        merged = dict(zip(keys, current if current is not None else (None,) * len(keys),
+                          strict=True))
+        for key, value in raw.items():
+            here = join_path(path, str(key))
+            if key not in keys:
+                problems.add(here, ProblemCode.UNKNOWN_KEY, key=key, expected=" | ".join(keys))
+            elif compensation and value == COMPENSATION:
+                merged[key] = None
+            else:
+                merged[key] = _number(Fraction(0), Fraction(1))(value, merged[key], here,
+                                                                 problems)
+        return tuple(merged[k] for k in keys)
+
+    return parse
+
+
+_result_fractions = _fraction_table(("win", "draw", "loss"))
+_forfeit_table = _fraction_table(("win", "loss", "double"), compensation=True)
+
+
+def _forfeit_scoring(raw: Any, current: Any, path: str, problems: Problems) -> Any:
+    sides = _forfeit_table(raw, None if current is None else
+                           (current.win, current.loss, current.double), path, problems)
+    if sides is None or all(side is None for side in sides):
+        return None
+    return ForfeitScoring(*sides)
+
+
+def _cap_kinds(raw: Any, current: Any, path: str, problems: Problems) -> Any:
+    if not isinstance(raw, list | tuple):
+        problems.add(path, ProblemCode.WRONG_TYPE, value=_show(raw), expected=Expected.LIST)
+        return current
+    kinds = set()
+    for i, value in enumerate(raw):
+        kind = _choice(CompensationKind)(value, None, join_path(path, i), problems)
+        if kind is not None:
+            kinds.add(kind)
+    return frozenset(kinds)
+
+
+def _decay(raw: Any, current: Any, path: str, problems: Problems) -> Any:
+    if raw is None:
+        return None
+    value = to_fraction(raw)
+    if value is None or not 0 < value <= 1:
+        problems.add(path, ProblemCode.BAD_VALUE, value=_show(raw), expected=Expected.DECAY)
+        return current
+    return value
 
 
 def _is_table(raw: Any, path: str, problems: Problems) -> bool:
@@ -225,6 +316,15 @@ _PARSERS: Mapping[str, _Parser] = {
     "compensation": _compensation,
     "notice_cap": _integer(0, nullable=True),
     "late_join_counts_to_cap": _boolean,
+    "cap_kinds": _cap_kinds,
+    "absence_decay": _decay,
+    "result_fractions": _result_fractions,
+    "forfeit_scoring": _forfeit_scoring,
+    "withdrawn": _choice(Withdrawn),
+    "ties": _choice(Ties),
+    "frozen_bonus": _choice(FrozenBonus),
+    "item_rounding": _choice(Rounding),
+    "fixed_point_start": _choice(FixedPointStart),
     "flexible_absent": _choice(Unannounced),
     "team_table": _team_table,
     "team_class": _team_class,
@@ -304,8 +404,10 @@ def _rules_from_source(source: Any, path: str, problems: Problems) -> Rules:
             problems.add(here, ProblemCode.UNKNOWN_KEY, key=key)
             continue
         if key == "compensation":
-            changes["compensation"], changes["team_valued"] = parser(
-                raw, (base.compensation, base.team_valued), here, problems)
+            (changes["compensation"], changes["team_valued"],
+             changes["compensation_points"]) = parser(
+                raw, (base.compensation, base.team_valued, base.compensation_points), here,
+                problems)
         else:
             changes[key] = parser(raw, getattr(base, key), here, problems)
     rules = replace(base, **changes)
@@ -339,10 +441,19 @@ def rules_to_mapping(rules: Rules) -> dict[str, Any]:
     for f in fields(rules):
         value = getattr(rules, f.name)
         if f.name == "compensation":
-            value = {k.value: (TEAM_AWARD if k in rules.team_valued else exact_text(v))
-                     for k, v in value.items()}
-        elif f.name == "team_valued":
+            value = {k.value: _compensation_text(rules, k) for k in value}
+        elif f.name in ("team_valued", "compensation_points"):
             continue
+        elif f.name == "result_fractions":
+            value = dict(zip(("win", "draw", "loss"), map(exact_text, value), strict=True))
+        elif isinstance(value, ForfeitScoring):
+            value = {side: COMPENSATION if part is None else exact_text(part)
+                     for side, part in (("win", value.win), ("loss", value.loss),
+                                        ("double", value.double))}
+        elif f.name == "forfeit_scoring":
+            value = COMPENSATION
+        elif f.name == "cap_kinds":
+            value = [k.value for k in CompensationKind if k in value]
         elif f.name == "team_table":
             value = {str(k): [exact_text(a) for a in row] for k, row in value.items()}
         elif f.name == "team_class":
@@ -355,6 +466,14 @@ def rules_to_mapping(rules: Rules) -> dict[str, Any]:
             value = str(value)
         out[f.name] = value
     return out
+
+
+def _compensation_text(rules: Rules, kind: CompensationKind) -> Any:
+    if kind in rules.team_valued:
+        return TEAM_AWARD
+    if kind in rules.compensation_points:
+        return {"points": exact_text(rules.compensation_points[kind])}
+    return exact_text(rules.compensation[kind])
 
 
 def _show(raw: Any) -> str:

@@ -48,6 +48,10 @@ class AbsenceReason(StrEnum):
     BYE = "bye"
     ARBITER = "arbiter"
     EXTERNAL = "external"
+    HALF_BYE = "half_bye"
+    """A bye the player asked for, worth a draw (rules.md section 9)."""
+    ZERO_BYE = "zero_bye"
+    """A bye the player asked for, worth nothing."""
 
 
 class ExternalDay(StrEnum):
