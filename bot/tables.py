@@ -10,7 +10,7 @@ from typing import Protocol
 from bot import texts
 from core.numbers import format_number
 from core.pairing import Board, BrokenRule
-from core.rules import Colour
+from core.rules import Colour, CompensationKind
 from core.season import Season
 from core.standings import BreakdownLine, Standings
 
@@ -67,7 +67,8 @@ def _full_standings(standings: Standings, decimals: int) -> str:
 
 def breakdown_table(standings: Standings, player_id: str, decimals: int) -> str:
     """A player's score round by round: what each round gave, and at what value."""
-    names = {row.id: row.player.name for row in standings.rows}
+    names = {p.id: p.name for p in (*(row.player for row in standings.rows),
+                                    *standings.left_out)}
     lines = standings.breakdown(player_id)
     rows = [breakdown_cells(line, names, decimals) for line in lines]
     total = sum((line.points for line in lines), Fraction(0))
@@ -85,17 +86,32 @@ def breakdown_cells(line: BreakdownLine, names: dict[str, str], decimals: int) -
     def num(value: Fraction | None) -> str:
         return "" if value is None else format_number(value, decimals, comma=True)
 
+    opponent = names.get(line.opponent or "", "")
     if line.round == 0:
         what = "eigen waarde (startbonus)"
+    elif line.forfeit:
+        what = (texts.BREAKDOWN_FORFEIT_WON if line.kind is CompensationKind.OPPONENT_ABSENT
+                else texts.BREAKDOWN_FORFEIT_LOST).format(name=opponent)
     elif line.kind is None:
-        what = f"tegen {names.get(line.opponent or '', line.opponent)}"
+        what = f"tegen {opponent}"
     else:
         what = texts.KIND_LABELS[line.kind] + (texts.BREAKDOWN_CAPPED if line.capped else "")
+        if line.fixed:
+            what += texts.BREAKDOWN_FIXED
+        if line.decay != 1 and not line.capped:
+            what += texts.BREAKDOWN_DECAYED.format(decay=_factor(line.decay))
     result = "nog te spelen" if line.pending else "" if line.result is None \
         else {Fraction(1): "1", Fraction(1, 2): "½", Fraction(0): "0"}[line.result]
-    factor = "" if line.factor is None or (line.kind is None and line.round) else \
-        format_number(line.factor, 3, comma=True).rstrip("0").rstrip(",")
+    # A game's factor is its result, unless the rules price results otherwise.
+    factor = "" if line.factor is None or (line.kind is None and line.round
+                                           and line.factor == line.result) \
+        else _factor(line.factor)
     return [str(line.round or ""), what, result, num(line.value), factor, num(line.points)]
+
+
+def _factor(value: Fraction) -> str:
+    text = format_number(value, 3, comma=True)
+    return text.rstrip("0").rstrip(",") if "," in text else text
 
 
 class PairingView(Protocol):
@@ -150,7 +166,7 @@ def pairing_table(pairing: PairingView, season: Season, ranking: Sequence[str],
 CROSS_SYMBOLS = {Fraction(1): "1", Fraction(1, 2): "½", Fraction(0): "0"}
 KIND_SHORT = {"notice": "afm", "no_notice": "-", "bye": "bye", "opponent_absent": "+",
               "arbiter": "wl", "external_club_night": "ext", "external_other_day": "ext",
-              "late_join": "nw"}
+              "late_join": "nw", "half_bye": "½bye", "zero_bye": "0bye"}
 
 
 def crosstable(standings: Standings, decimals: int) -> tuple[list[str], list[list[str]]]:
@@ -169,7 +185,8 @@ def crosstable(standings: Standings, decimals: int) -> tuple[list[str], list[lis
                 colour = texts.COLOUR_LETTERS[line.colour or Colour.BLACK]
                 result = "…" if line.pending else CROSS_SYMBOLS.get(line.result or Fraction(0), "")
                 value = "" if line.value is None else format_number(line.value, 0)
-                cells[line.round - 1] = f"{place[line.opponent]}{colour}{result} {value}".strip()
+                where = place.get(line.opponent, texts.CROSS_LEFT_OUT)
+                cells[line.round - 1] = f"{where}{colour}{result} {value}".strip()
             elif line.kind is not None:
                 cells[line.round - 1] = KIND_SHORT[line.kind.value]
         rows.append([str(row.rank), row.player.name, *cells,

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from core.errors import Expected, Problem, ProblemCode
-from core.numbers import format_number
+from core.numbers import exact_text, format_number
 from core.pairing.model import BrokenRule, Fixes, Rule
 from core.preview import Earning, SignOffPrice
-from core.rules import Colour, CompensationKind
+from core.rules import Colour, CompensationKind, Rules, rules_from_source, rules_to_mapping
 from core.season import ExternalDay
 from storage.errors import StoreError, StoreProblem
 from storage.states import RoundState, WebAccess
@@ -132,6 +133,12 @@ BREAKDOWN_COLUMNS = ("Ronde", "Wat", "Uitslag", "Waarde", "×", "Punten")
 BREAKDOWN_TOTAL = "Totaal"
 BREAKDOWN_HEAD = "{name}: {rank}e met {score} punten (stand na ronde {round})"
 BREAKDOWN_CAPPED = " (boven maximum)"
+BREAKDOWN_FIXED = " (vast aantal punten)"
+BREAKDOWN_DECAYED = " (afgebouwd: ×{decay})"
+BREAKDOWN_FORFEIT_WON = "reglementair gewonnen van {name}"
+BREAKDOWN_FORFEIT_LOST = "reglementair verloren tegen {name}"
+CROSS_LEFT_OUT = "–"
+"""In the cross table: an opponent who withdrew and is no longer in the ranking."""
 COLOUR_LETTERS: Mapping[Colour, str] = {Colour.WHITE: "w", Colour.BLACK: "z"}
 
 
@@ -144,6 +151,8 @@ KIND_LABELS: Mapping[CompensationKind, str] = {
     CompensationKind.EXTERNAL_CLUB_NIGHT: "extern op clubavond",
     CompensationKind.EXTERNAL_OTHER_DAY: "extern op andere dag",
     CompensationKind.LATE_JOIN: "later ingestroomd",
+    CompensationKind.HALF_BYE: "vrij gevraagd (halve punt)",
+    CompensationKind.ZERO_BYE: "vrij gevraagd (geen punt)",
 }
 UNKNOWN_PLAYER_ID = "Speler '{player}' staat niet in deze stand."
 PAIRING_WITH_PENDING = "Let op: ronde {round} heeft nog uitslagen open; de indeling gaat uit " \
@@ -634,7 +643,27 @@ RULE_WORDS: Mapping[str, str] = {
     "max_same_colour_run": "zelfde kleur achter elkaar (maximaal)",
     "rematch_reverses_colours": "andere kleur bij een herhaalde ontmoeting",
     "promotion": "promotie en degradatie (maximaal)", "titles": "titels",
+    "result_fractions": "uitslag als deel van de waarde van de tegenstander",
+    "forfeit_scoring": "reglementaire uitslag als deel van de waarde van de tegenstander",
+    "cap_kinds": "het maximum telt", "absence_decay": "afbouw per volgende afwezigheid",
+    "withdrawn": "wie stopt", "ties": "gelijke stand", "frozen_bonus": "startbonus naar",
+    "item_rounding": "elke post afgerond", "fixed_point_start": "herwaardering begint bij",
 }
+VARIANTS = ("result_fractions", "forfeit_scoring", "cap_kinds", "absence_decay", "withdrawn",
+            "ties", "frozen_bonus", "item_rounding", "fixed_point_start")
+"""The scoring variants of other programs (docs/rules.md section 9): always shown where they
+differ from the model, also when a preset sets them."""
+VALUE_WORDS: Mapping[str, str] = {
+    "win": "winst", "draw": "remise", "loss": "verlies", "double": "beiden afwezig",
+    "compensation": "vergoeding", "points": "punten vast",
+    "keep": "blijft in de stand", "absent": "telt daarna als afwezig zonder afmelding",
+    "hide": "verdwijnt na zijn laatste ronde uit de stand", "previous": "de vorige stand",
+    "rating": "op rating", "initial": "de beginstand", "current": "de huidige waarde",
+    "exact": "niet", "half": "op halve punten", "whole": "op hele punten",
+    **{kind.value: label for kind, label in KIND_LABELS.items()},
+}
+"""Parameter values and keys as the arbiter reads them back."""
+RULES_VARIANTS = "telling: {parts}"
 
 
 def rules_in_words(source: object) -> str:
@@ -642,8 +671,22 @@ def rules_in_words(source: object) -> str:
     rules = dict(source) if isinstance(source, dict) else {"preset": source}
     preset = rules.pop("preset", None)
     head = f"voorinstelling {preset}" if preset else "eigen reglement"
-    own = [f"{RULE_WORDS.get(key, key)}: {_in_words(value)}" for key, value in rules.items()]
-    return html.escape(head + (", met " + "; ".join(own) if own else ""))
+    own = [f"{RULE_WORDS.get(key, key)}: {_in_words(value)}" for key, value in rules.items()
+           if key not in VARIANTS]
+    text = head + (", met " + "; ".join(own) if own else "")
+    variants = variants_in_words(rules_from_source(source))
+    return html.escape(text + (f"\n{variants}" if variants else ""))
+
+
+def variants_in_words(rules: Rules) -> str:
+    """Where the rules score as another program does (section 9), in words; empty where they
+    keep the model's way."""
+    shown, model = rules_to_mapping(rules), rules_to_mapping(Rules())
+    parts = [f"{RULE_WORDS[key]}: {_in_words(shown[key])}" for key in VARIANTS
+             if shown[key] != model[key]]
+    parts += [f"{KIND_LABELS[kind]}: {_in_words(exact_text(points))} punten vast"
+              for kind, points in rules.compensation_points.items()]
+    return RULES_VARIANTS.format(parts="; ".join(parts)) if parts else ""
 
 
 def _in_words(value: object) -> str:
@@ -652,10 +695,16 @@ def _in_words(value: object) -> str:
     if value is None:
         return "geen"
     if isinstance(value, dict):
-        return ", ".join(f"{k} {_in_words(v)}" for k, v in value.items())
+        return ", ".join(f"{VALUE_WORDS.get(k, k)} {_in_words(v)}" for k, v in value.items())
     if isinstance(value, list):
         return "/".join(_in_words(v) for v in value)
-    return str(value)
+    text = str(value)
+    if _DECIMAL.fullmatch(text):
+        return text.replace(".", ",")
+    return VALUE_WORDS.get(text, text)
+
+
+_DECIMAL = re.compile(r"-?\d+\.\d+")
 DEADLINE_MOVED = "Ronde {round}: afmelden kan nu tot {deadline}."
 BAD_TIME = "'{text}' is geen tijd. Schrijf bijvoorbeeld 20:00 of 19.30."
 BAD_MINUTES = "'{text}' kan niet: geef een aantal minuten van 0 tot en met {most}."

@@ -112,6 +112,9 @@ class Standings:
     _prices: Sequence[Valuation] = field(repr=False)
     _bonus_values: Valuation = field(repr=False)
     _bonus_factor: Fraction = field(repr=False)
+    left_out: tuple[Player, ...] = ()
+    """Players out of the ranking after their withdrawal (`withdrawn = "hide"`), whose games
+    still count for their opponents."""
     _by_id: Mapping[str, PlayerStanding] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -163,8 +166,8 @@ def _line(rules: Rules, event: Event, player: str, prices: Valuation) -> Breakdo
                              points=item_points(rules, event.factor, value), forfeit=True)
     if isinstance(event, Compensated):
         if event.points is not None:
-            return BreakdownLine(event.round, event.kind, factor=event.points,
-                                 points=event.fixed, decay=event.decay, fixed=True)
+            return BreakdownLine(event.round, event.kind, points=event.fixed, decay=event.decay,
+                                 fixed=True)
         own = prices[player]
         return BreakdownLine(event.round, event.kind, value=own, factor=event.fraction,
                              points=item_points(rules, event.fraction, own, event.decay),
@@ -422,7 +425,8 @@ class _Engine:
                            *self.stats[pid])
             for rank, pid in enumerate(ranking, start=1))
         return Standings(number, rows, self.rules, known[:number], list(prices),
-                         dict(bonus_values), self._bonus_factor(number))
+                         dict(bonus_values), self._bonus_factor(number),
+                         tuple(self.season.player(pid) for pid in self.hidden))
 
 
 @dataclass(frozen=True, slots=True)

@@ -240,6 +240,8 @@ async def change_rules(services: Services, changes: dict[str, object], *, actor:
         changed = Season.from_data({**season.to_data(), "rules": rules})
     before = await asyncio.to_thread(compute_standings, season, played)
     after = await asyncio.to_thread(compute_standings, changed, played)
+    # A player the new rules leave out (a withdrawal, `withdrawn = "hide"`) has no new place.
     moved = tuple(Moved(row.player.name, row.rank, after.row(row.id).rank)
-                  for row in before.rows if after.row(row.id).rank != row.rank)
+                  for row in before.rows
+                  if row.id in after.ranking and after.row(row.id).rank != row.rank)
     return RulesChange(played, moved, stored=False)

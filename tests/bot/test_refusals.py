@@ -64,6 +64,13 @@ REFUSALS = [
     ("arbiter", "/ronde nieuw 31-2", "'31-2' is geen datum."),
     ("arbiter", "/instellingen regel top_value nul", "Dat kan niet, want dan klopt het seizoen "
                                                     "niet meer: regel top_value:"),
+    ("arbiter", "/instellingen regel absence_decay 0",
+     "regel absence_decay: ongeldige waarde 0 (verwacht: leeg (null) of een breuk groter dan 0 "
+     "en hoogstens 1)."),
+    ("arbiter", '/instellingen regel compensation {"bye": {"points": "veel"}}',
+     "regel compensation: verwacht een getal, maar dit is &#x27;veel&#x27;."),
+    ("arbiter", "/instellingen regel ties munt",
+     "regel ties: ongeldige waarde &#x27;munt&#x27; (verwacht: previous | rating)."),
     ("arbiter", "/export pdf", texts.EXPORT_UNKNOWN),
     ("arbiter", "/instellingen web geheim", texts.INSTELLINGEN_USAGE),
     ("arbiter", "/export vorig", texts.PREVIOUS_NONE),

@@ -1,0 +1,59 @@
+"""The scoring variants of other programs as the arbiter and a member meet them in the chat:
+the settings name them, and a member's breakdown says which rounds were decayed, fixed or
+forfeited."""
+
+from __future__ import annotations
+
+import json
+
+from core.season import Season
+from storage import roster
+from storage.db import Database
+from tests.bot.conftest import ARBITER, MEMBERS, club_bot
+
+RULES = {"preset": "freekeizer", "absence_decay": "1/2", "planned_rounds": 5,
+         "compensation": {"bye": {"points": 3}}}
+
+
+def played() -> Season:
+    """Two rounds: Eva signs off twice (the second decayed), Daan does not come to his game
+    against Cor (a priced forfeit), Femke has the bye twice (fixed points)."""
+    data = {"format": "keizer-season/1", "club": "Testclub", "season": "2026-2027",
+            "rules": RULES,
+            "players": [{"id": f"p{k}", "name": name, "rating": 2000 - 50 * k}
+                        for k, name in enumerate(MEMBERS)],
+            "rounds": [
+                {"round": 1, "games": [{"white": "p0", "black": "p1", "result": "0-1"},
+                                       {"white": "p2", "black": "p3", "result": "+-"}],
+                 "absent": [{"player": "p4", "reason": "notice"},
+                            {"player": "p5", "reason": "bye"}]},
+                {"round": 2, "games": [{"white": "p1", "black": "p2", "result": "1-0"},
+                                       {"white": "p3", "black": "p0", "result": "1/2-1/2"}],
+                 "absent": [{"player": "p4", "reason": "notice"},
+                            {"player": "p5", "reason": "bye"}]}]}
+    return Season.from_data(json.loads(json.dumps(data)))
+
+
+async def test_the_variants_are_shown_and_explained(tg, tmp_path, members):
+    path = tmp_path / "keizer.db"
+    bot = await club_bot(tg, path, played())
+    try:
+        db = await Database.open(path)
+        for k in (0, 3, 4, 5):
+            await roster.link(db, f"p{k}", members[k].id, actor=None)
+        await db.close()
+        settings = await bot.ask(ARBITER, "/instellingen")
+        assert "voorinstelling freekeizer" in settings.text
+        assert "verlies 1/6" in settings.text and "afbouw per volgende afwezigheid: 0,5" \
+            in settings.text and "bye: 3 punten vast" in settings.text
+        eva = await bot.ask(members[4], "/stand mij")
+        assert "afgemeld (afgebouwd: ×0,5)" in eva.text
+        femke = await bot.ask(members[5], "/stand mij")
+        assert "bye (vast aantal punten)" in femke.text
+        daan = await bot.ask(members[3], "/stand mij")
+        assert "reglementair verloren tegen Cor Jansen" in daan.text
+        anna = await bot.ask(members[0], "/stand mij")
+        # Anna lost to Bram in round 1: under FreeKeizer a sixth of his value.
+        assert "0,167" in anna.text
+    finally:
+        await bot.stop()
