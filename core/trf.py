@@ -49,12 +49,13 @@ CHESSPAIRING = "### chesspairing:bye"
 _BYE_TYPES: Mapping[AbsenceReason, str] = {
     AbsenceReason.BYE: "pab", AbsenceReason.NOTICE: "excused",
     AbsenceReason.NO_NOTICE: "absent", AbsenceReason.EXTERNAL: "clubcommitment",
-    AbsenceReason.ARBITER: "excused",
+    AbsenceReason.ARBITER: "excused", AbsenceReason.HALF_BYE: "half",
+    AbsenceReason.ZERO_BYE: "zero",
 }
 _FROM_BYE_TYPES: Mapping[str, AbsenceReason] = {
     "pab": AbsenceReason.BYE, "fullpoint": AbsenceReason.BYE,
-    "half": AbsenceReason.NOTICE, "excused": AbsenceReason.NOTICE,
-    "zero": AbsenceReason.NO_NOTICE, "absent": AbsenceReason.NO_NOTICE,
+    "half": AbsenceReason.HALF_BYE, "excused": AbsenceReason.NOTICE,
+    "zero": AbsenceReason.ZERO_BYE, "absent": AbsenceReason.NO_NOTICE,
     "clubcommitment": AbsenceReason.EXTERNAL,
 }
 # A game's result as each side's code: (white, black).
@@ -70,6 +71,13 @@ _SCORES = {"1": Fraction(1), "=": Fraction(1, 2), "+": Fraction(1), "U": Fractio
            "F": Fraction(1), "H": Fraction(1, 2)}
 """What each code scores in TRF's own reckoning (the `001` points column); 0 otherwise."""
 _WITHOUT_GAME = frozenset("UFHZ-+ ")
+_ABSENCE_CODES: Mapping[AbsenceReason, str] = {
+    AbsenceReason.BYE: "U", AbsenceReason.HALF_BYE: "H", AbsenceReason.ZERO_BYE: "Z"}
+"""A round without a game as TRF writes it: the pairing's bye `U`, a requested bye `H` or `Z`
+as itself; every other absence `Z` (no points in TRF's reckoning, none rated)."""
+_FROM_CODES: Mapping[str, AbsenceReason] = {"H": AbsenceReason.HALF_BYE,
+                                            "Z": AbsenceReason.ZERO_BYE}
+"""TRF's requested byes, read as the same reasons (rules.md section 9)."""
 
 
 # --- writing ------------------------------------------------------------------------------
@@ -118,7 +126,7 @@ def _entries(season: Season, count: int, number: Mapping[str, int]) \
             entries[game.white][at] = f"  {number[game.black]:04d} w {white}"
             entries[game.black][at] = f"  {number[game.white]:04d} b {black}"
         for absence in rnd.absent:
-            code = "U" if absence.reason is AbsenceReason.BYE else "Z"
+            code = _ABSENCE_CODES.get(absence.reason, "Z")
             entries[absence.player][at] = f"  0000 - {code}"
     return entries
 
@@ -413,11 +421,10 @@ class _Reading:
         if detail is not None:
             return {"player": self.ids[start],
                     **{k: v for k, v in detail.items() if k not in ("round", "player")}}
-        kind = _FROM_BYE_TYPES.get(self.byes.get((number, start), ""))
+        kind = _FROM_BYE_TYPES.get(self.byes.get((number, start), "")) or _FROM_CODES.get(code)
         if kind is None:
             self.assume(Assumed.ABSENCE_KIND)
-            kind = AbsenceReason.BYE if code in "UF+" else AbsenceReason.NOTICE \
-                if code in "HZ" else AbsenceReason.NO_NOTICE
+            kind = AbsenceReason.BYE if code in "UF+" else AbsenceReason.NO_NOTICE
         if kind is AbsenceReason.EXTERNAL:
             return {"player": self.ids[start], "reason": kind.value,
                     "day": ExternalDay.CLUB_NIGHT.value}

@@ -7,6 +7,34 @@ a change is a new migration at the end.
 
 from __future__ import annotations
 
+
+def _bumps_version(*tables: str) -> str:
+    """Triggers: every write to these tables moves the club's version (migration 8)."""
+    return "".join(
+        f"CREATE TRIGGER {table}_{event.lower()}_bumps AFTER {event} ON {table} "
+        "BEGIN UPDATE club_version SET version = version + 1; END;\n"
+        for table in tables for event in ("INSERT", "UPDATE", "DELETE"))
+
+
+def _moves_standings(*tables: str) -> str:
+    """Triggers: every write to these tables moves the standings' version (migration 10)."""
+    return "".join(
+        f"CREATE TRIGGER {table}_{event.lower()}_moves_standings AFTER {event} ON {table} "
+        "BEGIN UPDATE club_version SET standings = standings + 1; END;\n"
+        for table in tables for event in ("INSERT", "UPDATE", "DELETE"))
+
+
+def _moves_standings_when_played(*tables: str) -> str:
+    """Triggers: a write to a round's rows moves the standings' version once the round is
+    published or complete (migration 10)."""
+    return "".join(
+        f"CREATE TRIGGER {table}_{event.lower()}_moves_standings AFTER {event} ON {table} "
+        f"WHEN (SELECT state FROM round WHERE id = {row}.round_id) IN ('published', 'complete') "
+        "BEGIN UPDATE club_version SET standings = standings + 1; END;\n"
+        for table in tables
+        for event, row in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")))
+
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema.
     """
@@ -208,12 +236,8 @@ MIGRATIONS: tuple[str, ...] = (
         version INTEGER NOT NULL
     );
     INSERT INTO club_version (id, version) VALUES (1, 0);
-    """ + "".join(
-        f"CREATE TRIGGER {table}_{event.lower()}_bumps AFTER {event} ON {table} "
-        "BEGIN UPDATE club_version SET version = version + 1; END;\n"
-        for table in ("club", "arbiter", "season", "player", "round", "signoff", "game",
-                      "broken_rule", "signon", "rating_proposal")
-        for event in ("INSERT", "UPDATE", "DELETE")),
+    """ + _bumps_version("club", "arbiter", "season", "player", "round", "signoff", "game",
+                         "broken_rule", "signon", "rating_proposal"),
     # 9: whether a complete round's standings were posted. They are computed outside the
     # write that completed the round and posted by a claim of their own; a round loaded or
     # restored counts as posted.
@@ -225,16 +249,33 @@ MIGRATIONS: tuple[str, ...] = (
     # standings and their rendered tables are kept across every member's sign-off.
     """
     ALTER TABLE club_version ADD COLUMN standings INTEGER NOT NULL DEFAULT 0;
-    """ + "".join(
-        f"CREATE TRIGGER {table}_{event.lower()}_moves_standings AFTER {event} ON {table} "
-        "BEGIN UPDATE club_version SET standings = standings + 1; END;\n"
-        for table in ("season", "player", "round")
-        for event in ("INSERT", "UPDATE", "DELETE")) + "".join(
-        f"CREATE TRIGGER {table}_{event.lower()}_moves_standings AFTER {event} ON {table} "
-        f"WHEN (SELECT state FROM round WHERE id = {row}.round_id) IN ('published', 'complete') "
-        "BEGIN UPDATE club_version SET standings = standings + 1; END;\n"
-        for table in ("game", "signoff", "signon")
-        for event, row in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD"))),
+    """ + _moves_standings("season", "player", "round")
+    + _moves_standings_when_played("game", "signoff", "signon"),
+    # 11: the requested byes (`half_bye`, `zero_bye`) as reasons of a round without a game.
+    # SQLite cannot widen a CHECK: the table is built anew, with its triggers.
+    f"""
+    CREATE TABLE signoff_new (
+        id INTEGER PRIMARY KEY,
+        round_id INTEGER NOT NULL REFERENCES round(id) ON DELETE CASCADE,
+        player_id INTEGER NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+        reason TEXT NOT NULL
+            CHECK (reason IN ('notice', 'no_notice', 'bye', 'arbiter', 'external', 'half_bye',
+                              'zero_bye')),
+        day TEXT CHECK (day IN ('club_night', 'other_day')),
+        team INTEGER,
+        result TEXT CHECK (result IN ('1', '1/2', '0')),
+        note TEXT NOT NULL DEFAULT '',
+        sent_at TEXT,
+        entered_by INTEGER,
+        on_time INTEGER NOT NULL DEFAULT 1,
+        UNIQUE (round_id, player_id)
+    );
+    INSERT INTO signoff_new SELECT * FROM signoff;
+    DROP TABLE signoff;
+    ALTER TABLE signoff_new RENAME TO signoff;
+    {_bumps_version("signoff")}
+    {_moves_standings_when_played("signoff")}
+    """,
 )
 
 VERSION = len(MIGRATIONS)

@@ -120,7 +120,7 @@ def test_the_file_reads_by_the_specification_as_the_season(path):
                                           "+-": "+-", "-+": "-+", "--": "--"}[game.result]
         for absence in rnd.absent:
             entry = players[number[absence.player]]["rounds"][rnd.number - 1]
-            assert entry == ("0000", "-", "U" if absence.reason == "bye" else "Z")
+            assert entry == ("0000", "-", {"bye": "U", "half_bye": "H"}.get(absence.reason, "Z"))
     codes = [e[2] for p in players.values() for e in p["rounds"]]
     assert codes.count("1") + codes.count("0") + codes.count("=") + codes.count("+") + \
         codes.count("-") == 2 * games  # every game twice, nothing else looks like one
@@ -200,9 +200,27 @@ def test_a_foreign_file_becomes_a_season_with_what_was_assumed():
         "jan-de-vries-anna-bakker 1-0", "piet-smit-jan-de-vries 0-1",
         "anna-bakker-piet-smit ½-½"]
     assert [(a.player, a.reason.value) for r in season.rounds for a in r.absent] == [
-        ("anna-bakker", "bye"), ("jan-de-vries", "notice")]
+        ("anna-bakker", "bye"), ("jan-de-vries", "half_bye")]
+    # H is TRF's half-point bye, read as that reason; only U's kind is a guess (the
+    # pairing's bye, not one he asked for).
     assert imported.assumed == {Assumed.IDS: 3, Assumed.RULES: 1, Assumed.JOINED_LATER: 1,
-                                Assumed.UNRATED_RESULT: 1, Assumed.ABSENCE_KIND: 2}
+                                Assumed.UNRATED_RESULT: 1, Assumed.ABSENCE_KIND: 1}
+
+
+def test_requested_byes_cross_a_trf_as_h_and_z_both_ways():
+    lines = [spec_line(1, "A, A", "", "", "1.5", 1, ["0002 w 1", "0000 - H"]),
+             spec_line(2, "B, B", "", "", "1.0", 2, ["0001 b 0", "0003 w 1"]),
+             spec_line(3, "C, C", "", "", "0.5", 3, ["0000 - H", "0002 b 0"])]
+    season = read_trf("\n".join(lines)).season
+    assert [(r.number, a.reason.value) for r in season.rounds for a in r.absent] == \
+        [(1, "half_bye"), (2, "half_bye")]
+    lines[2] = spec_line(3, "C, C", "", "", "0.0", 3, ["0000 - Z", "0002 b 0"])
+    season = read_trf("\n".join(lines)).season
+    assert season.round(1).absent[0].reason.value == "zero_bye"
+    written = write_trf(season)
+    entries = {x[4:8].strip(): x[91:].split() for x in written.splitlines() if x.startswith("001")}
+    assert entries["1"][3:] == ["0000", "-", "H"] and entries["3"][:3] == ["0000", "-", "Z"]
+    assert "type=half" in written and "type=zero" in written
 
 
 def test_a_chesspairing_bye_type_is_read_as_the_keizer_kind():
