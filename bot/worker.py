@@ -14,6 +14,7 @@ import asyncio
 import logging
 import multiprocessing
 import multiprocessing.connection
+import multiprocessing.util
 import os
 import threading
 from collections.abc import Callable, Mapping
@@ -120,6 +121,15 @@ def _begin(path: str) -> None:
         threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
     loop = asyncio.new_event_loop()
     _kept = _Kept(loop, loop.run_until_complete(read_only(Path(path))))
+    # The connection's thread is not a daemon: left open, it would keep the process from
+    # ending when the pool shuts down (and the bot's own exit waits for the process).
+    # Finalizers with a priority run at the process's exit, before its threads are joined.
+    multiprocessing.util.Finalize(_kept, _end, args=(_kept,), exitpriority=10)
+
+
+def _end(kept: _Kept) -> None:
+    kept.loop.run_until_complete(kept.conn.close())
+    kept.loop.close()
 
 
 def _exit_with(sentinel: int) -> None:

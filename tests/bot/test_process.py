@@ -494,6 +494,17 @@ async def test_the_standings_worker_does_not_outlive_a_killed_bot(tg, tmp_path):
     await until(lambda: not any(running(pid) for pid in started), timeout=10, every=0.05)
 
 
+async def test_a_bot_stopped_after_a_stand_ends_and_so_does_its_worker(tg, tmp_path):
+    """The worker holds a database connection with a thread of its own: left open, the
+    worker never ended when the pool shut down, and the bot's exit waited for it."""
+    bot, started = await bot_after_a_stand(tg, tmp_path)
+    assert bot.process is not None
+    os.kill(bot.process.pid, signal.SIGTERM)
+    code = await bot.exited(timeout=20)
+    assert code in (0, -signal.SIGTERM, 128 + signal.SIGTERM), bot.output
+    await until(lambda: not any(running(pid) for pid in started), timeout=10, every=0.05)
+
+
 async def test_a_killed_standings_worker_is_replaced(tg, tmp_path):
     """The worker killed (out of memory, by hand): the next question that needs it starts
     another, and the member gets his answer; nothing is logged as an error."""

@@ -55,5 +55,12 @@ async def test_the_variants_are_shown_and_explained(tg, tmp_path, members):
         anna = await bot.ask(members[0], "/stand mij")
         # Anna lost to Bram in round 1: under FreeKeizer a sixth of his value.
         assert "0,167" in anna.text
+        # Back to a loss worth nothing, in mid-season: shown first, as any rules change.
+        preview = await bot.ask(ARBITER, '/instellingen regel result_fractions {"loss": 0}')
+        assert "Nog niet opgeslagen" in preview.text and "spelers op een andere plaats" \
+            in preview.text
+        done = await bot.ask(ARBITER, '/instellingen regel result_fractions {"loss": 0} bevestig')
+        assert "Opgeslagen" in done.text
+        assert "verlies 1/6" not in (await bot.ask(ARBITER, "/instellingen")).text
     finally:
         await bot.stop()

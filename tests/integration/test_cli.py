@@ -113,6 +113,13 @@ def test_rules_file_is_checked_and_shown(capsys, tmp_path):
     good.write_text('preset = "sliedrecht"\nnotice_cap = 8\n', encoding="utf-8")
     code, out, _ = run(capsys, "rules", good)
     assert code == 0 and "notice_cap = 8" in out and '"notice": "0.33"' in out
+    variants = tmp_path / "vrij.toml"
+    variants.write_text('preset = "freekeizer"\nabsence_decay = 0.5\n'
+                        '[compensation]\nbye = {points = 3}\n', encoding="utf-8")
+    code, out, _ = run(capsys, "rules", variants)
+    assert code == 0 and 'result_fractions = {"win": "1", "draw": "0.5", "loss": "1/6"}' in out
+    assert 'absence_decay = "0.5"' in out and '"bye": {"points": "3"}' in out
+    assert 'cap_kinds = ["notice", "no_notice"]' in out and 'ties = "previous"' in out
     bad = tmp_path / "fout.toml"
     bad.write_text('preset = "sliedrecht"\nnotice_kap = 8\n', encoding="utf-8")
     code, _, err = run(capsys, "rules", bad)
