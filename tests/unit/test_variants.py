@@ -70,6 +70,23 @@ def test_a_priced_forfeit_earns_a_share_of_the_opponents_value():
         (True, CompensationKind.OPPONENT_ABSENT, "b", 1)
 
 
+@pytest.mark.parametrize(("mode", "expected"), [
+    # Round 1 at a10 b9 c8 d7: a = 10 + 9 (priced forfeit), c = 8 + 7: a c b d, so round 2
+    # prices at a10 c9 b8 d7. Classic: a = 10 + 8 (b, round 1), c = 9 + 7 + 10, b = 8 + 7.
+    ("classic", {"c": 26, "a": 18, "b": 15, "d": 7}),
+    # From there c a b d, re-priced at c10 a9 b8 d7: a = 9 + 8, c = 10 + 7 + 9, b = 8 + 7;
+    # the same order, so it stops.
+    ("fixed_point", {"c": 26, "a": 17, "b": 15, "d": 7}),
+    # Each round once at the values before it, bonus at the first value:
+    # a = 10 + 9, c = 8 + 7 + 10, b = 9 + 7.
+    ("frozen", {"c": 25, "a": 19, "b": 16, "d": 7}),
+])
+def test_a_priced_forfeit_in_every_mode(mode, expected):
+    rules = {**TEN, "revaluation": mode, "forfeit_scoring": {"win": 1, "loss": 0, "double": 0}}
+    season = build(rules, FOUR, ["a-b +-, c-d 1-0", "a-c 0-1, b-d 1-0"])
+    assert scores(compute_standings(season, 2)) == expected
+
+
 def test_a_forfeit_side_left_to_compensation_keeps_the_season_formats_rule():
     rules = {**TEN, "forfeit_scoring": {"win": 1, "loss": "compensation"},
              "compensation": {"no_notice": "1/3"}}
@@ -210,6 +227,22 @@ def test_equal_scores_by_rating_as_sevilla_does():
     assert compute_standings(season_for("rating"), 1).ranking[:2] == ("d", "b")
 
 
+@pytest.mark.parametrize(("mode", "ties", "expected"), [
+    # Fixed point: pass 1 gives b and d 17 each. By the previous order b d a c, re-priced at
+    # b10 d9 a8 c7: b = 10 + 7, d = 9 + 8, still equal, b first: it holds.
+    ("fixed_point", "previous", {"b": 17, "d": 17, "a": 8, "c": 7}),
+    # By rating d b a c, re-priced at d10 b9 a8 c7: d = 10 + 8, b = 9 + 7: it holds.
+    ("fixed_point", "rating", {"d": 18, "b": 16, "a": 8, "c": 7}),
+    # Frozen prices round 1 once: d and b stay on 17, in rating order.
+    ("frozen", "rating", {"d": 17, "b": 17, "a": 10, "c": 8}),
+])
+def test_equal_scores_in_each_pass_and_each_frozen_round(mode, ties, expected):
+    season = build({**TEN, "revaluation": mode, "ties": ties}, "a:1700 b:1800 c:1900 d:2000",
+                   ["b-c 1-0, a-d 0-1"], initial_ranking=["a", "b", "c", "d"])
+    after = compute_standings(season, 1)
+    assert scores(after) == expected and after.ranking == tuple(expected)
+
+
 # --- frozen_bonus ---------------------------------------------------------------------------
 
 
@@ -245,6 +278,18 @@ def test_items_are_rounded_before_they_are_summed(grid, c_after_2):
     # (on the half grid; 1 on the whole grid, rounded down).
     assert scores(after2)["c"] == c_after_2
     assert sum(x.points for x in after2.breakdown("c")) == c_after_2
+
+
+def test_frozen_rounds_are_rounded_and_decayed_when_they_are_priced():
+    rules = {**TEN, "revaluation": "frozen", "item_rounding": "half", "absence_decay": "1/2"}
+    season = build(rules, FOUR, ["a-b 1-0, c notice, d notice",
+                                 "a-b 1/2-1/2, c notice, d notice"])
+    after1, after2 = standings_history(season)[1:]
+    # Round 1 at a10 b9 c8 d7: c's notice 8/3 -> 2.5, d's 7/3 -> 2.5: c 10.5, d 9.5.
+    assert scores(after1) == {"a": 19, "c": F(21, 2), "d": F(19, 2), "b": 9}
+    # Round 2 at a10 c9 d8 b7, their 2nd notices halved: c 9/3 = 3 -> 1.5; d 8/3 -> 2.5,
+    # * 1/2 = 1.25, down to 1. a draws with b: 7/2. So c 12, d 10.5, a 22.5, b 9 + 10/2.
+    assert scores(after2) == {"a": F(45, 2), "b": 14, "c": 12, "d": F(21, 2)}
 
 
 # --- fixed_point_start ----------------------------------------------------------------------
@@ -377,3 +422,50 @@ def digest(season: Season) -> str:
 def test_with_every_variant_at_its_default_the_standings_are_as_before(seed, spelled_out):
     before = json.loads(BEFORE.read_text())
     assert digest(season_for(seed, spelled_out)) == before[str(seed)], f"seed {seed}"
+
+
+VARIANT_CHOICES = {
+    "result_fractions": [{"loss": "1/6"}, {"win": 1, "draw": "1/2", "loss": 0}],
+    "forfeit_scoring": ["compensation", {"win": 1, "loss": 0, "double": 0},
+                        {"win": "2/3", "loss": "compensation", "double": "1/3"}],
+    "compensation": [{}, {"bye": {"points": 4}, "no_notice": {"points": -1}},
+                     {"notice": "1/3", "late_join": {"points": 0}}],
+    "cap_kinds": [["notice"], ["notice", "no_notice"], ["notice", "arbiter", "bye"]],
+    "notice_cap": [None, 1, 3],
+    "absence_decay": [None, "1/2", "9/10"],
+    "withdrawn": ["keep", "absent", "hide"],
+    "ties": ["previous", "rating"],
+    "frozen_bonus": ["initial", "current"],
+    "item_rounding": ["exact", "half", "whole"],
+    "fixed_point_start": ["previous", "initial"],
+}
+
+
+@given(st.integers(0, 10**6), st.fixed_dictionaries(
+    {key: st.sampled_from(choices) for key, choices in VARIANT_CHOICES.items()}))
+def test_every_combination_ranks_everyone_it_should_and_explains_each_score(seed, variants):
+    rng = random.Random(seed)
+    preset = rng.choice(("sliedrecht", "drie-groepen", "drie-cycli"))
+    overrides = {"revaluation": rng.choice(MODES), **variants}
+    if rng.random() < 0.3:
+        overrides |= {"ladder": "score", "top_value": 100, "bottom_value": 40}
+    data = random_season_data(rng, players=rng.randint(2, 12), rounds=rng.randint(1, 6),
+                              preset=preset, overrides=json.loads(json.dumps(overrides)))
+    for i, rnd in enumerate(data["rounds"]):
+        if "games" not in rnd:
+            data["rounds"] = data["rounds"][:i]
+            break
+    season = Season.from_data(data)
+    hide = variants["withdrawn"] == "hide"
+    for standings in standings_history(season):
+        r = max(standings.after_round, 1)
+        expected = {p.id for p in season.players if p.joined <= r
+                    and not (hide and p.withdrawn is not None and p.withdrawn < r
+                             and standings.after_round > 0)}
+        assert set(standings.ranking) == expected
+        assert {p.id for p in standings.left_out} == \
+            {p.id for p in season.players if p.joined <= r} - expected
+        if variants["item_rounding"] != "exact" and overrides["revaluation"] == "fixed_point":
+            continue  # a cycle's mean is put on the grid as a whole, not item by item
+        for row in standings.rows:
+            assert sum(x.points for x in standings.breakdown(row.id)) == row.score
