@@ -60,6 +60,8 @@ THROUGH = ("tot", "en", "met")
 
 EXTERNAL = {"extern": ExternalDay.OTHER_DAY, "extern-anderedag": ExternalDay.OTHER_DAY,
             "extern-clubavond": ExternalDay.CLUB_NIGHT, "clubavond": ExternalDay.CLUB_NIGHT}
+REQUESTED_BYES = {"halvebye": AbsenceReason.HALF_BYE, "nulbye": AbsenceReason.ZERO_BYE}
+"""A bye asked for (docs/rules.md, the variants): the arbiter grants it."""
 
 
 def parse(words: list[str], rounds: list[ScheduledRound], opened: int | None,
@@ -97,6 +99,10 @@ def parse(words: list[str], rounds: list[ScheduledRound], opened: int | None,
             continue
         if low in EXTERNAL:
             request.reason, request.day = AbsenceReason.EXTERNAL, EXTERNAL[low]
+            k += 1
+            continue
+        if low in REQUESTED_BYES:
+            request.reason, request.day = REQUESTED_BYES[low], None
             k += 1
             continue
         point, used = _point(words[k:], today, club_day)

@@ -342,8 +342,8 @@ HELP_ARBITER = (
     "\n\nVoor de wedstrijdleider:\n"
     "/indeling maak | opnieuw | bevestig | bye NAAM | ruil NAAM en NAAM | wis\n"
     "/uitslag BORD UITSLAG [ronde N] – ook reglementair: +- -+ --\n"
-    "/afmelden NAAM … – namens een lid; /extern NAAM TEAM UITSLAG [clubavond|anderedag] "
-    "[ronde N]\n"
+    "/afmelden NAAM … – namens een lid, ook met <code>halvebye</code> of <code>nulbye</code>; "
+    "/extern NAAM TEAM UITSLAG [clubavond|anderedag] [ronde N]\n"
     "/speler nieuw NAAM [rating] [jeugd] [flexibel] | weg NAAM | NAAM flexibel | NAAM vast; "
     "/spelers\n"
     "/seizoen nieuw [NAAM] – het volgende seizoen (eerst te zien, dan bevestigen)\n"
@@ -428,7 +428,11 @@ EARNS_NOTHING = "Dat levert geen punten op."
 EARNS_POINTS = "Dat levert {whom}{points} punten op, wat {whose} waarde ook is."
 SIGNED_OFF_FOR: Mapping[CompensationKind, str] = {
     CompensationKind.EXTERNAL_CLUB_NIGHT: " voor een externe partij op de clubavond",
-    CompensationKind.EXTERNAL_OTHER_DAY: " voor een externe partij op een andere dag"}
+    CompensationKind.EXTERNAL_OTHER_DAY: " voor een externe partij op een andere dag",
+    CompensationKind.HALF_BYE: " met een gevraagde bye (halve punt)",
+    CompensationKind.ZERO_BYE: " met een gevraagde bye (geen punt)"}
+REQUESTED_BYE_BY_ARBITER = ("Een gevraagde bye (halvebye, nulbye) kent de wedstrijdleider toe. "
+                            "Vraag het hem; afmelden kan gewoon met <code>/afmelden</code>.")
 """What a sign-off is for, after "afgemeld voor ronde N (datum)" (nothing for a plain one)."""
 AANMELDEN_DONE = "Je afmelding voor ronde {round} is ingetrokken: je speelt mee."
 SIGNED_ON = "{name} is aangemeld voor ronde {round} ({date}) en wordt ingedeeld."

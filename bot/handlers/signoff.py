@@ -46,6 +46,8 @@ async def afmelden(update: Update, context: Context) -> Answer | Write:
                                      None if upcoming is None else upcoming.number, today)
     if parsed.problem:
         return Answer(parsed.problem + "\n" + texts.AFMELDEN_USAGE)
+    if parsed.reason in phrases.REQUESTED_BYES.values() and not arbiter:
+        return Answer(texts.REQUESTED_BYE_BY_ARBITER)
     if not parsed.rounds:
         if upcoming is None:
             return Answer(texts.NO_OPEN_ROUND)

@@ -35,6 +35,8 @@ REFUSALS = [
     ("member", "/aanmelden 1000000000000000000000000000000",
      "Ronde 1000000000000000000000000000000 staat niet op het programma."),
     ("member", "/afmelden ²", "'²' is geen rondenummer of datum."),
+    ("member", "/afmelden halvebye", "Een gevraagde bye (halvebye, nulbye) kent de "
+                                    "wedstrijdleider toe."),
     ("member", "/afmelden van ² t/m 3", "'²' is geen rondenummer of datum."),
     ("member", "/afmelden 31-2", "'31-2' is geen datum."),
     ("member", "/afmelden van 3 t/m 2", "Van ronde 3 tot ronde 2 kan niet"),

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import json
 
+from core.pairing.request import request_for_round
 from core.season import Season
 from storage import roster
 from storage.db import Database
-from tests.bot.conftest import ARBITER, MEMBERS, club_bot
+from storage.seasons import load_season
+from tests.bot.conftest import ARBITER, MEMBERS, boards, club_bot
+from tests.bot.test_season import pass_deadline, publish, set_up_club
 
 RULES = {"preset": "freekeizer", "absence_decay": "1/2", "planned_rounds": 5,
          "compensation": {"bye": {"points": 3}}}
@@ -64,3 +67,20 @@ async def test_the_variants_are_shown_and_explained(tg, tmp_path, members):
         assert "verlies 1/6" not in (await bot.ask(ARBITER, "/instellingen")).text
     finally:
         await bot.stop()
+
+
+async def test_a_requested_bye_is_granted_by_the_arbiter_and_is_no_pairing_bye(bot, members):
+    await set_up_club(bot, members, rounds=2)
+    refused = await bot.ask(members[4], "/afmelden halvebye")
+    assert refused.text.startswith("Een gevraagde bye (halvebye, nulbye) kent de "
+                                   "wedstrijdleider toe.")
+    granted = await bot.ask(ARBITER, "/afmelden Eva Bos halvebye")
+    assert "Eva Bos is afgemeld voor ronde 1" in granted.text
+    assert "met een gevraagde bye (halve punt)" in granted.text
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    paired = {name for board in boards(post.text) for name in board}
+    assert "Eva Bos" not in paired and len(paired) == 4  # five present: one has the bye
+    season = await load_season(bot.app.bot_data.db)
+    assert [a.reason.value for a in season.round(1).absent if a.player == "p4"] == ["half_bye"]
+    assert request_for_round(season, 2).byes.get("p4") is None
