@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 
+from bot import tables
 from core.pairing.request import request_for_round
 from core.season import Season
+from core.standings import compute_standings
 from storage import roster
 from storage.db import Database
 from storage.seasons import load_season
@@ -84,3 +86,21 @@ async def test_a_requested_bye_is_granted_by_the_arbiter_and_is_no_pairing_bye(b
     season = await load_season(bot.app.bot_data.db)
     assert [a.reason.value for a in season.round(1).absent if a.player == "p4"] == ["half_bye"]
     assert request_for_round(season, 2).byes.get("p4") is None
+
+
+def test_an_opponent_left_out_after_his_withdrawal_is_still_named():
+    players = [{"id": "a", "name": "Anna Visser", "rating": 2000},
+               {"id": "b", "name": "Bram de Boer", "rating": 1900, "withdrawn": 1},
+               {"id": "c", "name": "Cor Jansen", "rating": 1800}]
+    season = Season.from_data(json.loads(json.dumps({
+        "format": "keizer-season/1", "club": "Testclub", "season": "2026-2027",
+        "rules": {"preset": "sliedrecht", "withdrawn": "hide"}, "players": players,
+        "rounds": [{"round": 1, "games": [{"white": "a", "black": "b", "result": "1-0"}],
+                    "absent": [{"player": "c", "reason": "bye"}]},
+                   {"round": 2, "games": [{"white": "c", "black": "a", "result": "0-1"}],
+                    "absent": []}]})))
+    after = compute_standings(season, 2)
+    assert after.ranking == ("a", "c")
+    assert "tegen Bram de Boer" in tables.breakdown_table(after, "a", 1)
+    _, rows = tables.crosstable(after, 1)
+    assert rows[0][2].startswith("–w1")  # round 1: against someone no longer ranked
