@@ -8,6 +8,27 @@ a change is a new migration at the end.
 from __future__ import annotations
 
 
+def _signoff_table(name: str, reasons: tuple[str, ...]) -> str:
+    """The sign-off table (any round without a game), with the reasons it takes."""
+    allowed = ", ".join(f"'{reason}'" for reason in reasons)
+    return f"""
+    CREATE TABLE {name} (
+        id INTEGER PRIMARY KEY,
+        round_id INTEGER NOT NULL REFERENCES round(id) ON DELETE CASCADE,
+        player_id INTEGER NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+        reason TEXT NOT NULL CHECK (reason IN ({allowed})),
+        day TEXT CHECK (day IN ('club_night', 'other_day')),
+        team INTEGER,
+        result TEXT CHECK (result IN ('1', '1/2', '0')),
+        note TEXT NOT NULL DEFAULT '',
+        sent_at TEXT,
+        entered_by INTEGER,
+        on_time INTEGER NOT NULL DEFAULT 1,
+        UNIQUE (round_id, player_id)
+    );
+    """
+
+
 def _bumps_version(*tables: str) -> str:
     """Triggers: every write to these tables moves the club's version (migration 8)."""
     return "".join(
@@ -95,21 +116,8 @@ MIGRATIONS: tuple[str, ...] = (
         UNIQUE (season_id, number)
     );
 
-    CREATE TABLE signoff (
-        id INTEGER PRIMARY KEY,
-        round_id INTEGER NOT NULL REFERENCES round(id) ON DELETE CASCADE,
-        player_id INTEGER NOT NULL REFERENCES player(id) ON DELETE CASCADE,
-        reason TEXT NOT NULL
-            CHECK (reason IN ('notice', 'no_notice', 'bye', 'arbiter', 'external')),
-        day TEXT CHECK (day IN ('club_night', 'other_day')),
-        team INTEGER,
-        result TEXT CHECK (result IN ('1', '1/2', '0')),
-        note TEXT NOT NULL DEFAULT '',
-        sent_at TEXT,
-        entered_by INTEGER,
-        on_time INTEGER NOT NULL DEFAULT 1,
-        UNIQUE (round_id, player_id)
-    );
+    """ + _signoff_table("signoff", ("notice", "no_notice", "bye", "arbiter", "external"))
+    + """
 
     CREATE TABLE game (
         id INTEGER PRIMARY KEY,
@@ -253,23 +261,8 @@ MIGRATIONS: tuple[str, ...] = (
     + _moves_standings_when_played("game", "signoff", "signon"),
     # 11: the requested byes (`half_bye`, `zero_bye`) as reasons of a round without a game.
     # SQLite cannot widen a CHECK: the table is built anew, with its triggers.
-    f"""
-    CREATE TABLE signoff_new (
-        id INTEGER PRIMARY KEY,
-        round_id INTEGER NOT NULL REFERENCES round(id) ON DELETE CASCADE,
-        player_id INTEGER NOT NULL REFERENCES player(id) ON DELETE CASCADE,
-        reason TEXT NOT NULL
-            CHECK (reason IN ('notice', 'no_notice', 'bye', 'arbiter', 'external', 'half_bye',
-                              'zero_bye')),
-        day TEXT CHECK (day IN ('club_night', 'other_day')),
-        team INTEGER,
-        result TEXT CHECK (result IN ('1', '1/2', '0')),
-        note TEXT NOT NULL DEFAULT '',
-        sent_at TEXT,
-        entered_by INTEGER,
-        on_time INTEGER NOT NULL DEFAULT 1,
-        UNIQUE (round_id, player_id)
-    );
+    _signoff_table("signoff_new", ("notice", "no_notice", "bye", "arbiter", "external",
+                                    "half_bye", "zero_bye")) + f"""
     INSERT INTO signoff_new SELECT * FROM signoff;
     DROP TABLE signoff;
     ALTER TABLE signoff_new RENAME TO signoff;

@@ -76,10 +76,17 @@ def seasons(draw: st.DrawFn, *, min_players: int = 2, max_players: int = 16,
         if ladder != "step":
             overrides |= {"ladder": ladder, "top_value": 100, "bottom_value": 40}
     rng = random.Random(draw(st.integers(0, 2**32)))
-    data = random_season_data(rng, players=draw(st.integers(min_players, max_players)),
-                              rounds=draw(st.integers(0, max_rounds)), preset=preset,
+    return random_season(rng, players=draw(st.integers(min_players, max_players)),
+                         rounds=draw(st.integers(0, max_rounds)), preset=preset,
+                         overrides=overrides)
+
+
+def random_season(rng: random.Random, *, players: int, rounds: int, preset: str,
+                  overrides: dict[str, Any]) -> Season:
+    """`random_season_data` as a season. Rounds in which nobody could play are not real
+    rounds: it ends before the first of them."""
+    data = random_season_data(rng, players=players, rounds=rounds, preset=preset,
                               overrides=overrides)
-    # Rounds in which nobody could play are not real rounds: drop from the first such round.
     for i, rnd in enumerate(data["rounds"]):
         if "games" not in rnd:
             data["rounds"] = data["rounds"][:i]

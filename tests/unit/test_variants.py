@@ -21,7 +21,7 @@ from core.rules import PRESETS, CompensationKind, rules_from_source, rules_to_ma
 from core.season import AbsenceReason, Season
 from core.standings import compute_standings, standings_history
 from tests.seasons import build
-from tests.strategies import random_season_data
+from tests.strategies import random_season
 
 FOUR = "a:2000 b:1900 c:1800 d:1700"
 FIVE = "a:2000 b:1900 c:1800 d:1700 e:1600"
@@ -386,7 +386,7 @@ def test_a_bad_variant_is_named_with_its_place(source, path, code):
 BEFORE = Path(__file__).parent.parent / "data" / "standings_before_variants.json"
 """The standings history of 400 seeded random seasons (every preset, mode and ladder), as a
 digest per seed, recorded with the engine as it was before section 9 (commit 6967cf0,
-`season_for` and `digest` below). `random_season_data` must keep drawing as it does."""
+`season_for` and `digest` below). `random_season` must keep drawing as it does."""
 
 SPELLED_OUT = {"result_fractions": {"win": 1, "draw": "1/2", "loss": 0},
                "forfeit_scoring": "compensation", "cap_kinds": ["notice"], "absence_decay": None,
@@ -403,13 +403,8 @@ def season_for(seed: int, spelled_out: bool = False) -> Season:
         overrides |= {"ladder": ladder, "top_value": 100, "bottom_value": 40}
     if spelled_out:
         overrides |= SPELLED_OUT
-    data = random_season_data(rng, players=rng.randint(2, 16), rounds=rng.randint(1, 8),
-                              preset=preset, overrides=json.loads(json.dumps(overrides)))
-    for i, rnd in enumerate(data["rounds"]):
-        if "games" not in rnd:
-            data["rounds"] = data["rounds"][:i]
-            break
-    return Season.from_data(data)
+    return random_season(rng, players=rng.randint(2, 16), rounds=rng.randint(1, 8),
+                         preset=preset, overrides=json.loads(json.dumps(overrides)))
 
 
 def digest(season: Season) -> str:
@@ -449,13 +444,8 @@ def test_every_combination_ranks_everyone_it_should_and_explains_each_score(seed
     overrides = {"revaluation": rng.choice(MODES), **variants}
     if rng.random() < 0.3:
         overrides |= {"ladder": "score", "top_value": 100, "bottom_value": 40}
-    data = random_season_data(rng, players=rng.randint(2, 12), rounds=rng.randint(1, 6),
-                              preset=preset, overrides=json.loads(json.dumps(overrides)))
-    for i, rnd in enumerate(data["rounds"]):
-        if "games" not in rnd:
-            data["rounds"] = data["rounds"][:i]
-            break
-    season = Season.from_data(data)
+    season = random_season(rng, players=rng.randint(2, 12), rounds=rng.randint(1, 6),
+                           preset=preset, overrides=json.loads(json.dumps(overrides)))
     hide = variants["withdrawn"] == "hide"
     for standings in standings_history(season):
         r = max(standings.after_round, 1)
