@@ -7,8 +7,11 @@ import datetime as dt
 import json
 from zoneinfo import ZoneInfo
 
+import pytest
+import vobject
 from icalendar import Calendar
 
+from bot.calendar import CalendarRound, rounds_ics
 from bot.cli import main
 from bot.flows import views
 from core.season import Season
@@ -51,6 +54,26 @@ async def test_each_round_at_the_start_time_in_summer_and_in_winter(tmp_path):
     # Zomertijd then wintertijd: 17:45 and 18:45 UTC.
     assert {s.astimezone(dt.UTC).time() for s in starts} == {dt.time(17, 45), dt.time(18, 45)}
     assert len({str(e["uid"]) for e in events}) == len(events)
+
+
+@pytest.mark.parametrize("zone", ["Europe/Amsterdam", "Europe/Brussels", "America/New_York",
+                                  "Australia/Sydney", "Asia/Kolkata"])
+def test_two_readers_see_each_round_at_its_time_in_summer_and_winter(zone):
+    """icalendar and vobject (which took icalendar's own time zone as winter time all year)
+    read the same times; so does a zone without clock changes, and one in the south."""
+    tz = ZoneInfo(zone)
+    days = [dt.date(2026, 9, 3), dt.date(2026, 11, 5), dt.date(2027, 1, 7), dt.date(2027, 4, 1),
+            dt.date(2027, 6, 24)]
+    made = rounds_ics([CalendarRound(k, day) for k, day in enumerate(days, start=1)], club="C",
+                      season="2026-2027", start=dt.time(20), zone=tz, stamp=STAMP)
+    expected = [dt.datetime.combine(day, dt.time(20), tzinfo=tz).astimezone(dt.UTC)
+                for day in days]
+    by_icalendar = [e.decoded("dtstart").astimezone(dt.UTC)
+                    for e in Calendar.from_ical(made).walk("VEVENT")]
+    by_vobject = [e.dtstart.value.astimezone(dt.UTC)
+                  for e in vobject.readOne(made.decode()).vevent_list]
+    assert by_icalendar == expected and by_vobject == expected
+    assert b"RDATE" not in made and (b"RRULE:FREQ=YEARLY" in made) == (zone != "Asia/Kolkata")
 
 
 def test_export_ics_from_the_command_line(tmp_path, monkeypatch, capsys):
