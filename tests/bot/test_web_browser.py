@@ -42,7 +42,12 @@ wanted.forEach(function (want) {{
       page: d.documentElement.scrollWidth,
       boxes: Array.from(d.querySelectorAll(".wrap")).map(function (w) {{
         return w.getBoundingClientRect().right <= want.width; }}),
-      first: row ? row.innerText.split(/\\s+/) : []}};
+      first: row ? row.innerText.split(/\\s+/) : [],
+      unscoped: d.querySelectorAll("th:not([scope])").length,
+      unnamed: Array.from(d.querySelectorAll("table")).filter(function (t) {{
+        return !t.caption && !t.getAttribute("aria-label"); }}).length,
+      blank: Array.from(d.querySelectorAll("th")).filter(function (h) {{
+        return !h.textContent.trim(); }}).length}};
     if (--left === 0) document.body.setAttribute("data-probe", JSON.stringify(probes));
   }});
   frame.src = "/p/" + want.page;
@@ -123,6 +128,18 @@ async def test_the_standings_a_player_page_and_the_cross_table_fit_a_phone_and_a
         assert mine["page"] <= width and mine["boxes"] and all(mine["boxes"])
         assert mine["first"][-1] == points
         assert cross["page"] <= width  # the wide table scrolls inside its own box
+
+
+async def test_every_table_says_what_it_is_and_what_each_header_heads(proxy, tmp_path):
+    """For a screen reader: each table has a caption or a label, each header cell its scope
+    and a text (the movement column's is there for readers only)."""
+    base, _ = proxy
+    pages = ("", "speler-ej0", "kruistabel", "programma", "ronde-1")
+    shown = await probe(tmp_path, base, [(page, 1280) for page in pages])
+    for page in pages:
+        assert shown[page, 1280]["first"], page  # the page has its table
+        assert (shown[page, 1280]["unscoped"], shown[page, 1280]["unnamed"],
+                shown[page, 1280]["blank"]) == (0, 0, 0), page
 
 
 async def test_screenshots_for_the_readme(proxy, tmp_path, request):
