@@ -21,7 +21,8 @@ def standings_rows(season: Season, after: int) -> tuple[list[str], list[list[str
 def round_rows(season: Season, number: int) -> tuple[list[str], list[list[str]]]:
     rnd = season.round(number)
     names = {p.id: p.name for p in season.players}
-    rows = [[str(k), names[g.white], names[g.black], "" if g.result is None else str(g.result)]
+    rows = [[str(k), names[g.white], names[g.black],
+             "" if g.result is None else texts.RESULT_IN_A_FILE.get(g.result, str(g.result))]
             for k, g in enumerate(rnd.games, start=1)]
     return list(texts.WEB_GAME_COLUMNS), rows
 
@@ -52,7 +53,8 @@ def write_html(season: Season, directory: Path) -> list[Path]:
 
 def write_csv(season: Season, directory: Path) -> list[Path]:
     """stand.csv, partijen.csv (every game), kruistabel.csv; `;`-separated, as Dutch
-    spreadsheets expect."""
+    spreadsheets expect, and UTF-8 with the byte-order mark by which Excel knows it (without
+    it, `½-½` opens as `Â½-Â½`)."""
     directory.mkdir(parents=True, exist_ok=True)
     played = season.complete_rounds
     games = [[texts.WEB_ROUND_COLUMN, *round_rows(season, 1)[0]]] if season.rounds \
@@ -67,7 +69,7 @@ def write_csv(season: Season, directory: Path) -> list[Path]:
     written = []
     for name, content in files.items():
         path = directory / name
-        with path.open("w", encoding="utf-8", newline="") as handle:
+        with path.open("w", encoding="utf-8-sig", newline="") as handle:
             csv.writer(handle, delimiter=";").writerows(
                 [[spreadsheet_safe(str(cell)) for cell in row] for row in content])
         written.append(path)

@@ -164,7 +164,7 @@ def pairing_table(pairing: PairingView, season: Season, ranking: Sequence[str],
 
 
 CROSS_SYMBOLS = {Fraction(1): "1", Fraction(1, 2): "½", Fraction(0): "0"}
-KIND_SHORT = {"notice": "afm", "no_notice": "-", "bye": "bye", "opponent_absent": "+",
+KIND_SHORT = {"notice": "afm", "no_notice": "afw", "bye": "bye", "opponent_absent": "regl",
               "arbiter": "wl", "external_club_night": "ext", "external_other_day": "ext",
               "late_join": "nw", "half_bye": "½bye", "zero_bye": "0bye"}
 

@@ -13,7 +13,7 @@ from core.numbers import exact_text, format_number
 from core.pairing.model import BrokenRule, Fixes, Rule
 from core.preview import Earning, SignOffPrice
 from core.rules import Colour, CompensationKind, Rules, rules_from_source, rules_to_mapping
-from core.season import ExternalDay
+from core.season import ExternalDay, Result
 from storage.errors import StoreError, StoreProblem
 from storage.states import RoundState, WebAccess
 
@@ -133,6 +133,11 @@ BREAKDOWN_COLUMNS = ("Ronde", "Wat", "Uitslag", "Waarde", "×", "Punten")
 BREAKDOWN_TOTAL = "Totaal"
 BREAKDOWN_HEAD = "{name}: {rank}e met {score} punten (stand na ronde {round})"
 BREAKDOWN_CAPPED = " (boven maximum)"
+RESULT_IN_A_FILE: Mapping[Result, str] = {Result.WHITE_BY_FORFEIT: "1-0 regl.",
+                                          Result.BLACK_BY_FORFEIT: "0-1 regl.",
+                                          Result.DOUBLE_FORFEIT: "0-0 regl."}
+"""Forfeits in the pages and spreadsheets: in words a spreadsheet cannot take for a formula
+(a cell starting with `+` or `-` is one)."""
 BREAKDOWN_FIXED = " (vast aantal punten)"
 BREAKDOWN_DECAYED = " (afgebouwd: ×{decay})"
 BREAKDOWN_FORFEIT_WON = "reglementair gewonnen van {name}"

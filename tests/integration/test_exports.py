@@ -71,11 +71,13 @@ def test_html_export_renders_in_a_browser(tmp_path):
 def test_csv_export_opens_as_data(tmp_path, path):
     season = Season.from_json(path.read_text(encoding="utf-8"))
     files = {p.name: p for p in write_csv(season, tmp_path)}
-    with files["stand.csv"].open(encoding="utf-8") as handle:
+    # Excel knows UTF-8 by its byte-order mark: without it "½-½" opens as "Â½-Â½".
+    assert all(f.read_bytes().startswith(b"\xef\xbb\xbf") for f in files.values())
+    with files["stand.csv"].open(encoding="utf-8-sig") as handle:
         rows = list(csv.reader(handle, delimiter=";"))
     assert rows[0][:3] == ["Pos", "Naam", "Punten"]
     assert len(rows) - 1 == len(standings_history(season)[-1].rows)
-    with files["partijen.csv"].open(encoding="utf-8") as handle:
+    with files["partijen.csv"].open(encoding="utf-8-sig") as handle:
         games = list(csv.reader(handle, delimiter=";"))
     assert len(games) - 1 == sum(len(r.games) for r in season.rounds)
 
@@ -104,10 +106,11 @@ def test_a_name_that_looks_like_a_formula_is_text_in_the_csv(tmp_path):
         else p for p in season.players))
     files = {p.name: p for p in write_csv(season, tmp_path)}
     cells = [cell for name in ("stand.csv", "partijen.csv", "kruistabel.csv")
-             for row in csv.reader(files[name].open(encoding="utf-8"), delimiter=";")
+             for row in csv.reader(files[name].open(encoding="utf-8-sig"), delimiter=";")
              for cell in row]
     assert "'" + evil in cells and "'@SUM(1)" in cells
-    assert "'+-" in cells  # the forfeit, as text
+    assert "1-0 regl." in cells and "regl" in cells and "afw" in cells  # forfeit, in words
+    assert not [c for c in cells if c.startswith("'") and c not in ("'" + evil, "'@SUM(1)")]
     assert not [c for c in cells if c and c[0] in "=+-@\t\r" and not PLAIN_NUMBER.fullmatch(c)]
 
 
