@@ -10,6 +10,7 @@ take as winter time all year."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -91,10 +92,12 @@ def _vtimezone(zone: ZoneInfo, year: int) -> Component:
 WEEKDAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 
 
+@functools.cache
 def _changes(zone: ZoneInfo, year: int) \
-        -> list[tuple[dt.datetime, dt.timedelta, dt.timedelta, str | None, bool]]:
+        -> tuple[tuple[dt.datetime, dt.timedelta, dt.timedelta, str | None, bool], ...]:
     """Each clock change in `year`: the wall time it happens at (in the old offset), the
-    offsets before and after, the new name, and whether it is summer time."""
+    offsets before and after, the new name, and whether it is summer time. Found hour by
+    hour, so kept: every member's calendar asks for the same zone and year."""
     found = []
     moment = dt.datetime(year, 1, 1, tzinfo=dt.UTC)
     hour = dt.timedelta(hours=1)
@@ -108,4 +111,4 @@ def _changes(zone: ZoneInfo, year: int) \
                           bool(local.dst())))
             offset = new
         moment = later
-    return found
+    return tuple(found)

@@ -320,9 +320,11 @@ class _Engine:
     def _priced(self, pid: str, q: str, factor: Fraction, decay: Fraction,
                 values: Valuation | None) -> None:
         """One item of p's score worth `factor` (times `decay`) of q's value."""
-        row = self.coef[pid]
-        row[q] = row.get(q, 0) + int(factor * decay * self.scale)
-        self.items[pid].append((q, factor, decay))
+        if self.grid is None:
+            row = self.coef[pid]
+            row[q] = row.get(q, 0) + int(factor * decay * self.scale)
+        else:
+            self.items[pid].append((q, factor, decay))
         if values is not None:
             self.frozen[pid] += self._item(factor, values[q], decay)
 
