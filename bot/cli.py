@@ -20,12 +20,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from bot import tables, texts
 from bot.config import ConfigError
 from bot.config import load as load_config
+from core.encoding import UTF8, WINDOWS
 from core.errors import InvalidInputError
 from core.numbers import round_half_up
 from core.pairing import Pairing, request_for_round
+from core.ratings import RatingList
 from core.rules import rules_from_toml, rules_to_mapping
 from core.season import Season
 from core.standings import Standings, compute_standings
+from core.trf import TrfHeader
 from storage.club_format import is_club_file, season_part
 
 if TYPE_CHECKING:
@@ -151,6 +154,10 @@ def _parser() -> argparse.ArgumentParser:
     _database_option(source)
     source.add_argument("--season", type=Path, default=None, metavar="SEIZOEN.json",
                         help="uit een seizoensbestand in plaats van de database")
+    trf.add_argument("--encoding", choices=(UTF8, WINDOWS), default=UTF8,
+                     help="utf-8 (standaard, zoals Swiss-Manager) of cp1252 voor een programma "
+                          "dat Windows-1252 verwacht; letters die daar niet in staan worden "
+                          "Latijnse letters (Ł wordt L)")
     trf.set_defaults(run=_run_export_trf)
 
     read_trf = sub.add_parser("import-trf", help="een TRF-bestand (Swiss-Manager, Tornelo, "
@@ -169,6 +176,9 @@ def _parser() -> argparse.ArgumentParser:
     _database_option(source)
     source.add_argument("--season", type=Path, default=None, metavar="SEIZOEN.json",
                         help="een seizoensbestand bijwerken in plaats van de database")
+    ratings.add_argument("--lijst", dest="which", choices=[w.value for w in RatingList],
+                         default=None, help="welke lijst van de KNSB (standaard: die van de "
+                                            "club, zie /instellingen; anders klassiek)")
     ratings.add_argument("--bevestig", dest="confirm", action="store_true",
                          help="de ratings echt bijwerken (anders alleen tonen)")
     ratings.add_argument("--ook", dest="also", action="append", default=[], metavar="ID",
@@ -463,17 +473,32 @@ def _season_from(args: argparse.Namespace) -> Season:
 
 
 def _run_export_trf(args: argparse.Namespace) -> ExitCode:
-    from core.encoding import to_windows
-    from core.trf import write_trf
+    from core.trf import trf_bytes
 
     season = _season_from(args)
     done = season.complete_rounds
     if not done:
         raise CliError(texts.TRF_NONE, ExitCode.FAILURE)
-    args.file.write_bytes(to_windows(write_trf(season)))
+    header = TrfHeader() if args.season is not None else \
+        _with_database(database_path(args.db), trf_header)
+    args.file.write_bytes(trf_bytes(season, header, args.encoding))
     print(texts.TRF_EXPORTED.format(rounds=done, path=args.file, games=sum(
         len(r.games) for r in season.rounds[:done])))
     return ExitCode.OK
+
+
+async def trf_header(db: Database) -> TrfHeader:
+    from storage.club import trf_header as stored
+
+    configured = [int(p) for p in os.environ.get("KEIZER_ARBITERS", "").replace(" ", "")
+                  .split(",") if p.isdigit()]
+    return await stored(db, configured)
+
+
+async def _rating_list(db: Database) -> RatingList:
+    from storage.club import settings
+
+    return (await settings(db)).rating_list
 
 
 def _run_import_trf(args: argparse.Namespace) -> ExitCode:
@@ -509,8 +534,10 @@ def _run_import_trf(args: argparse.Namespace) -> ExitCode:
 def _run_ratings(args: argparse.Namespace) -> ExitCode:
     from core.ratings import RatingListError, apply, propose, read_list
 
+    which = RatingList(args.which) if args.which else RatingList.CLASSICAL \
+        if args.season is not None else _with_database(database_path(args.db), _rating_list)
     try:
-        listed = read_list(args.list.read_bytes())
+        listed = read_list(args.list.read_bytes(), which)
     except OSError as exc:
         raise CliError(texts.FILE_UNREADABLE.format(path=args.list, reason=exc.strerror),
                        ExitCode.UNUSABLE_INPUT) from exc

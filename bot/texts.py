@@ -43,6 +43,10 @@ _EXPECTED: Mapping[Expected, str] = {
     Expected.FRACTION_OR_TEAM: 'een breuk (alleen bij extern: "team")',
     Expected.DATE: "JJJJ-MM-DD",
     Expected.DECAY: "leeg (null) of een breuk groter dan 0 en hoogstens 1",
+    Expected.FEDERATION: "drie hoofdletters (NED)",
+    Expected.SEX: '"m" of "w"',
+    Expected.TITLE: "een titel in hoofdletters (GM, WIM)",
+    Expected.BIRTH: "JJJJ of JJJJ-MM-DD",
 }
 """What a value should have been, in Dutch, for every `core.errors.Expected`."""
 EXPECTED_WORDS = frozenset(e.value for e in Expected)
@@ -617,7 +621,9 @@ ARBITER_ADDED = "{id} is nu wedstrijdleider."
 ARBITER_REMOVED = "{id} is geen wedstrijdleider meer."
 INSTELLINGEN = ("Clubavond begint om {start}; afmelden kan tot {deadline} minuten ervoor; "
                 "herinnering {reminder} minuten ervoor.\nClubpagina: {web}.\n"
+                "Plaats: {city}. Ratinglijst van de KNSB: {rating_list}.\n"
                 "Reglement: {rules}.")
+CITY_NONE = "niet ingesteld"
 WEB_ACCESS_WORDS: Mapping[WebAccess, str] = {
     WebAccess.PUBLIC: "openbaar, voor iedereen",
     WebAccess.MEMBERS: "alleen voor gekoppelde leden, in Telegram",
@@ -626,7 +632,8 @@ WEB_ACCESS_WORDS: Mapping[WebAccess, str] = {
 """The club page's setting (`club.web`), as the arbiter types it and as it is shown."""
 INSTELLINGEN_USAGE = ("<code>/instellingen start 20:00</code>, <code>deadline 120</code>, "
                       "<code>herinnering 1440</code> (minuten voor de start), "
-                      "<code>web openbaar|leden|uit</code>, "
+                      "<code>web openbaar|leden|uit</code>, <code>plaats Sliedrecht</code>, "
+                      "<code>ratinglijst klassiek|rapid|snel</code>, "
                       "<code>reglement drie-cycli</code> of <code>regel notice_cap 8</code>.")
 INSTELLINGEN_DONE = "Opgeslagen."
 RULES_PREVIEW = ("Nog niet opgeslagen. Met deze wijziging wordt de stand na ronde {round} anders: "
@@ -846,6 +853,8 @@ _LIST_PROBLEMS: Mapping[str, str] = {
                          "veel kleiner",
     "empty_zip": "het zip-bestand is leeg",
     "no_csv": "in het zip-bestand staat geen {name}",
+    "other_list": "in het zip-bestand staat {found}, niet de lijst die de club gebruikt "
+                  "({name}); kies een andere lijst met /instellingen ratinglijst",
     "not_zip": "het zip-bestand is beschadigd",
     "encoding": "dit is geen tekstbestand in Windows-1252 of UTF-8, zoals de KNSB "
                           "het levert",
@@ -866,7 +875,12 @@ RATING_UPDATES = "Bijwerken ({count}):"
 RATING_UPDATE = "• {name}: {old} → {new}"
 RATING_NUMBER = " (relatienummer {knsb})"
 RATING_CLOSE = "Lijkt op, alleen als jij het bevestigt ({count}):"
-RATING_CLOSE_LINE = "• {mark}{name}{id} = {listed} ({knsb}, {rating})"
+RATING_CLOSE_LINE = "• {mark}{name}{id} = {listed} ({knsb}, {rating}){why}"
+RATING_NUMBER_ONLY = ": zelfde relatienummer, andere naam"
+RATING_ALSO = "; ook {fields}"
+IDENTITY_WORDS: Mapping[str, str] = {"title": "titel {value}", "federation": "federatie {value}",
+                                     "sex": "{value}", "birth": "geboren {value}"}
+SEX_WORDS: Mapping[str, str] = {"m": "man", "w": "vrouw"}
 RATING_MISSING = "Niet in de lijst ({count}): {names}."
 RATING_UNCHANGED = "Al goed: {count}."
 RATING_NOTHING = "Niets te veranderen."
@@ -896,6 +910,8 @@ def rating_proposal(proposal: Proposal, names: Mapping[str, str], *,
                     ids: bool = False) -> str:
     """The proposal as the arbiter reads it (in the chat with `escape=html.escape`; with
     `ids` on the command line, where a close match is taken along by its id)."""
+    from core.ratings import Match
+
     lines = [RATING_HEAD.format(listed=proposal.listed)]
 
     def shown(items: list[str]) -> list[str]:
@@ -910,7 +926,9 @@ def rating_proposal(proposal: Proposal, names: Mapping[str, str], *,
         lines += shown([RATING_CLOSE_LINE.format(
             mark="✓ " if k in proposal.accepted else "", name=escape(c.name),
             id=f" ({c.player})" if ids else "", listed=escape(c.listed.name), knsb=c.listed.knsb,
-            rating=c.listed.rating or RATING_NONE) for k, c in enumerate(proposal.close)])
+            rating=c.listed.rating or RATING_NONE,
+            why=RATING_NUMBER_ONLY if c.match is Match.NUMBER_ONLY else "")
+            for k, c in enumerate(proposal.close)])
     if proposal.missing:
         missing = [escape(names.get(p, p)) for p in proposal.missing]
         lines.append(RATING_MISSING.format(count=len(missing), names=", ".join(
@@ -924,8 +942,11 @@ def rating_proposal(proposal: Proposal, names: Mapping[str, str], *,
 def _rating_update(change: Change, escape: Callable[[str], str]) -> str:
     line = RATING_UPDATE.format(name=escape(change.name), old=change.old_rating or RATING_NONE,
                                 new=change.new_rating or RATING_NONE)
-    return line + (RATING_NUMBER.format(knsb=change.listed.knsb)
-                   if change.listed.knsb != change.old_knsb else "")
+    line += RATING_NUMBER.format(knsb=change.listed.knsb) \
+        if change.listed.knsb != change.old_knsb else ""
+    learnt = [IDENTITY_WORDS[k].format(value=escape(SEX_WORDS.get(v, v) if k == "sex" else v))
+              for k, v in change.new_identity.items() if change.old_identity.get(k) != v]
+    return line + (RATING_ALSO.format(fields=", ".join(learnt)) if learnt else "")
 
 
 _TRF_PROBLEMS: Mapping[str, str] = {
@@ -959,6 +980,10 @@ _ASSUMED: Mapping[str, str] = {
     "joined_later": "{count}× een speler zonder de eerste rondes: later ingestroomd",
     "withdrawn": "{count}× een speler zonder de laatste rondes: gestopt",
     "ids": "{count} speler-id's gemaakt uit de namen",
+    "name_as_written": "{count}× een naam zonder komma: gelaten zoals hij er staat, want welk "
+                       "woord de achternaam is staat er niet bij",
+    "waiting_round": "de laatste ronde heeft alleen vooraf ingevoerde byes: dat is de ronde "
+                     "die nog ingedeeld moet worden, met die byes als afmeldingen",
 }
 TRF_IMPORTED = ("Seizoen geschreven naar {path}: {players} spelers, {rounds} rondes, "
                 "{games} partijen.")

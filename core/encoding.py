@@ -3,9 +3,8 @@ programs write, UTF-8 as a file saved again elsewhere may be."""
 
 from __future__ import annotations
 
-import unicodedata
-
 WINDOWS = "cp1252"
+UTF8 = "utf-8"
 
 
 def decode(data: bytes) -> str:
@@ -19,15 +18,16 @@ def decode(data: bytes) -> str:
         return data.decode(WINDOWS)
 
 
-def to_windows(text: str) -> bytes:
-    """Windows-1252, one byte a character, so fixed columns stay in place; a letter it has
-    no room for loses its accent (`ő` is `o`), anything else is `?`."""
+def fit(text: str, charset: str) -> str:
+    """`text` as `charset` can hold it: a character it lacks is written in Latin letters
+    (`Ł` is `L`, `Ζωή` is `Zoi`: anyascii, letter by letter), never as `?`."""
     out = []
     for char in text:
         try:
-            out.append(char.encode(WINDOWS))
+            char.encode(charset)
+            out.append(char)
         except UnicodeEncodeError:
-            plain = "".join(c for c in unicodedata.normalize("NFKD", char)
-                            if not unicodedata.combining(c))
-            out.append(plain.encode(WINDOWS, errors="replace")[:1] or b"?")
-    return b"".join(out)
+            from anyascii import anyascii  # only for a character the charset lacks
+
+            out.append(anyascii(char))
+    return "".join(out)

@@ -59,6 +59,10 @@ class Expected(StrEnum):
     FRACTION_OR_TEAM = 'fraction (only external kinds can be "team")'
     DATE = 'YYYY-MM-DD'
     DECAY = 'null or a fraction > 0 and <= 1'
+    FEDERATION = 'three capital letters (NED)'
+    SEX = '"m" or "w"'
+    TITLE = 'a title in capitals (GM, WIM)'
+    BIRTH = 'YYYY or YYYY-MM-DD'
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 """The KNSB rating list, and what it would change in a season: which members it knows (by
 relation number, else by name), their new ratings, and the close matches the arbiter decides.
 
-The KNSB publishes the list monthly as a zip holding `KLASSIEK.csv`: Windows-1252,
+The KNSB publishes its lists monthly, as zips holding `KLASSIEK.csv`, `RAPID.csv` and
+`SNEL.csv` (classical, rapid, blitz; sometimes all three in one zip): Windows-1252,
 `;`-separated, with the header `Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S`.
 """
 
@@ -9,8 +10,9 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -20,7 +22,20 @@ from core.errors import KeizerError
 from core.season import Player, Season
 
 HEADER = ("Relatienummer", "Naam", "Titel", "FED", "Rating", "Nv", "Geboren", "S")
-CSV_NAME = "KLASSIEK.csv"
+
+
+class RatingList(StrEnum):
+    """The KNSB's three lists, by the word the club chooses one with."""
+
+    CLASSICAL = "klassiek"
+    RAPID = "rapid"
+    BLITZ = "snel"
+
+    @property
+    def file_name(self) -> str:
+        return f"{self.value.upper()}.csv"
+
+
 MAX_BYTES = 20 * 1024 * 1024
 """The largest list taken, packed or not; the national list is a few megabytes."""
 CLOSE = 85
@@ -29,6 +44,8 @@ CLOSE = 85
 
 class ListProblem(StrEnum):
     TOO_BIG = "too_big"
+    OTHER_LIST = "other_list"
+    """The zip holds another of the KNSB's lists, not the one asked for."""
     EMPTY_ZIP = "empty_zip"
     NO_CSV = "no_csv"
     NOT_ZIP = "not_zip"
@@ -55,15 +72,31 @@ class Listed:
     name: str
     """As the list writes it: `Vries, Jan de`."""
     rating: int | None
+    title: str | None = None
+    federation: str | None = None
+    sex: str | None = None
+    """`m` or `w` (the list's `M` and `V`)."""
+    birth: str | None = None
+    """`YYYY` or `YYYY-MM-DD`, as the season file writes it."""
+
+    @property
+    def identity(self) -> dict[str, str]:
+        """What the line says of who he is, as a player's fields; only what it says."""
+        found = {"title": self.title, "federation": self.federation, "sex": self.sex,
+                 "birth": self.birth}
+        return {k: v for k, v in found.items() if v is not None}
 
 
 class Match(StrEnum):
     KNSB = "knsb"
-    """By relation number."""
+    """By relation number, and the names agree."""
     NAME = "name"
     """By name: one line of the list has his name."""
     CLOSE = "close"
     """A name alike but not the same, or one of several with his name: the arbiter decides."""
+    NUMBER_ONLY = "number_only"
+    """His relation number, but another name: the arbiter decides (a number typed wrong, or
+    an id from another register)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +109,8 @@ class Change:
     match: Match
     old_rating: int | None
     old_knsb: int | None
+    old_identity: Mapping[str, str] = field(default_factory=dict)
+    """His title, federation, sex and birth as the club has them."""
 
     @property
     def new_rating(self) -> int | None:
@@ -83,8 +118,14 @@ class Change:
         return self.old_rating if self.listed.rating is None else self.listed.rating
 
     @property
+    def new_identity(self) -> dict[str, str]:
+        """What the list says of him, over what the club had."""
+        return {**self.old_identity, **self.listed.identity}
+
+    @property
     def changes_anything(self) -> bool:
-        return self.new_rating != self.old_rating or self.listed.knsb != self.old_knsb
+        return self.new_rating != self.old_rating or self.listed.knsb != self.old_knsb \
+            or self.new_identity != dict(self.old_identity)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,16 +150,17 @@ class Proposal:
         return tuple(c for c in (*self.updates, *chosen) if c.changes_anything)
 
 
-def read_list(data: bytes) -> list[Listed]:
-    """The lines of a rating list, from the zip the KNSB publishes or the CSV inside it."""
+def read_list(data: bytes, which: RatingList = RatingList.CLASSICAL) -> list[Listed]:
+    """The lines of a rating list, from a zip the KNSB publishes (the list `which`) or the
+    CSV inside it."""
     if len(data) > MAX_BYTES:
         raise RatingListError(ListProblem.TOO_BIG, limit=MAX_BYTES // (1024 * 1024))
     if data[:2] == b"PK":
-        data = _unpacked(data)
+        data = _unpacked(data, which)
     return _rows(_decoded(data))
 
 
-def _unpacked(data: bytes) -> bytes:
+def _unpacked(data: bytes, which: RatingList) -> bytes:
     import zipfile  # only for a zipped list
 
     try:
@@ -129,12 +171,16 @@ def _unpacked(data: bytes) -> bytes:
         members = [m for m in archive.infolist() if not m.is_dir()]
         if not members:
             raise RatingListError(ListProblem.EMPTY_ZIP)
-        inside = next((m for m in members if m.filename.rsplit("/", 1)[-1].upper()
-                       == CSV_NAME.upper()), None)
+        named = {m.filename.rsplit("/", 1)[-1].upper(): m for m in members}
+        inside = named.get(which.file_name.upper())
         if inside is None:
+            others = [w for w in RatingList if w.file_name.upper() in named]
+            if others:
+                raise RatingListError(ListProblem.OTHER_LIST, name=which.file_name,
+                                      found=others[0].file_name)
             csvs = [m for m in members if m.filename.lower().endswith(".csv")]
             if len(csvs) != 1:
-                raise RatingListError(ListProblem.NO_CSV, name=CSV_NAME)
+                raise RatingListError(ListProblem.NO_CSV, name=which.file_name)
             inside = csvs[0]
         if inside.file_size > MAX_BYTES:  # a zip bomb is refused before it is unpacked
             raise RatingListError(ListProblem.TOO_BIG, limit=MAX_BYTES // (1024 * 1024))
@@ -164,10 +210,33 @@ def _rows(text: str) -> list[Listed]:
         rating = row[4].strip() if len(row) >= 5 else ""
         if not number.isdecimal() or not name or not (rating == "" or rating.isdecimal()):
             raise RatingListError(ListProblem.BAD_ROW, line=line)
-        listed.append(Listed(int(number), name, (int(rating) or None) if rating else None))
+        cells = [cell.strip() for cell in row] + [""] * (len(HEADER) - len(row))
+        listed.append(Listed(int(number), name, (int(rating) or None) if rating else None,
+                             title=_title(cells[2]), federation=_federation(cells[3]),
+                             birth=_birth(cells[6]), sex=_SEXES.get(cells[7].lower())))
     if not listed:
         raise RatingListError(ListProblem.NO_ROWS)
     return listed
+
+
+_SEXES = {"m": "m", "v": "w", "w": "w"}
+"""The list's `S` column (`M`, `V`) as the season file writes it."""
+
+
+def _title(cell: str) -> str | None:
+    return cell.upper() if re.fullmatch(r"[A-Za-z]{1,3}", cell) else None
+
+
+def _federation(cell: str) -> str | None:
+    return cell.upper() if re.fullmatch(r"[A-Za-z]{3}", cell) else None
+
+
+def _birth(cell: str) -> str | None:
+    """A year, or a date as `YYYY-MM-DD` or `DD-MM-YYYY`; anything else is not kept."""
+    if re.fullmatch(r"\d{4}(-\d{2}-\d{2})?", cell):
+        return cell
+    found = re.fullmatch(r"(\d{2})-(\d{2})-(\d{4})", cell)
+    return f"{found[3]}-{found[2]}-{found[1]}" if found else None
 
 
 def propose(season: Season, listed: Iterable[Listed]) -> Proposal:
@@ -176,8 +245,9 @@ def propose(season: Season, listed: Iterable[Listed]) -> Proposal:
     match."""
     rows = list(listed)
     by_number = {row.knsb: row for row in rows}
-    # A line a member has by number is his: no other member gets it by name.
-    claimed = {p.knsb for p in season.players if p.knsb in by_number}
+    # A line a member has by number, under his name, is his: no other member gets it by name.
+    claimed = {p.knsb for p in season.players
+               if p.knsb in by_number and _same_person(p.name, by_number[p.knsb].name)}
     index = _Index([row for row in rows if row.knsb not in claimed])
     updates: list[Change] = []
     close: list[Change] = []
@@ -187,7 +257,11 @@ def propose(season: Season, listed: Iterable[Listed]) -> Proposal:
         if player.withdrawn is not None:
             continue
         if player.knsb is not None and player.knsb in by_number:
-            found: Change | None = _change(player, by_number[player.knsb], Match.KNSB)
+            row = by_number[player.knsb]
+            if not _same_person(player.name, row.name):
+                close.append(_change(player, row, Match.NUMBER_ONLY))
+                continue
+            found: Change | None = _change(player, row, Match.KNSB)
         else:
             same = index.by_key.get(names.key(player.name), [])
             found = _change(player, same[0], Match.NAME) if len(same) == 1 else None
@@ -206,7 +280,31 @@ def propose(season: Season, listed: Iterable[Listed]) -> Proposal:
 
 
 def _change(player: Player, row: Listed, match: Match) -> Change:
-    return Change(player.id, player.name, row, match, player.rating, player.knsb)
+    return Change(player.id, player.name, row, match, player.rating, player.knsb,
+                  {k: v for k in IDENTITY if (v := getattr(player, k)) is not None})
+
+
+IDENTITY = ("title", "federation", "sex", "birth")
+"""The player's fields the list can tell."""
+
+
+def _same_person(name: str, listed: str) -> bool:
+    """The club's name and the list's are one person's: the same key; the same first initial
+    and a surname word in common (`Visser-de Wit, A.` for Anna Visser); or alike but for a
+    typing error."""
+    if names.key(name) == names.key(listed):
+        return True
+    first, other = names.initials(name), names.initials(listed)
+    if first[:1] and first[:1] == other[:1] and \
+            _surname_words(name) & _surname_words(listed):
+        return True
+    from rapidfuzz import fuzz  # only when the names differ
+
+    return fuzz.ratio(names.key(name), names.key(listed)) >= CLOSE
+
+
+def _surname_words(name: str) -> set[str]:
+    return set(names.surname_key(name).split()) - names.PARTICLES
 
 
 class _Index:
@@ -237,7 +335,12 @@ class _Index:
 def apply(season: Season, changes: Iterable[Change]) -> Season:
     """The season with the list's ratings and relation numbers for these members."""
     chosen = {c.player: c for c in changes}
-    players = tuple(
-        replace(p, rating=chosen[p.id].new_rating, knsb=chosen[p.id].listed.knsb)
-        if p.id in chosen else p for p in season.players)
-    return replace(season, players=players)
+    return replace(season, players=tuple(
+        _applied(p, chosen[p.id]) if p.id in chosen else p for p in season.players))
+
+
+def _applied(player: Player, change: Change) -> Player:
+    new = change.new_identity
+    return replace(player, rating=change.new_rating, knsb=change.listed.knsb,
+                   title=new.get("title"), federation=new.get("federation"),
+                   sex=new.get("sex"), birth=new.get("birth"))

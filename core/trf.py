@@ -23,10 +23,12 @@ from fractions import Fraction
 from typing import Any
 
 from core import names
+from core.encoding import UTF8, fit
 from core.errors import KeizerError
 from core.numbers import format_number
 from core.season import (
     FORMAT,
+    IDENTITY_FORMS,
     Absence,
     AbsenceReason,
     ExternalDay,
@@ -64,12 +66,11 @@ _CODES: Mapping[Result, tuple[str, str]] = {
     Result.WHITE_BY_FORFEIT: ("+", "-"), Result.BLACK_BY_FORFEIT: ("-", "+"),
     Result.DOUBLE_FORFEIT: ("-", "-"),
 }
-_RESULTS = {codes: result for result, codes in _CODES.items()}
+_RESULTS: Mapping[tuple[str, str], Result | None] = {
+    **{codes: result for result, codes in _CODES.items()}, ("*", "*"): None}
+"""Both sides' codes as a game's result; TRF-2026's `*` is a game not played yet."""
 _UNRATED = {"W": "1", "D": "=", "L": "0"}
 """Won, drawn, lost without being rated (under a move played): read as played results."""
-_SCORES = {"1": Fraction(1), "=": Fraction(1, 2), "+": Fraction(1), "U": Fraction(1),
-           "F": Fraction(1), "H": Fraction(1, 2)}
-"""What each code scores in TRF's own reckoning (the `001` points column); 0 otherwise."""
 _WITHOUT_GAME = frozenset("UFHZ-+ ")
 _ABSENCE_CODES: Mapping[AbsenceReason, str] = {
     AbsenceReason.BYE: "U", AbsenceReason.HALF_BYE: "H", AbsenceReason.ZERO_BYE: "Z"}
@@ -83,28 +84,58 @@ _FROM_CODES: Mapping[str, AbsenceReason] = {"H": AbsenceReason.HALF_BYE,
 # --- writing ------------------------------------------------------------------------------
 
 
-def write_trf(season: Season) -> str:
-    """The season's finished rounds (an unbroken run from round 1) as TRF16 text."""
+@dataclass(frozen=True, slots=True)
+class TrfHeader:
+    """What a TRF's header says beyond the season: where the club plays, who led it."""
+
+    city: str = ""
+    arbiter: str = ""
+
+
+def trf_bytes(season: Season, header: TrfHeader = TrfHeader(), charset: str = UTF8) -> bytes:
+    """The file as bytes: UTF-8, or Windows-1252 for a reader that needs it."""
+    return write_trf(season, header, charset).encode(charset)
+
+
+def write_trf(season: Season, header: TrfHeader = TrfHeader(), charset: str = UTF8) -> str:
+    """The season's finished rounds (an unbroken run from round 1) as TRF16 text, its words
+    fitted to `charset` (a letter it lacks is written in Latin letters, column by column)."""
     rounds = season.rounds[:season.complete_rounds]
     order = _start_order(season)
     number = {pid: k for k, pid in enumerate(order, start=1)}
-    ranks = {row.id: row.rank for row in compute_standings(season, len(rounds)).rows}
+    rows = {row.id: row for row in compute_standings(season, len(rounds)).rows}
     dated = [r.date for r in rounds if r.date is not None]
-    lines = [f"012 {season.club} {season.name}".rstrip(), "032 NED"]
+    lines = [fit(f"012 {season.club} {season.name}".rstrip(), charset)]
+    if header.city:
+        lines.append(fit(f"022 {header.city}", charset))
+    lines.append("032 NED")
     if dated:
         lines += [f"042 {dated[0]:%Y/%m/%d}", f"052 {dated[-1]:%Y/%m/%d}"]
     lines += [f"062 {len(order)}",
               f"072 {sum(season.player(pid).rating is not None for pid in order)}",
               "092 Keizer"]
+    if header.arbiter:
+        lines.append(fit(f"102 {header.arbiter}", charset))
+    lines.append(f"122 {season.rules.time_control}")
     if dated:
         lines.append(("132".ljust(ROUNDS_AT) + "  ".join(
             f"{r.date:%y/%m/%d}" if r.date else " " * 8 for r in rounds)).rstrip())
+    lines += [f"XXR {max(season.rules.planned_rounds, len(season.rounds))}",
+              RANKED_BY.format(round=len(rounds))]
     entries = _entries(season, len(rounds), number)
     for pid in order:
-        lines.append(_player_line(season.player(pid), number[pid], ranks.get(pid, 0),
-                                  entries[pid]))
+        row = rows.get(pid)
+        lines.append(_player_line(season.player(pid), number[pid], entries[pid], charset,
+                                  score=None if row is None else row.score,
+                                  rank=0 if row is None else row.rank))
     lines += _comments(season, len(rounds), number)
     return "\r\n".join(lines) + "\r\n"
+
+
+RANKED_BY = ("### Punten (kolom 81-84): de Keizerscore na ronde {round}, waar de rang "
+             "(kolom 86-89) op volgt; de partijen staan per ronde.")
+"""The file says which ranking its rank follows: a rating officer who reads the points
+column as game points would see a rank that does not follow them."""
 
 
 def _start_order(season: Season) -> list[str]:
@@ -131,13 +162,35 @@ def _entries(season: Season, count: int, number: Mapping[str, int]) \
     return entries
 
 
-def _player_line(player: Player, start: int, rank: int, entries: list[str]) -> str:
-    points = sum((_SCORES.get(e[-1], Fraction(0)) for e in entries), Fraction(0))
-    knsb = "" if player.knsb is None else str(player.knsb)
-    head = (f"001 {start:4d}  {'':3s} {names.surname_first(player.name)[:NAME_WIDTH]:<33s} "
-            f"{player.rating or '':>4} NED {knsb:>11s} {'':10s} "
-            f"{format_number(points, 1):>4s} {rank:4d}")
-    return (head + "".join(entries)).rstrip()
+def _player_line(player: Player, start: int, entries: list[str], charset: str, *,
+                 score: Fraction | None, rank: int) -> str:
+    """A `001` line, each field at its columns (1-based, as the FIDE table numbers them)."""
+    name = player.name if player.name_as_written else names.surname_first(player.name)
+    line = [" "] * (ROUNDS_AT - 2)  # each round's ten columns start with two blanks
+
+    def put(column: int, text: str, width: int) -> None:
+        line[column - 1:column - 1 + width] = text[:width].rjust(width)
+
+    put(1, "001", 3)
+    put(5, str(start), 4)
+    put(10, player.sex or "", 1)
+    put(11, player.title or "", 3)
+    put(15, fit(name, charset)[:NAME_WIDTH].ljust(NAME_WIDTH), NAME_WIDTH)
+    put(49, str(player.rating or ""), 4)
+    put(54, player.federation or "", 3)
+    put(58, str(player.fide_id or ""), 11)
+    put(70, (player.birth or "").replace("-", "/"), 10)
+    put(81, "" if score is None else _points(score), 4)
+    put(86, str(rank or ""), 4)
+    return ("".join(line) + "".join(entries)).rstrip()
+
+
+def _points(score: Fraction) -> str:
+    """A Keizer score in the four columns TRF gives points: `85.5`, else whole (`853`).
+    Rounding keeps the order, so the rank still follows the column."""
+    if score < Fraction(9995, 100):
+        return format_number(score, 1)
+    return str(min(round(score), 9999))
 
 
 def _comments(season: Season, count: int, number: Mapping[str, int]) -> list[str]:
@@ -205,6 +258,12 @@ class Assumed(StrEnum):
     """No entry for his last rounds: withdrawn."""
     IDS = "ids"
     """Player ids made from the names."""
+    NAME_AS_WRITTEN = "name_as_written"
+    """A name without a comma: kept as written, since which word is the surname is not
+    known (`Mirzoev Azer`)."""
+    WAITING_ROUND = "waiting_round"
+    """The last round holds only byes entered ahead: the round waiting to be paired, its byes
+    its sign-offs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +297,12 @@ class _Line:
         """The rounds with an entry."""
         return [r for r, e in enumerate(self.entries, start=1) if e is not None]
 
+    def enter(self, number: int, entry: _Entry) -> None:
+        """A bye given ahead in a record of its own, where the line has no entry."""
+        self.entries.extend([None] * (number - len(self.entries)))
+        if self.entries[number - 1] is None:
+            self.entries[number - 1] = entry
+
 
 def read_trf(text: str, *, preset: str = "sliedrecht") -> Imported:
     """A season from TRF16 text; raises TrfError, or InvalidSeasonError where what it reads
@@ -247,6 +312,7 @@ def read_trf(text: str, *, preset: str = "sliedrecht") -> Imported:
     players: dict[int, _Line] = {}
     ours: dict[str, list[dict[str, Any]]] = {}
     byes: dict[tuple[int, int], str] = {}
+    ahead: dict[tuple[int, int], str] = {}
     dates: list[str] = []
     for at, line in enumerate(lines, start=1):
         tag = line[:3]
@@ -260,13 +326,29 @@ def read_trf(text: str, *, preset: str = "sliedrecht") -> Imported:
         elif tag == "001":
             start, entries = _player_entries(line, at)
             players[start] = _Line(at, line, entries)
-        elif tag == "132":
+        elif tag == "132" and len(line) > ROUNDS_AT:
             dates = [line[k:k + 8].strip() for k in range(ROUNDS_AT, len(line), 10)]
+        elif tag == "132":  # TRF-2026 and chesspairing: a line for each round
+            dates.append(line[4:].strip())
+        elif tag == "240":
+            ahead.update(_byes_ahead(line, at))
         elif re.fullmatch(r"\d{3}", tag):
             header.setdefault(tag, line[4:].strip())
     if not players:
         raise TrfError(TrfProblem.NO_PLAYERS)
+    for (number, start), code in ahead.items():
+        if start in players:
+            players[start].enter(number, _Entry(0, "-", code))
     return _Reading(players, ours, byes, dates, header, preset).season()
+
+
+def _byes_ahead(line: str, at: int) -> dict[tuple[int, int], str]:
+    """A TRF-2026 `240` record, `240 H 5 12 14`: byes in round 5 for players 12 and 14."""
+    words = line[4:].split()
+    if len(words) < 2 or words[0] not in ("F", "H", "Z") or \
+            not all(w.isdigit() for w in words[1:]):
+        raise TrfError(TrfProblem.BAD_ENTRY, at)
+    return {(int(words[1]), int(start)): words[0] for start in words[2:]}
 
 
 def _comment_data(text: str, line: int) -> dict[str, Any]:
@@ -291,7 +373,7 @@ def _player_entries(line: str, at: int) -> tuple[int, list[_Entry | None]]:
             entries.append(None)
             continue
         if not opponent.isdigit() or colour not in "wb-" or \
-                code not in "10=+-WDLUFHZ ":
+                code not in "10=+-WDLUFHZ* ":
             raise TrfError(TrfProblem.BAD_ENTRY, at, round=len(entries) + 1)
         entries.append(_Entry(int(opponent), colour, code))
     return int(start), entries
@@ -307,6 +389,11 @@ class _Reading:
         self.dates, self.header, self.preset = dates, header, preset
         self.assumed: dict[Assumed, int] = {}
         self.count = max(len(line.entries) for line in players.values())
+        self.waiting = self.count > 0 and all(
+            len(line.entries) < self.count or line.entries[-1] is None or
+            line.entries[-1].opponent == 0 for line in players.values())
+        """The last round has no game: byes entered ahead of a round still to be paired."""
+        self.last_played = self.count - self.waiting
         self.ids = self._ids()
 
     def assume(self, what: Assumed, times: int = 1) -> None:
@@ -324,6 +411,8 @@ class _Reading:
         for key in ("planned_rounds", "initial_ranking"):
             if key in head:
                 data[key] = head[key]
+        if self.waiting:
+            self.assume(Assumed.WAITING_ROUND)
         data["players"] = self._players()
         data["rounds"] = [self._round(r) for r in range(1, self.count + 1)]
         return Imported(Season.from_data(data), dict(self.assumed))
@@ -355,22 +444,35 @@ class _Reading:
             if known is not None:
                 out.append({k: v for k, v in known.items() if k != "number"})
                 continue
-            player: dict[str, Any] = {"id": self.ids[start],
-                                      "name": names.given_first(line.name)}
-            rating, knsb = line.text[48:52].strip(), line.text[57:68].strip()
-            if rating.isdigit() and int(rating):
-                player["rating"] = int(rating)
-            if knsb.isdigit() and int(knsb):
-                player["knsb"] = int(knsb)
-            played = line.played
-            if played and played[0] > 1:
-                player["joined"] = played[0]
+            player: dict[str, Any] = {"id": self.ids[start], **self._name(line.name),
+                                      **_identity(line.text)}
+            span = self._span(start)
+            if span and span[0] > 1:
+                player["joined"] = span[0]
                 self.assume(Assumed.JOINED_LATER)
-            if played and played[-1] < self.count:
-                player["withdrawn"] = played[-1]
+            if span and span[1] < self.last_played:
+                player["withdrawn"] = span[1]
                 self.assume(Assumed.WITHDRAWN)
             out.append(player)
         return out
+
+    def _name(self, name: str) -> dict[str, Any]:
+        """`Kasparov, Garry` as `Garry Kasparov`; a name without a comma as it is written."""
+        if "," in name:
+            return {"name": names.given_first(name)}
+        self.assume(Assumed.NAME_AS_WRITTEN)
+        return {"name": " ".join(name.split()), "name_as_written": True}
+
+    def _span(self, start: int) -> tuple[int, int] | None:
+        """The first and last round he took part in, by his entries; a bye entered ahead
+        makes him a player of every round up to it."""
+        played = self.players[start].played
+        if not played:
+            return None
+        ahead = played[-1] > self.last_played
+        done = [r for r in played if r <= self.last_played]
+        return (done[0] if done else self.count,
+                self.last_played if ahead else done[-1])
 
     def _round(self, number: int) -> dict[str, Any]:
         games: list[dict[str, Any]] = []
@@ -381,7 +483,7 @@ class _Reading:
             entries = line.entries
             entry = entries[number - 1] if number <= len(entries) else None
             if entry is None:
-                if self._active(start, number):
+                if number <= self.last_played and self._active(start, number):
                     absent.append(self._absence(number, start, " ", details))
                 continue
             if entry.opponent == 0 or entry.code in "UFHZ":
@@ -394,8 +496,8 @@ class _Reading:
         return {"round": number, "games": games, "absent": absent}
 
     def _active(self, start: int, number: int) -> bool:
-        played = self.players[start].played
-        return bool(played) and played[0] <= number <= played[-1]
+        span = self._span(start)
+        return span is not None and span[0] <= number <= span[1]
 
     def _game(self, number: int, start: int, at: int, entry: _Entry) -> dict[str, Any]:
         other = self.players.get(entry.opponent)
@@ -405,15 +507,16 @@ class _Reading:
         theirs = other.entries[number - 1] if number <= len(other.entries) else None
         mine, their_code = _UNRATED.get(entry.code, entry.code), \
             None if theirs is None else _UNRATED.get(theirs.code, theirs.code)
-        result = _RESULTS.get((mine, their_code or ""))
-        if theirs is None or theirs.opponent != start or result is None or \
+        codes = (mine, their_code or "")
+        if theirs is None or theirs.opponent != start or codes not in _RESULTS or \
                 theirs.colour == entry.colour != "-":
             raise TrfError(TrfProblem.OPPONENTS_DISAGREE, at, round=number,
                            opponent=entry.opponent)
         if entry.code in _UNRATED:
             self.assume(Assumed.UNRATED_RESULT)
-        return {"white": self.ids[start], "black": self.ids[entry.opponent],
-                "result": result.value}
+        game = {"white": self.ids[start], "black": self.ids[entry.opponent]}
+        result = _RESULTS[codes]
+        return game if result is None else {**game, "result": result.value}
 
     def _absence(self, number: int, start: int, code: str,
                  details: Mapping[tuple[int, int], Mapping[str, Any]]) -> dict[str, Any]:
@@ -429,6 +532,32 @@ class _Reading:
             return {"player": self.ids[start], "reason": kind.value,
                     "day": ExternalDay.CLUB_NIGHT.value}
         return {"player": self.ids[start], "reason": kind.value}
+
+
+def _identity(text: str) -> dict[str, Any]:
+    """What a `001` line says of who the player is, each field only where it has its form."""
+    found: dict[str, Any] = {}
+    rating, fide_id = text[48:52].strip(), text[57:68].strip()
+    if rating.isdigit() and int(rating):
+        found["rating"] = int(rating)
+    if fide_id.isdigit() and int(fide_id):
+        found["fide_id"] = int(fide_id)
+    sex = _SEXES.get(text[9:10].lower())
+    if sex:
+        found["sex"] = sex
+    for key, value in (("title", text[10:13].strip().upper()),
+                       ("federation", text[53:56].strip().upper())):
+        if IDENTITY_FORMS[key][0].fullmatch(value):
+            found[key] = value
+    birth = re.fullmatch(r"(\d{4})(?:[/.-](\d{2})[/.-](\d{2}))?", text[69:79].strip())
+    if birth and int(birth[1]):
+        full = birth[2] and int(birth[2]) and birth[3] and int(birth[3])
+        found["birth"] = f"{birth[1]}-{birth[2]}-{birth[3]}" if full else birth[1]
+    return found
+
+
+_SEXES = {"m": "m", "w": "w", "f": "w"}
+"""TRF's sex column (`f` in some programs) as the season file writes it."""
 
 
 def _slug(name: str) -> str:

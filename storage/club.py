@@ -4,9 +4,12 @@ the season's rules."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from core.ratings import RatingList
 from core.season import data_to_json
+from core.trf import TrfHeader
 from storage import audit
 from storage.db import Database
 from storage.seasons import checked, season_id
@@ -26,6 +29,10 @@ class ClubSettings:
     group_thread_id: int | None
     web: WebAccess = WebAccess.PUBLIC
     """Who sees the live pages."""
+    city: str = ""
+    """Where the club plays: the city line of a TRF."""
+    rating_list: RatingList = RatingList.CLASSICAL
+    """Which KNSB list the members' ratings come from."""
 
 
 async def settings(db: Database) -> ClubSettings:
@@ -34,11 +41,12 @@ async def settings(db: Database) -> ClubSettings:
     assert row is not None
     return ClubSettings(row["name"], dt.time.fromisoformat(row["round_start"]),
                         row["deadline_minutes"], row["reminder_minutes"], row["group_chat_id"],
-                        row["group_thread_id"], WebAccess(row["web"]))
+                        row["group_thread_id"], WebAccess(row["web"]), row["city"],
+                        RatingList(row["rating_list"]))
 
 
 _SETTING_COLUMNS = {"name", "round_start", "deadline_minutes", "reminder_minutes",
-                    "group_chat_id", "group_thread_id", "web"}
+                    "group_chat_id", "group_thread_id", "web", "city", "rating_list"}
 
 
 async def change_settings(db: Database, *, actor: int | None, **changes: object) -> None:
@@ -68,6 +76,21 @@ async def follow_group(db: Database, old: int, new: int, *, actor: int | None) -
                            entity_id=1, old={"group_chat_id": old},
                            new={"group_chat_id": new})
     return True
+
+
+async def trf_header(db: Database, configured: Sequence[int] = ()) -> TrfHeader:
+    """The club's city, and as chief arbiter the first arbiter (the configured ones first,
+    then by when they were added) who is a linked member: his name is known."""
+    async with db.conn.execute("SELECT telegram_id FROM arbiter ORDER BY added_at, telegram_id") \
+            as cur:
+        added = [row[0] for row in await cur.fetchall()]
+    order = list(dict.fromkeys([*configured, *added]))
+    async with db.conn.execute(
+            "SELECT telegram_id, name FROM player WHERE telegram_id IS NOT NULL AND season_id = "
+            "(SELECT id FROM season WHERE active = 1 ORDER BY id DESC LIMIT 1)") as cur:
+        linked = {row[0]: row[1] for row in await cur.fetchall()}
+    name = next((linked[t] for t in order if t in linked), "")
+    return TrfHeader(city=(await settings(db)).city, arbiter=name)
 
 
 async def arbiters(db: Database) -> set[int]:

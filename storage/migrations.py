@@ -269,6 +269,20 @@ MIGRATIONS: tuple[str, ...] = (
     {_bumps_version("signoff")}
     {_moves_standings_when_played("signoff")}
     """,
+    # 12: what the federation's files say of a player beside his KNSB number, the club's
+    # city for a TRF's header, and which KNSB rating list (classical, rapid, blitz) the club
+    # takes its ratings from.
+    """
+    ALTER TABLE player ADD COLUMN fide_id INTEGER;
+    ALTER TABLE player ADD COLUMN federation TEXT;
+    ALTER TABLE player ADD COLUMN sex TEXT;
+    ALTER TABLE player ADD COLUMN title TEXT;
+    ALTER TABLE player ADD COLUMN birth TEXT;
+    ALTER TABLE player ADD COLUMN name_as_written INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE club ADD COLUMN city TEXT NOT NULL DEFAULT '';
+    ALTER TABLE club ADD COLUMN rating_list TEXT NOT NULL DEFAULT 'klassiek'
+        CHECK (rating_list IN ('klassiek', 'rapid', 'snel'));
+    """,
 )
 
 VERSION = len(MIGRATIONS)

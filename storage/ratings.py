@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, replace
 from typing import Any
 
-from core.ratings import Change, Listed, Match, Proposal
+from core.ratings import IDENTITY, Change, Listed, Match, Proposal
 from storage import audit
 from storage.db import Database
 from storage.seasons import season_id
@@ -22,7 +22,7 @@ def _to_text(proposal: Proposal) -> str:
 
 def _change(data: dict[str, Any]) -> Change:
     return Change(data["player"], data["name"], Listed(**data["listed"]), Match(data["match"]),
-                  data["old_rating"], data["old_knsb"])
+                  data["old_rating"], data["old_knsb"], data.get("old_identity", {}))
 
 
 def _from_text(text: str) -> Proposal:
@@ -80,15 +80,18 @@ async def decide(db: Database, number: int, *, confirm: bool,
 
 async def update_players(db: Database, changes: Iterable[Change], *,
                          actor: int | None) -> None:
-    """The list's ratings and relation numbers on these members of the active season."""
+    """The list's ratings, relation numbers and what it says of who they are (title,
+    federation, sex, birth) on these members of the active season."""
     async with db.transaction() as conn:
         sid = await season_id(conn)
         for change in changes:
-            rating = change.new_rating
+            new = {"rating": change.new_rating, "knsb": change.listed.knsb,
+                   **change.new_identity}
+            columns = {**new, **{k: change.new_identity.get(k) for k in IDENTITY}}
             await conn.execute(
-                "UPDATE player SET rating = ?, knsb = ? WHERE season_id = ? AND code = ?",
-                (rating, change.listed.knsb, sid, change.player))
+                f"UPDATE player SET {', '.join(f'{k} = ?' for k in columns)} "
+                "WHERE season_id = ? AND code = ?", (*columns.values(), sid, change.player))
             await audit.record(conn, actor=actor, action="player.rating", entity="player",
                                entity_id=change.player,
-                               old={"rating": change.old_rating, "knsb": change.old_knsb},
-                               new={"rating": rating, "knsb": change.listed.knsb})
+                               old={"rating": change.old_rating, "knsb": change.old_knsb,
+                                    **change.old_identity}, new=new)

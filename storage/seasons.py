@@ -124,9 +124,11 @@ async def _insert(conn: aiosqlite.Connection, season: Season, actor: int | None)
     for position, p in enumerate(season.players):
         cur = await conn.execute(
             "INSERT INTO player (season_id, code, name, rating, youth, joined, withdrawn, "
-            "grp, flexible, knsb, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "grp, flexible, knsb, fide_id, federation, sex, title, birth, name_as_written, "
+            "position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (sid, p.id, p.name, p.rating, int(p.youth), p.joined, p.withdrawn, p.group,
-             int(p.flexible), p.knsb, position))
+             int(p.flexible), p.knsb, p.fide_id, p.federation, p.sex, p.title, p.birth,
+             int(p.name_as_written), position))
         ids[p.id] = int(cur.lastrowid or 0)
     for rnd in season.rounds:
         state = RoundState.COMPLETE if rnd.is_complete else RoundState.PUBLISHED \
@@ -256,7 +258,10 @@ def _player(row: aiosqlite.Row) -> dict[str, Any]:
     return player_data(Player(row["code"], row["name"], rating=row["rating"],
                               youth=bool(row["youth"]), joined=row["joined"],
                               withdrawn=row["withdrawn"], group=row["grp"],
-                              flexible=bool(row["flexible"]), knsb=row["knsb"]))
+                              flexible=bool(row["flexible"]), knsb=row["knsb"],
+                              fide_id=row["fide_id"], federation=row["federation"],
+                              sex=row["sex"], title=row["title"], birth=row["birth"],
+                              name_as_written=bool(row["name_as_written"])))
 
 
 def _game(row: aiosqlite.Row, codes: dict[int, str]) -> dict[str, Any]:

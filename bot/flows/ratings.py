@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from bot.services import Services
 from core.ratings import Change, Proposal, propose, read_list
 from core.season import Season
-from storage import ratings
+from storage import club, ratings
 from storage.seasons import load_season
 
 
@@ -37,7 +37,8 @@ class Compared:
 async def compare(services: Services, data: bytes) -> Compared:
     """The list against the members, read and compared outside any transaction (a list of
     the whole federation takes a while); raises RatingListError for a file that is none."""
-    listed = await asyncio.to_thread(read_list, data)
+    which = (await club.settings(services.db)).rating_list
+    listed = await asyncio.to_thread(read_list, data, which)
     season = await load_season(services.db)
     return Compared(await asyncio.to_thread(propose, season, listed), _names(season))
 

@@ -17,6 +17,7 @@ from bot.services import Services, open_round, published_round
 from bot.worker import Breakdown, StandingsView
 from core.season import Season
 from core.standings import PlayerStanding, Standings, standings_history
+from core.trf import TrfHeader
 from storage import attendance, club, programme, roster, rounds, seasons
 from storage.db import Database
 from storage.roster import Member
@@ -59,6 +60,11 @@ async def page_button(services: Services, *, private: bool) -> InlineKeyboardMar
 async def previous_season(services: Services) -> Season | None:
     """The season before this one, kept when the next one began."""
     return await seasons.previous_season(services.db)
+
+
+async def trf_header(services: Services) -> TrfHeader:
+    """The club's city and chief arbiter, for a TRF's header."""
+    return await club.trf_header(services.db, services.settings.arbiters)
 
 
 async def pairing_text(services: Services, *, arbiter: bool) -> str | None:

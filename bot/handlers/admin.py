@@ -21,6 +21,7 @@ from bot.flows import admin, members, signoff, views
 from bot.handlers.common import actor, arbiter_only, command, find_member, number
 from bot.services import App, Context, WebAccess, schedule
 from core.errors import InvalidInputError
+from core.ratings import RatingList
 from core.season import EXTERNAL_RESULTS, ExternalDay
 
 
@@ -163,6 +164,8 @@ async def arbiter(update: Update, context: Context) -> Answer:
 MINUTES = {"deadline": ("deadline_minutes", 7 * 24 * 60),
            "herinnering": ("reminder_minutes", 14 * 24 * 60)}
 """Settings in minutes before the start, and the most each can be (a week, two weeks)."""
+CITY_LENGTH = 60
+"""A city's name, as long as a TRF's header line takes it."""
 CLOCK = re.compile(r"([0-9]{1,2})[:.u]([0-9]{2})")
 
 
@@ -174,6 +177,7 @@ async def instellingen(update: Update, context: Context) -> Answer:
         return Answer(texts.INSTELLINGEN.format(
             start=settings.round_start.strftime("%H:%M"), deadline=settings.deadline_minutes,
             reminder=settings.reminder_minutes, web=texts.WEB_ACCESS_WORDS[settings.web],
+            city=esc(settings.city) or texts.CITY_NONE, rating_list=settings.rating_list,
             rules=texts.rules_in_words(rules)))
     if args[0].lower() in ("reglement", "regel"):
         return await _change_rules(update, context, args)
@@ -193,6 +197,10 @@ async def instellingen(update: Update, context: Context) -> Answer:
         change[key] = minutes
     elif name == "web" and len(args) == 2 and args[1].lower() in set(WebAccess):
         change["web"] = WebAccess(args[1].lower())
+    elif name == "plaats" and len(args) >= 2:
+        change["city"] = " ".join(args[1:])[:CITY_LENGTH]
+    elif name == "ratinglijst" and len(args) == 2 and args[1].lower() in set(RatingList):
+        change["rating_list"] = RatingList(args[1].lower())
     else:
         return Answer(texts.INSTELLINGEN_USAGE)
     moved = await admin.change_settings(context.services, actor=actor(update), **change)

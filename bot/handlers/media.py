@@ -54,10 +54,10 @@ async def export(update: Update, context: Context) -> Answer:
     if "trf" in words:
         if not season.complete_rounds:
             return Answer(texts.TRF_NONE)
-        from core.encoding import to_windows
-        from core.trf import write_trf
+        from core.trf import trf_bytes
 
-        made = await asyncio.to_thread(lambda: to_windows(write_trf(season)))
+        header = await views.trf_header(context.services)
+        made = await asyncio.to_thread(trf_bytes, season, header)
         return Answer(file=File(made, "keizer-rating.trf", previous + texts.TRF_CAPTION.format(
             round=season.complete_rounds)))
     archive = await asyncio.to_thread(_archive, season)

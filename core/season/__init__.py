@@ -4,6 +4,7 @@
 from core.season.file import (
     EXTERNAL_RESULTS,
     FORMAT,
+    IDENTITY_FORMS,
     absence_data,
     data_to_json,
     data_to_line,
@@ -22,6 +23,6 @@ from core.season.model import (
     rating_order,
 )
 
-__all__ = ["EXTERNAL_RESULTS", "FORMAT", "Absence", "AbsenceReason", "ExternalDay", "Game",
-           "Player", "Result", "Round", "Season", "absence_data", "data_to_json",
-           "data_to_line", "external_result_text", "player_data", "rating_order"]
+__all__ = ["EXTERNAL_RESULTS", "FORMAT", "IDENTITY_FORMS", "Absence", "AbsenceReason",
+           "ExternalDay", "Game", "Player", "Result", "Round", "Season", "absence_data",
+           "data_to_json", "data_to_line", "external_result_text", "player_data", "rating_order"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal
@@ -41,7 +42,14 @@ EXTERNAL_RESULTS: Mapping[str, Fraction] = {
 _TOP_KEYS = ("format", "club", "season", "rules", "planned_rounds", "players", "initial_ranking",
              "rounds")
 _PLAYER_KEYS = ("id", "name", "rating", "youth", "joined", "withdrawn", "group", "flexible",
-               "knsb")
+               "knsb", "fide_id", "federation", "sex", "title", "birth", "name_as_written")
+IDENTITY_FORMS: Mapping[str, tuple[re.Pattern[str], Expected]] = {
+    "federation": (re.compile(r"[A-Z]{3}"), Expected.FEDERATION),
+    "sex": (re.compile(r"[mw]"), Expected.SEX),
+    "title": (re.compile(r"[A-Z]{1,3}"), Expected.TITLE),
+    "birth": (re.compile(r"\d{4}(-\d{2}-\d{2})?"), Expected.BIRTH),
+}
+"""The text fields of a player's identity, and the form each must have."""
 _ROUND_KEYS = ("round", "date", "games", "absent")
 _GAME_KEYS = ("white", "black", "result")
 _ABSENCE_KEYS = ("player", "reason", "day", "team", "result")
@@ -194,14 +202,31 @@ class _Reader:
             youth = self._optional_bool(raw, "youth", path)
             flexible = self._optional_bool(raw, "flexible", path)
             knsb = self._optional_int(raw, "knsb", path, 1)
+            identity = self._identity(raw, path)
             if withdrawn is not None and withdrawn < joined:
                 self.problems.add(join_path(path, "withdrawn"), ProblemCode.OUT_OF_RANGE,
                                   value=withdrawn, low=joined)
             if pid:
                 seen.add(pid)
                 players.append(Player(pid, name, rating, youth, joined, withdrawn, group,
-                                      flexible, knsb))
+                                      flexible, knsb, **identity))
         return players
+
+    def _identity(self, raw: Mapping[str, Any], path: str) -> dict[str, Any]:
+        """The fields kept for the federation's files, each checked against its form."""
+        found: dict[str, Any] = {"fide_id": self._optional_int(raw, "fide_id", path, 1),
+                                 "name_as_written": self._optional_bool(raw, "name_as_written",
+                                                                        path)}
+        for key, (form, expected) in IDENTITY_FORMS.items():
+            value = raw.get(key)
+            if value is None:
+                continue
+            if isinstance(value, str) and form.fullmatch(value):
+                found[key] = value
+            else:
+                self.problems.add(join_path(path, key), ProblemCode.BAD_VALUE,
+                                  value=_short(value), expected=expected)
+        return found
 
     def _optional_bool(self, raw: Mapping[str, Any], key: str, path: str) -> bool:
         value = raw.get(key, False)
@@ -436,6 +461,11 @@ def player_data(player: Player) -> dict[str, Any]:
         data["flexible"] = True
     if player.knsb is not None:
         data["knsb"] = player.knsb
+    for key in ("fide_id", "federation", "sex", "title", "birth"):
+        if getattr(player, key) is not None:
+            data[key] = getattr(player, key)
+    if player.name_as_written:
+        data["name_as_written"] = True
     return data
 
 

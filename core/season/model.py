@@ -83,6 +83,19 @@ class Player:
     knsb: int | None = None
     """His KNSB relation number (*relatienummer*), where known: how the rating list and the
     rating administration know him."""
+    fide_id: int | None = None
+    """His FIDE id: the id column of a TRF. Never his KNSB number, which is another register."""
+    federation: str | None = None
+    """Three capital letters, as FIDE writes it: `NED`."""
+    sex: str | None = None
+    """`m` or `w`, as FIDE and the KNSB list write it."""
+    title: str | None = None
+    """`GM`, `IM`, `WGM`, `FM`, ..."""
+    birth: str | None = None
+    """`YYYY` or `YYYY-MM-DD`: as much as is known."""
+    name_as_written: bool = False
+    """The name came from a file without a comma (`Mirzoev Azer`): which word is the surname
+    is not known, so files write it as it is instead of surname first."""
 
     def active_in(self, round_no: int) -> bool:
         return self.joined <= round_no and (self.withdrawn is None or round_no <= self.withdrawn)

@@ -55,9 +55,12 @@ async def test_the_list_is_shown_then_written_when_the_arbiter_confirms(bot, mem
     assert shown.text == (
         "KNSB-ratinglijst met 5 spelers, vergeleken met de leden:\n"
         "Bijwerken (3):\n"
-        "• Anna Visser: 2000 → 2031 (relatienummer 8000001)\n"
-        "• Bram de Boer: 1950 → 1950 (relatienummer 8000002)\n"
-        "• Femke Kok: 1750 → 1750 (relatienummer 8000005)\n"
+        "• Anna Visser: 2000 → 2031 (relatienummer 8000001); ook federatie NED, vrouw, "
+        "geboren 1990\n"
+        "• Bram de Boer: 1950 → 1950 (relatienummer 8000002); ook federatie NED, man, "
+        "geboren 1985\n"
+        "• Femke Kok: 1750 → 1750 (relatienummer 8000005); ook federatie NED, vrouw, "
+        "geboren 2001\n"
         "Lijkt op, alleen als jij het bevestigt (2):\n"
         "• Cor Jansen = Jansen, C. (8000003, 1888)\n"
         "• Daan Smit = Smith, Daan (8000004, 1870)\n"
@@ -89,7 +92,9 @@ async def test_the_list_is_shown_then_written_when_the_arbiter_confirms(bot, mem
     await bot.tg.edited(shown, texts.RATING_DECIDED)
     assert len([e for e in await entries(bot.app.bot_data.db.conn)
                 if e.action == "player.rating"]) == 4
-    # Next month, by relation number: the names no longer matter.
+    anna = (await load_season(bot.app.bot_data.db)).player("p0")
+    assert (anna.federation, anna.sex, anna.birth) == ("NED", "w", "1990")
+    # Next month, by relation number: her name changed, but still agrees.
     again = await send_list(bot, rating_list(["8000001;Visser-de Wit, A.;;NED;2040;30;1990;V"]))
     assert "• Anna Visser: 2031 → 2040\n" in again.text
 

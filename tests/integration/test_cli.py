@@ -333,7 +333,7 @@ def test_ratings_into_the_database_are_in_the_audit_log(tmp_path, capsys):
     assert [(e.action, e.entity_id, e.old, e.new) for e in log
             if e.action == "player.rating"] == [
         ("player.rating", "d", {"rating": 1700, "knsb": None},
-         {"rating": 1744, "knsb": 8000004})]
+         {"rating": 1744, "knsb": 8000004, "federation": "NED", "sex": "m", "birth": "2001"})]
 
 
 @pytest.mark.parametrize(("content", "says"), [

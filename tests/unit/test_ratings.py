@@ -17,6 +17,7 @@ from core.ratings import (
     Listed,
     ListProblem,
     Match,
+    RatingList,
     RatingListError,
     apply,
     propose,
@@ -47,9 +48,27 @@ ROWS = ["8123456;Vries, Jan de;;NED;1912;45;1970;M",
 
 def test_the_zip_the_knsb_publishes():
     listed = read_list(zipped({"KLASSIEK.csv": rating_csv(ROWS)}))
-    assert listed == [Listed(8123456, "Vries, Jan de", 1912), Listed(8100001, "Jansen, C.", 2201),
-                      Listed(8200002, "Çelik, Ömer", None), Listed(8300003, "Bakker, Anna",
-                                                                    1650)]
+    assert listed == [
+        Listed(8123456, "Vries, Jan de", 1912, federation="NED", sex="m", birth="1970"),
+        Listed(8100001, "Jansen, C.", 2201, title="FM", federation="NED", sex="m",
+               birth="1980"),
+        Listed(8200002, "Çelik, Ömer", None, federation="NED", sex="m", birth="2010"),
+        Listed(8300003, "Bakker, Anna", 1650, federation="NED", sex="w", birth="1990")]
+
+
+@pytest.mark.parametrize("which", list(RatingList))
+def test_each_of_the_three_lists_from_one_zip(which):
+    """The KNSB's classical, rapid and blitz lists, often in one zip: the club's choice is
+    read, and a zip with only another list is refused by name."""
+    ratings = {RatingList.CLASSICAL: 1912, RatingList.RAPID: 1844, RatingList.BLITZ: 1777}
+    archive = zipped({w.file_name: rating_csv([f"8123456;Vries, Jan de;;NED;{r};4;1970;M"])
+                      for w, r in ratings.items()})
+    assert [row.rating for row in read_list(archive, which)] == [ratings[which]]
+    other = next(w for w in RatingList if w is not which)
+    with pytest.raises(RatingListError) as caught:
+        read_list(zipped({other.file_name: rating_csv(ROWS)}), which)
+    assert (caught.value.problem, caught.value.facts) == (
+        ListProblem.OTHER_LIST, {"name": which.file_name, "found": other.file_name})
 
 
 def test_the_csv_alone_and_saved_again_as_utf8():
@@ -94,18 +113,42 @@ def test_members_found_by_number_then_by_name_in_any_spelling():
     season = club({"id": "jan", "name": "Jan de Vries", "rating": 1850},
                   {"id": "anna", "name": "Anna Bakker", "rating": 1650},
                   {"id": "omer", "name": "Omer Celik", "rating": 1400},
-                  {"id": "x", "name": "Iemand Anders", "rating": 1500, "knsb": 8300003},
+                  {"id": "c", "name": "Cor Jansen", "rating": 1500, "knsb": 8100001},
                   {"id": "weg", "name": "Cees Jansen", "withdrawn": 1})
     proposal = propose(season, read_list(rating_csv(ROWS)))
     found = {c.player: (c.match, c.listed.knsb, c.old_rating, c.new_rating)
              for c in proposal.updates}
-    # The number decides over the name: Anna Bakker's line is member x's.
+    # The number finds "Jansen, C." for Cor Jansen: the same surname and initial.
     assert found == {"jan": (Match.NAME, 8123456, 1850, 1912),
-                     "x": (Match.KNSB, 8300003, 1500, 1650),
+                     "anna": (Match.NAME, 8300003, 1650, 1650),
+                     "c": (Match.KNSB, 8100001, 1500, 2201),
                      "omer": (Match.NAME, 8200002, 1400, 1400)}  # unrated: keeps his rating
-    assert proposal.missing == ("anna",)
     assert proposal.close == ()  # a withdrawn member is not looked for
     assert proposal.listed == 4
+
+
+def test_a_number_under_another_name_waits_for_the_arbiter():
+    """A relation number is certain only under its own name: an id from another register
+    (a FIDE id taken for a KNSB number) or a number typed wrong goes to the arbiter, and the
+    line's own member is still found by name."""
+    season = club({"id": "garry", "name": "Garry Kasparov", "rating": 2812, "knsb": 8300003},
+                  {"id": "anna", "name": "Anna Bakker", "rating": 1600})
+    proposal = propose(season, read_list(rating_csv(ROWS)))
+    assert [(c.player, c.match) for c in proposal.close] == [("garry", Match.NUMBER_ONLY)]
+    assert [(c.player, c.match) for c in proposal.updates] == [("anna", Match.NAME)]
+    assert "garry" not in {c.player for c in proposal.to_apply()}
+
+
+def test_title_federation_sex_and_birth_come_with_the_rating():
+    season = club({"id": "cor", "name": "C. Jansen", "rating": 2201, "knsb": 8100001,
+                   "federation": "BEL"})
+    proposal = propose(season, read_list(rating_csv(ROWS)))
+    [change] = proposal.updates
+    assert change.new_identity == {"title": "FM", "federation": "NED", "sex": "m",
+                                   "birth": "1980"}
+    cor = apply(season, proposal.to_apply()).player("cor")
+    assert (cor.rating, cor.title, cor.federation, cor.sex, cor.birth) == (
+        2201, "FM", "NED", "m", "1980")
 
 
 def test_alike_names_wait_for_the_arbiter():
@@ -127,7 +170,8 @@ def test_alike_names_wait_for_the_arbiter():
 
 
 def test_a_member_already_right_is_unchanged():
-    season = club({"id": "jan", "name": "Jan de Vries", "rating": 1912, "knsb": 8123456})
+    season = club({"id": "jan", "name": "Jan de Vries", "rating": 1912, "knsb": 8123456,
+                   "federation": "NED", "sex": "m", "birth": "1970"})
     proposal = propose(season, read_list(rating_csv(ROWS)))
     assert (proposal.updates, proposal.unchanged) == ((), ("jan",))
 

@@ -9,17 +9,25 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import itertools
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from core.encoding import decode, to_windows
+from core.encoding import UTF8, WINDOWS, decode
 from core.errors import InvalidSeasonError
 from core.names import surname_first
 from core.season import Season
 from core.standings import compute_standings
-from core.trf import Assumed, TrfError, TrfProblem, read_trf, write_trf
+from core.trf import (
+    Assumed,
+    TrfError,
+    TrfProblem,
+    read_trf,
+    trf_bytes,
+    write_trf,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ("sliedrecht", "drie-cycli", "drie-groepen")
@@ -52,6 +60,8 @@ def spec_read(text: str) -> dict:
                 assert field(line, column - 2, column - 1) in ("  ", " ", "")
                 column += 10
             players[int(field(line, 5, 8))] = {
+                "sex": field(line, 10, 10).strip(), "title": field(line, 11, 13).strip(),
+                "birth": field(line, 70, 79).strip(),
                 "name": field(line, 15, 47).rstrip(), "rating": field(line, 49, 52).strip(),
                 "federation": field(line, 54, 56), "id": field(line, 58, 68).strip(),
                 "points": field(line, 81, 84).strip(), "rank": field(line, 86, 89).strip(),
@@ -61,7 +71,7 @@ def spec_read(text: str) -> dict:
             while column <= len(line):
                 dates.append(field(line, column, column + 7).strip())
                 column += 10
-        elif code.isdigit():
+        elif code.isdigit() or code == "XXR":
             header[code] = line[4:]
     return {"players": players, "dates": dates, "header": header}
 
@@ -100,14 +110,19 @@ def test_the_file_reads_by_the_specification_as_the_season(path):
     assert sorted(players) == list(range(1, len(season.players) + 1))
     assert read["header"]["062"] == str(len(season.players))
     assert read["dates"] == [f"{r.date:%y/%m/%d}" for r in done]
-    ranks = {row.id: row.rank for row in compute_standings(season, len(done)).rows}
+    assert read["header"]["122"] == season.rules.time_control
+    assert read["header"]["XXR"] == str(season.rules.planned_rounds)
+    rows = {row.id: row for row in compute_standings(season, len(done)).rows}
     for pid, k in number.items():
         player, line = season.player(pid), players[k]
         assert line["name"] == surname_first(player.name)[:33]
         assert line["rating"] == str(player.rating or "")
-        assert line["federation"] == "NED"
-        assert line["id"] == str(player.knsb or "")
-        assert line["rank"] == str(ranks[pid])
+        assert line["federation"].strip() == (player.federation or "")
+        assert line["id"] == str(player.fide_id or "")
+        assert line["rank"] == str(rows[pid].rank)
+        # The Keizer score, to one decimal, or whole from 100 on (four columns).
+        assert abs(Fraction(line["points"]) - rows[pid].score) <= \
+            (Fraction(1, 20) if rows[pid].score < 100 else Fraction(1, 2))
     games = 0
     for rnd in done:
         for game in rnd.games:
@@ -124,10 +139,11 @@ def test_the_file_reads_by_the_specification_as_the_season(path):
     codes = [e[2] for p in players.values() for e in p["rounds"]]
     assert codes.count("1") + codes.count("0") + codes.count("=") + codes.count("+") + \
         codes.count("-") == 2 * games  # every game twice, nothing else looks like one
-    for p in players.values():  # the points column is what the codes score in TRF
-        score = sum(Fraction({"1": 2, "=": 1, "+": 2, "U": 2}.get(e[2], 0), 2)
-                    for e in p["rounds"])
-        assert Fraction(p["points"]) == score
+    # The rank follows the points column: no player ranked below one with fewer points.
+    by_rank = sorted(players.values(), key=lambda p: int(p["rank"]))
+    assert all(Fraction(a["points"]) >= Fraction(b["points"])
+               for a, b in itertools.pairwise(by_rank))
+    assert "### Punten (kolom 81-84): de Keizerscore" in written
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
@@ -148,9 +164,10 @@ def without_board_order(season: Season) -> dict:
 def test_written_and_read_back_it_is_the_same_season(path):
     season = example(path)
     finished = dataclasses.replace(season, rounds=season.rounds[:season.complete_rounds])
-    back = read_trf(decode(to_windows(write_trf(season))))
-    assert back.assumed == {}
-    assert without_board_order(back.season) == without_board_order(finished)
+    for charset in (UTF8, WINDOWS):
+        back = read_trf(decode(trf_bytes(season, charset=charset)))
+        assert back.assumed == {}
+        assert without_board_order(back.season) == without_board_order(finished)
 
 
 def test_what_chesspairing_cannot_say_comes_back_too():
@@ -168,11 +185,10 @@ def test_what_chesspairing_cannot_say_comes_back_too():
             {"round": 2, "games": [{"white": "c", "black": "d", "result": "1/2-1/2"}],
              "absent": [{"player": "a", "reason": "external", "day": "other_day"},
                         {"player": "b", "reason": "no_notice"}]}]})
-    written = write_trf(season)
+    written = write_trf(season, charset=WINDOWS)
     assert "### chesspairing:bye round=1 player=3 type=excused" in written
     assert "Celik, Omer" not in written  # written as it is; Windows-1252 has both letters
-    assert to_windows(written).decode("cp1252") == written
-    back = read_trf(decode(to_windows(written))).season
+    back = read_trf(decode(trf_bytes(season, charset=WINDOWS))).season
     assert without_board_order(back) == without_board_order(season)
 
 
@@ -191,10 +207,11 @@ def test_a_foreign_file_becomes_a_season_with_what_was_assumed():
     season = imported.season
     assert (season.club, season.name, season.rules_source) == ("Open Zomer", "2026-2027",
                                                                "drie-groepen")
-    assert [(p.id, p.name, p.rating, p.knsb, p.joined) for p in season.players] == [
-        ("jan-de-vries", "Jan de Vries", 1900, 8123456, 1), ("anna-bakker", "Anna Bakker",
-                                                              1800, None, 1),
-        ("piet-smit", "Piet Smit", 1700, None, 2)]
+    # The id column is FIDE's: never taken for a KNSB relation number.
+    assert [(p.id, p.name, p.rating, p.fide_id, p.knsb, p.joined) for p in season.players] == [
+        ("jan-de-vries", "Jan de Vries", 1900, 8123456, None, 1),
+        ("anna-bakker", "Anna Bakker", 1800, None, None, 1),
+        ("piet-smit", "Piet Smit", 1700, None, None, 2)]
     assert [r.date for r in season.rounds] == [dt.date(2026, 7, d) for d in (1, 8, 15)]
     assert [str(g) for r in season.rounds for g in r.games] == [
         "jan-de-vries-anna-bakker 1-0", "piet-smit-jan-de-vries 0-1",
