@@ -126,7 +126,8 @@ def _parser() -> argparse.ArgumentParser:
     copy.set_defaults(run=_run_backup)
 
     for name, writer, what in (("export-html", "write_html", "webpagina's"),
-                               ("export-csv", "write_csv", "CSV-bestanden")):
+                               ("export-csv", "write_csv", "CSV-bestanden"),
+                               ("export-xlsx", "write_xlsx", "werkboek (keizer.xlsx)")):
         web = sub.add_parser(name, help=f"stand, rondes en kruistabel als {what}")
         web.add_argument("directory", type=Path, metavar="MAP")
         source = web.add_mutually_exclusive_group()

@@ -51,11 +51,9 @@ def write_html(season: Season, directory: Path) -> list[Path]:
     return written
 
 
-def write_csv(season: Season, directory: Path) -> list[Path]:
-    """stand.csv, partijen.csv (every game), kruistabel.csv; `;`-separated, as Dutch
-    spreadsheets expect, and UTF-8 with the byte-order mark by which Excel knows it (without
-    it, `½-½` opens as `Â½-Â½`)."""
-    directory.mkdir(parents=True, exist_ok=True)
+def sheets(season: Season) -> dict[str, list[list[str]]]:
+    """The standings, every game and the cross table, as rows of text: what the CSV files
+    and the workbook hold."""
     played = season.complete_rounds
     games = [[texts.WEB_ROUND_COLUMN, *round_rows(season, 1)[0]]] if season.rounds \
         else [[texts.WEB_ROUND_COLUMN]]
@@ -64,16 +62,55 @@ def write_csv(season: Season, directory: Path) -> list[Path]:
             games += [[str(rnd.number), *row] for row in round_rows(season, rnd.number)[1]]
     header, rows = standings_rows(season, played)
     cross = tables.crosstable(compute_standings(season, played), season.rules.display_decimals)
-    files = {"stand.csv": [header, *rows], "partijen.csv": games,
-             "kruistabel.csv": [cross[0], *cross[1]]}
+    return {"stand": [header, *rows], "partijen": games, "kruistabel": [cross[0], *cross[1]]}
+
+
+def write_csv(season: Season, directory: Path) -> list[Path]:
+    """stand.csv, partijen.csv (every game), kruistabel.csv; `;`-separated, as Dutch
+    spreadsheets expect, and UTF-8 with the byte-order mark by which Excel knows it (without
+    it, `½-½` opens as `Â½-Â½`)."""
+    directory.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, content in files.items():
-        path = directory / name
+    for name, content in sheets(season).items():
+        path = directory / f"{name}.csv"
         with path.open("w", encoding="utf-8-sig", newline="") as handle:
             csv.writer(handle, delimiter=";").writerows(
                 [[spreadsheet_safe(str(cell)) for cell in row] for row in content])
         written.append(path)
     return written
+
+
+WORKBOOK = "keizer.xlsx"
+
+
+def write_xlsx(season: Season, directory: Path) -> list[Path]:
+    """keizer.xlsx: the CSV files' sheets in one workbook, numbers as numbers (`12,5` is the
+    number 12.5, which the spreadsheet shows in its own way) and every text as text, never a
+    formula."""
+    from openpyxl import Workbook  # only for this export
+
+    directory.mkdir(parents=True, exist_ok=True)
+    book = Workbook()
+    book.remove(book.active)
+    for name, content in sheets(season).items():
+        sheet = book.create_sheet(name)
+        for row in content:
+            sheet.append([_number(cell) for cell in row])
+        for line in sheet.iter_rows():
+            for cell in line:
+                if isinstance(cell.value, str):
+                    cell.data_type = "s"  # openpyxl takes a text starting with `=` as formula
+        sheet.freeze_panes = "A2"
+    path = directory / WORKBOOK
+    book.save(path)
+    return [path]
+
+
+def _number(cell: str) -> str | int | float:
+    if not PLAIN_NUMBER.fullmatch(cell):
+        return cell
+    plain = cell.replace(",", ".")
+    return float(plain) if "." in plain else int(plain)
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

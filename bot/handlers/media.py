@@ -69,7 +69,7 @@ def _archive(season: Season) -> bytes:
     archive = io.BytesIO()
     with tempfile.TemporaryDirectory() as folder:
         written = exports.write_html(season, Path(folder)) + \
-            exports.write_csv(season, Path(folder))
+            exports.write_csv(season, Path(folder)) + exports.write_xlsx(season, Path(folder))
         with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
             for path in written:
                 zipped.write(path, path.name)

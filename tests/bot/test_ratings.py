@@ -174,10 +174,13 @@ async def test_the_games_for_the_rating_administration(bot, members):
     post = await publish(bot, 1)
     await play_round(bot, members, 1, post)
     await bot.tg.wait_for(lambda s: s.chat_id == GROUP and "Alle uitslagen" in s.text)
+    assert (await bot.ask(ARBITER, "/instellingen plaats Hardinxveld-Giessendam")).text == \
+        texts.INSTELLINGEN_DONE
     sent = await bot.ask(ARBITER, "/export trf")
     assert (sent.method, sent.filename) == ("sendDocument", "keizer-rating.trf")
-    lines = sent.data.decode("cp1252").split("\r\n")
-    assert lines[0] == "012 Testclub 2026-2027"
+    lines = sent.data.decode("utf-8").split("\r\n")
+    assert lines[:2] == ["012 Testclub 2026-2027", "022 Hardinxveld-Giessendam"]
+    assert "122 90+15" in lines
     players = [line for line in lines if line.startswith("001")]
     assert [line[14:47].rstrip() for line in players] == [
         "Visser, Anna", "Boer, Bram de", "Jansen, Cor", "Smit, Daan", "Bos, Eva", "Kok, Femke"]
@@ -186,3 +189,32 @@ async def test_the_games_for_the_rating_administration(bot, members):
     assert refused.text == texts.ONLY_ARBITER
     odd = await bot.ask(ARBITER, "/export pdf")
     assert odd.text == texts.EXPORT_UNKNOWN
+
+
+async def test_the_club_chooses_its_list_and_a_zip_of_another_is_refused_by_name(bot, members):
+    await set_up_club(bot, members, rounds=0)
+    assert (await bot.ask(ARBITER, "/instellingen ratinglijst snel")).text == \
+        texts.INSTELLINGEN_DONE
+    shown = (await bot.ask(ARBITER, "/instellingen")).text
+    assert "Plaats: niet ingesteld. Ratinglijst van de KNSB: snel." in shown
+    refused = await send_list(bot)
+    assert refused.text == ("Deze ratinglijst kan ik niet gebruiken: in het zip-bestand staat "
+                            "KLASSIEK.csv, niet de lijst die de club gebruikt (SNEL.csv); kies "
+                            "een andere lijst met /instellingen ratinglijst. Er is niets "
+                            "veranderd.")
+    assert (await bot.ask(ARBITER, "/instellingen ratinglijst blitz")).text == \
+        texts.INSTELLINGEN_USAGE
+    assert (await bot.ask(ARBITER, "/instellingen ratinglijst klassiek")).text == \
+        texts.INSTELLINGEN_DONE
+    assert "Bijwerken (3)" in (await send_list(bot)).text
+
+
+async def test_a_relation_number_under_another_name_waits_for_the_arbiter(bot, members):
+    await set_up_club(bot, members, rounds=0)
+    first = await send_list(bot)
+    bot.tg.press(ARBITER, first, first.buttons[-2][1])  # Bijwerken: Anna Visser gets 8000001
+    await bot.tg.edited(first, "bijgewerkt")
+    shown = await send_list(bot, rating_list(["8000001;Kasparov, Garry;GM;RUS;2812;9;1963;M"]))
+    assert "• Anna Visser = Kasparov, Garry (8000001, 2812): zelfde relatienummer, andere " \
+           "naam" in shown.text
+    assert (await ratings(bot))["Anna Visser"] == (2031, 8000001)

@@ -347,3 +347,61 @@ def test_a_file_that_is_no_rating_list_exits_2(tmp_path, capsys, content, says):
                        tmp_path / "s.json", "--bevestig")
     assert code == 2 and says in err and "Er is niets veranderd" in err
     assert json.loads((tmp_path / "s.json").read_text("utf-8")) == SEASON
+
+
+def test_the_clubs_city_arbiter_and_list_reach_the_files(tmp_path, capsys, monkeypatch):
+    """Issue 25: from the database, the TRF's header names the club's city and its first
+    arbiter who is a member; `--encoding cp1252` writes Windows-1252 without a `?`; `ratings`
+    reads the KNSB list the club chose, unless `--lijst` says another."""
+    import asyncio
+    import io
+    import zipfile
+
+    from storage import club, roster
+    from storage.db import Database
+
+    db = tmp_path / "keizer.db"
+    season = json.loads(json.dumps(SEASON))
+    season["players"][0]["name"] = "Łukasz de Wit"
+    (tmp_path / "s.json").write_text(json.dumps(season), encoding="utf-8")
+    assert run(capsys, "import", tmp_path / "s.json", "--db", db)[0] == 0
+
+    async def set_up() -> None:
+        store = await Database.open(db)
+        try:
+            await club.change_settings(store, actor=None, city="Sliedrecht",
+                                       rating_list=club.RatingList.BLITZ)
+            await roster.link(store, "b", 4242, actor=None)
+            await club.set_arbiter(store, 4242, actor=None)
+        finally:
+            await store.close()
+
+    asyncio.run(set_up())
+    assert run(capsys, "export-trf", tmp_path / "r.trf", "--db", db, "--encoding",
+               "cp1252")[0] == 0
+    text = (tmp_path / "r.trf").read_bytes().decode("cp1252")
+    assert "\r\n022 Sliedrecht\r\n" in text and "\r\n102 Bert Zwart\r\n" in text
+    assert "Wit, Lukasz de" in text and "?" not in text
+    assert run(capsys, "export-trf", tmp_path / "u.trf", "--db", db)[0] == 0
+    assert "Wit, Łukasz de" in (tmp_path / "u.trf").read_bytes().decode("utf-8")
+
+    lists = io.BytesIO()
+    with zipfile.ZipFile(lists, "w") as archive:
+        for name, rating in (("KLASSIEK.csv", 1500), ("RAPID.csv", 1600), ("SNEL.csv", 1700)):
+            archive.writestr(name, f"Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S\r\n"
+                                   f"8000004;Dirk;;NED;{rating};3;2001;M".encode("cp1252"))
+    (tmp_path / "lijsten.zip").write_bytes(lists.getvalue())
+    code, out, _ = run(capsys, "ratings", tmp_path / "lijsten.zip", "--db", db)
+    assert code == 0 and "• Dirk: 1700 → 1700" in out  # the club's choice: blitz
+    code, out, _ = run(capsys, "ratings", tmp_path / "lijsten.zip", "--db", db, "--lijst",
+                       "rapid")
+    assert code == 0 and "• Dirk: 1700 → 1600" in out
+    code, out, _ = run(capsys, "ratings", tmp_path / "lijsten.zip", "--season",
+                       tmp_path / "s.json")
+    assert code == 0 and "• Dirk: 1700 → 1500" in out  # a season file: the classical list
+
+
+def test_a_workbook_beside_the_csv(tmp_path, capsys, season_file):
+    code, out, _ = run(capsys, "export-xlsx", tmp_path / "site", "--season", season_file)
+    assert code == 0 and "1" in out and str(tmp_path / "site") in out
+    assert (tmp_path / "site" / "keizer.xlsx").read_bytes()[:2] == b"PK"

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from bot import chart
-from bot.exports import PLAIN_NUMBER, write_csv, write_html
+from bot.exports import PLAIN_NUMBER, write_csv, write_html, write_xlsx
 from core.season import Season
 from core.standings import standings_history
 from tests.integration.conftest import EXAMPLES, ROOT
@@ -121,3 +121,41 @@ def test_round_pages_name_absences_in_dutch(tmp_path, path):
                     if p.name.startswith("ronde-"))
     assert "Niet ingedeeld:" in pages
     assert not re.search(r"\((notice|no_notice|arbiter|external)\)", pages)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_the_workbook_holds_the_csv_sheets_with_numbers_as_numbers(tmp_path, path):
+    """Issue 25: keizer.xlsx, beside the CSV, read back by openpyxl: the same cells, each
+    number a number and each text a text."""
+    from openpyxl import load_workbook
+
+    season = Season.from_json(path.read_text(encoding="utf-8"))
+    [book_path] = write_xlsx(season, tmp_path / "xlsx")
+    book = load_workbook(book_path)
+    assert book.sheetnames == ["stand", "partijen", "kruistabel"]
+    for name, csv_path in ((n, p) for p in write_csv(season, tmp_path / "csv")
+                           for n in [p.stem]):
+        with csv_path.open(encoding="utf-8-sig") as handle:
+            rows = list(csv.reader(handle, delimiter=";"))
+        cells = [[cell for cell in row] for row in book[name].iter_rows(values_only=True)]
+        assert len(cells) == len(rows)
+        for row, values in zip(rows, cells, strict=True):
+            for text, value in zip(row, values, strict=False):
+                if PLAIN_NUMBER.fullmatch(text):
+                    assert isinstance(value, int | float) and \
+                        value == float(text.replace(",", "."))
+                else:
+                    assert value == (text.removeprefix("'") or None)
+    points = [row[2] for row in book["stand"].iter_rows(min_row=2, values_only=True)]
+    assert points and all(isinstance(p, int | float) for p in points)
+
+
+def test_a_name_that_looks_like_a_formula_is_text_in_the_workbook(tmp_path):
+    from openpyxl import load_workbook
+
+    season = build("sliedrecht", "a:2000 b:1900", ["a-b 1-0"])
+    season = replace(season, players=tuple(replace(p, name="=1+1") if p.id == "a" else p
+                                           for p in season.players))
+    book = load_workbook(write_xlsx(season, tmp_path)[0])
+    kinds = {cell.value: cell.data_type for row in book["stand"].iter_rows() for cell in row}
+    assert kinds["=1+1"] == "s"

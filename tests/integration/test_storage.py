@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sqlite3
+from dataclasses import replace
 from decimal import Decimal
 
 import aiosqlite
@@ -281,6 +282,38 @@ async def test_a_database_of_version_10_keeps_its_sign_offs_and_takes_the_reques
 async def test_requested_byes_are_stored_and_read_back(db):
     season = build("sliedrecht", "a:2000 b:1900 c:1800 d:1700",
                    ["a-b 1-0, c half_bye, d zero_bye"])
+    await import_season(db, season)
+    assert await load_season(db) == season
+
+
+async def test_a_version_11_file_gains_the_identity_fields_and_the_clubs_choices(tmp_path):
+    path = tmp_path / "v11.db"
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        await migrate(conn, MIGRATIONS[:11])
+        await conn.executescript("""
+            INSERT INTO season (id, rules, created_at) VALUES (1, '"sliedrecht"', 'nu');
+            INSERT INTO player (id, season_id, code, name, knsb, position)
+                VALUES (1, 1, 'a', 'A', 8123456, 1);
+        """)
+        assert await migrate(conn) == VERSION
+        async with conn.execute("SELECT knsb, fide_id, federation, name_as_written FROM player") \
+                as cur:
+            assert await cur.fetchall() == [(8123456, None, None, 0)]
+        async with conn.execute("SELECT city, rating_list FROM club") as cur:
+            assert await cur.fetchall() == [("", "klassiek")]
+        with pytest.raises(sqlite3.IntegrityError):
+            await conn.execute("UPDATE club SET rating_list = 'blitz'")
+    finally:
+        await conn.close()
+
+
+async def test_who_a_player_is_is_stored_and_read_back(db):
+    season = build("sliedrecht", "a:2000 b:1900", ["a-b 1-0"])
+    season = replace(season, players=(
+        replace(season.players[0], fide_id=4100018, federation="RUS", sex="m", title="GM",
+                birth="1963-04-13"),
+        replace(season.players[1], name="Mirzoev Azer", name_as_written=True, birth="1990")))
     await import_season(db, season)
     assert await load_season(db) == season
 
