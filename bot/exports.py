@@ -88,19 +88,21 @@ def write_xlsx(season: Season, directory: Path) -> list[Path]:
     number 12.5, which the spreadsheet shows in its own way) and every text as text, never a
     formula."""
     from openpyxl import Workbook  # only for this export
+    from openpyxl.cell import WriteOnlyCell
 
     directory.mkdir(parents=True, exist_ok=True)
-    book = Workbook()
-    book.remove(book.active)
+    book = Workbook(write_only=True)
     for name, content in sheets(season).items():
         sheet = book.create_sheet(name)
+        sheet.freeze_panes = "A2"
         for row in content:
-            sheet.append([_number(cell) for cell in row])
-        for line in sheet.iter_rows():
-            for cell in line:
+            cells = []
+            for text in row:
+                cell = WriteOnlyCell(sheet, value=_number(text))
                 if isinstance(cell.value, str):
                     cell.data_type = "s"  # openpyxl takes a text starting with `=` as formula
-        sheet.freeze_panes = "A2"
+                cells.append(cell)
+            sheet.append(cells)
     path = directory / WORKBOOK
     book.save(path)
     return [path]
