@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from bot import tables, texts
 from bot.chat import esc
+from bot.i18n import number
 from core.numbers import format_number
 from core.season import Season
 from core.standings import compute_standings
@@ -17,7 +18,7 @@ def _names(season: Season, players: tuple[str, ...] | list[str]) -> str:
 
 
 def _points(value: Fraction) -> str:
-    return format_number(value, 1, comma=True).removesuffix(",0")
+    return number(value, 1).removesuffix(",0").removesuffix(".0")
 
 
 def announcement(season: Season, item: Announcement) -> str:
@@ -79,7 +80,7 @@ def subgroup_tables(season: Season, prizes: Subgroups) -> str:
     decimals = season.rules.display_decimals
     parts = []
     for k, members in enumerate(groups, start=1):
-        rows = [[str(n), r.player.name, format_number(r.score, decimals, comma=True)]
+        rows = [[str(n), r.player.name, number(r.score, decimals)]
                 for n, r in enumerate((r for r in standings.rows if r.id in members), start=1)]
         parts.append(f"<b>{texts.SUBGROUP_TITLE.format(group=k)}</b>\n"
                      f"<pre>{esc(tables.table(texts.GROUP_COLUMNS, rows))}</pre>")

@@ -14,7 +14,7 @@ from telegram import InlineKeyboardMarkup, Message, Update
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 from telegram.ext import ExtBot
 
-from bot import texts
+from bot import i18n, texts
 from bot.services import Context, Services
 from storage import outbox
 from storage.errors import StoreError, StoreProblem
@@ -188,8 +188,8 @@ def show_date(date: dt.date | None, today: dt.date | None = None) -> str:
     """`do 3 dec`; with the year when it is not clear from `today` (more than half a year
     away: a date without a year may have landed in the next one)."""
     if date is None:
-        return "datum volgt"
-    shown = f"{texts.WEEKDAYS[date.weekday()]} {date.day} {texts.MONTHS[date.month - 1]}"
+        return texts.WEB_NO_DATE
+    shown = i18n.date(date, "EEE d MMM")
     if today is not None and abs((date - today).days) > 183:
         shown += f" {date.year}"
     return shown

@@ -9,7 +9,7 @@ import contextlib
 import datetime as dt
 from dataclasses import dataclass, field
 
-from bot import dates, texts
+from bot import dates, i18n, texts
 from bot.chat import esc, show_date
 from bot.services import ScheduledRound
 from core.season import AbsenceReason, ExternalDay
@@ -242,5 +242,5 @@ def _no_round(number_: int, today: dt.date) -> str:
     if not 1 <= number_ <= 31:
         return texts.NOT_SCHEDULED.format(round=number_)
     month = today if number_ >= today.day else today.replace(day=1) + dt.timedelta(days=32)
-    example = f"{number_} {texts.MONTH_NAMES[month.month - 1]}"
+    example = f"{number_} {i18n.date(month.replace(day=1), 'LLLL')}"
     return texts.NUMBER_NOT_ROUND.format(round=number_, example=example)

@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Protocol
 
 from bot import texts
+from bot.i18n import _, number
 from core.numbers import format_number
 from core.pairing import Board, BrokenRule
 from core.rules import Colour, CompensationKind
@@ -32,7 +33,7 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], *,
 def standings_table(standings: Standings, decimals: int, *, compact: bool = False) -> str:
     """The standings; `compact` (for a phone): place, name, points and value only."""
     if compact:
-        rows = [[str(r.rank), r.player.name, format_number(r.score, decimals, comma=True),
+        rows = [[str(r.rank), r.player.name, number(r.score, decimals),
                  format_number(r.value, 0)] for r in standings.rows]
         return f"{_standings_title(standings)}\n\n{table(texts.COMPACT_COLUMNS, rows)}"
     return _full_standings(standings, decimals)
@@ -50,8 +51,8 @@ def standings_cells(standings: Standings, decimals: int) -> list[list[str]]:
     for row in standings.rows:
         pct = row.percentage
         rows.append([
-            str(row.rank), row.player.name, format_number(row.score, decimals, comma=True),
-            format_number(row.value, decimals if row.value.denominator != 1 else 0, comma=True),
+            str(row.rank), row.player.name, number(row.score, decimals),
+            number(row.value, decimals if row.value.denominator != 1 else 0),
             str(row.played), str(row.won), str(row.drawn), str(row.lost),
             "" if pct is None else format_number(pct * 100, 0),
         ])
@@ -74,9 +75,9 @@ def breakdown_table(standings: Standings, player_id: str, decimals: int) -> str:
     total = sum((line.points for line in lines), Fraction(0))
     row = standings.row(player_id)
     rows.append(["", texts.BREAKDOWN_TOTAL, "", "", "",
-                 format_number(total, decimals, comma=True)])
+                 number(total, decimals)])
     head = texts.BREAKDOWN_HEAD.format(name=row.player.name, rank=row.rank,
-                                       score=format_number(row.score, decimals, comma=True),
+                                       score=number(row.score, decimals),
                                        round=standings.after_round)
     return f"{head}\n\n{table(texts.BREAKDOWN_COLUMNS, rows, left=frozenset({1}))}"
 
@@ -84,23 +85,23 @@ def breakdown_table(standings: Standings, player_id: str, decimals: int) -> str:
 def breakdown_cells(line: BreakdownLine, names: dict[str, str], decimals: int) -> list[str]:
     """One line of a player's breakdown as its columns (texts.BREAKDOWN_COLUMNS)."""
     def num(value: Fraction | None) -> str:
-        return "" if value is None else format_number(value, decimals, comma=True)
+        return "" if value is None else number(value, decimals)
 
     opponent = names.get(line.opponent or "", "")
     if line.round == 0:
-        what = "eigen waarde (startbonus)"
+        what = _("eigen waarde (startbonus)")
     elif line.forfeit:
         what = (texts.BREAKDOWN_FORFEIT_WON if line.kind is CompensationKind.OPPONENT_ABSENT
                 else texts.BREAKDOWN_FORFEIT_LOST).format(name=opponent)
     elif line.kind is None:
-        what = f"tegen {opponent}"
+        what = _("tegen {name}").format(name=opponent)
     else:
         what = texts.KIND_LABELS[line.kind] + (texts.BREAKDOWN_CAPPED if line.capped else "")
         if line.fixed:
             what += texts.BREAKDOWN_FIXED
         if line.decay != 1 and not line.capped:
             what += texts.BREAKDOWN_DECAYED.format(decay=_factor(line.decay))
-    result = "nog te spelen" if line.pending else "" if line.result is None \
+    result = _("nog te spelen") if line.pending else "" if line.result is None \
         else {Fraction(1): "1", Fraction(1, 2): "½", Fraction(0): "0"}[line.result]
     # A game's factor is its result, unless the rules price results otherwise.
     factor = "" if line.factor is None or (line.kind is None and line.round
@@ -110,8 +111,8 @@ def breakdown_cells(line: BreakdownLine, names: dict[str, str], decimals: int) -
 
 
 def _factor(value: Fraction) -> str:
-    text = format_number(value, 3, comma=True)
-    return text.rstrip("0").rstrip(",") if "," in text else text
+    text = number(value, 3)
+    return text.rstrip("0").rstrip(",.") if "," in text or "." in text else text
 
 
 class PairingView(Protocol):
@@ -164,9 +165,12 @@ def pairing_table(pairing: PairingView, season: Season, ranking: Sequence[str],
 
 
 CROSS_SYMBOLS = {Fraction(1): "1", Fraction(1, 2): "½", Fraction(0): "0"}
-KIND_SHORT = {"notice": "afm", "no_notice": "afw", "bye": "bye", "opponent_absent": "regl",
-              "arbiter": "wl", "external_club_night": "ext", "external_other_day": "ext",
-              "late_join": "nw", "half_bye": "½bye", "zero_bye": "0bye"}
+def kind_short(kind: str) -> str:
+    """A round without a game in the cross table, in a word of a few letters."""
+    return {"notice": _("afm"), "no_notice": _("afw"), "bye": _("bye"),
+            "opponent_absent": _("regl"), "arbiter": _("wl"), "external_club_night": _("ext"),
+            "external_other_day": _("ext"), "late_join": _("nw"), "half_bye": _("½bye"),
+            "zero_bye": _("0bye")}[kind]
 
 
 def crosstable(standings: Standings, decimals: int) -> tuple[list[str], list[list[str]]]:
@@ -174,7 +178,7 @@ def crosstable(standings: Standings, decimals: int) -> tuple[list[str], list[lis
     the opponent was priced at (`12w1 45`); rounds without a game show their kind."""
     place = {pid: k for k, pid in enumerate(standings.ranking, start=1)}
     rounds = standings.after_round
-    header = ["Pos", "Naam", *(str(r) for r in range(1, rounds + 1)), "Punten"]
+    header = [_("Pos"), _("Naam"), *(str(r) for r in range(1, rounds + 1)), _("Punten")]
     rows = []
     for row in standings.rows:
         cells = [""] * rounds
@@ -188,9 +192,8 @@ def crosstable(standings: Standings, decimals: int) -> tuple[list[str], list[lis
                 where = place.get(line.opponent, texts.CROSS_LEFT_OUT)
                 cells[line.round - 1] = f"{where}{colour}{result} {value}".strip()
             elif line.kind is not None:
-                cells[line.round - 1] = KIND_SHORT[line.kind.value]
-        rows.append([str(row.rank), row.player.name, *cells,
-                     format_number(row.score, decimals, comma=True)])
+                cells[line.round - 1] = kind_short(line.kind.value)
+        rows.append([str(row.rank), row.player.name, *cells, number(row.score, decimals)])
     return header, rows
 
 

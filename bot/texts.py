@@ -1,13 +1,21 @@
-"""Every Dutch sentence a user sees, in one place: problems in files, table headings, labels."""
+"""Every sentence a user sees, in one place: problems in files, table headings, labels.
+
+Written in Dutch, the source language; `texts.NAME` hands each out in the language of the
+moment (`bot.i18n`), and the functions here say theirs in it too. The English is in
+`bot/locale/en/LC_MESSAGES/messages.po`."""
 
 from __future__ import annotations
 
 import html
 import re
+import sys
+import types
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from bot.i18n import _, ngettext, number, translated
+from bot.i18n import current as language
 from core.errors import Expected, Problem, ProblemCode
 from core.numbers import exact_text, format_number
 from core.pairing.model import BrokenRule, Fixes, Rule
@@ -83,16 +91,17 @@ def problem(p: Problem) -> str:
     facts = dict(p.facts)
     expected = facts.get("expected", "")
     if expected in EXPECTED_WORDS:
-        facts["expected"] = _EXPECTED[Expected(expected)]
+        facts["expected"] = _(_EXPECTED[Expected(expected)])
     low, high = facts.get("low", "-"), facts.get("high", "-")
-    facts["range"] = f"van {low}" if high == "-" else f"tot en met {high}" if low == "-" \
-        else f"{low} t/m {high}"
-    facts["in_round"] = f" in ronde {facts['round']}" if "round" in facts else ""
-    reason = _REASONS.get(facts.get("reason", ""))
+    facts["range"] = (_("van {low}") if high == "-" else _("tot en met {high}") if low == "-"
+                      else _("{low} t/m {high}")).format(low=low, high=high)
+    facts["in_round"] = _(" in ronde {round}").format(round=facts["round"]) \
+        if "round" in facts else ""
+    reason = _(_REASONS.get(facts.get("reason", ""), ""))
     if p.code is ProblemCode.ROUND_ORDER and reason:
         text = reason
     else:
-        text = _PROBLEMS[p.code].format_map(_Missing(facts))
+        text = _(_PROBLEMS[p.code]).format_map(_Missing(facts))
         if reason:
             text += f": {reason}"
     return f"{p.path}: {text}" if p.path else text
@@ -112,13 +121,14 @@ def chat_problems(problems: tuple[Problem, ...], names: Mapping[str, str]) -> st
         text = problem(Problem("", p.code, facts))
         rule = p.path.removeprefix("rules.").split(".")[0].split("[")[0] \
             if p.path.startswith("rules.") else ""
-        lines.append(f"regel {rule}: {text}" if rule else text)
-    return CHANGE_REFUSED + ": " + "; ".join(dict.fromkeys(lines)) + "."
+        lines.append(_("regel {rule}: {text}").format(rule=rule, text=text) if rule else text)
+    return _(CHANGE_REFUSED) + ": " + "; ".join(dict.fromkeys(lines)) + "."
 
 
 def problems_report(title: str, problems: tuple[Problem, ...]) -> str:
     count = len(problems)
-    head = f"{title}: {count} {'probleem' if count == 1 else 'problemen'}"
+    head = f"{title}: " + ngettext("{count} probleem", "{count} problemen", count).format(
+        count=count)
     return "\n".join([head, *(f"  - {problem(p)}" for p in problems)])
 
 
@@ -198,8 +208,8 @@ def broken_rule(rule: BrokenRule, name: Callable[[str], str]) -> str:
     facts["b"] = name(rule.players[-1])
     if "due" in facts:
         facts["due"] = name(str(facts["due"]))
-    facts["colour_nl"] = COLOURS_WORD.get(str(facts.get("colour", "")), "")
-    return BROKEN_RULES[rule.rule].format_map(facts)
+    facts["colour_nl"] = _(COLOURS_WORD.get(str(facts.get("colour", "")), ""))
+    return _(BROKEN_RULES[rule.rule]).format_map(facts)
 
 CONFIG_TOKEN_SHAPE = ("TELEGRAM_BOT_TOKEN ziet er niet uit als een token van BotFather (zoiets "
                       "als 123456789:AAH...). Kopieer het opnieuw uit BotFather.")
@@ -321,17 +331,11 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
 
 
 def store_problem(error: StoreError) -> str:
-    return _STORE_PROBLEMS[error.problem].format_map(_Missing(error.facts))
+    return _(_STORE_PROBLEMS[error.problem]).format_map(_Missing(error.facts))
 
 
 # --- the bot -----------------------------------------------------------------------------------
 
-WEEKDAYS = ("ma", "di", "wo", "do", "vr", "za", "zo")
-MONTHS = ("jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec")
-WEEKDAY_NAMES = ("maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag",
-                 "zondag")
-MONTH_NAMES = ("januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus",
-               "september", "oktober", "november", "december")
 
 START = (
     "Hallo! Ik regel de interne Keizercompetitie van de club.\n\n"
@@ -686,10 +690,11 @@ def rules_in_words(source: object) -> str:
     """The rules as the club set them: the preset, then each own setting in words."""
     rules = dict(source) if isinstance(source, dict) else {"preset": source}
     preset = rules.pop("preset", None)
-    head = f"voorinstelling {preset}" if preset else "eigen reglement"
-    own = [f"{RULE_WORDS.get(key, key)}: {_in_words(value)}" for key, value in rules.items()
+    head = _("voorinstelling {preset}").format(preset=preset) if preset \
+        else _("eigen reglement")
+    own = [f"{_(RULE_WORDS.get(key, key))}: {_in_words(value)}" for key, value in rules.items()
            if key not in VARIANTS]
-    text = head + (", met " + "; ".join(own) if own else "")
+    text = _("{head}, met {own}").format(head=head, own="; ".join(own)) if own else head
     variants = variants_in_words(rules_from_source(source))
     return html.escape(text + (f"\n{variants}" if variants else ""))
 
@@ -698,26 +703,27 @@ def variants_in_words(rules: Rules) -> str:
     """Where the rules score as another program does (section 9), in words; empty where they
     keep the model's way."""
     shown, model = rules_to_mapping(rules), rules_to_mapping(Rules())
-    parts = [f"{RULE_WORDS[key]}: {_in_words(shown[key])}" for key in VARIANTS
+    parts = [f"{_(RULE_WORDS[key])}: {_in_words(shown[key])}" for key in VARIANTS
              if shown[key] != model[key]]
-    parts += [f"{KIND_LABELS[kind]}: {_in_words(exact_text(points))} punten vast"
+    parts += [_("{kind}: {points} punten vast").format(kind=_(KIND_LABELS[kind]),
+                                                       points=_in_words(exact_text(points)))
               for kind, points in rules.compensation_points.items()]
-    return RULES_VARIANTS.format(parts="; ".join(parts)) if parts else ""
+    return _(RULES_VARIANTS).format(parts="; ".join(parts)) if parts else ""
 
 
 def _in_words(value: object) -> str:
     if value is True or value is False:
-        return "ja" if value else "nee"
+        return _("ja") if value else _("nee")
     if value is None:
-        return "geen"
+        return _("geen")
     if isinstance(value, dict):
-        return ", ".join(f"{VALUE_WORDS.get(k, k)} {_in_words(v)}" for k, v in value.items())
+        return ", ".join(f"{_(VALUE_WORDS.get(k, k))} {_in_words(v)}" for k, v in value.items())
     if isinstance(value, list):
         return "/".join(_in_words(v) for v in value)
     text = str(value)
     if _DECIMAL.fullmatch(text):
-        return text.replace(".", ",")
-    return VALUE_WORDS.get(text, text)
+        return text.replace(".", ",") if language() == "nl" else text
+    return _(VALUE_WORDS.get(text, text))
 
 
 _DECIMAL = re.compile(r"-?\d+\.\d+")
@@ -813,35 +819,37 @@ def fixes_words(fixes: Fixes, names: Mapping[str, str]) -> str:
     shows them (escaped)."""
     def name(code: str) -> str:
         return names.get(code, code)
-    parts = [f"bord {name(w)} – {name(b)}" for w, b in fixes.boards]
-    parts += [f"niet {' tegen '.join(name(c) for c in sorted(pair))}" for pair in fixes.forbidden]
+    parts = [_("bord {white} – {black}").format(white=name(w), black=name(b))
+             for w, b in fixes.boards]
+    parts += [_("niet {a} tegen {b}").format(a=name(a), b=name(b))
+              for a, b in (sorted(pair) for pair in fixes.forbidden)]
     if fixes.bye is not None:
-        parts.append(f"bye voor {name(fixes.bye)}")
-    parts += [f"{name(c)} niet indelen" for c in sorted(fixes.leave_out)]
+        parts.append(_("bye voor {name}").format(name=name(fixes.bye)))
+    parts += [_("{name} niet indelen").format(name=name(c)) for c in sorted(fixes.leave_out)]
     return "; ".join(parts)
 
 
 def earns(price: SignOffPrice, decimals: int, name: str | None = None) -> str:
     """What a sign-off earns, in words (empty where it is not priced): to the member himself
     ("je waarde"), or, when the arbiter signed `name` off, about him ("de eigen waarde")."""
-    whom, whose = ("", "je") if name is None else (f"{name} ", "de eigen")
+    whom, whose = ("", _("je")) if name is None else (f"{name} ", _("de eigen"))
     fraction = f"{format_number(price.fraction * 100, 0)}%"
     if price.earning is Earning.TEAM:
-        return EARNS_TEAM
+        return _(EARNS_TEAM)
     if price.earning is Earning.LATER:
-        return EARNS_LATER.format(whom=whom, fraction=fraction, whose=whose)
+        return _(EARNS_LATER).format(whom=whom, fraction=fraction, whose=whose)
     if price.earning is Earning.CAPPED:
-        return EARNS_CAPPED.format(cap=price.cap)
+        return _(EARNS_CAPPED).format(cap=price.cap)
     if price.earning is Earning.NOTHING:
-        return EARNS_NOTHING
+        return _(EARNS_NOTHING)
     if price.earning is Earning.POINTS and price.points is not None:
-        return EARNS_POINTS.format(whom=whom, whose=whose,
-                                   points=format_number(price.points, decimals, comma=True))
+        return _(EARNS_POINTS).format(whom=whom, whose=whose,
+                                      points=number(price.points, decimals))
     if price.earning is Earning.FRACTION and price.value is not None \
             and price.points is not None:
-        return EARNS.format(whom=whom, fraction=fraction, whose=whose,
-                            value=format_number(price.value, 0),
-                            points=format_number(price.points, decimals, comma=True))
+        return _(EARNS).format(whom=whom, fraction=fraction, whose=whose,
+                               value=format_number(price.value, 0),
+                               points=number(price.points, decimals))
     return ""
 
 
@@ -866,8 +874,8 @@ RATING_LIST_UNUSABLE = "Deze ratinglijst kan ik niet gebruiken: {reason}. Er is 
 
 
 def rating_list_problem(error: RatingListError) -> str:
-    return RATING_LIST_UNUSABLE.format(
-        reason=_LIST_PROBLEMS[error.problem.value].format_map(_Missing(error.facts)))
+    return _(RATING_LIST_UNUSABLE).format(
+        reason=_(_LIST_PROBLEMS[error.problem.value]).format_map(_Missing(error.facts)))
 
 
 RATING_HEAD = "KNSB-ratinglijst met {listed} spelers, vergeleken met de leden:"
@@ -912,41 +920,43 @@ def rating_proposal(proposal: Proposal, names: Mapping[str, str], *,
     `ids` on the command line, where a close match is taken along by its id)."""
     from core.ratings import Match
 
-    lines = [RATING_HEAD.format(listed=proposal.listed)]
+    lines = [_(RATING_HEAD).format(listed=proposal.listed)]
 
     def shown(items: list[str]) -> list[str]:
-        return items[:limit] + ([RATING_MORE.format(count=len(items) - limit)]
+        return items[:limit] + ([_(RATING_MORE).format(count=len(items) - limit)]
                                 if len(items) > limit else [])
 
     if proposal.updates:
-        lines.append(RATING_UPDATES.format(count=len(proposal.updates)))
+        lines.append(_(RATING_UPDATES).format(count=len(proposal.updates)))
         lines += shown([_rating_update(c, escape) for c in proposal.updates])
     if proposal.close:
-        lines.append(RATING_CLOSE.format(count=len(proposal.close)))
-        lines += shown([RATING_CLOSE_LINE.format(
+        lines.append(_(RATING_CLOSE).format(count=len(proposal.close)))
+        lines += shown([_(RATING_CLOSE_LINE).format(
             mark="✓ " if k in proposal.accepted else "", name=escape(c.name),
             id=f" ({c.player})" if ids else "", listed=escape(c.listed.name), knsb=c.listed.knsb,
-            rating=c.listed.rating or RATING_NONE,
-            why=RATING_NUMBER_ONLY if c.match is Match.NUMBER_ONLY else "")
+            rating=c.listed.rating or _(RATING_NONE),
+            why=_(RATING_NUMBER_ONLY) if c.match is Match.NUMBER_ONLY else "")
             for k, c in enumerate(proposal.close)])
     if proposal.missing:
         missing = [escape(names.get(p, p)) for p in proposal.missing]
-        lines.append(RATING_MISSING.format(count=len(missing), names=", ".join(
+        lines.append(_(RATING_MISSING).format(count=len(missing), names=", ".join(
             shown(missing))))
     if proposal.unchanged:
-        lines.append(RATING_UNCHANGED.format(count=len(proposal.unchanged)))
-    lines.append(RATING_WAIT if proposal.updates or proposal.close else RATING_NOTHING)
+        lines.append(_(RATING_UNCHANGED).format(count=len(proposal.unchanged)))
+    lines.append(_(RATING_WAIT) if proposal.updates or proposal.close else _(RATING_NOTHING))
     return "\n".join(lines)
 
 
 def _rating_update(change: Change, escape: Callable[[str], str]) -> str:
-    line = RATING_UPDATE.format(name=escape(change.name), old=change.old_rating or RATING_NONE,
-                                new=change.new_rating or RATING_NONE)
-    line += RATING_NUMBER.format(knsb=change.listed.knsb) \
+    line = _(RATING_UPDATE).format(name=escape(change.name),
+                                   old=change.old_rating or _(RATING_NONE),
+                                   new=change.new_rating or _(RATING_NONE))
+    line += _(RATING_NUMBER).format(knsb=change.listed.knsb) \
         if change.listed.knsb != change.old_knsb else ""
-    learnt = [IDENTITY_WORDS[k].format(value=escape(SEX_WORDS.get(v, v) if k == "sex" else v))
+    learnt = [_(IDENTITY_WORDS[k]).format(
+        value=escape(_(SEX_WORDS.get(v, v)) if k == "sex" else v))
               for k, v in change.new_identity.items() if change.old_identity.get(k) != v]
-    return line + (RATING_ALSO.format(fields=", ".join(learnt)) if learnt else "")
+    return line + (_(RATING_ALSO).format(fields=", ".join(learnt)) if learnt else "")
 
 
 _TRF_PROBLEMS: Mapping[str, str] = {
@@ -966,7 +976,7 @@ FILE_NOT_TEXT = "dit is geen tekstbestand in Windows-1252 of UTF-8"
 
 def trf_problem(error: TrfError) -> str:
     facts = dict(error.facts, line=str(error.line))
-    return _TRF_PROBLEMS[error.problem.value].format_map(_Missing(facts))
+    return _(_TRF_PROBLEMS[error.problem.value]).format_map(_Missing(facts))
 
 
 _ASSUMED: Mapping[str, str] = {
@@ -1004,5 +1014,17 @@ EXPORT_UNKNOWN = ("Kies <code>/export</code> (webpagina's en CSV), <code>/export
 
 
 def assumed(found: Mapping[Assumed, int], preset: str) -> list[str]:
-    return [_ASSUMED[what.value].format(count=count, preset=preset)
+    return [_(_ASSUMED[what.value]).format(count=count, preset=preset)
             for what, count in found.items()]
+
+
+class _Spoken(types.ModuleType):
+    """`texts.NAME` in the language of the moment: each text, and each text in a table or a
+    mapping of texts. The functions above say theirs with `_`."""
+
+    def __getattribute__(self, name: str) -> object:
+        value = super().__getattribute__(name)
+        return translated(value) if name[:1].isupper() else value
+
+
+sys.modules[__name__].__class__ = _Spoken

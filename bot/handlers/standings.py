@@ -13,6 +13,7 @@ from bot.answer import Answer, File
 from bot.chat import esc
 from bot.flows import views
 from bot.handlers.common import command, member
+from bot.i18n import number
 from bot.services import App, Context
 from core.numbers import format_number
 from core.rules import Titles
@@ -87,7 +88,7 @@ async def mijn(update: Update, context: Context) -> Answer:
     if mine.place is not None:
         lines.append(texts.MIJN.format(
             name=esc(who.name), rank=mine.place.rank, value=format_number(mine.place.value, 0),
-            score=format_number(mine.place.score, mine.decimals, comma=True)))
+            score=number(mine.place.score, mine.decimals)))
     lines.append(texts.MIJN_SIGNOFFS.format(rounds=", ".join(map(str, mine.signed_off)))
                  if mine.signed_off else texts.MIJN_NO_SIGNOFFS)
     for game in mine.games:

@@ -14,8 +14,8 @@ from urllib.parse import quote, unquote
 
 import jinja2
 
-from bot import announce, tables, texts
-from core.numbers import format_number
+from bot import announce, i18n, tables, texts
+from bot.i18n import number
 from core.rules import Titles
 from core.season import Season
 from core.standings import Standings, standings_history
@@ -102,8 +102,7 @@ class Site:
             telegram=self.telegram, **values)
 
     def _number(self, value: Fraction, decimals: int | None = None) -> str:
-        return format_number(value, self.decimals if decimals is None else decimals,
-                             comma=True)
+        return number(value, self.decimals if decimals is None else decimals)
 
     # --- the pages ---------------------------------------------------------------------------
 
@@ -224,5 +223,4 @@ def members_only(club: str) -> str:
 
 
 def _long_date(date: dt.date) -> str:
-    return f"{texts.WEEKDAY_NAMES[date.weekday()]} {date.day} " \
-           f"{texts.MONTH_NAMES[date.month - 1]} {date.year}"
+    return i18n.date(date, "EEEE d MMMM y")
