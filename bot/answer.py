@@ -65,6 +65,8 @@ class Answer:
     personal: str | None = None
     """Personal details: said in the sender's private chat, also when he asked in a group,
     where the reply says whether it arrived (only for what changed nothing)."""
+    then: Callable[[], Awaitable[None]] | None = None
+    """A convenience Telegram is asked for after the commit (a member's command menu)."""
 
 
 class Refused(Exception):
@@ -145,3 +147,5 @@ async def after_commit(update: Update, context: Context, done: Answer) -> None:
                 if "not modified" not in exc.message.lower():
                     raise
     await drop_buttons(context.bot, done.drop)
+    if done.then is not None:
+        await done.then()

@@ -8,18 +8,25 @@ import logging
 import ssl
 
 import httpx
-from telegram import BotCommand, BotCommandScopeAllPrivateChats, BotCommandScopeChat
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeChat,
+    BotCommandScopeDefault,
+)
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes, Defaults
 from telegram.request import HTTPXRequest
 
+from bot import i18n, texts
 from bot.config import Config
 from bot.handlers import (
     admin,
     errors,
     files,
     general,
+    language,
     media,
     members,
     pairing,
@@ -27,28 +34,19 @@ from bot.handlers import (
     signoff,
     standings,
 )
+from bot.handlers.common import ENGLISH
 from bot.services import App, Context, Services
 from bot.worker import Worker
 from storage.db import Database
 
 log = logging.getLogger(__name__)
 
-MEMBER_COMMANDS = [
-    ("afmelden", "afmelden voor een ronde"), ("aanmelden", "aanmelden, of afmelding intrekken"),
-    ("uitslag", "uitslag doorgeven, bijv. /uitslag 1-0"), ("stand", "de stand"),
-    ("indeling", "de indeling"), ("mijn", "mijn afmeldingen en partij"),
-    ("grafiek", "het verloop van de ranglijst"), ("agenda", "de rondes in je agenda"),
-    ("ik", "zeggen wie je bent"), ("herinnering", "herinnering ook privé: aan of uit"),
-    ("help", "wat ik kan"),
-]
-ARBITER_COMMANDS = [
-    *MEMBER_COMMANDS,
-    ("speler", "speler nieuw of weg"), ("spelers", "alle spelers"),
-    ("ronde", "het programma"), ("extern", "externe partij boeken"),
-    ("instellingen", "tijden en reglement"), ("arbiter", "wedstrijdleiders"),
-    ("club", "deze groep wordt de clubgroep"), ("export", "webpagina's, CSV of TRF"),
-    ("seizoen", "het volgende seizoen beginnen"),
-]
+def commands(*, arbiter: bool) -> list[tuple[str, str]]:
+    """The command menu in the language of the moment: each command by its name in that
+    language (`/afmelden`, `/signoff`) and what it does."""
+    names = {} if i18n.current() == i18n.SOURCE else ENGLISH
+    menu = {**texts.COMMAND_MENU, **(texts.ARBITER_MENU if arbiter else {})}
+    return [(names.get(name, name), text) for name, text in menu.items()]
 
 
 @functools.cache
@@ -87,8 +85,8 @@ def build(config: Config, services: Services | None = None, *,
     if services is not None:
         shared.clock = services.clock
     # Order matters: specific commands and buttons first, the catch-alls last.
-    for module in (general, members, signoff, results, standings, pairing, admin, media,
-                   files):
+    for module in (language, general, members, signoff, results, standings, pairing, admin,
+                   media, files):
         module.register(app)
     general.register_fallbacks(app)
     errors.register(app)
@@ -101,15 +99,26 @@ async def _start(app: App) -> None:
     services.worker = Worker(services.settings.database)
     services.bot_name = app.bot.username or ""
     try:
-        await app.bot.set_my_commands([BotCommand(*c) for c in MEMBER_COMMANDS])
-        await app.bot.set_my_commands([BotCommand(*c) for c in MEMBER_COMMANDS],
-                                      scope=BotCommandScopeAllPrivateChats())
-        for arbiter in sorted(await services.arbiters()):
-            await app.bot.set_my_commands([BotCommand(*c) for c in ARBITER_COMMANDS],
-                                          scope=BotCommandScopeChat(arbiter))
+        await _menus(app, sorted(await services.arbiters()))
     except TelegramError as exc:  # commands are a convenience; the bot works without them
         log.warning("could not set the command list: %s", exc)
     log.info("keizerbot started with database %s", services.settings.database)
+
+
+async def _menus(app: App, arbiters: list[int]) -> None:
+    """The command menus: for members everywhere and in private chats, for each arbiter in
+    his chat; each in every language, Telegram showing the one of the member's app (the
+    source language where it has none of ours)."""
+    for spoken in i18n.LANGUAGES:
+        code = None if spoken == i18n.SOURCE else spoken
+        with i18n.use(spoken):
+            members = [BotCommand(*c) for c in commands(arbiter=False)]
+            arbiter_menu = [BotCommand(*c) for c in commands(arbiter=True)]
+        for scope in (BotCommandScopeDefault(), BotCommandScopeAllPrivateChats()):
+            await app.bot.set_my_commands(members, scope=scope, language_code=code)
+        for arbiter in arbiters:
+            await app.bot.set_my_commands(arbiter_menu, scope=BotCommandScopeChat(arbiter),
+                                          language_code=code)
 
 
 async def _stop(app: App) -> None:

@@ -32,7 +32,7 @@ def extract_texts(fileobj: IO[bytes], keywords: Mapping[str, Any],
     for node in tree.body:
         value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
         name = _target(node)
-        if value is not None and name[:1].isupper():
+        if value is not None and name.lstrip("_")[:1].isupper():
             for line, text in _texts(value):
                 yield line, None, text, []
     for call in ast.walk(tree):

@@ -7,7 +7,7 @@ import contextlib
 import datetime as dt
 import html
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from telegram import InlineKeyboardMarkup, Message, Update
@@ -153,11 +153,16 @@ async def send(services: Services, chat_id: int, text: str, *,
                 await fallback.send_message(chat_id, piece.text, message_thread_id=thread_id)
 
 
-async def owe_to_arbiters(services: Services, text: str, *,
-                          markup: InlineKeyboardMarkup | None = None,
+async def owe_to_arbiters(services: Services, compose: Callable[[], str | Awaitable[str]], *,
+                          markup: Callable[[], InlineKeyboardMarkup] | None = None,
                           fallback: ExtBot[None] | None = None) -> None:
+    """Owe each arbiter a message, made (`compose`, `markup`) in his own language."""
     for arbiter in sorted(await services.arbiters()):
-        await send(services, arbiter, text, markup=markup, fallback=fallback)
+        with i18n.use(await services.language_of(arbiter)):
+            made = compose()
+            text = made if isinstance(made, str) else await made
+            await send(services, arbiter, text, markup=None if markup is None else markup(),
+                       fallback=fallback)
 
 
 async def answer(update: Update, text: str | None = None, *, alert: bool = False,

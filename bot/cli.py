@@ -17,9 +17,10 @@ from enum import IntEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bot import tables, texts
+from bot import i18n, tables, texts
 from bot.config import ConfigError
 from bot.config import load as load_config
+from bot.i18n import _
 from core.encoding import UTF8, WINDOWS
 from core.errors import InvalidInputError
 from core.numbers import round_half_up
@@ -56,6 +57,9 @@ class CliError(Exception):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # The command line speaks the language of the shell (Dutch unless it says English).
+    i18n.speak(i18n.from_code(os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES")
+                              or os.environ.get("LANG")))
     parser = _parser()
     args = parser.parse_args(argv)
     try:
@@ -69,60 +73,60 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _database_option(target: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup) -> None:
     target.add_argument("--db", type=Path, default=None,
-                        help="databasebestand (standaard: KEIZER_DB of data/keizer.db)")
+                        help=_("databasebestand (standaard: KEIZER_DB of data/keizer.db)"))
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="keizerbot",
-                                     description="Keizercompetitie voor schaakclubs.")
+                                     description=_("Keizercompetitie voor schaakclubs."))
     parser.set_defaults(run=_run_bot)
-    sub = parser.add_subparsers(metavar="COMMANDO")
+    sub = parser.add_subparsers(metavar=_("COMMANDO"))
 
-    standings = sub.add_parser("standings", help="de Keizerstand van een seizoensbestand")
-    standings.add_argument("season", type=Path, metavar="SEIZOEN.json")
+    standings = sub.add_parser("standings", help=_("de Keizerstand van een seizoensbestand"))
+    standings.add_argument("season", type=Path, metavar=_("SEIZOEN.json"))
     standings.add_argument("--after-round", type=int, metavar="R",
-                           help="stand na ronde R (standaard: de laatste complete ronde)")
-    standings.add_argument("--json", action="store_true", help="uitvoer als JSON")
+                           help=_("stand na ronde R (standaard: de laatste complete ronde)"))
+    standings.add_argument("--json", action="store_true", help=_("uitvoer als JSON"))
     standings.add_argument("--decimals", type=int, choices=range(5), metavar="N",
-                           help="aantal decimalen van de punten (standaard: uit het reglement)")
+                           help=_("aantal decimalen van de punten (standaard: uit het reglement)"))
     standings.add_argument("--player", metavar="ID",
-                           help="de punten van één speler, ronde voor ronde")
+                           help=_("de punten van één speler, ronde voor ronde"))
     standings.set_defaults(run=_run_standings)
 
-    pairing = sub.add_parser("pair", help="de indeling van de volgende ronde")
-    pairing.add_argument("season", type=Path, metavar="SEIZOEN.json")
-    pairing.add_argument("--json", action="store_true", help="uitvoer als JSON")
+    pairing = sub.add_parser("pair", help=_("de indeling van de volgende ronde"))
+    pairing.add_argument("season", type=Path, metavar=_("SEIZOEN.json"))
+    pairing.add_argument("--json", action="store_true", help=_("uitvoer als JSON"))
     pairing.set_defaults(run=_run_pair)
 
-    show = sub.add_parser("demo", help="een gesimuleerd seizoen door de echte bot, zonder token")
-    show.add_argument("--chat-page", type=Path, metavar="BESTAND.html",
-                      help="schrijf ook de chats van één ronde als webpagina")
+    show = sub.add_parser("demo", help=_("een gesimuleerd seizoen door de echte bot, zonder token"))
+    show.add_argument("--chat-page", type=Path, metavar=_("BESTAND.html"),
+                      help=_("schrijf ook de chats van één ronde als webpagina"))
     show.set_defaults(run=_run_demo)
 
-    check = sub.add_parser("doctor", help="de installatie controleren")
+    check = sub.add_parser("doctor", help=_("de installatie controleren"))
     check.set_defaults(run=_run_doctor)
 
-    load = sub.add_parser("import", help="een seizoensbestand in de database laden")
-    load.add_argument("file", type=Path, metavar="SEIZOEN.json")
+    load = sub.add_parser("import", help=_("een seizoensbestand in de database laden"))
+    load.add_argument("file", type=Path, metavar=_("SEIZOEN.json"))
     _database_option(load)
     load.add_argument("--replace", action="store_true",
-                      help="het seizoen in de database vervangen")
+                      help=_("het seizoen in de database vervangen"))
     load.set_defaults(run=_run_import)
 
-    dump = sub.add_parser("export", help="het seizoen uit de database als seizoensbestand")
-    dump.add_argument("file", type=Path, nargs="?", metavar="SEIZOEN.json",
-                      help="standaard: naar het scherm")
+    dump = sub.add_parser("export", help=_("het seizoen uit de database als seizoensbestand"))
+    dump.add_argument("file", type=Path, nargs="?", metavar=_("SEIZOEN.json"),
+                      help=_("standaard: naar het scherm"))
     dump.add_argument("--alles", dest="everything", action="store_true",
-                      help="alles wat de bot bewaart (ook latere rondes, koppelingen en "
-                           "instellingen), om te verhuizen of terug te zetten")
+                      help=_("alles wat de bot bewaart (ook latere rondes, koppelingen en "
+                           "instellingen), om te verhuizen of terug te zetten"))
     _database_option(dump)
     dump.set_defaults(run=_run_export)
 
-    copy = sub.add_parser("backup", help="een reservekopie van de database maken")
+    copy = sub.add_parser("backup", help=_("een reservekopie van de database maken"))
     copy.add_argument("directory", type=Path, nargs="?", metavar="MAP",
-                      help="standaard: backups/ naast de database")
+                      help=_("standaard: backups/ naast de database"))
     _database_option(copy)
-    copy.add_argument("--keep", type=int, help="zoveel kopieën bewaren")
+    copy.add_argument("--keep", type=int, help=_("zoveel kopieën bewaren"))
     copy.set_defaults(run=_run_backup)
 
     for name, writer, what in (("export-html", "write_html", "webpagina's"),
@@ -132,62 +136,62 @@ def _parser() -> argparse.ArgumentParser:
         web.add_argument("directory", type=Path, metavar="MAP")
         source = web.add_mutually_exclusive_group()
         _database_option(source)
-        source.add_argument("--season", type=Path, default=None, metavar="SEIZOEN.json",
-                            help="uit een seizoensbestand in plaats van de database")
+        source.add_argument("--season", type=Path, default=None, metavar=_("SEIZOEN.json"),
+                            help=_("uit een seizoensbestand in plaats van de database"))
         web.set_defaults(run=_run_site, writer=writer)
 
-    new = sub.add_parser("new-season", help="het volgende seizoen uit dit: dezelfde regels, de "
-                         "leden die blijven, beginnend in de volgorde van de eindstand")
-    new.add_argument("season", type=Path, metavar="SEIZOEN.json")
-    new.add_argument("file", type=Path, metavar="NIEUW.json")
-    new.add_argument("--naam", dest="name", help="de naam van het nieuwe seizoen, standaard het "
-                     "volgende jaar (2026-2027 wordt 2027-2028)")
+    new = sub.add_parser("new-season", help=_("het volgende seizoen uit dit: dezelfde regels, de "
+                         "leden die blijven, beginnend in de volgorde van de eindstand"))
+    new.add_argument("season", type=Path, metavar=_("SEIZOEN.json"))
+    new.add_argument("file", type=Path, metavar=_("NIEUW.json"))
+    new.add_argument("--naam", dest="name", help=_("de naam van het nieuwe seizoen, standaard het "
+                     "volgende jaar (2026-2027 wordt 2027-2028)"))
     new.set_defaults(run=_run_new_season)
 
-    ics = sub.add_parser("export-ics", help="de rondes als agendabestand (.ics)")
-    ics.add_argument("file", type=Path, metavar="AGENDA.ics")
+    ics = sub.add_parser("export-ics", help=_("de rondes als agendabestand (.ics)"))
+    ics.add_argument("file", type=Path, metavar=_("AGENDA.ics"))
     _database_option(ics)
     ics.set_defaults(run=_run_ics)
 
-    trf = sub.add_parser("export-trf", help="de partijen als TRF16, voor de ratingadministratie")
-    trf.add_argument("file", type=Path, metavar="BESTAND.trf")
+    trf = sub.add_parser("export-trf", help=_("de partijen als TRF16, voor de ratingadministratie"))
+    trf.add_argument("file", type=Path, metavar=_("BESTAND.trf"))
     source = trf.add_mutually_exclusive_group()
     _database_option(source)
-    source.add_argument("--season", type=Path, default=None, metavar="SEIZOEN.json",
-                        help="uit een seizoensbestand in plaats van de database")
+    source.add_argument("--season", type=Path, default=None, metavar=_("SEIZOEN.json"),
+                        help=_("uit een seizoensbestand in plaats van de database"))
     trf.add_argument("--encoding", choices=(UTF8, WINDOWS), default=UTF8,
-                     help="utf-8 (standaard, zoals Swiss-Manager) of cp1252 voor een programma "
+                     help=_("utf-8 (standaard, zoals Swiss-Manager) of cp1252 voor een programma "
                           "dat Windows-1252 verwacht; letters die daar niet in staan worden "
-                          "Latijnse letters (Ł wordt L)")
+                          "Latijnse letters (Ł wordt L)"))
     trf.set_defaults(run=_run_export_trf)
 
-    read_trf = sub.add_parser("import-trf", help="een TRF-bestand (Swiss-Manager, Tornelo, "
-                              "Sharly-Chess, chesspairing) als seizoensbestand")
-    read_trf.add_argument("trf", type=Path, metavar="BESTAND.trf")
-    read_trf.add_argument("file", type=Path, metavar="SEIZOEN.json")
+    read_trf = sub.add_parser("import-trf", help=_("een TRF-bestand (Swiss-Manager, Tornelo, "
+                              "Sharly-Chess, chesspairing) als seizoensbestand"))
+    read_trf.add_argument("trf", type=Path, metavar=_("BESTAND.trf"))
+    read_trf.add_argument("file", type=Path, metavar=_("SEIZOEN.json"))
     read_trf.add_argument("--reglement", dest="preset", default="sliedrecht",
-                          help="het Keizerreglement als het bestand er geen heeft "
-                               "(standaard: sliedrecht)")
+                          help=_("het Keizerreglement als het bestand er geen heeft "
+                               "(standaard: sliedrecht)"))
     read_trf.set_defaults(run=_run_import_trf)
 
-    ratings = sub.add_parser("ratings", help="de ratings van de leden uit de KNSB-ratinglijst")
-    ratings.add_argument("list", type=Path, metavar="LIJST.zip",
-                         help="de lijst van de KNSB (zip), of KLASSIEK.csv daaruit")
+    ratings = sub.add_parser("ratings", help=_("de ratings van de leden uit de KNSB-ratinglijst"))
+    ratings.add_argument("list", type=Path, metavar=_("LIJST.zip"),
+                         help=_("de lijst van de KNSB (zip), of KLASSIEK.csv daaruit"))
     source = ratings.add_mutually_exclusive_group()
     _database_option(source)
-    source.add_argument("--season", type=Path, default=None, metavar="SEIZOEN.json",
-                        help="een seizoensbestand bijwerken in plaats van de database")
+    source.add_argument("--season", type=Path, default=None, metavar=_("SEIZOEN.json"),
+                        help=_("een seizoensbestand bijwerken in plaats van de database"))
     ratings.add_argument("--lijst", dest="which", choices=[w.value for w in RatingList],
-                         default=None, help="welke lijst van de KNSB (standaard: die van de "
-                                            "club, zie /instellingen; anders klassiek)")
+                         default=None, help=_("welke lijst van de KNSB (standaard: die van de "
+                                            "club, zie /instellingen; anders klassiek)"))
     ratings.add_argument("--bevestig", dest="confirm", action="store_true",
-                         help="de ratings echt bijwerken (anders alleen tonen)")
+                         help=_("de ratings echt bijwerken (anders alleen tonen)"))
     ratings.add_argument("--ook", dest="also", action="append", default=[], metavar="ID",
-                         help="een gelijkende naam toch meenemen (speler-id; herhaalbaar)")
+                         help=_("een gelijkende naam toch meenemen (speler-id; herhaalbaar)"))
     ratings.set_defaults(run=_run_ratings)
 
-    rules = sub.add_parser("rules", help="een reglementbestand (TOML) controleren en tonen")
-    rules.add_argument("file", type=Path, metavar="REGLEMENT.toml")
+    rules = sub.add_parser("rules", help=_("een reglementbestand (TOML) controleren en tonen"))
+    rules.add_argument("file", type=Path, metavar=_("REGLEMENT.toml"))
     rules.set_defaults(run=_run_rules)
     return parser
 
@@ -455,7 +459,11 @@ def _run_site(args: argparse.Namespace) -> ExitCode:
     season = _season_from(args)
     from bot import exports
 
-    written = getattr(exports, args.writer)(season, args.directory)
+    # The club's pages in the club's language; from a season file, in the shell's.
+    language = i18n.current() if args.season is not None else \
+        _with_database(database_path(args.db), _club_language)
+    with i18n.use(language):
+        written = getattr(exports, args.writer)(season, args.directory)
     print(texts.SITE_WRITTEN.format(count=len(written), path=args.directory))
     return ExitCode.OK
 
@@ -494,6 +502,12 @@ async def trf_header(db: Database) -> TrfHeader:
     configured = [int(p) for p in os.environ.get("KEIZER_ARBITERS", "").replace(" ", "")
                   .split(",") if p.isdigit()]
     return await stored(db, configured)
+
+
+async def _club_language(db: Database) -> str:
+    from storage.club import settings
+
+    return (await settings(db)).language
 
 
 async def _rating_list(db: Database) -> RatingList:

@@ -38,6 +38,11 @@ def current() -> str:
     return _current.get()
 
 
+def speak(language: str) -> None:
+    """Speak `language` from here on in this task (an update's own task: `bot.handlers`)."""
+    _current.set(language if language in LANGUAGES else SOURCE)
+
+
 @contextmanager
 def use(language: str) -> Iterator[None]:
     """Speak `language` inside the block (an unknown one is the source language)."""

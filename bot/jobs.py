@@ -34,11 +34,12 @@ async def daily_backup(context: Context) -> None:
         await backup(services.db, services.settings.database.parent / "backups")
     except StoreError as exc:
         log.warning("daily backup failed: %s", exc)
-        reason = texts.BACKUP_REASONS.get(exc.problem, texts.BACKUP_REASON_OTHER)
+        problem = exc.problem
         if services.throttle.first("backup"):
             # The disk that refused the copy may refuse the outbox too: then it goes directly.
-            await owe_to_arbiters(services, texts.BACKUP_FAILED.format(error=reason),
-                                  fallback=context.bot)
+            await owe_to_arbiters(services, lambda: texts.BACKUP_FAILED.format(
+                error=texts.BACKUP_REASONS.get(problem, texts.BACKUP_REASON_OTHER)),
+                fallback=context.bot)
         return
     try:
         await inbox.prune(services.db)

@@ -24,7 +24,8 @@ def refusing(handler: Handler) -> Handler:
             await _say(update, context, texts.NO_SEASON if no_season(exc)
                        else texts.store_problem(await _in_words(context.services, exc)))
             if exc.problem in UNWRITABLE and context.services.throttle.first(exc.problem):
-                await owe_to_arbiters(context.services, texts.store_problem(exc),
+                refused = exc
+                await owe_to_arbiters(context.services, lambda: texts.store_problem(refused),
                                       fallback=context.bot)
         except InvalidInputError as exc:
             await _say(update, context, esc(texts.chat_problems(

@@ -140,7 +140,7 @@ class Runtime:
             except Conflict:
                 log.warning("another process polls Telegram with this token")
                 if self.services.throttle.first("conflict"):
-                    await owe_to_arbiters(self.services, texts.POLL_CONFLICT)
+                    await owe_to_arbiters(self.services, lambda: texts.POLL_CONFLICT)
             except NetworkError as exc:  # also timeouts and Telegram's 5xx
                 log.warning("Telegram not reachable (%s); trying again in %.0f s", exc, pause)
             except (InvalidToken, Forbidden) as exc:

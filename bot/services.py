@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from telegram.ext import Application, CallbackContext, ExtBot
 
+from bot import i18n
 from bot.config import Config
 from bot.throttle import Throttle
 from storage import club, programme
@@ -66,6 +67,26 @@ class Services:
 
     async def is_arbiter(self, user_id: int) -> bool:
         return user_id in await self.arbiters()
+
+    async def club_language(self) -> str:
+        """The language of the club's group, its pages and its files (`/instellingen taal`)."""
+        return (await club.settings(self.db)).language
+
+    async def language_of(self, telegram_id: int) -> str:
+        """A member's language: the one he chose or first came with, else the club's."""
+        return await club.language(self.db, telegram_id) or await self.club_language()
+
+    async def first_contact(self, telegram_id: int, code: str | None) -> str:
+        """The language of a private chat. On first contact it is the Telegram app's, where
+        the bot speaks it, and kept; after that the kept one (`/taal` changes it)."""
+        kept = await club.language(self.db, telegram_id)
+        if kept is not None:
+            return kept
+        found = i18n.from_code(code, "")
+        if not found:
+            return await self.club_language()
+        await club.keep_language(self.db, telegram_id, found)
+        return found
 
 
 class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], Services]):

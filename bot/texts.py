@@ -625,7 +625,8 @@ ARBITER_ADDED = "{id} is nu wedstrijdleider."
 ARBITER_REMOVED = "{id} is geen wedstrijdleider meer."
 INSTELLINGEN = ("Clubavond begint om {start}; afmelden kan tot {deadline} minuten ervoor; "
                 "herinnering {reminder} minuten ervoor.\nClubpagina: {web}.\n"
-                "Plaats: {city}. Ratinglijst van de KNSB: {rating_list}.\n"
+                "Plaats: {city}. Ratinglijst van de KNSB: {rating_list}. Taal van de groep en "
+                "de clubpagina: {language}.\n"
                 "Reglement: {rules}.")
 CITY_NONE = "niet ingesteld"
 WEB_ACCESS_WORDS: Mapping[WebAccess, str] = {
@@ -637,7 +638,7 @@ WEB_ACCESS_WORDS: Mapping[WebAccess, str] = {
 INSTELLINGEN_USAGE = ("<code>/instellingen start 20:00</code>, <code>deadline 120</code>, "
                       "<code>herinnering 1440</code> (minuten voor de start), "
                       "<code>web openbaar|leden|uit</code>, <code>plaats Sliedrecht</code>, "
-                      "<code>ratinglijst klassiek|rapid|snel</code>, "
+                      "<code>ratinglijst klassiek|rapid|snel</code>, <code>taal nl|en</code>, "
                       "<code>reglement drie-cycli</code> of <code>regel notice_cap 8</code>.")
 INSTELLINGEN_DONE = "Opgeslagen."
 RULES_PREVIEW = ("Nog niet opgeslagen. Met deze wijziging wordt de stand na ronde {round} anders: "
@@ -760,6 +761,26 @@ HERINNERING_ON = ("Je krijgt de herinnering voor elke ronde voortaan ook hier, m
 HERINNERING_OFF = "Je krijgt de herinnering niet meer privé (in de clubgroep nog wel)."
 HERINNERING_USAGE = ("<code>/herinnering aan</code>: de herinnering voor elke ronde ook privé; "
                      "<code>/herinnering uit</code>: niet meer.")
+LANGUAGE_NAMES: Mapping[str, str] = {"nl": "Nederlands", "en": "Engels"}
+TAAL_USAGE = ("Ik spreek nu {language} met je. <code>/taal en</code>: English; "
+              "<code>/taal nl</code>: Nederlands.")
+TAAL_DONE = "Vanaf nu spreek ik {language} met je, ook op je clubpagina."
+COMMAND_MENU: Mapping[str, str] = {
+    "afmelden": "afmelden voor een ronde", "aanmelden": "aanmelden, of afmelding intrekken",
+    "uitslag": "uitslag doorgeven, bijv. /uitslag 1-0", "stand": "de stand",
+    "indeling": "de indeling", "mijn": "mijn afmeldingen en partij",
+    "grafiek": "het verloop van de ranglijst", "agenda": "de rondes in je agenda",
+    "ik": "zeggen wie je bent", "herinnering": "herinnering ook privé: aan of uit",
+    "taal": "taal: Nederlands of Engels", "help": "wat ik kan",
+}
+"""The members' command menu: each command and what it does."""
+ARBITER_MENU: Mapping[str, str] = {
+    "speler": "speler nieuw of weg", "spelers": "alle spelers", "ronde": "het programma",
+    "extern": "externe partij boeken", "instellingen": "tijden en reglement",
+    "arbiter": "wedstrijdleiders", "club": "deze groep wordt de clubgroep",
+    "export": "webpagina's, CSV of TRF", "seizoen": "het volgende seizoen beginnen",
+}
+"""What the arbiter's menu adds."""
 BACKUP_FAILED = ("De dagelijkse reservekopie is mislukt: {error}. Er is geen half bestand "
                  "achtergebleven; de vorige kopieën zijn er nog.")
 BACKUP_REASONS: Mapping[StoreProblem, str] = {

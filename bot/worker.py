@@ -20,13 +20,13 @@ import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar
 
 import aiosqlite
 
-from bot import messages, tables
+from bot import i18n, messages, tables
 from core.season import Season
 from core.standings import PlayerStanding, Standings, compute_standings
 from storage.db import read_only, versions
@@ -70,10 +70,11 @@ class Worker:
         self._pool: ProcessPoolExecutor | None = None
 
     async def standings(self) -> StandingsView:
-        return await self._run(_standings_view)
+        """The standings' texts in the language of the moment."""
+        return await self._run(_standings_view, i18n.current())
 
     async def breakdown(self, player: str) -> Breakdown:
-        return await self._run(_breakdown, player)
+        return await self._run(_breakdown, player, i18n.current())
 
     async def _run(self, work: Callable[..., T], *args: object) -> T:
         loop = asyncio.get_running_loop()
@@ -107,7 +108,8 @@ class _Kept:
     version: int = -1
     season: Season | None = None
     standings: Standings | None = None
-    view: StandingsView | None = None
+    views: dict[str, StandingsView] = field(default_factory=dict)
+    """The standings' texts, by language."""
 
 
 _kept: _Kept | None = None
@@ -137,27 +139,29 @@ def _exit_with(sentinel: int) -> None:
     os._exit(0)
 
 
-def _standings_view() -> StandingsView:
+def _standings_view(language: str) -> StandingsView:
     kept = _current()
-    if kept.view is None:
+    if language not in kept.views:
         assert kept.season is not None and kept.standings is not None
         decimals = kept.season.rules.display_decimals
-        kept.view = StandingsView(
-            kept.standings.after_round, decimals,
-            messages.standings_table(kept.standings, decimals, messages.GROUP_TOP),
-            messages.standings_table(kept.standings, decimals),
-            {row.id: row for row in kept.standings.rows})
-    return kept.view
+        with i18n.use(language):
+            kept.views[language] = StandingsView(
+                kept.standings.after_round, decimals,
+                messages.standings_table(kept.standings, decimals, messages.GROUP_TOP),
+                messages.standings_table(kept.standings, decimals),
+                {row.id: row for row in kept.standings.rows})
+    return kept.views[language]
 
 
-def _breakdown(player: str) -> Breakdown:
+def _breakdown(player: str, language: str) -> Breakdown:
     kept = _current()
     assert kept.season is not None and kept.standings is not None
     joined = kept.season.player(player).joined
     if player not in kept.standings.ranking:
         return Breakdown(None, joined)
     decimals = kept.season.rules.display_decimals
-    return Breakdown(tables.breakdown_table(kept.standings, player, decimals), joined)
+    with i18n.use(language):
+        return Breakdown(tables.breakdown_table(kept.standings, player, decimals), joined)
 
 
 def _current() -> _Kept:
@@ -178,5 +182,5 @@ def _current() -> _Kept:
         season = Season.from_data(data)
         complete = replace(season, rounds=season.rounds[:season.complete_rounds])
         kept.version, kept.season = version, season
-        kept.standings, kept.view = compute_standings(complete), None
+        kept.standings, kept.views = compute_standings(complete), {}
     return kept

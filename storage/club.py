@@ -33,6 +33,8 @@ class ClubSettings:
     """Where the club plays: the city line of a TRF."""
     rating_list: RatingList = RatingList.CLASSICAL
     """Which KNSB list the members' ratings come from."""
+    language: str = "nl"
+    """The language of the club's group, its pages and its files."""
 
 
 async def settings(db: Database) -> ClubSettings:
@@ -42,11 +44,12 @@ async def settings(db: Database) -> ClubSettings:
     return ClubSettings(row["name"], dt.time.fromisoformat(row["round_start"]),
                         row["deadline_minutes"], row["reminder_minutes"], row["group_chat_id"],
                         row["group_thread_id"], WebAccess(row["web"]), row["city"],
-                        RatingList(row["rating_list"]))
+                        RatingList(row["rating_list"]), row["language"])
 
 
 _SETTING_COLUMNS = {"name", "round_start", "deadline_minutes", "reminder_minutes",
-                    "group_chat_id", "group_thread_id", "web", "city", "rating_list"}
+                    "group_chat_id", "group_thread_id", "web", "city", "rating_list",
+                    "language"}
 
 
 async def change_settings(db: Database, *, actor: int | None, **changes: object) -> None:
@@ -91,6 +94,32 @@ async def trf_header(db: Database, configured: Sequence[int] = ()) -> TrfHeader:
         linked = {row[0]: row[1] for row in await cur.fetchall()}
     name = next((linked[t] for t in order if t in linked), "")
     return TrfHeader(city=(await settings(db)).city, arbiter=name)
+
+
+async def language(db: Database, telegram_id: int) -> str | None:
+    """The language this Telegram user chose, if he chose one."""
+    async with db.conn.execute("SELECT language FROM language WHERE telegram_id = ?",
+                               (telegram_id,)) as cur:
+        row = await cur.fetchone()
+    return None if row is None else str(row[0])
+
+
+async def set_language(db: Database, telegram_id: int, language: str, *,
+                       actor: int | None) -> None:
+    async with db.transaction() as conn:
+        await conn.execute("INSERT INTO language (telegram_id, language) VALUES (?, ?) "
+                           "ON CONFLICT (telegram_id) DO UPDATE SET language = excluded.language",
+                           (telegram_id, language))
+        await audit.record(conn, actor=actor, action="member.language", entity="telegram",
+                           entity_id=telegram_id, new={"language": language})
+
+
+async def keep_language(db: Database, telegram_id: int, language: str) -> None:
+    """The language a member first came with, unless one is kept already. Not the season's
+    data: written aside, so the season's caches stay."""
+    async with db.aside() as conn:
+        await conn.execute("INSERT INTO language (telegram_id, language) VALUES (?, ?) "
+                           "ON CONFLICT (telegram_id) DO NOTHING", (telegram_id, language))
 
 
 async def arbiters(db: Database) -> set[int]:

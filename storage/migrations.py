@@ -283,6 +283,16 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE club ADD COLUMN rating_list TEXT NOT NULL DEFAULT 'klassiek'
         CHECK (rating_list IN ('klassiek', 'rapid', 'snel'));
     """,
+    # 13: the language each member chose (`/taal`), and the club's for its group. A member
+    # without a choice is spoken to in his Telegram app's language, where the bot has it.
+    """
+    CREATE TABLE language (
+        telegram_id INTEGER PRIMARY KEY,
+        language TEXT NOT NULL CHECK (language IN ('nl', 'en'))
+    );
+    ALTER TABLE club ADD COLUMN language TEXT NOT NULL DEFAULT 'nl'
+        CHECK (language IN ('nl', 'en'));
+    """,
 )
 
 VERSION = len(MIGRATIONS)

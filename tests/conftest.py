@@ -17,6 +17,11 @@ import pytest
 # __pycache__, which git ignores.
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+# The command line speaks the shell's language (LANG); the tests read its Dutch, whatever
+# the machine they run on speaks. A test of the English sets it for itself.
+for _name in ("LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
 
 
 @pytest.fixture(autouse=True)

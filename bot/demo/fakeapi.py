@@ -279,7 +279,8 @@ class FakeTelegram:
 
     async def _api_setMyCommands(self, params: dict[str, Any]) -> Any:
         scope = json.dumps(params.get("scope", {"type": "default"}), sort_keys=True)
-        self.commands[scope] = params["commands"]
+        # A menu per scope and language, as Telegram keeps them ("" for every language).
+        self.commands[scope, params.get("language_code") or ""] = params["commands"]
         return True
 
     async def _api_getUpdates(self, params: dict[str, Any]) -> Any:

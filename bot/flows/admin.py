@@ -174,7 +174,7 @@ async def follow_migration(services: Services, old: int, new: int) -> bool:
         moved = await club.follow_group(services.db, old, new, actor=None)
         await outbox.move_chat(services.db, old, new)
         if moved:
-            await owe_to_arbiters(services, texts.GROUP_MIGRATED)
+            await owe_to_arbiters(services, lambda: texts.GROUP_MIGRATED)
     return moved
 
 

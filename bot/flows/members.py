@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import texts
+from bot import i18n, texts
 from bot.callbacks import Link, NoLink, TakeOver
 from bot.chat import esc, owe_to_arbiters, send
 from bot.services import Services
-from storage import roster
+from storage import club, roster
 from storage.roster import Member
 
 __all__ = ["Applicant", "Linked", "Member", "ask_link", "by_key", "decide", "everyone",
@@ -77,13 +77,17 @@ async def ask_link(services: Services, who: Member, user: Applicant) -> bool:
         if await services.is_arbiter(user.id) and not taken:
             await roster.link(services.db, who.code, user.id, actor=user.id)
             return True
-        lines = [texts.IK_ASK_ARBITER.format(user=user.label, name=esc(who.name))]
-        if taken:
-            lines.append(texts.IK_MEMBER_LINKED.format(name=esc(who.name)))
         current = await roster.member_of(services.db, user.id)
-        if current is not None and current.code != who.code:
-            lines.append(texts.IK_ACCOUNT_LINKED.format(name=esc(current.name)))
-        await owe_to_arbiters(services, "\n".join(lines), markup=link_buttons(who, user.id))
+        other = current.name if current is not None and current.code != who.code else None
+
+        def request() -> str:
+            lines = [texts.IK_ASK_ARBITER.format(user=user.label, name=esc(who.name))]
+            if taken:
+                lines.append(texts.IK_MEMBER_LINKED.format(name=esc(who.name)))
+            if other is not None:
+                lines.append(texts.IK_ACCOUNT_LINKED.format(name=esc(other)))
+            return "\n".join(lines)
+        await owe_to_arbiters(services, request, markup=lambda: link_buttons(who, user.id))
     return False
 
 
@@ -114,7 +118,8 @@ async def decide(services: Services, user_id: int, who: Member | None, *, actor:
     account is told. The user hears the outcome in the same transaction."""
     async with services.db.transaction():
         if who is None:
-            await send(services, user_id, texts.IK_DECLINED)
+            with i18n.use(await services.language_of(user_id)):
+                await send(services, user_id, texts.IK_DECLINED)
             return Linked("", already=False)
         current = next(m for m in await roster.members(services.db) if m.code == who.code)
         if current.telegram_id == user_id:
@@ -122,11 +127,18 @@ async def decide(services: Services, user_id: int, who: Member | None, *, actor:
         if current.telegram_id is not None and not take_over:
             return Linked(who.name, already=False, to_confirm=True)
         await roster.link(services.db, who.code, user_id, actor=actor)
-        await send(services, user_id, texts.IK_WELCOME.format(name=esc(who.name)))
+        with i18n.use(await services.language_of(user_id)):
+            await send(services, user_id, texts.IK_WELCOME.format(name=esc(who.name)))
         if current.telegram_id is not None:
-            await send(services, current.telegram_id,
-                       texts.IK_TAKEN_OVER.format(name=esc(who.name)), about=esc(who.name))
+            with i18n.use(await services.language_of(current.telegram_id)):
+                await send(services, current.telegram_id,
+                           texts.IK_TAKEN_OVER.format(name=esc(who.name)), about=esc(who.name))
     return Linked(who.name, already=False)
+
+
+async def set_language(services: Services, user_id: int, language: str) -> None:
+    """The language the bot speaks to this Telegram user from now on."""
+    await club.set_language(services.db, user_id, language, actor=user_id)
 
 
 async def set_reminder(services: Services, who: Member, on: bool, *, actor: int) -> None:

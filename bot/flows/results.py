@@ -9,7 +9,7 @@ from enum import StrEnum
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import announce, messages, texts
+from bot import announce, i18n, messages, texts
 from bot.callbacks import Confirm, Dispute
 from bot.chat import esc, owe_to_arbiters, send
 from bot.services import Services, published_round
@@ -94,8 +94,11 @@ async def correct(services: Services, number: int | None, board: int, result: Re
         for code in (outcome.white, outcome.black):
             player = everyone[code]
             if player.telegram_id is not None:
-                await send(services, player.telegram_id, texts.RESULT_DECIDED.format(
-                    round=number, board=board, words=done.words), about=esc(player.name))
+                with i18n.use(await services.language_of(player.telegram_id)):
+                    await send(services, player.telegram_id, texts.RESULT_DECIDED.format(
+                        round=number, board=board, words=_words(
+                            everyone, result, outcome.white, outcome.black)),
+                        about=esc(player.name))
         stale = tuple((chat, message) for chat, message, code
                       in await programme.posted(services.db, number, CONFIRM)
                       if code in (outcome.white, outcome.black))
@@ -110,20 +113,26 @@ async def _announce(services: Services, everyone: dict[str, Member],
     opponent = None if reporter is None else \
         everyone[outcome.black if reporter.code == outcome.white else outcome.white]
     if outcome.outcome is Outcome.CONFLICT:
-        await owe_to_arbiters(services, texts.CONFLICT_TO_ARBITER.format(
-            round=outcome.round, board=outcome.board, first=said,
+        first = outcome.result
+        await owe_to_arbiters(services, lambda: texts.CONFLICT_TO_ARBITER.format(
+            round=outcome.round, board=outcome.board,
+            first=_words(everyone, first, outcome.white, outcome.black),
             second=_words(everyone, reported, outcome.white, outcome.black)))
     elif outcome.outcome is Outcome.RECORDED:
         assert reporter is not None and opponent is not None
         if opponent.telegram_id is not None:
             facts = (outcome.round, outcome.board, outcome.result.value)
-            buttons = InlineKeyboardMarkup([[
-                InlineKeyboardButton(texts.CONFIRM_YES, callback_data=Confirm(*facts).pack()),
-                InlineKeyboardButton(texts.CONFIRM_NO, callback_data=Dispute(*facts).pack())]])
-            await send(services, opponent.telegram_id, texts.CONFIRM_ASK.format(
-                reporter=esc(reporter.name), round=outcome.round, board=outcome.board,
-                words=said), markup=buttons, about=esc(opponent.name), round_no=outcome.round,
-                kind=CONFIRM, player=opponent.code)
+            with i18n.use(await services.language_of(opponent.telegram_id)):
+                buttons = InlineKeyboardMarkup([[
+                    InlineKeyboardButton(texts.CONFIRM_YES,
+                                         callback_data=Confirm(*facts).pack()),
+                    InlineKeyboardButton(texts.CONFIRM_NO,
+                                         callback_data=Dispute(*facts).pack())]])
+                await send(services, opponent.telegram_id, texts.CONFIRM_ASK.format(
+                    reporter=esc(reporter.name), round=outcome.round, board=outcome.board,
+                    words=_words(everyone, outcome.result, outcome.white, outcome.black)),
+                    markup=buttons, about=esc(opponent.name), round_no=outcome.round,
+                    kind=CONFIRM, player=opponent.code)
     return Reported(outcome.outcome, outcome.round, outcome.board, said,
                     "" if opponent is None else opponent.name)
 
@@ -153,13 +162,19 @@ async def confirm(services: Services, user_id: int, number: int, board: int, val
         if stored.result is None or stored.result.value != value or stored.confirmed:
             return Confirmation.ALREADY_HANDLED, said
         if not agrees:
-            await owe_to_arbiters(services, texts.DISPUTE_TO_ARBITER.format(
-                who=esc(who.name), round=number, board=board, words=said))
+            disputed = Result(value)
+            await owe_to_arbiters(services, lambda: texts.DISPUTE_TO_ARBITER.format(
+                who=esc(who.name), round=number, board=board,
+                words=_words(everyone, disputed, stored.white, stored.black)))
             reporter = everyone[stored.black if who.code == stored.white else stored.white]
             if reporter.telegram_id is not None:
-                await send(services, reporter.telegram_id, texts.DISPUTE_TO_REPORTER.format(
-                    who=esc(who.name), round=number, board=board, words=said),
-                    about=esc(reporter.name))
+                with i18n.use(await services.language_of(reporter.telegram_id)):
+                    await send(services, reporter.telegram_id,
+                               texts.DISPUTE_TO_REPORTER.format(
+                                   who=esc(who.name), round=number, board=board,
+                                   words=_words(everyone, disputed, stored.white,
+                                                stored.black)),
+                               about=esc(reporter.name))
             return Confirmation.DISPUTED, said
         await results.confirm(db, number, board, player=who.code, actor=user_id)
     return Confirmation.CONFIRMED, said
@@ -195,11 +210,12 @@ async def _owe_standings(services: Services, season: Season, standings: Standing
     settings = await club.settings(services.db)
     if settings.group_chat_id is None:
         return
-    await send(services, settings.group_chat_id,
-               texts.ROUND_COMPLETE.format(round=number) + "\n" +
-               messages.standings_table(standings, season.rules.display_decimals,
-                                         messages.GROUP_TOP),
-               thread_id=settings.group_thread_id, about=texts.THE_GROUP)
-    for item in announcements(season, number):
-        await send(services, settings.group_chat_id, announce.announcement(season, item),
+    with i18n.use(settings.language):
+        await send(services, settings.group_chat_id,
+                   texts.ROUND_COMPLETE.format(round=number) + "\n" +
+                   messages.standings_table(standings, season.rules.display_decimals,
+                                             messages.GROUP_TOP),
                    thread_id=settings.group_thread_id, about=texts.THE_GROUP)
+        for item in announcements(season, number):
+            await send(services, settings.group_chat_id, announce.announcement(season, item),
+                       thread_id=settings.group_thread_id, about=texts.THE_GROUP)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import logging
 from dataclasses import dataclass, replace
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import messages, texts
+from bot import i18n, messages, texts
 from bot.callbacks import Attendance, Report
 from bot.chat import esc, owe_to_arbiters, send, show_date, show_moment
 from bot.services import Services, due_rounds, round_start
@@ -79,7 +80,7 @@ async def draft_text(services: Services, made: Draft, title: str) -> str:
 async def redraft(services: Services, number: int) -> None:
     """An on-time sign-off read after the round was drafted: pair again, show the arbiter."""
     made = await draft(services, number, actor=None)
-    await owe_to_arbiters(services, await draft_text(
+    await owe_to_arbiters(services, lambda: draft_text(
         services, made, texts.DRAFT_UPDATED.format(round=number)))
 
 
@@ -159,7 +160,7 @@ async def at_deadline(services: Services, number: int) -> bool:
         if await rounds.state(db, number) not in (RoundState.PLANNED, RoundState.LOCKED):
             return False
         made = await draft(services, number, actor=None)
-        await owe_to_arbiters(services, await draft_text(
+        await owe_to_arbiters(services, lambda: draft_text(
             services, made, texts.DRAFT_TO_ARBITER.format(round=number) + "\n"
             + texts.INDELING_DRAFT_TITLE))
     log.info("round %d locked and drafted at its deadline", number)
@@ -177,8 +178,12 @@ async def tick(services: Services) -> None:
         except (PairingImpossibleError, InvalidInputError, InputStoreError) as exc:
             log.warning("round %d could not be paired at its deadline: %s", number, exc)
             if services.throttle.first(f"deadline:{number}"):
-                await owe_to_arbiters(services, texts.DEADLINE_FAILED.format(round=number))
+                await owe_to_arbiters(services, functools.partial(_deadline_failed, number))
     await remind(services)
+
+
+def _deadline_failed(number: int) -> str:
+    return texts.DEADLINE_FAILED.format(round=number)
 
 
 async def coming_moments(services: Services) -> list[dt.datetime]:
@@ -213,18 +218,23 @@ async def remind(services: Services) -> None:
         async with services.db.transaction():
             if not await programme.mark_reminded(services.db, rnd.number):
                 continue
-            facts = {"round": rnd.number, "date": show_date(rnd.date),
-                     "deadline": show_moment(rnd.deadline, zone)}
-            buttons = attendance_buttons(rnd.number)
+            def facts(date: dt.date = rnd.date, deadline: dt.datetime = rnd.deadline,
+                      number: int = rnd.number) -> dict[str, object]:
+                return {"round": number, "date": show_date(date),
+                        "deadline": show_moment(deadline, zone)}
             if settings.group_chat_id is not None:
-                await send(services, settings.group_chat_id, texts.REMINDER.format(**facts),
-                           markup=buttons, thread_id=settings.group_thread_id,
-                           about=texts.THE_GROUP)
+                with i18n.use(settings.language):
+                    await send(services, settings.group_chat_id,
+                               texts.REMINDER.format(**facts()),
+                               markup=attendance_buttons(rnd.number),
+                               thread_id=settings.group_thread_id, about=texts.THE_GROUP)
             for member in await roster.reminded(services.db, rnd.number):
                 assert member.telegram_id is not None
-                text = texts.REMINDER_FLEXIBLE if member.flexible else texts.REMINDER_PRIVATE
-                await send(services, member.telegram_id, text.format(**facts), markup=buttons,
-                           about=esc(member.name))
+                with i18n.use(await services.language_of(member.telegram_id)):
+                    text = texts.REMINDER_FLEXIBLE if member.flexible \
+                        else texts.REMINDER_PRIVATE
+                    await send(services, member.telegram_id, text.format(**facts()),
+                               markup=attendance_buttons(rnd.number), about=esc(member.name))
 
 
 def attendance_buttons(number: int) -> InlineKeyboardMarkup:
@@ -265,38 +275,43 @@ async def publish(services: Services, *, actor: int) -> Published:
         if stored is None or not await rounds.advance(
                 db, upcoming.number, RoundState.DRAFTED, RoundState.PUBLISHED, actor=actor):
             raise InputStoreError(StoreProblem.NO_DRAFT)
-        number, when = upcoming.number, show_date(upcoming.date)
+        number, date = upcoming.number, upcoming.date
         season = await load_season(db)  # once: a large season takes a while to read
-        await send(services, settings.group_chat_id,
-                   await messages.pairing(season, stored, when=when),
-                   thread_id=settings.group_thread_id, about=texts.THE_GROUP,
-                   round_no=number, kind="pairing",
-                   markup=messages.page_button(services.settings, settings.web,
-                                               services.bot_name, private=False))
+        with i18n.use(settings.language):
+            await send(services, settings.group_chat_id,
+                       await messages.pairing(season, stored, when=show_date(date)),
+                       thread_id=settings.group_thread_id, about=texts.THE_GROUP,
+                       round_no=number, kind="pairing",
+                       markup=messages.page_button(services.settings, settings.web,
+                                                   services.bot_name, private=False))
         everyone = {m.code: m for m in await roster.members(db)}
-        personal: list[tuple[str, str]] = []
-        for board in stored.boards:
-            for me, other, colour in ((board.white, board.black, "white"),
-                                      (board.black, board.white, "black")):
-                personal.append((me, texts.PERSONAL_PAIRING.format(
-                    round=number, date=when, colour=texts.COLOURS_WORD[colour],
-                    opponent=esc(everyone[other].name), board=board.number,
-                    tempo=texts.TEMPO_YOUTH if season.player(me).youth else texts.TEMPO)))
-        if stored.bye is not None:
-            personal.append((stored.bye, texts.PERSONAL_BYE.format(round=number, date=when)))
+        games = {me: (other, colour, board) for board in stored.boards
+                 for me, other, colour in ((board.white, board.black, "white"),
+                                           (board.black, board.white, "black"))}
+
+        def personal(me: str) -> str:
+            """His own game, or his bye, in the language of the moment."""
+            if me not in games:
+                return texts.PERSONAL_BYE.format(round=number, date=show_date(date))
+            other, colour, board = games[me]
+            return texts.PERSONAL_PAIRING.format(
+                round=number, date=show_date(date), colour=texts.COLOURS_WORD[colour],
+                opponent=esc(everyone[other].name), board=board.number,
+                tempo=texts.TEMPO_YOUTH if season.player(me).youth else texts.TEMPO)
+
+        told = [*games, *([stored.bye] if stored.bye is not None else [])]
         unlinked = []
-        board_of = {code: board.number for board in stored.boards
-                    for code in (board.white, board.black)}
-        for code, text in personal:
+        for code in told:
             who = everyone[code]
             if who.telegram_id is None:
                 unlinked.append(who.name)
                 continue
-            await send(services, who.telegram_id, text, about=esc(who.name), round_no=number,
-                       kind="personal", player=code,
-                       markup=result_buttons(number, board_of[code]) if code in board_of
-                       else None)
-    return Published(number, len(personal) - len(unlinked), tuple(unlinked))
+            with i18n.use(await services.language_of(who.telegram_id)):
+                await send(services, who.telegram_id, personal(code), about=esc(who.name),
+                           round_no=number, kind="personal", player=code,
+                           markup=result_buttons(number, games[code][2].number)
+                           if code in games else None)
+    return Published(number, len(told) - len(unlinked), tuple(unlinked))
 
 
 @dataclass(frozen=True, slots=True)
@@ -451,47 +466,58 @@ async def _tell(services: Services, change: NightChange, opponent: str | None, *
         return esc(everyone[code].name)
 
     number = change.round
-    buttons: dict[str, InlineKeyboardMarkup] = {}
-    if change.bye:
-        line = texts.NIGHT_BYE_BACK.format(player=name(change.player))
-        private = {change.player: texts.NIGHT_YOU_BYE.format(round=number)}
-    elif change.board is None and change.forfeit is None:
-        line, private = texts.NIGHT_NO_BYE, {}
-    elif change.board is None:
-        assert change.forfeit is not None and opponent is not None
-        line = texts.NIGHT_FORFEIT.format(present=name(opponent), board=change.forfeit.number)
-        private = {opponent: texts.NIGHT_YOU_WIN.format(round=number,
-                                                        opponent=name(change.player))}
-    else:
-        board = change.board
-        line = texts.NIGHT_REPAIRED.format(board=board.number, white=name(board.white),
-                                           black=name(board.black))
-        private = {me: texts.NIGHT_NEW_OPPONENT.format(
-            round=number, colour=texts.COLOURS_WORD[colour], opponent=name(other),
-            board=board.number)
-            for me, other, colour in ((board.white, board.black, "white"),
-                                      (board.black, board.white, "black"))}
-        # As under one's own pairing: the result is one tap away.
-        buttons = {code: result_buttons(number, board.number)
-                   for code in (board.white, board.black)}
-    if absent:
-        private[change.player] = texts.NIGHT_YOU_ABSENT.format(round=number)
-        group = texts.NIGHT_ABSENT_GROUP.format(round=number, absent=name(change.player),
-                                                change=line)
-    else:
-        group = texts.NIGHT_ARRIVED_GROUP.format(round=number, late=name(change.player),
-                                                 change=line)
+
+    def told() -> tuple[str, dict[str, str], dict[str, InlineKeyboardMarkup]]:
+        """What the group reads, and each player it concerns, in the language of the
+        moment."""
+        buttons: dict[str, InlineKeyboardMarkup] = {}
+        if change.bye:
+            line = texts.NIGHT_BYE_BACK.format(player=name(change.player))
+            private = {change.player: texts.NIGHT_YOU_BYE.format(round=number)}
+        elif change.board is None and change.forfeit is None:
+            line, private = texts.NIGHT_NO_BYE, {}
+        elif change.board is None:
+            assert change.forfeit is not None and opponent is not None
+            line = texts.NIGHT_FORFEIT.format(present=name(opponent),
+                                              board=change.forfeit.number)
+            private = {opponent: texts.NIGHT_YOU_WIN.format(round=number,
+                                                            opponent=name(change.player))}
+        else:
+            board = change.board
+            line = texts.NIGHT_REPAIRED.format(board=board.number, white=name(board.white),
+                                               black=name(board.black))
+            private = {me: texts.NIGHT_NEW_OPPONENT.format(
+                round=number, colour=texts.COLOURS_WORD[colour], opponent=name(other),
+                board=board.number)
+                for me, other, colour in ((board.white, board.black, "white"),
+                                          (board.black, board.white, "black"))}
+            # As under one's own pairing: the result is one tap away.
+            buttons = {code: result_buttons(number, board.number)
+                       for code in (board.white, board.black)}
+        if absent:
+            private[change.player] = texts.NIGHT_YOU_ABSENT.format(round=number)
+            group = texts.NIGHT_ABSENT_GROUP.format(round=number, absent=name(change.player),
+                                                    change=line)
+        else:
+            group = texts.NIGHT_ARRIVED_GROUP.format(round=number, late=name(change.player),
+                                                     change=line)
+        return group, private, buttons
+
     if settings.group_chat_id is not None:
         # A correction under the published pairing, so the group reads them together.
         posts = [message for chat, message, _ in await programme.posted(db, number, "pairing")
                  if chat == settings.group_chat_id]
-        await send(services, settings.group_chat_id, group, thread_id=settings.group_thread_id,
-                   about=texts.THE_GROUP, reply_to=min(posts, default=None))
-    for code, text in private.items():
+        with i18n.use(settings.language):
+            await send(services, settings.group_chat_id, told()[0],
+                       thread_id=settings.group_thread_id, about=texts.THE_GROUP,
+                       reply_to=min(posts, default=None))
+    for code in told()[1]:
         who = everyone[code]
         if who.telegram_id is not None:
-            await send(services, who.telegram_id, text, about=esc(who.name),
-                       markup=buttons.get(code))
+            with i18n.use(await services.language_of(who.telegram_id)):
+                _group, private, buttons = told()
+                await send(services, who.telegram_id, private[code], about=esc(who.name),
+                           markup=buttons.get(code))
 
 
 async def night_text(services: Services, change: NightChange) -> str:

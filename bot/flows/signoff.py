@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from bot import texts
+from bot import i18n, texts
 from bot.chat import esc, owe_to_arbiters, send
 from bot.flows import rounds as round_flows
 from bot.flows import views
@@ -127,14 +127,15 @@ async def _tell_about_late(services: Services, who: Member, number: int) -> None
     everyone = {m.code: m for m in await roster.members(services.db)}
     opponent = None if board is None else \
         everyone[board.black if board.white == who.code else board.white]
-    paired = "" if opponent is None else texts.LATE_PAIRED.format(opponent=esc(opponent.name))
-    await owe_to_arbiters(services, texts.LATE_TO_ARBITER.format(
-        who=esc(who.name), round=number, paired=paired))
+    await owe_to_arbiters(services, lambda: texts.LATE_TO_ARBITER.format(
+        who=esc(who.name), round=number, paired="" if opponent is None else
+        texts.LATE_PAIRED.format(opponent=esc(opponent.name))))
     # A draft is not public: its opponent never knew of a game, so there is nothing to undo.
     public = stored is not None and stored.state in PUBLIC
     if public and opponent is not None and opponent.telegram_id is not None:
-        await send(services, opponent.telegram_id, texts.LATE_TO_OPPONENT.format(
-            who=esc(who.name), round=number), about=esc(opponent.name))
+        with i18n.use(await services.language_of(opponent.telegram_id)):
+            await send(services, opponent.telegram_id, texts.LATE_TO_OPPONENT.format(
+                who=esc(who.name), round=number), about=esc(opponent.name))
 
 
 async def cancel(services: Services, who: Member, number: int, *, sent_at: dt.datetime,

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from telegram import InlineKeyboardMarkup
 
-from bot import messages, texts
+from bot import i18n, messages, texts
 from bot.calendar import CalendarRound, rounds_ics
 from bot.services import Services, open_round, published_round
 from bot.worker import Breakdown, StandingsView
@@ -32,7 +32,8 @@ async def season(services: Services) -> Season:
 async def standings(services: Services) -> StandingsView:
     """The standings as the chat shows them: made in the worker process, and kept until
     the standings change (a sign-off for the next round keeps them)."""
-    return await services.db.memo("standings view", services.standings_worker.standings,
+    return await services.db.memo(f"standings view {i18n.current()}",
+                                  services.standings_worker.standings,
                                   standings_only=True)
 
 
@@ -46,7 +47,7 @@ async def history(services: Services) -> Sequence[Standings]:
 
 async def breakdown(services: Services, player: str) -> Breakdown:
     """A player's points round by round, kept like the standings."""
-    return await services.db.memo(f"breakdown {player}",
+    return await services.db.memo(f"breakdown {player} {i18n.current()}",
                                   lambda: services.standings_worker.breakdown(player),
                                   standings_only=True)
 

@@ -14,7 +14,7 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import MessageHandler, filters
 
-from bot import dates, texts
+from bot import dates, i18n, texts
 from bot.answer import Answer, Refused
 from bot.chat import esc, show_date, show_moment
 from bot.flows import admin, members, signoff, views
@@ -178,6 +178,7 @@ async def instellingen(update: Update, context: Context) -> Answer:
             start=settings.round_start.strftime("%H:%M"), deadline=settings.deadline_minutes,
             reminder=settings.reminder_minutes, web=texts.WEB_ACCESS_WORDS[settings.web],
             city=esc(settings.city) or texts.CITY_NONE, rating_list=settings.rating_list,
+            language=texts.LANGUAGE_NAMES[settings.language],
             rules=texts.rules_in_words(rules)))
     if args[0].lower() in ("reglement", "regel"):
         return await _change_rules(update, context, args)
@@ -201,6 +202,8 @@ async def instellingen(update: Update, context: Context) -> Answer:
         change["city"] = " ".join(args[1:])[:CITY_LENGTH]
     elif name == "ratinglijst" and len(args) == 2 and args[1].lower() in set(RatingList):
         change["rating_list"] = RatingList(args[1].lower())
+    elif name == "taal" and len(args) == 2 and args[1].lower() in i18n.LANGUAGES:
+        change["language"] = args[1].lower()
     else:
         return Answer(texts.INSTELLINGEN_USAGE)
     moved = await admin.change_settings(context.services, actor=actor(update), **change)

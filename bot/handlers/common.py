@@ -3,7 +3,7 @@ commands, members by name, numbers as typed."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
@@ -103,13 +103,51 @@ async def _run(update: Update, context: Context,
     return made, not outside
 
 
+ENGLISH: Mapping[str, str] = {
+    "afmelden": "signoff", "aanmelden": "signon", "uitslag": "result", "stand": "standings",
+    "indeling": "pairing", "mijn": "mine", "grafiek": "chart", "agenda": "calendar",
+    "ik": "iam", "herinnering": "reminder", "taal": "language", "extern": "external",
+    "speler": "player", "spelers": "players", "ronde": "round", "instellingen": "settings",
+    "seizoen": "season",
+}
+"""Each command's English name beside its Dutch one (the club's vocabulary, kept); the
+commands named alike in both (`/start`, `/help`, `/export`, `/club`, `/arbiter`) are not
+listed."""
+WORDS: Mapping[str, str] = {
+    "me": "mij", "confirm": "bevestig", "make": "maak", "again": "opnieuw", "clear": "wis",
+    "swap": "ruil", "and": "en", "absent": "afwezig", "arrived": "erbij", "previous": "vorig",
+    "period": "periode", "group": "groep", "crosstable": "kruistabel", "on": "aan",
+    "off": "uit", "new": "nieuw", "remove": "weg", "postpone": "uitstel",
+    "cancelled": "vervalt", "flexible": "flexibel", "fixed": "vast", "youth": "jeugd",
+    "round": "ronde", "rule": "regel", "rules": "reglement", "reminder": "herinnering",
+    "city": "plaats", "ratinglist": "ratinglijst", "language": "taal", "rapid": "rapid",
+    "blitz": "snel", "classical": "klassiek", "public": "openbaar", "members": "leden",
+    "clubnight": "clubavond", "otherday": "anderedag", "external": "extern",
+    "halfbye": "halvebye", "zerobye": "nulbye", "draw": "remise",
+}
+"""The words of a command typed under its English name, as the Dutch command reads them
+(`/pairing confirm` is `/indeling bevestig`)."""
+
+
 def command(name: str, handler: Command, *, reads_only: bool = False,
             reads_first: bool = False) -> CommandHandler[Context, None]:
     """A command for new messages only (an edited command is answered elsewhere, not re-run),
-    run by `answering`."""
-    return CommandHandler(name, answering(handler, reads_only=reads_only,
-                                          reads_first=reads_first),
+    run by `answering`; under its Dutch name and its English one."""
+    english = ENGLISH.get(name)
+    names = [name] if english is None else [name, english]
+    run = handler if english is None else _words_in_dutch(handler, english)
+    return CommandHandler(names, answering(run, reads_only=reads_only,
+                                           reads_first=reads_first),
                           filters=filters.UpdateType.MESSAGE)
+
+
+def _words_in_dutch(handler: Command, english: str) -> Command:
+    async def run(update: Update, context: Context) -> Answer | Write:
+        typed = (update.effective_message.text or "") if update.effective_message else ""
+        if typed.split(maxsplit=1)[0].split("@")[0].lower() == f"/{english}":
+            context.args = [WORDS.get(word.lower(), word) for word in context.args or []]
+        return await handler(update, context)
+    return run
 
 
 async def stale_button(update: Update, context: Context) -> None:

@@ -39,7 +39,8 @@ async def on_error(update: object, context: Context) -> None:
             await owe_reply(update, context, texts.SOMETHING_WRONG)
         kind = type(error).__name__
         if context.services.throttle.first(f"error:{kind}"):
-            await owe_to_arbiters(context.services, texts.ERROR_TO_ARBITER, fallback=context.bot)
+            await owe_to_arbiters(context.services, lambda: texts.ERROR_TO_ARBITER,
+                                  fallback=context.bot)
     except Exception:  # the error handler itself must never raise
         log.exception("could not report the error")
 

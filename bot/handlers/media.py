@@ -15,7 +15,7 @@ from pathlib import Path
 from telegram import Update
 from telegram.constants import ChatType
 
-from bot import chart, exports, texts
+from bot import chart, exports, i18n, texts
 from bot.answer import Answer, File
 from bot.flows import members, views
 from bot.handlers.common import arbiter_only, command, member
@@ -60,7 +60,8 @@ async def export(update: Update, context: Context) -> Answer:
         made = await asyncio.to_thread(trf_bytes, season, header)
         return Answer(file=File(made, "keizer-rating.trf", previous + texts.TRF_CAPTION.format(
             round=season.complete_rounds)))
-    archive = await asyncio.to_thread(_archive, season)
+    with i18n.use(await context.services.club_language()):  # the club's site: its language
+        archive = await asyncio.to_thread(_archive, season)
     return Answer(file=File(archive, "keizer-export.zip", previous + texts.EXPORT_CAPTION.format(
         round=season.complete_rounds)))
 

@@ -24,6 +24,8 @@ from core.titles import announcements, period_groups, subgroups
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("bot.web", "templates"),
                           autoescape=True, trim_blocks=True, lstrip_blocks=True,
                           undefined=jinja2.StrictUndefined)
+# The templates take their words from the catalogue, in the language the page is made in.
+_ENV.globals.update(_=i18n._, language=i18n.current)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot import texts
+from bot import i18n, texts
 from bot.flows import members, views
 from bot.services import Services, schedule
 from bot.web import initdata, pages
@@ -50,13 +50,22 @@ class WebServer:
             await self.runner.cleanup()
 
     async def _page(self, request: web.Request) -> web.StreamResponse:
+        signed = request.headers.get(INIT_HEADER)
+        user = None if signed is None else initdata.user_of(
+            signed, self.token, self.services.clock())
+        chosen = None if user is None else await club.language(self.services.db, user)
+        spoken = chosen or i18n.from_accept_language(
+            request.headers.get("Accept-Language"), await self.services.club_language())
+        with i18n.use(spoken):
+            return await self._answer(request, signed, user)
+
+    async def _answer(self, request: web.Request, signed: str | None,
+                      user: int | None) -> web.StreamResponse:
+        """The page in the language of the moment: the member's, else the browser's."""
         name = request.match_info.get("name", "")
         access = (await club.settings(self.services.db)).web
         if access is WebAccess.OFF:
             return _text(404, texts.WEB_OFF)
-        signed = request.headers.get(INIT_HEADER)
-        user = None if signed is None else initdata.user_of(
-            signed, self.token, self.services.clock())
         if signed is not None and user is None:
             return _text(403, texts.WEB_NOT_SIGNED)
         who = None if user is None else await members.of_user(self.services, user)
@@ -84,7 +93,7 @@ class WebServer:
                               history=await views.history(self.services)), {}
 
         built: tuple[pages.Site, dict[str, str]] = await self.services.db.memo(
-            "web.site", build, standings_only=True)
+            f"web.site.{i18n.current()}", build, standings_only=True)
         return built
 
     async def _render(self, name: str, who: members.Member | None) -> str | None:
@@ -132,7 +141,8 @@ def _dispatch(site: pages.Site, name: str) -> str | None:
 def _html(request: web.Request, body: str) -> web.Response:
     """The page, or 304 when the phone has it already; never cached without asking."""
     tag = '"' + hashlib.sha256(body.encode()).hexdigest()[:32] + '"'
-    headers = {"ETag": tag, "Cache-Control": "no-cache", "Vary": INIT_HEADER,
+    headers = {"ETag": tag, "Cache-Control": "no-cache",
+               "Vary": f"{INIT_HEADER}, Accept-Language",
                "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin"}
     if tag in request.headers.get("If-None-Match", ""):
         return web.Response(status=304, headers=headers)
