@@ -172,7 +172,7 @@ class FakeTelegram:
         """Groups that became supergroups: old chat id to new (`migrate_group`)."""
         self.callback_ttl = 15.0
         self.queries: dict[str, float] = {}
-        self.commands: dict[str, Any] = {}
+        self.commands: dict[tuple[str, str], Any] = {}
         self.answered: list[dict[str, Any]] = []
         self.changed = asyncio.Condition()
         self.transcript: list[tuple[int, str, str]] = []
