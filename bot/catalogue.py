@@ -2,8 +2,13 @@
 `bot/texts.py` defines (a module-level text, or a text in a table or as a mapping's value),
 every `_("…")` and `ngettext("…", "…", n)` in the bot's code, and the templates' `{{ _("…") }}`.
 
-    uv run pybabel extract -F babel.cfg -o bot/locale/messages.pot bot
-    uv run pybabel update -i bot/locale/messages.pot -d bot/locale
+    uv run pybabel extract -F babel.cfg -o bot/locale/messages.pot --no-wrap --no-location \
+        --project keizerbot --version 1 bot
+    uv run pybabel update -i bot/locale/messages.pot -d bot/locale --no-wrap \
+        --no-fuzzy-matching --ignore-obsolete --ignore-pot-creation-date
+
+then translate what `update` added (empty in the `.po`); `tests/unit/test_catalogue.py` fails
+until every message has its English.
 
 The English catalogue is `bot/locale/en/LC_MESSAGES/messages.po`; the bot compiles it when it
 first speaks English, so nothing compiled is kept in the repository.

@@ -167,4 +167,4 @@ def _parser(base: dt.date) -> DateDataParser:
     settings = {"RELATIVE_BASE": dt.datetime.combine(base, dt.time(12)),
                 "PREFER_DATES_FROM": "future", "DATE_ORDER": "DMY",
                 "RETURN_TIME_AS_PERIOD": True}
-    return DateDataParser(languages=["nl"], settings=settings)
+    return DateDataParser(languages=["nl", "en"], settings=settings)

@@ -670,10 +670,11 @@ RULE_WORDS: Mapping[str, str] = {
     "withdrawn": "wie stopt", "ties": "gelijke stand", "frozen_bonus": "startbonus naar",
     "item_rounding": "elke post afgerond", "fixed_point_start": "herwaardering begint bij",
 }
-VARIANTS = ("result_fractions", "forfeit_scoring", "cap_kinds", "absence_decay", "withdrawn",
-            "ties", "frozen_bonus", "item_rounding", "fixed_point_start")
+VARIANTS = ["result_fractions", "forfeit_scoring", "cap_kinds", "absence_decay", "withdrawn",
+            "ties", "frozen_bonus", "item_rounding", "fixed_point_start"]
 """The scoring variants of other programs (docs/rules.md section 9): always shown where they
-differ from the model, also when a preset sets them."""
+differ from the model, also when a preset sets them. Parameter names, not words: a list, which
+the catalogue does not take for texts."""
 VALUE_WORDS: Mapping[str, str] = {
     "win": "winst", "draw": "remise", "loss": "verlies", "double": "beiden afwezig",
     "compensation": "vergoeding", "points": "punten vast",

@@ -37,11 +37,15 @@ class User:
     id: int
     first_name: str
     last_name: str = ""
+    language_code: str = ""
+    """The language of his Telegram app, as Telegram sends it with each update."""
 
     def as_json(self) -> dict[str, Any]:
-        out = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        out: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
         if self.last_name:
             out["last_name"] = self.last_name
+        if self.language_code:
+            out["language_code"] = self.language_code
         return out
 
 

@@ -124,6 +124,11 @@ WORDS: Mapping[str, str] = {
     "blitz": "snel", "classical": "klassiek", "public": "openbaar", "members": "leden",
     "clubnight": "clubavond", "otherday": "anderedag", "external": "extern",
     "halfbye": "halvebye", "zerobye": "nulbye", "draw": "remise",
+    "external-clubnight": "extern-clubavond", "external-otherday": "extern-anderedag",
+    "from": "van", "through": "t/m", "until": "tot", "till": "tot", "next": "volgende",
+    "this": "deze", "coming": "komende", "today": "vandaag", "tomorrow": "morgen",
+    "monday": "maandag", "tuesday": "dinsdag", "wednesday": "woensdag",
+    "thursday": "donderdag", "friday": "vrijdag", "saturday": "zaterdag", "sunday": "zondag",
 }
 """The words of a command typed under its English name, as the Dutch command reads them
 (`/pairing confirm` is `/indeling bevestig`)."""

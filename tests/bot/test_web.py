@@ -275,3 +275,35 @@ async def test_the_pages_and_the_chart_share_one_history(web_bot, members):
     assert db._memo["web.site.nl"][1][0].history is history
     await web_bot.ask(members[0], "/grafiek")
     assert db._memo["standings history"][1] is history
+
+
+async def test_the_pages_speak_the_members_or_the_browsers_language(web_bot, members):
+    """Issue 26: inside Telegram the member's own language, else the browser's, else the
+    club's; each language's pages are built and kept apart."""
+    await set_up_club(web_bot, members, rounds=1)
+    await pass_deadline(web_bot, 1)
+    await publish(web_bot, 1)
+    dutch = plain((await get(web_bot, "/"))[1])
+    assert "Stand Kruistabel Programma" in dutch
+    status, page, headers = await get(web_bot, "/", **{"Accept-Language": "en-GB,en;q=0.9"})
+    assert status == 200 and "Standings Cross table Schedule" in plain(page)
+    assert '<html lang="en">' in page and "Accept-Language" in headers["Vary"]
+    assert "Standings" not in plain((await get(web_bot, "/programma", **{
+        "Accept-Language": "nl-NL,nl;q=0.9,en;q=0.8"}))[1])
+    # Anna chose English in the chat: her view inside Telegram is English, whatever the
+    # phone's browser says; Bram chose Dutch. Who chose nothing reads his browser's.
+    await web_bot.ask(members[0], "/taal en")
+    signed = init_data(members[0].id, at=web_bot.clock.now)
+    mine = plain((await get(web_bot, "/mij", **{"X-Telegram-Init-Data": signed,
+                                                 "Accept-Language": "nl"}))[1])
+    assert re.search(r"Round 1: board \d, with (white|black) against \w+ \w+", mine), mine
+    theirs = init_data(members[1].id, at=web_bot.clock.now)
+    assert "Round 1: board" in plain((await get(web_bot, "/mij", **{
+        "X-Telegram-Init-Data": theirs, "Accept-Language": "en"}))[1])
+    await web_bot.ask(members[1], "/taal nl")
+    assert "Ronde 1: bord" in plain((await get(web_bot, "/mij", **{
+        "X-Telegram-Init-Data": theirs, "Accept-Language": "en"}))[1])
+    # The club's language for a visitor whose browser names none of ours.
+    await web_bot.ask(ARBITER, "/instellingen taal en")
+    assert "Standings Cross table" in plain((await get(web_bot, "/", **{
+        "Accept-Language": "fr-FR"}))[1])

@@ -405,3 +405,25 @@ def test_a_workbook_beside_the_csv(tmp_path, capsys, season_file):
     code, out, _ = run(capsys, "export-xlsx", tmp_path / "site", "--season", season_file)
     assert code == 0 and "1" in out and str(tmp_path / "site") in out
     assert (tmp_path / "site" / "keizer.xlsx").read_bytes()[:2] == b"PK"
+
+
+def test_the_command_line_speaks_the_shells_language(capsys, season_file, monkeypatch, tmp_path):
+    """Issue 26: LANG (or LC_ALL, LC_MESSAGES before it) chooses; Dutch by default."""
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    code, out, _ = run(capsys, "standings", season_file)
+    assert code == 0 and out.splitlines()[2].split()[:3] == ["Pos", "Name", "Points"]
+    code, _, err = run(capsys, "standings", tmp_path / "missing.json")
+    assert code == 2 and err.startswith(f"The season file {tmp_path / 'missing.json'} cannot "
+                                        "be used: Cannot read")
+    monkeypatch.setenv("LC_ALL", "nl_NL.UTF-8")
+    code, out, _ = run(capsys, "standings", season_file)
+    assert out.splitlines()[2].split()[:3] == ["Pos", "Naam", "Punten"]
+    monkeypatch.delenv("LC_ALL")
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    code, _, err = run(capsys, "standings", tmp_path / "missing.json")
+    assert err.startswith("Het seizoensbestand ")
+    # The JSON is the contract, in no language.
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    english = run(capsys, "standings", season_file, "--json")[1]
+    monkeypatch.setenv("LANG", "nl_NL.UTF-8")
+    assert run(capsys, "standings", season_file, "--json")[1] == english

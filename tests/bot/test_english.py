@@ -1,0 +1,147 @@
+"""Issue 26 over HTTP: a member whose Telegram speaks English links, signs off, reports a
+result and reads the standings and his breakdown entirely in English, while the group, the
+arbiter and the Dutch members read Dutch. `/taal` switches, the club's language is its own."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from bot.demo.fakeapi import User
+from storage import roster
+from tests.bot.conftest import ARBITER, GROUP, boards
+from tests.bot.test_season import pass_deadline, publish, set_up_club
+
+DUTCH = re.compile(r"\b(ronde|afgemeld|punten|tegen|uitslag|indeling|speelt|waarde|gekoppeld|"
+                   r"wedstrijdleider|stand|bord|klopt)\b", re.IGNORECASE)
+ENGLISH = re.compile(r"\b(round|signed|points|against|result|pairing|plays|value|linked|"
+                     r"arbiter|standings|board|right)\b", re.IGNORECASE)
+
+
+def words(message) -> str:
+    """What a message says: its text and its buttons, without markup or names."""
+    labels = [text for text, _ in message.buttons] if message.reply_markup else []
+    text = html.unescape(re.sub(r"<[^>]+>", "", " ".join([message.text, *labels])))
+    for name in ("Anna Visser", "Bram de Boer", "Cor Jansen", "Daan Smit", "Eva Bos",
+                 "Femke Kok", "Testclub", "Wim Leider"):
+        text = text.replace(name, "")
+    return text
+
+
+def said_to(bot, chat_id: int, after: int = 0) -> list:
+    return [s for s in bot.tg.sent[after:] if s.chat_id == chat_id]
+
+
+async def test_an_english_member_goes_through_a_round_in_english(bot, members):
+    bram = User(members[1].id, "Bram", "de Boer", language_code="en-GB")
+    others = [m for m in members if m.id != bram.id]
+    await set_up_club(bot, others, rounds=2)
+    services = bot.app.bot_data
+    for k, user in enumerate(members):  # the others linked; Bram asks himself
+        if user.id != bram.id:
+            await roster.link(services.db, f"p{k}", user.id, actor=ARBITER.id)
+        else:
+            await roster.link(services.db, f"p{k}", None, actor=ARBITER.id)
+
+    # Linking: he asks in English, the arbiter decides in Dutch, he hears it in English.
+    asked = await bot.ask(bram, "/iam Bram de Boer")
+    assert asked.text == "Your request to be linked to Bram de Boer has been sent to the arbiter."
+    request = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Koppelen?" in s.text)
+    assert [text for text, _ in request.buttons] == ["Ja, koppel", "Nee"]
+    bot.tg.press(ARBITER, request, request.buttons[0][1])
+    welcome = await bot.tg.wait_for(lambda s: s.chat_id == bram.id and
+                                    s.text.startswith("You are linked"))
+    assert welcome.text == ("You are linked to Bram de Boer. Send /help for what you can do "
+                            "now.")
+    assert "/signoff – sign off for the next round" in (await bot.ask(bram, "/help")).text
+
+    # Signing off, under the English command name, in English.
+    off = await bot.ask(bram, "/signoff 2")
+    assert off.text.startswith("Bram de Boer is signed off for round 2 (Thu 10 Dec). That "
+                               "earns ")
+    dutch = await bot.ask(members[0], "/afmelden 2")
+    assert dutch.text.startswith("Anna Visser is afgemeld voor ronde 2 (do 10 dec).")
+    await bot.ask(members[0], "/aanmelden 2")
+
+    # The round: the group reads Dutch, his own game comes in English.
+    mark = len(bot.tg.sent)
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    assert post.text.startswith("<b>Indeling ronde 1")
+    game = await bot.tg.wait_for(lambda s: s.chat_id == bram.id and "Round 1" in s.text,
+                                 after=mark)
+    assert "Time control: 90 minutes + 15 seconds per move" in game.text
+
+    # His result, reported in private: the reply in English, the Dutch opponent asked in Dutch.
+    reported = await bot.ask(bram, "/result 1-0")
+    assert reported.text.startswith("Noted, round 1 board ")
+    opponent = next(m for m in members if m.id != bram.id and
+                    any(s.chat_id == m.id and "Klopt dat?" in s.text for s in bot.tg.sent))
+    ask = next(s for s in bot.tg.sent if s.chat_id == opponent.id and "Klopt dat?" in s.text)
+    assert [text for text, _ in ask.buttons] == ["Klopt", "Klopt niet"]
+    bot.tg.press(opponent, ask, ask.buttons[0][1])
+    await bot.tg.edited(ask, "Bevestigd")
+    by_name = {f"{u.first_name} {u.last_name}": u for u in members}
+    for white, black in boards(post.text):
+        if bram.id in (by_name[white].id, by_name[black].id):
+            continue
+        before = len(bot.tg.sent)
+        await bot.ask(by_name[white], "/uitslag 1-0", chat_id=GROUP, reply_to=post)
+        confirm = await bot.tg.wait_for(lambda s, b=by_name[black]: s.chat_id == b.id and
+                                        "Klopt dat" in s.text, after=before)
+        bot.tg.press(by_name[black], confirm, confirm.buttons[0][1])
+        await bot.tg.edited(confirm, "Bevestigd")
+    await bot.tg.wait_for(lambda s: s.chat_id == GROUP and "Alle uitslagen" in s.text)
+
+    # The standings and his breakdown, in English, with English numbers; Anna's in Dutch.
+    table = await bot.ask(bram, "/standings")
+    assert "Pos" in table.text and "Name" in table.text and "Points" in table.text
+    mine = await bot.ask(bram, "/standings me")
+    assert "Round" in mine.text and "What" in mine.text and "own value (start bonus)" in mine.text
+    assert not re.search(r"\d,\d", words(mine))  # 42.5, not 42,5
+    anna = await bot.ask(members[0], "/stand mij")
+    assert "Ronde" in anna.text and "eigen waarde (startbonus)" in anna.text
+
+    # Everything he was told was English, nothing Dutch; the group and Anna read Dutch.
+    to_bram = said_to(bot, bram.id)
+    assert to_bram and all(not DUTCH.search(words(s)) for s in to_bram), \
+        [words(s) for s in to_bram if DUTCH.search(words(s))]
+    assert all(ENGLISH.search(words(s)) or not words(s).strip() for s in to_bram)
+    to_group = said_to(bot, GROUP)
+    assert to_group and all(not ENGLISH.search(words(s)) for s in to_group)
+    assert all(not ENGLISH.search(words(s)) for s in said_to(bot, members[0].id))
+
+
+async def test_taal_switches_and_the_club_chooses_its_own(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    assert (await bot.ask(members[2], "/taal")).text.startswith("Ik spreek nu Nederlands")
+    done = await bot.ask(members[2], "/taal en")
+    assert done.text == "From now on I speak English with you, also on your club page."
+    assert (await bot.ask(members[2], "/help")).text.startswith("Hello! I run the club's")
+    menu = bot.tg.commands.get((f'{{"chat_id": {members[2].id}, "type": "chat"}}', ""))
+    assert menu is not None and menu[0]["command"] == "signoff"
+    assert (await bot.ask(members[2], "/language nl")).text.startswith("Vanaf nu spreek ik "
+                                                                       "Nederlands")
+    refused = await bot.ask(members[2], "/taal fr")
+    assert refused.text.startswith("Ik spreek nu Nederlands met je.")
+    # The club's language is the group's: the arbiter sets it, the members keep their own.
+    assert (await bot.ask(ARBITER, "/instellingen taal en")).text == "Opgeslagen."
+    assert (await bot.ask(ARBITER, "/help", chat_id=GROUP)).text.startswith("Hello!")
+    assert (await bot.ask(members[2], "/help")).text.startswith("Hallo!")
+    # Who never chose and whose app names no language is spoken to in the club's.
+    assert "Language of the group and the club page: English." in \
+        (await bot.ask(ARBITER, "/instellingen")).text
+
+
+async def test_an_english_sign_off_reads_english_words_for_rounds_and_days(bot, members):
+    """Under the English name, the words of a sign-off are English too; the answer is in the
+    member's language (Dutch here, the fixture's members have no other)."""
+    await set_up_club(bot, members, rounds=3)
+    anna = members[0]
+    assert "afgemeld voor ronde 1 (do 3 dec)" in (await bot.ask(anna, "/signoff thursday")).text
+    both = await bot.ask(anna, "/signoff from 2 through 3 external")
+    assert "ronde 2" in both.text and "ronde 3" in both.text and "extern" in both.text
+    until = await bot.ask(members[1], "/signoff until 17 December")  # not that day itself
+    assert "ronde 1" in until.text and "ronde 2" in until.text and "ronde 3" not in until.text
+    dated = await bot.ask(members[2], "/signoff 10 Dec")
+    assert "afgemeld voor ronde 2 (do 10 dec)" in dated.text
