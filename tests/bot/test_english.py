@@ -7,9 +7,12 @@ from __future__ import annotations
 import html
 import re
 
+import pytest
+
 from bot.demo.fakeapi import User
 from storage import roster
-from tests.bot.conftest import ARBITER, GROUP, boards
+from tests.bot.conftest import ARBITER, GROUP, boards, stored_rows
+from tests.bot.test_refusals import REFUSALS
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
 DUTCH = re.compile(r"\b(ronde|afgemeld|punten|tegen|uitslag|indeling|speelt|waarde|gekoppeld|"
@@ -145,3 +148,26 @@ async def test_an_english_sign_off_reads_english_words_for_rounds_and_days(bot, 
     assert "ronde 1" in until.text and "ronde 2" in until.text and "ronde 3" not in until.text
     dated = await bot.ask(members[2], "/signoff 10 Dec")
     assert "afgemeld voor ronde 2 (do 10 dec)" in dated.text
+
+
+DUTCH_WORDS = re.compile(r"\b(de|het|een|niet|geen|ronde|kan|staat|je|is er|dat|van|voor|"
+                         r"wedstrijdleider|speler|afmelden|uitslag)\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize(("who", "text", "expected"),
+                         [r for r in REFUSALS if r[2] is not None], ids=lambda v: str(v)[:40])
+async def test_every_refusal_in_english_for_an_english_speaker(bot, members, who, text,
+                                                               expected):
+    """The refusals of the Dutch catalogue test, sent by members and an arbiter whose
+    Telegram speaks English: each answered in English, nothing stored."""
+    await set_up_club(bot, members, rounds=3)
+    before = await stored_rows(bot.app.bot_data.db, ("round", "signoff", "player", "club"))
+    english = User(ARBITER.id, "Wim", "Leider", language_code="en") if who == "arbiter" \
+        else User(members[1].id, "Bram", "de Boer", language_code="en")
+    answer = await bot.ask(english, text)
+    shown = re.sub(r"<code>.*?</code>|rule [a-z_]+|Anna Visser|Bram de Boer|Cor Jansen|"
+                   r"Onbekend Iemand|KEIZER_\w+", "", answer.text)
+    assert shown.strip() and not DUTCH_WORDS.search(shown), answer.text
+    assert not re.search(r"\bp\d+\b|\[\d*\]|\b(rules|rounds|players)\.", answer.text)
+    assert await stored_rows(bot.app.bot_data.db, ("round", "signoff", "player", "club")) \
+        == before
