@@ -464,7 +464,7 @@ def _run_site(args: argparse.Namespace) -> ExitCode:
         _with_database(database_path(args.db), _club_language)
     with i18n.use(language):
         written = getattr(exports, args.writer)(season, args.directory)
-    print(texts.SITE_WRITTEN.format(count=len(written), path=args.directory))
+    print(texts.site_written(len(written), args.directory))
     return ExitCode.OK
 
 
@@ -581,7 +581,7 @@ def _run_ratings(args: argparse.Namespace) -> ExitCode:
 
         _with_database(database_path(args.db), work)
         target = database_path(args.db)
-    print(texts.RATINGS_WRITTEN.format(count=len(changes), path=target))
+    print(texts.ratings_written(len(changes), target))
     return ExitCode.OK
 
 

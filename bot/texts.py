@@ -498,8 +498,6 @@ INDELING_DRAFT_TITLE = "Concept, nog niet gepubliceerd. Publiceren: /indeling be
 DRAFT_TO_ARBITER = "De deadline van ronde {round} is verstreken; hier is de conceptindeling."
 DRAFT_UPDATED = ("Er kwam nog een afmelding binnen die vóór de deadline was verstuurd; de "
                  "conceptindeling van ronde {round} is bijgewerkt.")
-PUBLISHED = ("Ronde {round} is gepubliceerd. Ik stuur de indeling naar de clubgroep en "
-             "{count} spelers hun partij; lukt dat ergens niet, dan hoor je het.")
 PUBLISH_UNLINKED = "Niet gekoppeld, dus niet persoonlijk bericht: {names}."
 THE_GROUP = "de clubgroep"
 UNDELIVERABLE = "Een bericht aan {who} kwam niet aan: {reason}."
@@ -817,7 +815,6 @@ WEB_BUTTON = "Clubpagina: stand, rondes, kruistabel"
 WEB_NOT_SIGNED = ("Telegram kon niet bevestigen wie je bent. Open de pagina opnieuw via de knop "
                   "bij /stand.")
 WEB_NOT_FOUND = "Deze pagina bestaat niet (meer). Begin bij de stand."
-WEB_MOVED = "{count} plaatsen verschoven sinds de ronde ervoor"
 WEB_SCHEDULE = "Programma"
 WEB_GROUPS = "Groepen en prijzen"
 WEB_ROUND_PLAYED = "gespeeld"
@@ -833,7 +830,6 @@ CROSSTABLE_CAPTION = "Kruistabel na ronde {round}"
 EXPORT_CAPTION = "Stand, rondes en kruistabel als webpagina's en CSV, na ronde {round}."
 CHART_CAPTION = "Het verloop van de ranglijst na ronde {round}."
 CHART_NONE = "Er is nog geen ronde gespeeld."
-SITE_WRITTEN = "{count} bestanden geschreven in {path}."
 
 
 def fixes_words(fixes: Fixes, names: Mapping[str, str]) -> str:
@@ -920,7 +916,6 @@ RATING_NONE = "geen"
 RATING_BUTTON_ACCEPT = "{mark}{name} = {listed}"
 RATING_BUTTON_APPLY = "Bijwerken ({count})"
 RATING_BUTTON_CANCEL = "Annuleren"
-RATING_APPLIED = "De ratings zijn bijgewerkt: {count} leden. Het staat in het logboek."
 RATING_CANCELLED = "Niets veranderd; de ratinglijst is terzijde gelegd."
 RATING_DECIDED = "Deze ratinglijst is al afgehandeld."
 RATING_ACCEPTED = "Meegenomen."
@@ -929,7 +924,6 @@ FILE_ONLY_ARBITER = ("Een bestand neem ik alleen aan van de wedstrijdleider: de 
 FILE_UNKNOWN_KIND = ("Ik ken de ratinglijst van de KNSB (het zip-bestand, of KLASSIEK.csv "
                      "daaruit) en een TRF-bestand uit een ander programma (.trf). Stuur een "
                      "van die twee.")
-RATINGS_WRITTEN = "{count} leden bijgewerkt in {path}."
 RATINGS_CONFIRM_HINT = ("Er is nog niets veranderd. Met --bevestig worden de ratings "
                         "bijgewerkt; een gelijkende naam neem je mee met --ook ID.")
 RATINGS_UNKNOWN_CLOSE = "'{player}' staat niet bij de gelijkende namen."
@@ -1039,6 +1033,39 @@ def assumed(found: Mapping[Assumed, int], preset: str) -> list[str]:
     return [_(_ASSUMED[what.value]).format(count=count, preset=preset)
             for what, count in found.items()]
 
+
+
+# --- counted: the word follows the number, as each language writes it --------------------------
+
+
+def published(round_: int, count: int) -> str:
+    return ngettext("Ronde {round} is gepubliceerd. Ik stuur de indeling naar de clubgroep en "
+                    "{count} speler zijn partij; lukt dat ergens niet, dan hoor je het.",
+                    "Ronde {round} is gepubliceerd. Ik stuur de indeling naar de clubgroep en "
+                    "{count} spelers hun partij; lukt dat ergens niet, dan hoor je het.",
+                    count).format(round=round_, count=count)
+
+
+def moved(count: int) -> str:
+    return ngettext("{count} plaats verschoven sinds de ronde ervoor",
+                    "{count} plaatsen verschoven sinds de ronde ervoor", count).format(count=count)
+
+
+def site_written(count: int, path: object) -> str:
+    return ngettext("{count} bestand geschreven in {path}.",
+                    "{count} bestanden geschreven in {path}.", count).format(count=count,
+                                                                              path=path)
+
+
+def ratings_applied(count: int) -> str:
+    return ngettext("De ratings zijn bijgewerkt: {count} lid. Het staat in het logboek.",
+                    "De ratings zijn bijgewerkt: {count} leden. Het staat in het logboek.",
+                    count).format(count=count)
+
+
+def ratings_written(count: int, path: object) -> str:
+    return ngettext("{count} lid bijgewerkt in {path}.", "{count} leden bijgewerkt in {path}.",
+                    count).format(count=count, path=path)
 
 class _Spoken(types.ModuleType):
     """`texts.NAME` in the language of the moment: each text, and each text in a table or a

@@ -102,7 +102,7 @@ async def proposal_button(update: Update, context: Context, pressed: Rating) -> 
     if done is None:
         return Answer(edit=Edit(texts.RATING_DECIDED))
     if pressed.what == "ok":
-        return Answer(edit=Edit(texts.RATING_APPLIED.format(count=len(done))))
+        return Answer(edit=Edit(texts.ratings_applied(len(done))))
     return Answer(edit=Edit(texts.RATING_CANCELLED))
 
 

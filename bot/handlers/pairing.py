@@ -147,7 +147,7 @@ async def bye(update: Update, context: Context) -> Answer:
 
 async def publish(update: Update, context: Context) -> Answer:
     done = await flows.publish(context.services, actor=actor(update))
-    note = texts.PUBLISHED.format(round=done.round, count=done.players)
+    note = texts.published(done.round, done.players)
     if done.unlinked:
         note += "\n" + texts.PUBLISH_UNLINKED.format(names=", ".join(esc(n)
                                                                     for n in done.unlinked))

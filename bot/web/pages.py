@@ -125,7 +125,7 @@ class Site:
                 "move": "" if not before else f"▲{move}" if move > 0 else f"▼{-move}"
                 if move < 0 else "=",
                 "move_class": "up" if move > 0 else "down" if move < 0 else "",
-                "move_title": texts.WEB_MOVED.format(count=abs(move)) if move else "",
+                "move_title": texts.moved(abs(move)) if move else "",
             })
         title = texts.STANDINGS_TITLE.format(round=standings.after_round) \
             if standings.after_round else texts.STANDINGS_START
