@@ -6,8 +6,11 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from decimal import Decimal
+from pathlib import Path
 
 import aiosqlite
 import pytest
@@ -253,19 +256,27 @@ async def test_a_failed_migration_leaves_the_previous_version(tmp_path):
         await conn.close()
 
 
-async def test_a_database_of_version_10_keeps_its_sign_offs_and_takes_the_requested_byes(
-        tmp_path):
-    path = tmp_path / "v10.db"
+@asynccontextmanager
+async def at_version(path: Path, version: int, rows: str) -> AsyncIterator[aiosqlite.Connection]:
+    """A database file of an older `version` holding `rows`, then migrated to this one."""
     conn = await aiosqlite.connect(path, isolation_level=None)
     try:
-        await migrate(conn, MIGRATIONS[:10])
-        await conn.executescript("""
+        await migrate(conn, MIGRATIONS[:version])
+        await conn.executescript(rows)
+        assert await migrate(conn) == VERSION
+        yield conn
+    finally:
+        await conn.close()
+
+
+async def test_a_database_of_version_10_keeps_its_sign_offs_and_takes_the_requested_byes(
+        tmp_path):
+    async with at_version(tmp_path / "v10.db", 10, """
             INSERT INTO season (id, rules, created_at) VALUES (1, '"sliedrecht"', 'nu');
             INSERT INTO player (id, season_id, code, name, position) VALUES (1, 1, 'a', 'A', 1);
             INSERT INTO round (id, season_id, number, state) VALUES (1, 1, 1, 'complete');
             INSERT INTO signoff (round_id, player_id, reason, note) VALUES (1, 1, 'notice', 'ziek');
-        """)
-        assert await migrate(conn) == VERSION
+            """) as conn:
         async with conn.execute("SELECT reason, note FROM signoff") as cur:
             assert await cur.fetchall() == [("notice", "ziek")]
         async with conn.execute("SELECT version, standings FROM club_version") as cur:
@@ -275,8 +286,6 @@ async def test_a_database_of_version_10_keeps_its_sign_offs_and_takes_the_reques
             after = await cur.fetchone()
         # The rebuilt table keeps its triggers: the write moves both versions.
         assert after[0] == before[0] + 1 and after[1] == before[1] + 1
-    finally:
-        await conn.close()
 
 
 async def test_requested_byes_are_stored_and_read_back(db):
@@ -287,16 +296,11 @@ async def test_requested_byes_are_stored_and_read_back(db):
 
 
 async def test_a_version_11_file_gains_the_identity_fields_and_the_clubs_choices(tmp_path):
-    path = tmp_path / "v11.db"
-    conn = await aiosqlite.connect(path, isolation_level=None)
-    try:
-        await migrate(conn, MIGRATIONS[:11])
-        await conn.executescript("""
+    async with at_version(tmp_path / "v11.db", 11, """
             INSERT INTO season (id, rules, created_at) VALUES (1, '"sliedrecht"', 'nu');
             INSERT INTO player (id, season_id, code, name, knsb, position)
                 VALUES (1, 1, 'a', 'A', 8123456, 1);
-        """)
-        assert await migrate(conn) == VERSION
+            """) as conn:
         async with conn.execute("SELECT knsb, fide_id, federation, name_as_written FROM player") \
                 as cur:
             assert await cur.fetchall() == [(8123456, None, None, 0)]
@@ -304,8 +308,6 @@ async def test_a_version_11_file_gains_the_identity_fields_and_the_clubs_choices
             assert await cur.fetchall() == [("", "klassiek")]
         with pytest.raises(sqlite3.IntegrityError):
             await conn.execute("UPDATE club SET rating_list = 'blitz'")
-    finally:
-        await conn.close()
 
 
 async def test_who_a_player_is_is_stored_and_read_back(db):
