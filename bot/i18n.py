@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from babel.support import NullTranslations, Translations
 
@@ -128,9 +128,3 @@ def date(day: dt.date, form: str) -> str:
     from babel.dates import format_date
 
     return format_date(day, form, locale=current())
-
-
-def babel_locale() -> Any:
-    from babel import Locale
-
-    return Locale.parse(current())
