@@ -43,6 +43,11 @@ class Services:
     """The bot's username, known once it started (for t.me links)."""
     worker: Worker | None = None
     """The process that makes the standings shown in the chat (`bot.worker`)."""
+    spoken: dict[int, str] | None = None
+    """Each member's language, read once: asked at every update, and written only by this
+    process (one bot per database), which keeps it up to date (`keep_language`)."""
+    club_spoken: str | None = None
+    """The club's language, read once; forgotten when the club's settings change."""
 
     @property
     def db(self) -> Database:
@@ -70,22 +75,45 @@ class Services:
 
     async def club_language(self) -> str:
         """The language of the club's group, its pages and its files (`/instellingen taal`)."""
-        return (await club.settings(self.db)).language
+        if self.club_spoken is None:
+            self.club_spoken = (await club.settings(self.db)).language
+        return self.club_spoken
+
+    async def _spoken(self) -> dict[int, str]:
+        if self.spoken is None:
+            self.spoken = await club.languages(self.db)
+        return self.spoken
+
+    async def chosen_language(self, telegram_id: int) -> str | None:
+        """The language this member chose or first came with, if any."""
+        return (await self._spoken()).get(telegram_id)
 
     async def language_of(self, telegram_id: int) -> str:
         """A member's language: the one he chose or first came with, else the club's."""
-        return await club.language(self.db, telegram_id) or await self.club_language()
+        return await self.chosen_language(telegram_id) or await self.club_language()
+
+    async def keep_language(self, telegram_id: int, language: str, *,
+                            chosen: bool) -> None:
+        """A member's language from now on: `chosen` with `/taal` (in the audit log), else
+        the one he first came with (kept unless he has one)."""
+        if chosen:
+            await club.set_language(self.db, telegram_id, language, actor=telegram_id)
+        else:
+            await club.keep_language(self.db, telegram_id, language)
+        spoken = await self._spoken()
+        if chosen or telegram_id not in spoken:
+            spoken[telegram_id] = language
 
     async def first_contact(self, telegram_id: int, code: str | None) -> str:
         """The language of a private chat. On first contact it is the Telegram app's, where
         the bot speaks it, and kept; after that the kept one (`/taal` changes it)."""
-        kept = await club.language(self.db, telegram_id)
+        kept = await self.chosen_language(telegram_id)
         if kept is not None:
             return kept
         found = i18n.from_code(code, "")
         if not found:
             return await self.club_language()
-        await club.keep_language(self.db, telegram_id, found)
+        await self.keep_language(telegram_id, found, chosen=False)
         return found
 
 

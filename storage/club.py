@@ -96,14 +96,6 @@ async def trf_header(db: Database, configured: Sequence[int] = ()) -> TrfHeader:
     return TrfHeader(city=(await settings(db)).city, arbiter=name)
 
 
-async def language(db: Database, telegram_id: int) -> str | None:
-    """The language this Telegram user chose, if he chose one."""
-    async with db.conn.execute("SELECT language FROM language WHERE telegram_id = ?",
-                               (telegram_id,)) as cur:
-        row = await cur.fetchone()
-    return None if row is None else str(row[0])
-
-
 async def set_language(db: Database, telegram_id: int, language: str, *,
                        actor: int | None) -> None:
     async with db.transaction() as conn:
@@ -112,6 +104,12 @@ async def set_language(db: Database, telegram_id: int, language: str, *,
                            (telegram_id, language))
         await audit.record(conn, actor=actor, action="member.language", entity="telegram",
                            entity_id=telegram_id, new={"language": language})
+
+
+async def languages(db: Database) -> dict[int, str]:
+    """Every Telegram user's language, as kept."""
+    async with db.conn.execute("SELECT telegram_id, language FROM language") as cur:
+        return {int(row[0]): str(row[1]) for row in await cur.fetchall()}
 
 
 async def keep_language(db: Database, telegram_id: int, language: str) -> None:

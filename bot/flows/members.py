@@ -12,7 +12,7 @@ from bot import i18n, texts
 from bot.callbacks import Link, NoLink, TakeOver
 from bot.chat import esc, owe_to_arbiters, send
 from bot.services import Services
-from storage import club, roster
+from storage import roster
 from storage.roster import Member
 
 __all__ = ["Applicant", "Linked", "Member", "ask_link", "by_key", "decide", "everyone",
@@ -138,7 +138,7 @@ async def decide(services: Services, user_id: int, who: Member | None, *, actor:
 
 async def set_language(services: Services, user_id: int, language: str) -> None:
     """The language the bot speaks to this Telegram user from now on."""
-    await club.set_language(services.db, user_id, language, actor=user_id)
+    await services.keep_language(user_id, language, chosen=True)
 
 
 async def set_reminder(services: Services, who: Member, on: bool, *, actor: int) -> None:

@@ -53,7 +53,7 @@ class WebServer:
         signed = request.headers.get(INIT_HEADER)
         user = None if signed is None else initdata.user_of(
             signed, self.token, self.services.clock())
-        chosen = None if user is None else await club.language(self.services.db, user)
+        chosen = None if user is None else await self.services.chosen_language(user)
         spoken = chosen or i18n.from_accept_language(
             request.headers.get("Accept-Language"), await self.services.club_language())
         with i18n.use(spoken):
