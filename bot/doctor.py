@@ -13,7 +13,7 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from bot import texts
 from bot.config import Config, ConfigError, load
 from storage import club
-from storage.db import Database
+from storage.db import Database, schema_version
 from storage.errors import StoreError
 from storage.migrations import VERSION
 from storage.seasons import has_season
@@ -58,9 +58,7 @@ async def _database(config: Config) -> list[Check]:
     try:
         async with db.transaction() as conn:
             await conn.execute("UPDATE club SET name = name WHERE id = 1")  # can we write?
-        async with db.reader.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        found = [Check(row is not None and row[0] == VERSION,
+        found = [Check(await schema_version(db) == VERSION,
                        texts.DOCTOR_DB_OK.format(path=config.database, version=VERSION))]
         if not await has_season(db):
             found.append(Check(False, texts.DOCTOR_NO_SEASON))

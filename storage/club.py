@@ -129,8 +129,9 @@ async def set_arbiter(db: Database, telegram_id: int, *, name: str = "", on: boo
                       actor: int | None) -> None:
     async with db.transaction() as conn:
         if on:
-            await conn.execute("INSERT OR IGNORE INTO arbiter (telegram_id, name, added_at) "
-                               "VALUES (?, ?, ?)", (telegram_id, name, audit.now()))
+            await conn.execute("INSERT INTO arbiter (telegram_id, name, added_at) "
+                               "VALUES (?, ?, ?) ON CONFLICT (telegram_id) DO NOTHING",
+                               (telegram_id, name, audit.now()))
         else:
             await conn.execute("DELETE FROM arbiter WHERE telegram_id = ?", (telegram_id,))
         await audit.record(conn, actor=actor, action="arbiter.add" if on else "arbiter.remove",

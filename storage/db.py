@@ -111,6 +111,21 @@ async def versions(conn: aiosqlite.Connection) -> Versions:
     return Versions(*row) if row else Versions(0, 0)
 
 
+async def inserted(conn: aiosqlite.Connection, sql: str, values: tuple[Any, ...]) -> int:
+    """The id of the row `sql` inserts (`RETURNING id`, as PostgreSQL writes it too)."""
+    async with conn.execute(f"{sql} RETURNING id", values) as cur:
+        row = await cur.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+async def schema_version(db: Database) -> int:
+    """The schema's version, as `migrate` left it."""
+    async with db.reader.execute("PRAGMA user_version") as cur:
+        row = await cur.fetchone()
+    return int(row[0]) if row else 0
+
+
 async def migrate(conn: aiosqlite.Connection, migrations: tuple[str, ...] = MIGRATIONS) -> int:
     """Bring the schema to the newest version; returns it. A database from a newer keizerbot
     is refused rather than touched."""

@@ -31,8 +31,8 @@ async def store(db: Database, updates: Iterable[dict[str, Any]]) -> int:
     rows = [(int(u["update_id"]), json.dumps(u, ensure_ascii=False), audit.now())
             for u in updates]
     async with db.transaction() as conn:
-        await conn.executemany("INSERT OR IGNORE INTO inbox (update_id, payload, received_at) "
-                               "VALUES (?, ?, ?)", rows)
+        await conn.executemany("INSERT INTO inbox (update_id, payload, received_at) "
+                               "VALUES (?, ?, ?) ON CONFLICT (update_id) DO NOTHING", rows)
     return await last_id(db)
 
 

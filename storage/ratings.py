@@ -10,7 +10,7 @@ from typing import Any
 
 from core.ratings import IDENTITY, Change, Listed, Match, Proposal
 from storage import audit
-from storage.db import Database
+from storage.db import Database, inserted
 from storage.seasons import season_id
 
 
@@ -35,11 +35,10 @@ def _from_text(text: str) -> Proposal:
 async def propose(db: Database, proposal: Proposal, *, actor: int | None) -> int:
     """Keep a proposal for the arbiter's decision; its number is returned."""
     async with db.transaction() as conn:
-        cur = await conn.execute(
+        return await inserted(conn, (
             "INSERT INTO rating_proposal (season_id, proposal, created_at, created_by) "
-            "VALUES (?, ?, ?, ?)", (await season_id(conn), _to_text(proposal), audit.now(),
-                                    actor))
-    return int(cur.lastrowid or 0)
+            "VALUES (?, ?, ?, ?)"), (await season_id(conn), _to_text(proposal), audit.now(),
+                                     actor))
 
 
 async def pending(db: Database, number: int) -> Proposal | None:

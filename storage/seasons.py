@@ -29,7 +29,7 @@ from core.season import (
 )
 from core.season.file import absence_data, game_data, player_data
 from storage import audit
-from storage.db import Database
+from storage.db import Database, inserted
 from storage.errors import InputStoreError, StoreError, StoreProblem
 from storage.states import RoundState
 
@@ -112,31 +112,28 @@ async def previous_season(db: Database) -> Season | None:
 async def _insert(conn: aiosqlite.Connection, season: Season, actor: int | None) -> int:
     """The season's rows, as the active season (the caller holds the transaction)."""
     data = season.to_data()
-    cur = await conn.execute(
+    sid = await inserted(conn, (
         "INSERT INTO season (club, name, rules, planned_rounds, initial_ranking, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
+        " VALUES (?, ?, ?, ?, ?, ?)"),
         (season.club, season.name, data_to_json(data["rules"]),
          season.planned_rounds,
          None if season.initial_ranking is None else json.dumps(season.initial_ranking),
          audit.now()))
-    sid = cur.lastrowid
     ids: dict[str, int] = {}
     for position, p in enumerate(season.players):
-        cur = await conn.execute(
+        ids[p.id] = await inserted(conn, (
             "INSERT INTO player (season_id, code, name, rating, youth, joined, withdrawn, "
             "grp, flexible, knsb, fide_id, federation, sex, title, birth, name_as_written, "
-            "position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
             (sid, p.id, p.name, p.rating, int(p.youth), p.joined, p.withdrawn, p.group,
              int(p.flexible), p.knsb, p.fide_id, p.federation, p.sex, p.title, p.birth,
              int(p.name_as_written), position))
-        ids[p.id] = int(cur.lastrowid or 0)
     for rnd in season.rounds:
         state = RoundState.COMPLETE if rnd.is_complete else RoundState.PUBLISHED \
             if rnd.is_paired else RoundState.PLANNED
-        cur = await conn.execute(
-            "INSERT INTO round (season_id, number, date, state) VALUES (?, ?, ?, ?)",
+        rid = await inserted(conn, (
+            "INSERT INTO round (season_id, number, date, state) VALUES (?, ?, ?, ?)"),
             (sid, rnd.number, None if rnd.date is None else rnd.date.isoformat(), state))
-        rid = cur.lastrowid
         # Results in a season file are final: imported as confirmed.
         await conn.executemany(
             "INSERT INTO game (round_id, board, white_id, black_id, result, confirmed_by, "

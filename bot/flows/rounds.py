@@ -156,7 +156,7 @@ async def at_deadline(services: Services, number: int) -> bool:
     so a crash leaves either nothing done (done again at restart) or all of it. False if
     another tick or process had it already."""
     db = services.db
-    async with db.transaction():  # BEGIN IMMEDIATE: the state read below cannot go stale
+    async with db.transaction():  # the writer's lock: the state read below cannot go stale
         if await rounds.state(db, number) not in (RoundState.PLANNED, RoundState.LOCKED):
             return False
         made = await draft(services, number, actor=None)

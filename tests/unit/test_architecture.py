@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,22 @@ def test_the_bot_starts_without_what_only_some_commands_need():
     assert "telegram" in loaded and "aiosqlite" in loaded
     assert loaded.isdisjoint({"numpy", "rustworkx", "matplotlib", "icalendar", "jinja2",
                               "rapidfuzz", "ortools"})
+
+
+SQLITE_ONLY = re.compile(r"INSERT OR (IGNORE|REPLACE)|lastrowid|BEGIN IMMEDIATE|PRAGMA|"
+                         r"executescript|sqlite_master|total_changes", re.IGNORECASE)
+"""SQL and calls only SQLite has (issue 27: a second database behind the same store)."""
+SQLITE_ADAPTER = {ROOT / "storage" / "db.py", ROOT / "storage" / "migrations.py",
+                  ROOT / "storage" / "backup.py"}
+
+
+def test_sqlite_only_sql_stays_in_the_sqlite_adapter():
+    """The repositories write SQL both SQLite and PostgreSQL read (`ON CONFLICT ... DO
+    NOTHING`, `RETURNING id`); what only SQLite has stays with the connection, the schema
+    and the backup."""
+    found = [f"{path.relative_to(ROOT)}:{k}: {line.strip()}"
+             for layer in ("storage", "bot")
+             for path in sorted((ROOT / layer).rglob("*.py")) if path not in SQLITE_ADAPTER
+             for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+             if SQLITE_ONLY.search(line)]
+    assert not found, "\n".join(found)
