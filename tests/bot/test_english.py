@@ -9,10 +9,16 @@ import re
 
 import pytest
 
+from bot import i18n, texts
 from bot.demo.fakeapi import User
+from bot.refusals import _in_words
+from core.errors import Problem, ProblemCode
+from core.ratings import ListProblem, RatingListError
+from core.trf import Assumed, TrfError, TrfProblem
 from storage import roster
+from storage.errors import StoreError, StoreProblem
 from tests.bot.conftest import ARBITER, GROUP, boards, stored_rows
-from tests.bot.test_refusals import REFUSALS
+from tests.bot.test_refusals import FACTS, REFUSALS
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
 DUTCH = re.compile(r"\b(ronde|afgemeld|punten|tegen|uitslag|indeling|speelt|waarde|gekoppeld|"
@@ -171,3 +177,34 @@ async def test_every_refusal_in_english_for_an_english_speaker(bot, members, who
     assert not re.search(r"\bp\d+\b|\[\d*\]|\b(rules|rounds|players)\.", answer.text)
     assert await stored_rows(bot.app.bot_data.db, ("round", "signoff", "player", "club")) \
         == before
+
+
+def english_only(text: str) -> bool:
+    shown = re.sub(r"<code>.*?</code>|rule [a-z_]+|keizer\.db|KLASSIEK\.csv|RAPID\.csv|"
+                   r"Anna Visser|Bram de Boer|--\w+", "", text)
+    return bool(shown.strip()) and "?" not in shown and not DUTCH_WORDS.search(shown)
+
+
+async def test_every_problem_the_store_and_the_files_name_reads_as_english(bot):
+    """Each refusal of the store, each problem of a change, a rating list or a TRF, and
+    what an import assumed, in English: the catalogue holds them all."""
+    services = bot.app.bot_data
+    with i18n.use("en"):
+        for problem in StoreProblem:
+            error = StoreError(problem, player="p1", round=3, board=2, state="drafted",
+                               result="1-0", path="keizer.db", reason="disk", version=9,
+                               known=3, date="3 Dec", other=4, time="20:00")
+            text = texts.store_problem(await _in_words(services, error))
+            assert english_only(text), text
+        for code in ProblemCode:
+            text = texts.chat_problems((Problem("rules.top_value", code, {
+                "value": "3", "key": "colour", "expected": "integer", "other": "x",
+                "other_value": "y", "line": "1", "column": "2", "reason": "bad",
+                "player": "p7", "round": "1"}),), {"p7": "Anna Visser"})
+            assert english_only(text), text
+        for listed in ListProblem:
+            assert english_only(texts.rating_list_problem(RatingListError(listed, **FACTS)))
+        for trf in TrfProblem:
+            assert english_only(texts.trf_problem(TrfError(trf, 3, round="2", opponent="7")))
+        assert all(english_only(line) for line in texts.assumed(dict.fromkeys(Assumed, 2),
+                                                                 "sliedrecht"))
