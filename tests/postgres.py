@@ -1,0 +1,72 @@
+"""A real PostgreSQL server for the tests (issue 27): Debian's `postgresql`, started by the tests
+in a folder of their own, on a Unix socket only. Where it is not installed the tests that need
+it say so and skip; `.ci/run` installs it and sets `KEIZER_REQUIRE_POSTGRES`, so in CI they
+run (and fail, never skip, if the server cannot start)."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+MISSING = "PostgreSQL is not installed here (.ci/run installs it: apt-get install postgresql)"
+
+
+def binaries() -> Path | None:
+    """The folder of `initdb` and `pg_ctl`: on the PATH, else where Debian puts them."""
+    found = shutil.which("initdb")
+    if found:
+        return Path(found).resolve().parent
+    folders = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
+    return Path(folders[-1]) if folders else None
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A server for this test process; its address (`postgresql://...`, no database yet).
+    PostgreSQL refuses to run as root: then it runs as the `postgres` user Debian's package
+    makes, in a folder that user can reach."""
+    bindir = binaries()
+    if bindir is None:
+        if os.environ.get("KEIZER_REQUIRE_POSTGRES"):
+            pytest.fail(MISSING)
+        pytest.skip(MISSING)
+    as_root = os.geteuid() == 0
+    run_as = ["runuser", "-u", "postgres", "--"] if as_root else []
+    base = tempfile.mkdtemp(prefix="keizer-pg-", dir="/var/lib/postgresql" if as_root else None)
+    if as_root:
+        shutil.chown(base, "postgres")
+    data, log = os.path.join(base, "data"), os.path.join(base, "log")
+    subprocess.run([*run_as, str(bindir / "initdb"), "-D", data, "-U", "keizer", "--auth=trust",
+                    "-E", "UTF8", "--no-locale", "-N"], check=True, capture_output=True, cwd="/")
+    subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", data, "-l", log, "-w", "-o",
+                    f"-k {base} -c listen_addresses= -c fsync=off", "start"],
+                   check=True, capture_output=True, cwd="/")
+    try:
+        yield f"postgresql://keizer@/postgres?host={base}"
+    finally:
+        subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", data, "-m", "immediate", "stop"],
+                       capture_output=True, cwd="/")
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture
+async def postgres(postgres_server: str) -> AsyncIterator[str]:
+    """A new, empty database on the server for one test; its address."""
+    import asyncpg
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(postgres_server)
+    try:
+        await admin.execute(f"CREATE DATABASE {name}")
+        yield postgres_server.replace("/postgres?", f"/{name}?")
+        await admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    finally:
+        await admin.close()
