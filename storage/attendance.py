@@ -6,14 +6,13 @@ import datetime as dt
 from dataclasses import dataclass
 from fractions import Fraction
 
-import aiosqlite
-
 from core.season import AbsenceReason, ExternalDay, external_result_text
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
 from storage.rounds import move
 from storage.seasons import checked, current, player_id, round_row, season_id, unannounced
+from storage.sql import Connection, Row
 from storage.states import RoundState
 
 
@@ -44,8 +43,8 @@ def _on_time(sent_at: dt.datetime, deadline: str | None, state: str) -> bool:
     return state == RoundState.PLANNED
 
 
-async def _in_time(conn: aiosqlite.Connection, round_no: int, player: str,
-                   sent_at: dt.datetime, correction: bool) -> tuple[aiosqlite.Row, int]:
+async def _in_time(conn: Connection, round_no: int, player: str,
+                   sent_at: dt.datetime, correction: bool) -> tuple[Row, int]:
     """The round and the player's id, for a change members may make only before the
     deadline (the arbiter always)."""
     sid = await season_id(conn)

@@ -7,14 +7,14 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
+from storage.sql import Connection
 
 
 def now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")
 
 
-async def record(conn: aiosqlite.Connection, *, actor: int | None, action: str, entity: str,
+async def record(conn: Connection, *, actor: int | None, action: str, entity: str,
                  entity_id: object, old: Any = None, new: Any = None) -> None:
     """Write one audit row inside the caller's transaction."""
     await conn.execute(
@@ -36,10 +36,11 @@ class AuditEntry:
     new: Any
 
 
-async def entries(conn: aiosqlite.Connection, limit: int = 100) -> list[AuditEntry]:
+async def entries(conn: Connection, limit: int = 100) -> list[AuditEntry]:
     """The newest entries first."""
     async with conn.execute("SELECT * FROM audit ORDER BY id DESC LIMIT ?", (limit,)) as cur:
         rows = await cur.fetchall()
     return [AuditEntry(r["at"], r["actor"], r["action"], r["entity"], r["entity_id"],
                        None if r["old"] is None else json.loads(r["old"]),
                        None if r["new"] is None else json.loads(r["new"])) for r in rows]
+

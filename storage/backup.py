@@ -8,6 +8,8 @@ import logging
 import sqlite3
 from pathlib import Path
 
+import aiosqlite
+
 from storage.db import Database, private_dir, private_file, storage_problem
 from storage.errors import StoreError, StoreProblem
 
@@ -27,9 +29,11 @@ async def backup(db: Database, directory: Path, *, keep: int = KEEP) -> Path:
         private_dir(directory)
         private_file(partial)
         # aiosqlite runs the copy on its own thread, so the target may not insist on ours.
+        reader = db.reader
+        assert isinstance(reader, aiosqlite.Connection), "PostgreSQL is backed up by pg_dump"
         conn = sqlite3.connect(partial, check_same_thread=False)
         try:
-            await db.reader.backup(conn)
+            await reader.backup(conn)
         finally:
             conn.close()
         partial.rename(target)  # a copy is either whole or absent

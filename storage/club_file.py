@@ -13,14 +13,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import aiosqlite
-
 from core.season import Season, data_to_json
 from storage import audit
 from storage.club_format import FORMAT
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
 from storage.seasons import checked, import_season, season_data, season_id
+from storage.sql import Connection, Row
 
 ROUND = ("number", "date", "deadline", "reminded_at", "fixes", "state")
 SIGNOFF = ("reason", "day", "team", "result", "note", "sent_at", "entered_by", "on_time")
@@ -43,7 +42,7 @@ async def export_club(db: Database) -> str:
         await conn.execute("COMMIT")
 
 
-async def _everything(conn: aiosqlite.Connection) -> dict[str, Any]:
+async def _everything(conn: Connection) -> dict[str, Any]:
     sid = await season_id(conn)
     data: dict[str, Any] = {"format": FORMAT, "season": await season_data(conn)}
     data["club"] = dict(await _one(conn, "SELECT * FROM club WHERE id = 1", (), CLUB))
@@ -111,7 +110,7 @@ async def import_club(db: Database, text: str, *, replace: bool = False,
     return sid
 
 
-async def _round(conn: aiosqlite.Connection, sid: int, ids: dict[str, int],
+async def _round(conn: Connection, sid: int, ids: dict[str, int],
                  entry: dict[str, Any]) -> None:
     """One round of the file over what the season file made of it (or a round planned
     beyond it): its schedule and state, its sign-offs, its games' report details."""
@@ -154,13 +153,13 @@ def _id(ids: dict[str, int], code: str) -> int:
     return ids[code]
 
 
-async def _all(conn: aiosqlite.Connection, sql: str,
-               params: tuple[Any, ...]) -> list[aiosqlite.Row]:
+async def _all(conn: Connection, sql: str,
+               params: tuple[Any, ...]) -> list[Row]:
     async with conn.execute(sql, params) as cur:
         return list(await cur.fetchall())
 
 
-async def _one(conn: aiosqlite.Connection, sql: str, params: tuple[Any, ...],
+async def _one(conn: Connection, sql: str, params: tuple[Any, ...],
                keys: tuple[str, ...]) -> dict[str, Any]:
     async with conn.execute(sql, params) as cur:
         row = await cur.fetchone()

@@ -21,22 +21,25 @@ import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 import aiosqlite
 
 from storage.errors import StoreError, StoreProblem
 from storage.migrations import MIGRATIONS
+from storage.sql import Connection, Link
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+"""A store address in these is a PostgreSQL database; anything else a SQLite file."""
 BUSY_TIMEOUT_MS = 10_000
 PRIVATE_FILE = 0o600
 PRIVATE_DIR = 0o700
 
-CommitHook = Callable[[aiosqlite.Connection], Awaitable[None]]
+CommitHook = Callable[[Link], Awaitable[None]]
 
 
 def storage_problem(exc: BaseException) -> StoreProblem | None:
@@ -105,13 +108,13 @@ class Versions(NamedTuple):
     games and attendance of the rounds that are published or complete."""
 
 
-async def versions(conn: aiosqlite.Connection) -> Versions:
+async def versions(conn: Connection) -> Versions:
     async with conn.execute("SELECT version, standings FROM club_version") as cur:
         row = await cur.fetchone()
-    return Versions(*row) if row else Versions(0, 0)
+    return Versions(row[0], row[1]) if row else Versions(0, 0)
 
 
-async def inserted(conn: aiosqlite.Connection, sql: str, values: tuple[Any, ...]) -> int:
+async def inserted(conn: Connection, sql: str, values: tuple[Any, ...]) -> int:
     """The id of the row `sql` inserts (`RETURNING id`, as PostgreSQL writes it too)."""
     async with conn.execute(f"{sql} RETURNING id", values) as cur:
         row = await cur.fetchone()
@@ -172,20 +175,50 @@ class InstanceLock:
             self._fd = None
 
 
-class Database:
-    """An open database file; use `await Database.open(path)` and `await db.close()`."""
+class Dialect(Protocol):
+    """What a database does its own way: beginning a write, and naming its failures."""
 
-    def __init__(self, path: Path, writer: aiosqlite.Connection,
-                 reader: aiosqlite.Connection, bulk: aiosqlite.Connection,
-                 lock: InstanceLock | None = None) -> None:
+    async def begin(self, writer: Link) -> None:
+        """Begin the write transaction, holding the one writer's place until its end."""
+
+    def problem(self, exc: BaseException) -> StoreProblem | None:
+        """What a failure of this database means for the club, if it is one we can name."""
+
+    async def release(self) -> None:
+        """Let go of what the open database holds besides its connections."""
+
+
+class _Sqlite:
+    def __init__(self, lock: InstanceLock | None) -> None:
+        self.lock = lock
+
+    async def begin(self, writer: Link) -> None:
+        await writer.execute("BEGIN IMMEDIATE")
+
+    def problem(self, exc: BaseException) -> StoreProblem | None:
+        return storage_problem(exc)
+
+    async def release(self) -> None:
+        if self.lock is not None:
+            self.lock.release()
+
+
+class Database:
+    """An open database; use `await Database.open(path)` (a SQLite file, or a PostgreSQL
+    address) and `await db.close()`."""
+
+    def __init__(self, path: Path | str, writer: Link, reader: Link, bulk: Link,
+                 dialect: Dialect | None = None) -> None:
         self.path = path
+        """The file, or the PostgreSQL address (without its password): what a refusal
+        names."""
         self.writer = writer
         self.reader = reader
         self.bulk = bulk
         """For reading the whole season: a connection of its own, so that the small
         questions every message asks never queue behind it."""
         self._lock = asyncio.Lock()
-        self._instance = lock
+        self.dialect: Dialect = dialect or _Sqlite(None)
         self._owner: asyncio.Task[Any] | None = None
         """The task whose write transaction is open: what it opens inside joins it."""
         self._commit_listeners: list[Callable[[], None]] = []
@@ -200,7 +233,12 @@ class Database:
     @classmethod
     async def open(cls, path: Path | str, *, exclusive: bool = False) -> Database:
         """Open (creating it, private to this user, if new) and migrate. `exclusive` takes
-        the instance lock: a second bot on the same file is refused (StoreProblem.IN_USE)."""
+        the instance lock: a second bot on the same file is refused (StoreProblem.IN_USE).
+        An address `postgresql://...` opens that PostgreSQL database (storage.postgres)."""
+        if isinstance(path, str) and path.startswith(POSTGRES_SCHEMES):
+            from storage.postgres import open_postgres  # only for a PostgreSQL store
+
+            return await open_postgres(path, exclusive=exclusive)
         path = Path(path)
         lock = None
         try:
@@ -214,7 +252,7 @@ class Database:
                 lock.release()
             raise StoreError(StoreProblem.UNREADABLE, path=path,
                              reason=exc.strerror or exc) from exc
-        opened: list[aiosqlite.Connection] = []
+        opened: list[aiosqlite.Connection] = []  # SQLite's own, until they are the store's
         try:
             opened.append(await _connect(path))
             await migrate(opened[0])
@@ -230,14 +268,13 @@ class Database:
                 raise StoreError(problem, path=path, reason=exc) from exc
             raise
         writer, reader, bulk = opened
-        return cls(path, writer, reader, bulk, lock)
+        return cls(path, writer, reader, bulk, _Sqlite(lock))
 
     async def close(self) -> None:
         await self.bulk.close()
         await self.reader.close()
         await self.writer.close()
-        if self._instance is not None:
-            self._instance.release()
+        await self.dialect.release()
 
     def _inside(self) -> bool:
         """Whether this task has the write transaction open (a task it starts has not: that
@@ -245,17 +282,17 @@ class Database:
         return self._owner is not None and asyncio.current_task() is self._owner
 
     @property
-    def conn(self) -> aiosqlite.Connection:
+    def conn(self) -> Link:
         """The connection to read with: the open transaction's, else the reader."""
         return self.writer if self._inside() else self.reader
 
     @property
-    def bulk_conn(self) -> aiosqlite.Connection:
+    def bulk_conn(self) -> Link:
         """The connection to read the whole season with: the transaction's, else `bulk`."""
         return self.writer if self._inside() else self.bulk
 
     @asynccontextmanager
-    async def fresh(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def fresh(self) -> AsyncIterator[Link]:
         """A connection that sees every commit so far: the writer, between transactions.
         The shared reader can be on an older snapshot while another read on it is under
         way; a reader that must see its own last write (the outbox sender: a message marked
@@ -277,7 +314,7 @@ class Database:
         self._commit_listeners.append(listener)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[Link]:
         """A write transaction: all of it commits, or none of it. Nested: joins the outer."""
         if self._inside():
             yield self.writer
@@ -300,7 +337,7 @@ class Database:
                     self._offers.clear()
                     if self.writer.in_transaction:
                         await self.writer.rollback()
-                    problem = storage_problem(exc)
+                    problem = self.dialect.problem(exc)
                     if problem is not None:
                         raise StoreError(problem, path=self.path, reason=exc) from exc
                     raise
@@ -339,7 +376,7 @@ class Database:
         return self.writer.total_changes - self._aside
 
     @asynccontextmanager
-    async def aside(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def aside(self) -> AsyncIterator[Link]:
         """Writes that are not part of the season (the outbox): in the transaction like any
         other, but they leave what was offered valid."""
         async with self.transaction() as conn:
@@ -359,9 +396,9 @@ class Database:
 
     async def _begin(self) -> None:
         try:
-            await self.writer.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            problem = storage_problem(exc)
+            await self.dialect.begin(self.writer)
+        except Exception as exc:
+            problem = self.dialect.problem(exc)
             if problem is None:
                 raise
             raise StoreError(problem, path=self.path, reason=exc) from exc
@@ -372,7 +409,7 @@ class Database:
         return await self._version(self.reader)
 
     @staticmethod
-    async def _version(conn: aiosqlite.Connection) -> int:
+    async def _version(conn: Connection) -> int:
         return (await versions(conn)).data
 
     async def memo(self, key: str, compute: Callable[[], Awaitable[T]], *,

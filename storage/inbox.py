@@ -5,16 +5,16 @@ done (`handling`); an update with no effect is marked done when handled."""
 from __future__ import annotations
 
 import contextvars
+import datetime as dt
 import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
 from storage import audit
 from storage.db import Database
+from storage.sql import Connection
 
 _handled: contextvars.ContextVar[int | None] = contextvars.ContextVar("handled", default=None)
 
@@ -64,7 +64,7 @@ def handling(db: Database, update_id: int) -> Iterator[None]:
         _handled.reset(token)
 
 
-async def _mark_handled(conn: aiosqlite.Connection) -> None:
+async def _mark_handled(conn: Connection) -> None:
     update_id = _handled.get()
     if update_id is not None:
         await _mark(conn, update_id)
@@ -76,14 +76,16 @@ async def mark_done(db: Database, update_id: int) -> None:
         await _mark(conn, update_id)
 
 
-async def _mark(conn: aiosqlite.Connection, update_id: int) -> None:
-    await conn.execute("UPDATE inbox SET done_at = datetime('now') WHERE update_id = ? "
-                       "AND done_at IS NULL", (update_id,))
+async def _mark(conn: Connection, update_id: int) -> None:
+    await conn.execute("UPDATE inbox SET done_at = ? WHERE update_id = ? AND done_at IS NULL",
+                       (audit.now(), update_id))
 
 
 async def prune(db: Database, *, keep_days: int = 30) -> None:
     """Forget handled updates after a while (the newest is kept: it carries the offset)."""
     async with db.transaction() as conn:
-        await conn.execute("DELETE FROM inbox WHERE done_at IS NOT NULL AND done_at < "
-                           "datetime('now', ?) AND update_id < (SELECT max(update_id) FROM "
-                           "inbox)", (f"-{keep_days} days",))
+        # Older rows say `YYYY-MM-DD HH:MM:SS` (SQLite's clock), newer ones ISO with a `T`:
+        # both sort by time against an ISO moment, to within the day that is kept anyway.
+        before = (dt.datetime.now(dt.UTC) - dt.timedelta(days=keep_days)).isoformat()
+        await conn.execute("DELETE FROM inbox WHERE done_at IS NOT NULL AND done_at < ? "
+                           "AND update_id < (SELECT max(update_id) FROM inbox)", (before,))

@@ -6,14 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-import aiosqlite
-
 from core.season import Result
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
 from storage.rounds import move
 from storage.seasons import checked, current, player_id, round_row, season_id
+from storage.sql import Connection, Row
 from storage.states import PUBLIC, RoundState
 
 
@@ -39,8 +38,8 @@ class GameResult:
     round_complete: bool = False
 
 
-async def _game(conn: aiosqlite.Connection, sid: int, round_no: int,
-                board: int) -> tuple[aiosqlite.Row, aiosqlite.Row]:
+async def _game(conn: Connection, sid: int, round_no: int,
+                board: int) -> tuple[Row, Row]:
     rnd = await round_row(conn, sid, round_no)
     async with conn.execute(
             "SELECT g.*, w.code AS white_code, b.code AS black_code FROM game g "
@@ -176,7 +175,7 @@ async def correct(db: Database, round_no: int, board: int, result: Result | None
                       Outcome.CONFIRMED, complete)
 
 
-async def _complete_if_final(conn: aiosqlite.Connection, rnd: aiosqlite.Row) -> bool:
+async def _complete_if_final(conn: Connection, rnd: Row) -> bool:
     """Mark the round complete when its last result became final; True if it did just now."""
     async with conn.execute("SELECT count(*) FROM game WHERE round_id = ? AND confirmed_at "
                             "IS NULL", (rnd["id"],)) as cur:

@@ -7,11 +7,10 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-import aiosqlite
-
 from storage import audit
 from storage.db import Database
 from storage.seasons import checked, player_id, season_id
+from storage.sql import Row
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +41,7 @@ async def member_of(db: Database, telegram_id: int) -> Member | None:
     return None if row is None else _member(row)
 
 
-def _member(row: aiosqlite.Row) -> Member:
+def _member(row: Row) -> Member:
     return Member(row["code"], row["name"], row["telegram_id"], bool(row["flexible"]))
 
 

@@ -14,8 +14,6 @@ import datetime as dt
 import json
 from dataclasses import dataclass
 
-import aiosqlite
-
 from core.pairing import Board, BrokenRule, Fixes, Pairing, Rule
 from core.pairing.request import NO_FIXES
 from core.season import AbsenceReason, Result
@@ -23,10 +21,11 @@ from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
 from storage.seasons import checked, player_id, round_row, season_id
+from storage.sql import Connection, Row
 from storage.states import TRANSITIONS, RoundState
 
 
-async def move(conn: aiosqlite.Connection, rnd: aiosqlite.Row, target: RoundState, *,
+async def move(conn: Connection, rnd: Row, target: RoundState, *,
                actor: int | None) -> bool:
     """Move round `rnd` (a row read in this transaction) from its state to `target`: False,
     changing nothing, if the table does not allow it or the row moved meanwhile."""
@@ -152,7 +151,7 @@ async def replace_boards(db: Database, number: int, boards: tuple[Board, ...],
         await checked(db)
 
 
-async def _write_boards(conn: aiosqlite.Connection, sid: int, round_id: int, number: int,
+async def _write_boards(conn: Connection, sid: int, round_id: int, number: int,
                         boards: tuple[Board, ...], bye: str | None,
                         actor: int | None) -> None:
     async with conn.execute("SELECT * FROM game WHERE round_id = ?", (round_id,)) as cur:

@@ -11,8 +11,6 @@ import json
 from decimal import Decimal
 from typing import Any, cast
 
-import aiosqlite
-
 from core.rules import Unannounced, rules_from_source
 from core.season import (
     EXTERNAL_RESULTS,
@@ -31,12 +29,13 @@ from core.season.file import absence_data, game_data, player_data
 from storage import audit
 from storage.db import Database, inserted
 from storage.errors import InputStoreError, StoreError, StoreProblem
+from storage.sql import Connection, Row
 from storage.states import RoundState
 
 SEASON = "season"
 
 
-async def season_id(conn: aiosqlite.Connection) -> int:
+async def season_id(conn: Connection) -> int:
     async with conn.execute("SELECT id FROM season WHERE active = 1 ORDER BY id DESC LIMIT 1") \
             as cur:
         row = await cur.fetchone()
@@ -50,7 +49,7 @@ async def has_season(db: Database) -> bool:
         return await cur.fetchone() is not None
 
 
-async def player_id(conn: aiosqlite.Connection, season: int, code: str) -> int:
+async def player_id(conn: Connection, season: int, code: str) -> int:
     async with conn.execute("SELECT id FROM player WHERE season_id = ? AND code = ?",
                             (season, code)) as cur:
         row = await cur.fetchone()
@@ -59,7 +58,7 @@ async def player_id(conn: aiosqlite.Connection, season: int, code: str) -> int:
     return int(row[0])
 
 
-async def round_row(conn: aiosqlite.Connection, season: int, number: int) -> aiosqlite.Row:
+async def round_row(conn: Connection, season: int, number: int) -> Row:
     async with conn.execute("SELECT * FROM round WHERE season_id = ? AND number = ?",
                             (season, number)) as cur:
         row = await cur.fetchone()
@@ -77,6 +76,8 @@ async def import_season(db: Database, season: Season, *, replace: bool = False,
         existing = int(row[0]) if row else 0
         if existing and not replace:
             raise StoreError(StoreProblem.NOT_EMPTY, seasons=existing)
+        # The games first: they point at players, which go with their season.
+        await conn.execute("DELETE FROM game")
         await conn.execute("DELETE FROM season")
         sid = await _insert(conn, season, actor)
     return sid
@@ -109,7 +110,7 @@ async def previous_season(db: Database) -> Season | None:
     return await asyncio.to_thread(Season.from_data, await season_data(conn, int(row[0])))
 
 
-async def _insert(conn: aiosqlite.Connection, season: Season, actor: int | None) -> int:
+async def _insert(conn: Connection, season: Season, actor: int | None) -> int:
     """The season's rows, as the active season (the caller holds the transaction)."""
     data = season.to_data()
     sid = await inserted(conn, (
@@ -155,7 +156,7 @@ async def _insert(conn: aiosqlite.Connection, season: Season, actor: int | None)
     return int(sid or 0)
 
 
-async def season_data(conn: aiosqlite.Connection, sid: int | None = None) -> dict[str, Any]:
+async def season_data(conn: Connection, sid: int | None = None) -> dict[str, Any]:
     """The active season (or season `sid`) as season-file data (canonical form)."""
     sid = sid or await season_id(conn)
     async with conn.execute("SELECT * FROM season WHERE id = ?", (sid,)) as cur:
@@ -177,12 +178,12 @@ async def season_data(conn: aiosqlite.Connection, sid: int | None = None) -> dic
                             (sid,)) as cur:
         rounds = await cur.fetchall()
     # Two queries for the whole season, not two per round: the reader serves everyone.
-    games_of: dict[int, list[aiosqlite.Row]] = {}
+    games_of: dict[int, list[Row]] = {}
     async with conn.execute("SELECT g.* FROM game g JOIN round r ON r.id = g.round_id WHERE "
                             "r.season_id = ? ORDER BY g.round_id, g.board", (sid,)) as cur:
         for row in await cur.fetchall():
             games_of.setdefault(row["round_id"], []).append(row)
-    signoffs_of: dict[int, list[aiosqlite.Row]] = {}
+    signoffs_of: dict[int, list[Row]] = {}
     async with conn.execute("SELECT s.* FROM signoff s JOIN round r ON r.id = s.round_id "
                             "WHERE r.season_id = ? ORDER BY s.round_id, s.id", (sid,)) as cur:
         for row in await cur.fetchall():
@@ -197,7 +198,7 @@ async def season_data(conn: aiosqlite.Connection, sid: int | None = None) -> dic
     return data
 
 
-async def round_data(conn: aiosqlite.Connection, number: int) -> dict[str, Any]:
+async def round_data(conn: Connection, number: int) -> dict[str, Any]:
     """One round of the active season as season-file data, as `season_data` lists it."""
     sid = await season_id(conn)
     rnd = await round_row(conn, sid, number)
@@ -216,8 +217,8 @@ async def round_data(conn: aiosqlite.Connection, number: int) -> dict[str, Any]:
     return await _round_entry(conn, sid, rnd, games, signoffs, codes, rules.flexible_absent)
 
 
-async def _round_entry(conn: aiosqlite.Connection, sid: int, rnd: aiosqlite.Row,
-                       games: list[aiosqlite.Row], signoffs: list[aiosqlite.Row],
+async def _round_entry(conn: Connection, sid: int, rnd: Row,
+                       games: list[Row], signoffs: list[Row],
                        codes: dict[int, str], flexible_absent: Unannounced) -> dict[str, Any]:
     entry: dict[str, Any] = {"round": rnd["number"]}
     if rnd["date"] is not None:
@@ -234,8 +235,8 @@ async def _round_entry(conn: aiosqlite.Connection, sid: int, rnd: aiosqlite.Row,
     return entry
 
 
-async def unannounced(conn: aiosqlite.Connection, sid: int,
-                      rnd: aiosqlite.Row) -> list[aiosqlite.Row]:
+async def unannounced(conn: Connection, sid: int,
+                      rnd: Row) -> list[Row]:
     """The flexible members of a round who did not sign on for it (nor off, nor play)."""
     number = rnd["number"]
     async with conn.execute(
@@ -251,7 +252,7 @@ async def unannounced(conn: aiosqlite.Connection, sid: int,
         return list(await cur.fetchall())
 
 
-def _player(row: aiosqlite.Row) -> dict[str, Any]:
+def _player(row: Row) -> dict[str, Any]:
     return player_data(Player(row["code"], row["name"], rating=row["rating"],
                               youth=bool(row["youth"]), joined=row["joined"],
                               withdrawn=row["withdrawn"], group=row["grp"],
@@ -261,12 +262,12 @@ def _player(row: aiosqlite.Row) -> dict[str, Any]:
                               name_as_written=bool(row["name_as_written"])))
 
 
-def _game(row: aiosqlite.Row, codes: dict[int, str]) -> dict[str, Any]:
+def _game(row: Row, codes: dict[int, str]) -> dict[str, Any]:
     result = None if row["result"] is None else Result(row["result"])
     return game_data(Game(codes[row["white_id"]], codes[row["black_id"]], result))
 
 
-def _absence(row: aiosqlite.Row, codes: dict[int, str]) -> dict[str, Any]:
+def _absence(row: Row, codes: dict[int, str]) -> dict[str, Any]:
     reason = AbsenceReason(row["reason"])
     if reason is AbsenceReason.NOTICE and not row["on_time"]:
         reason = AbsenceReason.NO_NOTICE  # late: earns what no notice earns

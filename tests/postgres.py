@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import tempfile
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -57,16 +57,20 @@ def postgres_server() -> Iterator[str]:
         shutil.rmtree(base, ignore_errors=True)
 
 
-@pytest.fixture
-async def postgres(postgres_server: str) -> AsyncIterator[str]:
-    """A new, empty database on the server for one test; its address."""
-    import asyncpg
+def _admin(server: str, sql: str) -> None:
+    """One statement as the server's superuser, through `psql` (no event loop needed, so
+    any fixture can ask for a database)."""
+    bindir = binaries()
+    assert bindir is not None
+    psql = shutil.which("psql") or str(bindir / "psql")
+    subprocess.run([psql, server, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", sql],
+                   check=True, capture_output=True)
 
+
+@pytest.fixture
+def postgres(postgres_server: str) -> Iterator[str]:
+    """A new, empty database on the server for one test; its address."""
     name = f"t_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(postgres_server)
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-        yield postgres_server.replace("/postgres?", f"/{name}?")
-        await admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
-    finally:
-        await admin.close()
+    _admin(postgres_server, f"CREATE DATABASE {name}")
+    yield postgres_server.replace("/postgres?", f"/{name}?")
+    _admin(postgres_server, f"DROP DATABASE {name} WITH (FORCE)")

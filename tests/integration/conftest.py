@@ -1,4 +1,5 @@
-"""A real SQLite file per test, with a season loaded."""
+"""A real database per test, with a season loaded: a SQLite file, and (issue 27) the same
+tests again on a real PostgreSQL server, where a test is not about SQLite's own file."""
 
 from __future__ import annotations
 
@@ -10,15 +11,24 @@ import pytest
 from core.season import Season
 from storage.db import Database
 from storage.seasons import import_season
+from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
 NOON = dt.datetime(2026, 11, 1, 12, 0, tzinfo=dt.UTC)
 
 
-@pytest.fixture
-async def db(tmp_path: Path):
-    database = await Database.open(tmp_path / "keizer.db")
+SQLITE_ONLY = "SQLite's own (its file, its pragmas, its backups)"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def db(request: pytest.FixtureRequest, tmp_path: Path):
+    if request.param == "postgresql":
+        if request.node.get_closest_marker("sqlite_only"):
+            pytest.skip(SQLITE_ONLY)
+        database = await Database.open(request.getfixturevalue("postgres"))
+    else:
+        database = await Database.open(tmp_path / "keizer.db")
     yield database
     await database.close()
 
@@ -31,6 +41,16 @@ async def club(db: Database) -> Database:
     return db
 
 
+TABLES = ("club", "arbiter", "season", "player", "round", "game", "signoff", "signon",
+          "broken_rule", "posted_message", "audit", "inbox", "outbox", "rating_proposal",
+          "club_version", "language")
+
+
 async def dump(db: Database) -> list[str]:
-    """Everything in the database, as SQL text (to prove a refusal changed nothing)."""
-    return [line async for line in db.reader.iterdump()]
+    """Everything in the database, row by row as text (to prove a refusal changed nothing)."""
+    lines = []
+    for table in TABLES:
+        async with db.reader.execute(f"SELECT * FROM {table} ORDER BY 1") as cur:
+            lines += [f"{table}: {[row[k] for k in range(len(row))]}"
+                      for row in await cur.fetchall()]
+    return lines

@@ -9,6 +9,7 @@ import random
 from core.pairing import pair, request_for_round
 from core.season import Result
 from storage import attendance, audit, results, rounds
+from storage.db import Database
 from storage.seasons import load_season
 from tests.integration.conftest import NOON
 
@@ -52,3 +53,25 @@ async def test_one_hundred_concurrent_writers(club):
     assert actions.count("result.confirmed") == len(boards)
     assert actions.count("result.correct") == len(corrections)
     assert actions.count("round.state") == 1  # round 21 became complete, once
+
+
+async def test_two_stores_on_one_database_claim_each_deadline_once(club):
+    """Issue 27: two processes' stores (each its own connections) on one database race for
+    each round's deadline: every round is locked by exactly one of them, on SQLite (its
+    file's lock) and on PostgreSQL (an advisory lock for each write)."""
+    other = await Database.open(club.path)
+    try:
+        for number in range(22, 32):
+            await rounds.add_round(club, number, actor=1)
+        won = []
+        for number in range(22, 32):
+            claims = await asyncio.gather(*(
+                rounds.advance(store, number, rounds.RoundState.PLANNED,
+                               rounds.RoundState.LOCKED, actor=k)
+                for k, store in enumerate((club, other, club, other))))
+            won.append(claims.count(True))
+        assert won == [1] * 10
+        log = [e for e in await audit.entries(club.reader, 10_000) if e.action == "round.state"]
+        assert len(log) == 10
+    finally:
+        await other.close()

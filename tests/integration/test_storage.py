@@ -219,6 +219,7 @@ async def test_every_change_is_audited(club):
     assert entry.new["reason"] == "notice" and entry.old is None
 
 
+@pytest.mark.sqlite_only
 async def test_backup_is_a_consistent_copy_and_old_ones_are_rotated(club, tmp_path):
     for _ in range(4):
         latest = await backup(club, tmp_path / "backups", keep=3)
