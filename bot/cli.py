@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot import i18n, tables, texts
-from bot.config import ConfigError
+from bot.config import ConfigError, store_of
 from bot.config import load as load_config
 from bot.i18n import _
 from core.encoding import UTF8, WINDOWS
@@ -330,18 +330,18 @@ def _run_doctor(args: argparse.Namespace) -> ExitCode:
     return ExitCode.OK if all(c.ok for c in found) else ExitCode.FAILURE
 
 
-def database_path(option: Path | None) -> Path:
-    """--db, else KEIZER_DB, else ./data/keizer.db."""
-    return option or Path(os.environ.get("KEIZER_DB") or DEFAULT_DB)
+def database_path(option: Path | None) -> Path | str:
+    """--db, else KEIZER_DB (a file, or a PostgreSQL address), else ./data/keizer.db."""
+    return option or store_of(os.environ.get("KEIZER_DB") or str(DEFAULT_DB))
 
 
-def _with_database(path: Path, work: Callable[[Database], Awaitable[T]]) -> T:
+def _with_database(path: Path | str, work: Callable[[Database], Awaitable[T]]) -> T:
     import asyncio
 
     return asyncio.run(_opened(path, work))
 
 
-async def _opened(path: Path, work: Callable[[Database], Awaitable[T]]) -> T:
+async def _opened(path: Path | str, work: Callable[[Database], Awaitable[T]]) -> T:
     import sqlite3
 
     from storage.db import Database
@@ -400,6 +400,8 @@ def _run_export(args: argparse.Namespace) -> ExitCode:
 
 def _run_backup(args: argparse.Namespace) -> ExitCode:
     path = database_path(args.db)
+    if not isinstance(path, Path):
+        raise CliError(texts.BACKUP_POSTGRES, ExitCode.FAILURE)
     directory = args.directory or path.parent / "backups"
 
     async def work(db: Database) -> ExitCode:

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from dotenv import dotenv_values
 
 from bot import texts
+from storage.sql import POSTGRES_SCHEMES
 
 DEFAULT_BASE_URL = "https://api.telegram.org"
 DEFAULT_DB = "data/keizer.db"
@@ -34,7 +35,8 @@ class Config:
     """From @BotFather."""
     base_url: str = DEFAULT_BASE_URL
     """The Bot API server (self-hosted servers, and the tests' fake)."""
-    database: Path = Path(DEFAULT_DB)
+    database: Path | str = Path(DEFAULT_DB)
+    """The SQLite file, or a PostgreSQL address (`postgresql://...`, issue 27)."""
     arbiters: tuple[int, ...] = ()
     """Telegram user ids of the first arbiters."""
     timezone: ZoneInfo = AMSTERDAM
@@ -90,11 +92,16 @@ def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env"))
     if web_app and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", web_app):
         raise ConfigError(texts.CONFIG_WEB_APP.format(value=repr(web_app)))
     return Config(token=token, base_url=base_url,
-                  database=Path(env.get("KEIZER_DB", "").strip() or DEFAULT_DB),
+                  database=store_of(env.get("KEIZER_DB", "").strip() or DEFAULT_DB),
                   arbiters=tuple(arbiters), timezone=timezone_of(env),
                   web_port=int(port_text) if port_text else None, web_host=web_host,
                   public_url=public_url,
                   web_app=web_app)
+
+
+def store_of(value: str) -> Path | str:
+    """`KEIZER_DB` as the store takes it: a PostgreSQL address as it is, else a file."""
+    return value if value.startswith(POSTGRES_SCHEMES) else Path(value)
 
 
 def timezone_of(env: Mapping[str, str]) -> ZoneInfo:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import pathlib
 
 from bot import texts
 from bot.chat import owe_to_arbiters
@@ -31,7 +32,10 @@ async def daily_backup(context: Context) -> None:
     in the words the command uses, and the next night tries again."""
     services = context.services
     try:
-        await backup(services.db, services.settings.database.parent / "backups")
+        store = services.settings.database
+        if not isinstance(store, pathlib.Path):
+            return  # PostgreSQL is backed up by pg_dump (docs/deploy.md)
+        await backup(services.db, store.parent / "backups")
     except StoreError as exc:
         log.warning("daily backup failed: %s", exc)
         problem = exc.problem

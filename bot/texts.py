@@ -271,6 +271,8 @@ EXPORTED_SEASON = ("Seizoen geschreven naar {path}. Rondes na de eerstvolgende, 
                    "--alles.")
 EXPORTED_ALL = "Alles wat de bot bewaart, geschreven naar {path}."
 BACKED_UP = "Reservekopie gemaakt: {path}"
+BACKUP_POSTGRES = ("Een PostgreSQL-database maak je een reservekopie van met pg_dump (zie "
+                   "docs/deploy.md); keizerbot backup is voor het databasebestand.")
 
 _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
     StoreProblem.NO_SEASON: "Er is nog geen seizoen. Laad er een met keizerbot import.",

@@ -24,13 +24,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar
 
-import aiosqlite
-
 from bot import i18n, messages, tables
+from bot.config import store_of
 from core.season import Season
 from core.standings import PlayerStanding, Standings, compute_standings
-from storage.db import read_only, versions
+from storage.db import read_only, snapshot, versions
 from storage.seasons import season_data
+from storage.sql import Link
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ class Breakdown:
 class Worker:
     """The bot's side: one process, started at the first question and ended with the bot."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path | str) -> None:
         self.path = path
         self._pool: ProcessPoolExecutor | None = None
 
@@ -104,7 +104,7 @@ class Worker:
 @dataclass
 class _Kept:
     loop: asyncio.AbstractEventLoop
-    conn: aiosqlite.Connection
+    conn: Link
     version: int = -1
     season: Season | None = None
     standings: Standings | None = None
@@ -122,7 +122,7 @@ def _begin(path: str) -> None:
     if parent is not None:
         threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
     loop = asyncio.new_event_loop()
-    _kept = _Kept(loop, loop.run_until_complete(read_only(Path(path))))
+    _kept = _Kept(loop, loop.run_until_complete(read_only(store_of(path))))
     # The connection's thread is not a daemon: left open, it would keep the process from
     # ending when the pool shuts down (and the bot's own exit waits for the process).
     # Finalizers with a priority run at the process's exit, before its threads are joined.
@@ -171,12 +171,9 @@ def _current() -> _Kept:
     kept = _kept
 
     async def read() -> tuple[int, dict[str, object] | None]:
-        await kept.conn.execute("BEGIN")
-        try:
-            version = (await versions(kept.conn)).standings
-            return version, None if version == kept.version else await season_data(kept.conn)
-        finally:
-            await kept.conn.execute("ROLLBACK")
+        async with snapshot(kept.conn) as conn:
+            version = (await versions(conn)).standings
+            return version, None if version == kept.version else await season_data(conn)
     version, data = kept.loop.run_until_complete(read())
     if data is not None:
         season = Season.from_data(data)

@@ -27,14 +27,12 @@ import aiosqlite
 
 from storage.errors import StoreError, StoreProblem
 from storage.migrations import MIGRATIONS
-from storage.sql import Connection, Link
+from storage.sql import POSTGRES_SCHEMES, Connection, Link
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
-"""A store address in these is a PostgreSQL database; anything else a SQLite file."""
 BUSY_TIMEOUT_MS = 10_000
 PRIVATE_FILE = 0o600
 PRIVATE_DIR = 0o700
@@ -87,14 +85,30 @@ async def _connect(path: Path) -> aiosqlite.Connection:
     return conn
 
 
-async def read_only(path: Path) -> aiosqlite.Connection:
-    """A connection that can only read the file (for a process of the bot's own that reads
+async def read_only(path: Path | str) -> Link:
+    """A connection that can only read the store (for a process of the bot's own that reads
     beside it: the bot alone writes, and migrates)."""
-    conn = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+    if isinstance(path, str) and path.startswith(POSTGRES_SCHEMES):
+        from storage.postgres import reader  # only for a PostgreSQL store
+
+        return await reader(path)
+    conn = await aiosqlite.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True,
                                    isolation_level=None)
     conn.row_factory = aiosqlite.Row
     await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     return conn
+
+
+@asynccontextmanager
+async def snapshot(conn: Link) -> AsyncIterator[Link]:
+    """Several reads that see one state of the data: SQLite's read transaction, PostgreSQL's
+    repeatable read."""
+    await conn.execute("BEGIN" if isinstance(conn, aiosqlite.Connection)
+                       else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+    try:
+        yield conn
+    finally:
+        await conn.execute("ROLLBACK")
 
 
 class Versions(NamedTuple):

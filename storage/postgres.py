@@ -9,6 +9,7 @@ one bot per database."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Generator, Iterable, Sequence
 from types import TracebackType
@@ -84,17 +85,23 @@ class _Statement:
 
 
 class PgConnection:
-    """An asyncpg connection that answers as the store's aiosqlite connections do."""
+    """An asyncpg connection that answers as the store's aiosqlite connections do. Like
+    those, it takes one statement at a time from every task that asks (asyncpg refuses a
+    second while one is under way), in the order they ask."""
 
     def __init__(self, raw: asyncpg.Connection) -> None:
         self.raw = raw
         self._changes = 0
+        self._turn = asyncio.Lock()
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> _Statement:
         return _Statement(self, sql, parameters)
 
     async def run(self, sql: str, parameters: Sequence[Any]) -> _Cursor:
-        query = numbered(sql)
+        async with self._turn:
+            return await self._run(numbered(sql), parameters)
+
+    async def _run(self, query: str, parameters: Sequence[Any]) -> _Cursor:
         if query.lstrip()[:6].upper() in ("INSERT", "UPDATE", "DELETE") and \
                 "RETURNING" not in query.upper():
             status = await self.raw.execute(query, *parameters)
@@ -109,7 +116,8 @@ class PgConnection:
 
     async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> None:
         rows = list(parameters)
-        await self.raw.executemany(numbered(sql), rows)
+        async with self._turn:
+            await self.raw.executemany(numbered(sql), rows)
         self._changes += len(rows)  # at most: what the database skipped counts too
 
     @property
@@ -121,13 +129,16 @@ class PgConnection:
         return self.raw.is_in_transaction()
 
     async def commit(self) -> None:
-        await self.raw.execute("COMMIT")
+        async with self._turn:
+            await self.raw.execute("COMMIT")
 
     async def rollback(self) -> None:
-        await self.raw.execute("ROLLBACK")
+        async with self._turn:
+            await self.raw.execute("ROLLBACK")
 
     async def close(self) -> None:
-        await self.raw.close()
+        async with self._turn:
+            await self.raw.close()
 
 
 class _Postgres:
@@ -162,6 +173,12 @@ def shown(dsn: str) -> str:
     host = parts.netloc.rsplit("@", 1)[-1]
     user = parts.netloc.rsplit("@", 1)[0].split(":", 1)[0] if "@" in parts.netloc else ""
     return urlunsplit(parts._replace(netloc=f"{user}@{host}" if user else host))
+
+
+async def reader(dsn: str) -> PgConnection:
+    """A connection that only reads (the standings worker's)."""
+    conn = await asyncpg.connect(dsn, server_settings={"default_transaction_read_only": "on"})
+    return PgConnection(conn)
 
 
 async def open_postgres(dsn: str, *, exclusive: bool = False) -> Database:

@@ -7,6 +7,9 @@ from collections.abc import Generator, Iterable, Sequence
 from types import TracebackType
 from typing import Any, Protocol
 
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+"""A store address in these is a PostgreSQL database; anything else a SQLite file."""
+
 
 class Row(Protocol):
     """A row, read by column index or by name."""

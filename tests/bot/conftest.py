@@ -70,7 +70,7 @@ async def bot(tg, tmp_path: Path):
     await running.stop()
 
 
-async def club_bot(tg: FakeTelegram, path: Path, season: Season | None = None,
+async def club_bot(tg: FakeTelegram, path: Path | str, season: Season | None = None,
                    **settings: Any) -> LocalBot:
     """The bot of the fixture, started: six members not linked yet, no rounds (or `season`),
     the clock on Monday 30 November 2026; `settings` go into its Config."""
