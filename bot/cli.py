@@ -31,6 +31,7 @@ from core.season import Season
 from core.standings import Standings, compute_standings
 from core.trf import TrfHeader
 from storage.club_format import is_club_file, season_part
+from storage.sql import POSTGRES_SCHEMES
 
 if TYPE_CHECKING:
     from storage.db import Database
@@ -189,6 +190,15 @@ def _parser() -> argparse.ArgumentParser:
     ratings.add_argument("--ook", dest="also", action="append", default=[], metavar="ID",
                          help=_("een gelijkende naam toch meenemen (speler-id; herhaalbaar)"))
     ratings.set_defaults(run=_run_ratings)
+
+    hosted = sub.add_parser("clubs", help=_("de clubs van een PostgreSQL-database (KEIZER_DB): "
+                                            "add, list of remove"))
+    hosted.add_argument("action", choices=("add", "list", "remove"))
+    hosted.add_argument("club", nargs="?", default=None, metavar=_("NAAM|NUMMER"))
+    hosted.add_argument("--token", default="", help=_("het bot-token van de club (add)"))
+    hosted.add_argument("--db", default=None, metavar="postgresql://...",
+                        help=_("de database (standaard: KEIZER_DB)"))
+    hosted.set_defaults(run=_run_clubs)
 
     rules = sub.add_parser("rules", help=_("een reglementbestand (TOML) controleren en tonen"))
     rules.add_argument("file", type=Path, metavar=_("REGLEMENT.toml"))
@@ -584,6 +594,32 @@ def _run_ratings(args: argparse.Namespace) -> ExitCode:
         _with_database(database_path(args.db), work)
         target = database_path(args.db)
     print(texts.ratings_written(len(changes), target))
+    return ExitCode.OK
+
+
+def _run_clubs(args: argparse.Namespace) -> ExitCode:
+    """clubs add NAME --token T | list | remove NUMBER, on a PostgreSQL database."""
+    import asyncio
+
+    from storage import postgres
+
+    store = args.db or os.environ.get("KEIZER_DB") or ""
+    if not store.startswith(POSTGRES_SCHEMES):
+        raise CliError(texts.CLUBS_NEED_POSTGRES, ExitCode.FAILURE)
+    if args.action == "list":
+        for found in asyncio.run(postgres.clubs(store)):
+            print(texts.CLUBS_LINE.format(id=found.id, name=found.name))
+        return ExitCode.OK
+    if not args.club:
+        raise CliError(texts.CLUBS_USAGE, ExitCode.FAILURE)
+    if args.action == "add":
+        added = asyncio.run(postgres.add_club(store, args.club, args.token))
+        print(texts.CLUBS_ADDED.format(id=added.id, name=added.name))
+        return ExitCode.OK
+    if not args.club.isdecimal() or not asyncio.run(postgres.remove_club(store,
+                                                                         int(args.club))):
+        raise CliError(texts.CLUBS_UNKNOWN.format(club=args.club), ExitCode.FAILURE)
+    print(texts.CLUBS_REMOVED.format(id=args.club))
     return ExitCode.OK
 
 

@@ -271,6 +271,14 @@ EXPORTED_SEASON = ("Seizoen geschreven naar {path}. Rondes na de eerstvolgende, 
                    "--alles.")
 EXPORTED_ALL = "Alles wat de bot bewaart, geschreven naar {path}."
 BACKED_UP = "Reservekopie gemaakt: {path}"
+CLUBS_NEED_POSTGRES = ("Meerdere clubs kunnen alleen in een PostgreSQL-database "
+                       "(KEIZER_DB=postgresql://...); een databasebestand is één club.")
+CLUBS_USAGE = ("keizerbot clubs add NAAM --token TOKEN, keizerbot clubs list of keizerbot clubs "
+               "remove NUMMER.")
+CLUBS_LINE = "{id}: {name}"
+CLUBS_ADDED = "Club {id} gemaakt: {name}."
+CLUBS_REMOVED = "Club {id} is weg, met alles wat van hem was."
+CLUBS_UNKNOWN = "Club {club} staat niet in deze database."
 BACKUP_POSTGRES = ("Een PostgreSQL-database maak je een reservekopie van met pg_dump (zie "
                    "docs/deploy.md); keizerbot backup is voor het databasebestand.")
 
@@ -302,6 +310,8 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
     StoreProblem.UNREADABLE: "Ik kan de database {path} niet openen of schrijven ({reason}). "
                              "Controleer de map en de rechten.",
     StoreProblem.NO_DRAFT: "Er is geen conceptindeling om te bevestigen.",
+    StoreProblem.NO_CLUB: "Club {club} staat niet in deze database. Maak hem met keizerbot clubs "
+                          "add.",
     StoreProblem.NO_GROUP: "Er is nog geen clubgroep: stuur /club in de groep.",
     StoreProblem.NOT_ON_BOARD: "{player} heeft geen partij in ronde {round}.",
     StoreProblem.RESULT_IN: ("Bord {board} van ronde {round} heeft al een uitslag; die blijft "

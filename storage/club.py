@@ -99,8 +99,8 @@ async def trf_header(db: Database, configured: Sequence[int] = ()) -> TrfHeader:
 async def set_language(db: Database, telegram_id: int, language: str, *,
                        actor: int | None) -> None:
     async with db.transaction() as conn:
-        await conn.execute("INSERT INTO language (telegram_id, language) VALUES (?, ?) "
-                           "ON CONFLICT (telegram_id) DO UPDATE SET language = excluded.language",
+        await conn.execute("DELETE FROM language WHERE telegram_id = ?", (telegram_id,))
+        await conn.execute("INSERT INTO language (telegram_id, language) VALUES (?, ?)",
                            (telegram_id, language))
         await audit.record(conn, actor=actor, action="member.language", entity="telegram",
                            entity_id=telegram_id, new={"language": language})
@@ -117,7 +117,7 @@ async def keep_language(db: Database, telegram_id: int, language: str) -> None:
     data: written aside, so the season's caches stay."""
     async with db.aside() as conn:
         await conn.execute("INSERT INTO language (telegram_id, language) VALUES (?, ?) "
-                           "ON CONFLICT (telegram_id) DO NOTHING", (telegram_id, language))
+                           "ON CONFLICT DO NOTHING", (telegram_id, language))
 
 
 async def arbiters(db: Database) -> set[int]:
@@ -130,7 +130,7 @@ async def set_arbiter(db: Database, telegram_id: int, *, name: str = "", on: boo
     async with db.transaction() as conn:
         if on:
             await conn.execute("INSERT INTO arbiter (telegram_id, name, added_at) "
-                               "VALUES (?, ?, ?) ON CONFLICT (telegram_id) DO NOTHING",
+                               "VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                                (telegram_id, name, audit.now()))
         else:
             await conn.execute("DELETE FROM arbiter WHERE telegram_id = ?", (telegram_id,))

@@ -245,14 +245,16 @@ class Database:
         """The open transaction's start: the changes made on the writer, and the version."""
 
     @classmethod
-    async def open(cls, path: Path | str, *, exclusive: bool = False) -> Database:
+    async def open(cls, path: Path | str, *, exclusive: bool = False,
+                   club: int | None = None) -> Database:
         """Open (creating it, private to this user, if new) and migrate. `exclusive` takes
         the instance lock: a second bot on the same file is refused (StoreProblem.IN_USE).
-        An address `postgresql://...` opens that PostgreSQL database (storage.postgres)."""
+        An address `postgresql://...` opens that PostgreSQL database (storage.postgres), for
+        one `club` of it (the first, if none is named); a file is one club."""
         if isinstance(path, str) and path.startswith(POSTGRES_SCHEMES):
-            from storage.postgres import open_postgres  # only for a PostgreSQL store
+            from storage.postgres import FIRST_CLUB, open_postgres  # only for PostgreSQL
 
-            return await open_postgres(path, exclusive=exclusive)
+            return await open_postgres(path, exclusive=exclusive, club=club or FIRST_CLUB)
         path = Path(path)
         lock = None
         try:

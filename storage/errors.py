@@ -28,6 +28,8 @@ class StoreProblem(StrEnum):
     CORRUPT = "corrupt"
     UNREADABLE = "unreadable"
     NO_DRAFT = "no_draft"
+    NO_CLUB = "no_club"
+    """A PostgreSQL store opened for a club that database does not have."""
     NO_GROUP = "no_group"
     NOT_IN_DRAFT = "not_in_draft"
     ROUND_ORDER = "round_order"

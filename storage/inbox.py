@@ -32,7 +32,7 @@ async def store(db: Database, updates: Iterable[dict[str, Any]]) -> int:
             for u in updates]
     async with db.transaction() as conn:
         await conn.executemany("INSERT INTO inbox (update_id, payload, received_at) "
-                               "VALUES (?, ?, ?) ON CONFLICT (update_id) DO NOTHING", rows)
+                               "VALUES (?, ?, ?) ON CONFLICT DO NOTHING", rows)
     return await last_id(db)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Generator, Iterable, Sequence
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -144,13 +145,13 @@ class PgConnection:
 class _Postgres:
     """PostgreSQL's ways (`storage.db.Dialect`)."""
 
-    def __init__(self, holder: asyncpg.Connection | None) -> None:
-        self.holder = holder
-        """The connection that holds the instance lock, for an exclusive store."""
+    def __init__(self, holder: asyncpg.Connection | None, club: int) -> None:
+        self.holder, self.club = holder, club
 
     async def begin(self, writer: Link) -> None:
+        # One writer per club, as one per SQLite file; the clubs do not wait on each other.
         await writer.execute("BEGIN")
-        await writer.execute("SELECT pg_advisory_xact_lock(?)", (WRITER_LOCK,))
+        await writer.execute("SELECT pg_advisory_xact_lock(?, ?)", (WRITER_LOCK, self.club))
 
     def problem(self, exc: BaseException) -> StoreProblem | None:
         if isinstance(exc, asyncpg.DiskFullError):
@@ -175,33 +176,93 @@ def shown(dsn: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}@{host}" if user else host))
 
 
-async def reader(dsn: str) -> PgConnection:
-    """A connection that only reads (the standings worker's)."""
-    conn = await asyncpg.connect(dsn, server_settings={"default_transaction_read_only": "on"})
+FIRST_CLUB = 1
+"""The club a single-club store on PostgreSQL is (made with the schema)."""
+
+
+def _club(club: int) -> dict[str, str]:
+    return {"keizer.club": str(club)}
+
+
+async def reader(dsn: str, club: int = FIRST_CLUB) -> PgConnection:
+    """A connection that only reads one club's rows (the standings worker's)."""
+    conn = await asyncpg.connect(dsn, server_settings={
+        **_club(club), "default_transaction_read_only": "on"})
     return PgConnection(conn)
 
 
-async def open_postgres(dsn: str, *, exclusive: bool = False) -> Database:
-    """The store on the PostgreSQL database at `dsn`, its schema made if it is new."""
+async def open_postgres(dsn: str, *, club: int = FIRST_CLUB,
+                        exclusive: bool = False) -> Database:
+    """The store of one club on the PostgreSQL database at `dsn` (the schema made if it is
+    new): it sees and writes that club's rows only."""
     opened: list[asyncpg.Connection] = []
     try:
         if exclusive:
-            opened.append(await asyncpg.connect(dsn))
-            if not await opened[0].fetchval("SELECT pg_try_advisory_lock($1)", INSTANCE_LOCK):
+            opened.append(await asyncpg.connect(dsn, server_settings=_club(club)))
+            if not await opened[0].fetchval("SELECT pg_try_advisory_lock($1, $2)",
+                                            INSTANCE_LOCK, club):
                 raise StoreError(StoreProblem.IN_USE, path=shown(dsn))
         for _ in range(3):
-            opened.append(await asyncpg.connect(dsn))
+            opened.append(await asyncpg.connect(dsn, server_settings=_club(club)))
         await create(opened[-1])
+        if not await opened[-1].fetchval("SELECT count(*) FROM club"):
+            raise StoreError(StoreProblem.NO_CLUB, club=club)
     except BaseException as exc:
         for conn in opened:
             await conn.close()
-        problem = _Postgres(None).problem(exc)
+        problem = _Postgres(None, club).problem(exc)
         if problem is not None:
             raise StoreError(problem, path=shown(dsn), reason=exc) from exc
         raise
     holder = opened.pop(0) if exclusive else None
     writer, reader, bulk = (PgConnection(conn) for conn in opened)
-    return Database(shown(dsn), writer, reader, bulk, _Postgres(holder))
+    return Database(shown(dsn), writer, reader, bulk, _Postgres(holder, club))
+
+
+@dataclass(frozen=True, slots=True)
+class Club:
+    id: int
+    name: str
+    token: str
+
+
+async def add_club(dsn: str, name: str, token: str) -> Club:
+    """A new club in the database: its row in `clubs`, and its own settings and versions."""
+    conn = await asyncpg.connect(dsn)
+    try:
+        await create(conn)
+        async with conn.transaction():
+            found = await conn.fetchval(
+                "INSERT INTO clubs (name, token, created_at) VALUES ($1, $2, now()::text) "
+                "RETURNING id", name, token)
+            await conn.execute("SELECT set_config('keizer.club', $1, true)", str(found))
+            await conn.execute("INSERT INTO club (id, name) VALUES (1, $1)", name)
+            await conn.execute("INSERT INTO club_version (id, version) VALUES (1, 0)")
+        return Club(int(found), name, token)
+    finally:
+        await conn.close()
+
+
+async def clubs(dsn: str) -> list[Club]:
+    conn = await asyncpg.connect(dsn)
+    try:
+        await create(conn)
+        return [Club(row["id"], row["name"], row["token"]) for row in await conn.fetch(
+            "SELECT id, name, token FROM clubs WHERE name <> '' ORDER BY id")]
+    finally:
+        await conn.close()
+
+
+async def remove_club(dsn: str, club: int) -> bool:
+    """The club and every row of it gone (the rows follow their club); False if it was not
+    there."""
+    conn = await asyncpg.connect(dsn)
+    try:
+        status = await conn.execute("DELETE FROM clubs WHERE id = $1 AND id <> $2", club,
+                                    FIRST_CLUB)
+        return bool(status.endswith(" 1"))
+    finally:
+        await conn.close()
 
 
 async def create(conn: asyncpg.Connection) -> int:
@@ -210,6 +271,7 @@ async def create(conn: asyncpg.Connection) -> int:
     async with conn.transaction():
         exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
         if not exists:
+            await conn.execute("SELECT set_config('keizer.club', '1', true)")
             await conn.execute(BASELINE)
         version: int = await conn.fetchval("SELECT version FROM schema_version")
     return version

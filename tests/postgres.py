@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+STORE_ROLE = "club_store"
+"""The role the store connects as, as a hosted service's would: it owns its database."""
 MISSING = "PostgreSQL is not installed here (.ci/run installs it: apt-get install postgresql)"
 
 
@@ -50,7 +52,10 @@ def postgres_server() -> Iterator[str]:
                     f"-k {base} -c listen_addresses= -c fsync=off", "start"],
                    check=True, capture_output=True, cwd="/")
     try:
-        yield f"postgresql://keizer@/postgres?host={base}"
+        server = f"postgresql://keizer@/postgres?host={base}"
+        # The store's role is no superuser: a superuser passes every row policy.
+        _admin(server, f"CREATE ROLE {STORE_ROLE} LOGIN")
+        yield server
     finally:
         subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", data, "-m", "immediate", "stop"],
                        capture_output=True, cwd="/")
@@ -71,6 +76,6 @@ def _admin(server: str, sql: str) -> None:
 def postgres(postgres_server: str) -> Iterator[str]:
     """A new, empty database on the server for one test; its address."""
     name = f"t_{uuid.uuid4().hex[:12]}"
-    _admin(postgres_server, f"CREATE DATABASE {name}")
-    yield postgres_server.replace("/postgres?", f"/{name}?")
+    _admin(postgres_server, f"CREATE DATABASE {name} OWNER {STORE_ROLE}")
+    yield postgres_server.replace("keizer@/postgres?", f"{STORE_ROLE}@/{name}?")
     _admin(postgres_server, f"DROP DATABASE {name} WITH (FORCE)")

@@ -4,17 +4,22 @@ moving alike, and the store's `?` SQL in PostgreSQL's numbered form."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import aiosqlite
 import asyncpg
 import pytest
 
+from storage import rounds
 from storage.db import Database
+from storage.errors import StoreError, StoreProblem
 from storage.migrations import VERSION
-from storage.postgres import create, numbered
-from storage.postgres_schema import BASELINE_VERSION
+from storage.postgres import add_club, clubs, create, numbered, remove_club
+from storage.postgres_schema import BASELINE_VERSION, OWNED
+from storage.seasons import import_season, load_season
 from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
+from tests.seasons import build
 
 TYPES = {"INTEGER": "bigint", "TEXT": "text"}
 """SQLite's declared types, as the PostgreSQL schema writes them."""
@@ -67,7 +72,13 @@ async def test_the_schema_on_postgresql_is_sqlites(tmp_path, postgres):  # noqa:
         await conn.close()
     on_sqlite = await sqlite_schema(tmp_path / "keizer.db")
     assert on_postgres.pop("schema_version") == [("version", "bigint", True)]
-    assert on_postgres == on_sqlite
+    assert [c[0] for c in on_postgres.pop("clubs")] == ["id", "name", "token", "created_at"]
+    # Every club-owned row carries its club: the one column PostgreSQL has beside SQLite's.
+    owned = {table: [c for c in columns if c[0] != "club_id"]
+             for table, columns in on_postgres.items()}
+    assert all(("club_id", "bigint", True) in on_postgres[t] for t in OWNED)
+    assert set(OWNED) == set(on_postgres)
+    assert owned == on_sqlite
 
 
 # The same writes on both: after each, the data and standings versions must agree.
@@ -104,7 +115,7 @@ async def test_the_versions_move_alike_and_the_same_rows_are_refused(tmp_path,
                                                                         postgres):  # noqa: F811
     await (await Database.open(tmp_path / "keizer.db")).close()
     lite = await aiosqlite.connect(tmp_path / "keizer.db", isolation_level=None)
-    pg = await asyncpg.connect(postgres)
+    pg = await asyncpg.connect(postgres, server_settings={"keizer.club": "1"})
     try:
         await create(pg)
         on_sqlite, on_postgres = [], []
@@ -126,3 +137,99 @@ async def test_the_versions_move_alike_and_the_same_rows_are_refused(tmp_path,
     finally:
         await lite.close()
         await pg.close()
+
+
+async def test_each_club_sees_and_changes_only_its_own(postgres):  # noqa: F811
+    """Two clubs in one database, each through a store opened for it: the same SQL reads
+    and writes each its own rows; a store without a club reads nothing and writes nothing;
+    a club removed takes every row of it along."""
+    sliedrecht = await add_club(postgres, "Sliedrecht", "1:a")
+    pion = await add_club(postgres, "De Pion", "2:b")
+    assert [c.name for c in await clubs(postgres)] == ["Sliedrecht", "De Pion"]
+    first = build("sliedrecht", "a:2000 b:1900 c:1800 d:1700", ["a-b 1-0, c-d 0-1"])
+    second = build("drie-cycli", "p:1500 q:1400", ["p-q 1/2-1/2"])
+    stores = [await Database.open(postgres, club=sliedrecht.id),
+              await Database.open(postgres, club=pion.id)]
+    try:
+        await import_season(stores[0], first)
+        await import_season(stores[1], second)
+        assert await load_season(stores[0]) == first
+        assert await load_season(stores[1]) == second
+        # The same statement, through the other club's store, reaches nothing of the first.
+        async with stores[1].transaction() as conn:
+            await conn.execute("UPDATE player SET name = 'weg' WHERE code = 'a'")
+            await conn.execute("DELETE FROM game WHERE result = '1-0'")
+        assert await load_season(stores[0]) == first
+        # Writing a row of another club is refused by the database itself.
+        with pytest.raises(asyncpg.InsufficientPrivilegeError):
+            async with stores[1].transaction() as conn:
+                await conn.execute("INSERT INTO arbiter (club_id, telegram_id, added_at) "
+                                   "VALUES (?, 7, 'nu')", (sliedrecht.id,))
+    finally:
+        for store in stores:
+            await store.close()
+    nobody = await asyncpg.connect(postgres)
+    try:
+        assert await nobody.fetchval("SELECT count(*) FROM player") == 0
+        with pytest.raises(asyncpg.PostgresError):
+            await nobody.execute("INSERT INTO arbiter (telegram_id, added_at) VALUES (7, 'x')")
+        assert await remove_club(postgres, pion.id)
+        assert not await remove_club(postgres, pion.id)
+        assert [c.name for c in await clubs(postgres)] == ["Sliedrecht"]
+    finally:
+        await nobody.close()
+    store = await Database.open(postgres, club=sliedrecht.id)
+    try:
+        assert await load_season(store) == first  # the other's rows went, not its own
+    finally:
+        await store.close()
+    with pytest.raises(StoreError) as missing:
+        await Database.open(postgres, club=pion.id)
+    assert missing.value.problem is StoreProblem.NO_CLUB
+
+
+async def test_one_clubs_write_never_waits_on_anothers(postgres):  # noqa: F811
+    """Each club has its own writer's place: a write held open in one club does not hold
+    up another's, while a second store of the same club waits for it."""
+    one = await add_club(postgres, "Een", "")
+    two = await add_club(postgres, "Twee", "")
+    stores = [await Database.open(postgres, club=c.id) for c in (one, two, one)]
+    try:
+        for store, name in zip(stores[:2], ("x", "y"), strict=True):
+            await import_season(store, build("sliedrecht", f"{name}1:2000 {name}2:1900", []))
+        held, release = asyncio.Event(), asyncio.Event()
+
+        async def hold() -> None:
+            async with stores[0].transaction() as conn:
+                await conn.execute("UPDATE club SET city = 'bezet'")
+                held.set()
+                await release.wait()
+
+        holding = asyncio.create_task(hold())
+        await held.wait()
+        await asyncio.wait_for(rounds.add_round(stores[1], 1, actor=1), timeout=5)
+        same_club = asyncio.create_task(rounds.add_round(stores[2], 1, actor=1))
+        await asyncio.sleep(0.3)
+        assert not same_club.done()  # the same club's second store waits its turn
+        release.set()
+        await holding
+        await asyncio.wait_for(same_club, timeout=5)
+    finally:
+        for store in stores:
+            await store.close()
+
+
+def test_clubs_on_the_command_line(postgres, capsys, tmp_path):  # noqa: F811
+    from bot.cli import main
+
+    assert main(["clubs", "add", "Sliedrecht", "--token", "1:a", "--db", postgres]) == 0
+    assert main(["clubs", "add", "De Pion", "--db", postgres]) == 0
+    assert main(["clubs", "list", "--db", postgres]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["Club 2 gemaakt: Sliedrecht.", "Club 3 gemaakt: De Pion.", "2: Sliedrecht",
+                   "3: De Pion"]
+    assert main(["clubs", "remove", "3", "--db", postgres]) == 0
+    assert main(["clubs", "remove", "3", "--db", postgres]) == 1
+    assert "Club 3 staat niet in deze database." in capsys.readouterr().err
+    assert main(["clubs", "list", "--db", str(tmp_path / "keizer.db")]) == 1
+    assert "een databasebestand is één club" in capsys.readouterr().err
