@@ -6,6 +6,8 @@ arbiter; only what the bot needs before it can reach the database is configured 
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import ipaddress
 import os
 import re
@@ -52,10 +54,24 @@ class Config:
     `https://schaak.example.nl/keizer`."""
     web_app: str = ""
     """The Mini App's short name at @BotFather, for the `t.me/<bot>/<app>` link in groups."""
+    webhook: bool = False
+    """Telegram brings the updates to the pages' server (`KEIZER_WEBHOOK=1`) instead of the
+    bot asking for them: for a service behind an HTTPS proxy (issue 27)."""
 
     @property
     def api_url(self) -> str:
         return f"{self.base_url.rstrip('/')}/bot"
+
+    @property
+    def webhook_key(self) -> str:
+        """The webhook's path under the server, one per bot: made from the token, so it names
+        no token and stays the same across restarts."""
+        return hashlib.sha256(self.token.encode()).hexdigest()[:24]
+
+    @property
+    def webhook_secret(self) -> str:
+        """What Telegram sends along with each update (`secret_token`): only it knows it."""
+        return hmac.new(self.token.encode(), b"keizerbot webhook", "sha256").hexdigest()
 
 
 def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env")) -> Config:
@@ -88,6 +104,9 @@ def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env"))
         ipaddress.ip_address(web_host)
     except ValueError:
         raise ConfigError(texts.CONFIG_WEB_HOST.format(value=repr(web_host))) from None
+    webhook = env.get("KEIZER_WEBHOOK", "").strip().lower() in ("1", "ja", "yes", "true", "aan")
+    if webhook and not port_text:
+        raise ConfigError(texts.CONFIG_WEBHOOK)
     web_app = env.get("KEIZER_WEB_APP", "").strip()
     if web_app and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", web_app):
         raise ConfigError(texts.CONFIG_WEB_APP.format(value=repr(web_app)))
@@ -96,7 +115,7 @@ def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env"))
                   arbiters=tuple(arbiters), timezone=timezone_of(env),
                   web_port=int(port_text) if port_text else None, web_host=web_host,
                   public_url=public_url,
-                  web_app=web_app)
+                  web_app=web_app, webhook=webhook)
 
 
 def store_of(value: str) -> Path | str:

@@ -82,7 +82,8 @@ class Runtime:
         if config.web_port is not None:
             from bot.web.server import WebServer  # the templates: only for a club with pages
 
-            web = WebServer(services, config.token, config.web_port, host=config.web_host)
+            web = WebServer(services, config.token, config.web_port, host=config.web_host,
+                            updates=self._received if config.webhook else None)
             try:
                 await web.start()
             except OSError:
@@ -92,13 +93,22 @@ class Runtime:
                 raise
             self.web = web
         self.offset = await inbox.last_id(services.db) + 1
-        with contextlib.suppress(NetworkError, Conflict):
-            await self._fetch(timeout=0)  # what Telegram holds, before a deadline is judged
+        if config.webhook:
+            assert self.web is not None  # the configuration asks for the port
+            base = config.public_url or self.web.url
+            # Telegram keeps what came while the bot was down and brings it now.
+            await app.bot.set_webhook(f"{base}/telegram/{config.webhook_key}",
+                                      secret_token=config.webhook_secret,
+                                      allowed_updates=UPDATES)
+        else:
+            with contextlib.suppress(NetworkError, Conflict):
+                await self._fetch(timeout=0)  # what Telegram holds, before a deadline
         await self._drain(wait=True)
         jobs.schedule(app)
-        self._tasks = [asyncio.create_task(self._poll(), name="poll"),
-                       asyncio.create_task(self._process(), name="process"),
+        self._tasks = [asyncio.create_task(self._process(), name="process"),
                        asyncio.create_task(self.sender.run(), name="send")]
+        if not config.webhook:
+            self._tasks.append(asyncio.create_task(self._poll(), name="poll"))
 
     async def stop(self) -> None:
         """Stop taking updates, let those under way finish (up to STOP_GRACE), let the sender
@@ -149,6 +159,12 @@ class Runtime:
                 log.warning("getUpdates failed: %s", exc)
             await asyncio.sleep(pause)
             pause = min(pause * 2, 60.0)
+
+    async def _received(self, payload: dict[str, Any]) -> None:
+        """An update the webhook brought: kept in the inbox (raises StoreError if it cannot
+        be), then handled as a polled one is."""
+        await inbox.store(self.services.db, [payload])
+        self._arrived.set()
 
     async def _fetch(self, *, timeout: int) -> None:
         updates = await self.app.bot.get_updates(offset=self.offset, timeout=timeout,

@@ -226,6 +226,9 @@ CONFIG_PUBLIC_URL = ("KEIZER_PUBLIC_URL moet een adres zijn als https://schaak.e
                      "niet {value}.")
 CONFIG_WEB_APP = ("KEIZER_WEB_APP moet de korte naam van de Mini App bij @BotFather zijn "
                   "(letters, cijfers en _), niet {value}.")
+CONFIG_WEBHOOK = ("KEIZER_WEBHOOK laat Telegram de berichten bij de server van de clubpagina "
+                  "bezorgen: zet dan ook KEIZER_WEB_PORT (en KEIZER_PUBLIC_URL, het adres via "
+                  "de HTTPS-proxy).")
 CONFIG_TIMEZONE = ("KEIZER_TIMEZONE: {value} is geen tijdzone; gebruik bijvoorbeeld "
                    "Europe/Amsterdam.")
 NO_TOKEN = """\

@@ -177,6 +177,12 @@ class FakeTelegram:
         self.callback_ttl = 15.0
         self.queries: dict[str, float] = {}
         self.commands: dict[tuple[str, str], Any] = {}
+        self.webhook: dict[str, Any] | None = None
+        """The bot's webhook (`setWebhook`): while set, updates are POSTed to it, and tried
+        again until it answers 200, as Telegram does; `getUpdates` is refused (409)."""
+        self.delivered: list[int] = []
+        """Updates the webhook took (answered 200), in order."""
+        self._delivery: asyncio.Task[None] | None = None
         self.answered: list[dict[str, Any]] = []
         self.changed = asyncio.Condition()
         self.transcript: list[tuple[int, str, str]] = []
@@ -203,6 +209,9 @@ class FakeTelegram:
         self.closing = True
         async with self.arrived:
             self.arrived.notify_all()
+        if self._delivery is not None:
+            self._delivery.cancel()
+            await asyncio.gather(self._delivery, return_exceptions=True)
         if self.runner is not None:
             await self.runner.cleanup()
 
@@ -279,7 +288,37 @@ class FakeTelegram:
         return BOT
 
     async def _api_deleteWebhook(self, params: dict[str, Any]) -> Any:
+        self.webhook = None
         return True
+
+    async def _api_setWebhook(self, params: dict[str, Any]) -> Any:
+        self.webhook = {"url": params["url"], "secret": params.get("secret_token", "")}
+        if self._delivery is None or self._delivery.done():
+            self._delivery = asyncio.get_running_loop().create_task(self._deliver())
+        return True
+
+    async def _deliver(self) -> None:
+        import aiohttp
+
+        async with aiohttp.ClientSession() as session:
+            while self.webhook is not None and not self.closing:
+                if not self.updates:
+                    async with self.arrived:
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(self.arrived.wait(), 0.5)
+                    continue
+                update, hook = self.updates[0], self.webhook
+                try:
+                    async with session.post(hook["url"], json=update, headers={
+                            "X-Telegram-Bot-Api-Secret-Token": hook["secret"]}) as answer:
+                        taken = answer.status == 200
+                except aiohttp.ClientError:
+                    taken = False
+                if taken:
+                    self.updates.pop(0)
+                    self.delivered.append(update["update_id"])
+                else:
+                    await asyncio.sleep(0.2)  # tried again later, as Telegram does
 
     async def _api_setMyCommands(self, params: dict[str, Any]) -> Any:
         scope = json.dumps(params.get("scope", {"type": "default"}), sort_keys=True)
@@ -288,6 +327,9 @@ class FakeTelegram:
         return True
 
     async def _api_getUpdates(self, params: dict[str, Any]) -> Any:
+        if self.webhook is not None:
+            raise ApiError(409, "Conflict: can't use getUpdates method while webhook is "
+                                "active; use deleteWebhook to delete the webhook first")
         offset = int(params.get("offset") or 0)
         self.updates = [u for u in self.updates if u["update_id"] >= offset]
         self.polls += 1

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import hmac
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -18,6 +20,7 @@ from bot.services import Services, schedule
 from bot.web import initdata, pages
 from core.season import Season
 from storage import club
+from storage.errors import StoreError
 from storage.states import PUBLIC, RoundState, WebAccess
 
 log = logging.getLogger(__name__)
@@ -28,13 +31,20 @@ class WebServer:
     """`start` and `stop` with the bot; `url` once started (the port may be 0 in tests)."""
 
     def __init__(self, services: Services, token: str, port: int, *,
-                 host: str = "127.0.0.1") -> None:
+                 host: str = "127.0.0.1",
+                 updates: Callable[[dict[str, Any]], Awaitable[None]] | None = None) -> None:
+        """`updates`: where an update Telegram brings to the webhook goes (kept in the inbox),
+        when the bot takes them so."""
         self.services, self.token, self.port, self.host = services, token, port, host
+        self.updates = updates
         self.runner: web.AppRunner | None = None
         self.url = ""
 
     async def start(self) -> None:
         app = web.Application()
+        if self.updates is not None:
+            app.router.add_post(f"/telegram/{self.services.settings.webhook_key}",
+                                self._update)
         app.router.add_get("/", self._page)
         app.router.add_get("/{name}", self._page)
         self.runner = web.AppRunner(app, access_log=None)
@@ -48,6 +58,28 @@ class WebServer:
     async def stop(self) -> None:
         if self.runner is not None:
             await self.runner.cleanup()
+
+    async def _update(self, request: web.Request) -> web.Response:
+        """An update from Telegram: answered 200 only once it is kept in the inbox, so one
+        that could not be kept is brought again (as polling confirms only what is stored)."""
+        secret = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
+        if not hmac.compare_digest(secret.encode(),
+                                   self.services.settings.webhook_secret.encode()):
+            return web.Response(status=403)
+        try:
+            payload = await request.json()
+        except ValueError:
+            return web.Response(status=400)
+        if not isinstance(payload, dict) or not isinstance(payload.get("update_id"), int):
+            return web.Response(status=400)
+        assert self.updates is not None
+        try:
+            await self.updates(payload)
+        except StoreError as exc:
+            log.warning("update %s not kept (%s): Telegram brings it again",
+                        payload["update_id"], exc)
+            return web.Response(status=503)
+        return web.Response(status=200)
 
     async def _page(self, request: web.Request) -> web.StreamResponse:
         signed = request.headers.get(INIT_HEADER)

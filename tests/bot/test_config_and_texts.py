@@ -32,6 +32,7 @@ GOOD = {"TELEGRAM_BOT_TOKEN": TOKEN}
     ({**GOOD, "KEIZER_PUBLIC_URL": "schaak.nl"}, "KEIZER_PUBLIC_URL moet een adres zijn"),
     ({**GOOD, "KEIZER_WEB_APP": "t.me/x"}, "KEIZER_WEB_APP moet de korte naam"),
     ({**GOOD, "KEIZER_WEB_HOST": "overal"}, "KEIZER_WEB_HOST moet een IP-adres zijn"),
+    ({**GOOD, "KEIZER_WEBHOOK": "1"}, "zet dan ook KEIZER_WEB_PORT"),
 ])
 def test_a_bad_setting_is_named_with_how_to_fix_it(env, says):
     with pytest.raises(ConfigError) as caught:
@@ -52,6 +53,11 @@ def test_good_settings(tmp_path):
     # Issue 22: behind the proxy on this machine only, unless the set-up needs more.
     assert pages.web_host == "127.0.0.1"
     assert load({**GOOD, "KEIZER_WEB_HOST": "0.0.0.0"}).web_host == "0.0.0.0"
+    # Issue 27: a PostgreSQL address stays one; the webhook with the pages' server.
+    assert load({**GOOD, "KEIZER_DB": "postgresql://keizer@db/clubs"}).database == \
+        "postgresql://keizer@db/clubs"
+    hooked = load({**GOOD, "KEIZER_WEB_PORT": "8080", "KEIZER_WEBHOOK": "ja"})
+    assert hooked.webhook and not pages.webhook and TOKEN not in hooked.webhook_key
 
 
 def test_env_file_is_read(tmp_path, monkeypatch):
