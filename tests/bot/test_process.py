@@ -519,3 +519,32 @@ async def test_a_killed_standings_worker_is_replaced(tg, tmp_path):
     bot.kill()
     assert "standings worker died" in bot.output
     assert " ERROR " not in bot.output
+
+
+async def test_killed_after_a_webhook_update_was_handled_its_answer_comes_once(tg, tmp_path):
+    """Issue 27, the real process on a webhook: an update Telegram brought is kept and
+    handled; killed before its answer went out, the bot answers it once after a restart."""
+    import socket
+
+    db = tmp_path / "keizer.db"
+    await make_club(db, rounds_ahead=1)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    bot = BotProcess(tg, db)
+    bot.env.update(KEIZER_WEBHOOK="1", KEIZER_WEB_PORT=str(port))
+    bot.start()
+    await until(lambda: tg.webhook is not None)
+    tg.outage.add("sendMessage")  # the answer cannot go out yet
+    anna = User(100, "Anna", "Visser")
+    tg.user_says(anna, "/afmelden")
+    await until(lambda: query(db, "SELECT count(*) FROM signoff")[0][0] == 1)
+    bot.kill()
+    assert tg.delivered == [1] and "getUpdates" not in {m for m, _ in tg.calls}
+    tg.outage.clear()
+    bot.start()
+    await tg.next_to(anna.id, "afgemeld voor ronde 1", timeout=30)
+    await asyncio.sleep(1.0)
+    assert sum("afgemeld voor ronde 1" in s.text for s in tg.to(anna.id)) == 1
+    assert query(db, "SELECT count(*) FROM signoff")[0][0] == 1
+    bot.kill()
