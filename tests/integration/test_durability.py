@@ -20,12 +20,15 @@ from storage.db import Database
 from storage.seasons import import_season, load_season
 from tests.integration.conftest import ROOT
 
+CHILD = Path(__file__).with_name("durability_child.py")
+
 
 def run_and_kill(path: Path, seed: int, rng: random.Random) -> list[list[str]]:
     """Start the writer, kill it with SIGKILL after a random time, return what it printed."""
-    child = subprocess.Popen([sys.executable, "-m", "tests.integration.durability_child",
-                              str(path), str(seed)], cwd=ROOT, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+    # Run as a file: the child needs the project's packages, not the tests' (once, in CI,
+    # `-m tests.integration...` did not find the `tests` package at all).
+    child = subprocess.Popen([sys.executable, str(CHILD), str(path), str(seed)], cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: list[list[str]] = []
     ready = threading.Event()
 
