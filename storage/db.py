@@ -246,15 +246,17 @@ class Database:
 
     @classmethod
     async def open(cls, path: Path | str, *, exclusive: bool = False,
-                   club: int | None = None) -> Database:
+                   club: int | None = None, pool: Any = None) -> Database:
         """Open (creating it, private to this user, if new) and migrate. `exclusive` takes
         the instance lock: a second bot on the same file is refused (StoreProblem.IN_USE).
         An address `postgresql://...` opens that PostgreSQL database (storage.postgres), for
-        one `club` of it (the first, if none is named); a file is one club."""
+        one `club` of it (the first, if none is named), on connections of its own or of a
+        `pool` the process's clubs share; a file is one club."""
         if isinstance(path, str) and path.startswith(POSTGRES_SCHEMES):
             from storage.postgres import FIRST_CLUB, open_postgres  # only for PostgreSQL
 
-            return await open_postgres(path, exclusive=exclusive, club=club or FIRST_CLUB)
+            return await open_postgres(path, exclusive=exclusive, club=club or FIRST_CLUB,
+                                       pool=pool)
         path = Path(path)
         lock = None
         try:

@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from storage.db import Database
 from storage.errors import StoreError, StoreProblem
@@ -71,7 +72,8 @@ class _Cursor:
 
 
 class _Statement:
-    def __init__(self, conn: PgConnection, sql: str, parameters: Sequence[Any]) -> None:
+    def __init__(self, conn: PgConnection | PooledConnection, sql: str,
+                 parameters: Sequence[Any]) -> None:
         self.conn, self.sql, self.parameters = conn, sql, parameters
 
     def __await__(self) -> Generator[Any, None, _Cursor]:
@@ -83,6 +85,24 @@ class _Statement:
     async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
                         trace: TracebackType | None) -> None:
         return None
+
+
+_WRITES = ("INSERT", "UPDATE", "DELETE")
+Raw = asyncpg.Connection | PoolConnectionProxy
+"""A connection of asyncpg's: of its own, or lent by a pool."""
+
+
+async def _on(raw: Raw, query: str,
+              parameters: Sequence[Any]) -> tuple[_Cursor, int]:
+    """One statement on a connection: its cursor, and the rows it changed."""
+    verb = query.lstrip()[:6].upper()
+    if verb in _WRITES and "RETURNING" not in query.upper():
+        status = await raw.execute(query, *parameters)
+        found = _CHANGED.match(status)
+        count = int(found[2]) if found else 0
+        return _Cursor([], count), count
+    rows = await raw.fetch(query, *parameters)
+    return _Cursor(rows, len(rows)), len(rows) if verb in _WRITES else 0
 
 
 class PgConnection:
@@ -103,17 +123,9 @@ class PgConnection:
             return await self._run(numbered(sql), parameters)
 
     async def _run(self, query: str, parameters: Sequence[Any]) -> _Cursor:
-        if query.lstrip()[:6].upper() in ("INSERT", "UPDATE", "DELETE") and \
-                "RETURNING" not in query.upper():
-            status = await self.raw.execute(query, *parameters)
-            found = _CHANGED.match(status)
-            count = int(found[2]) if found else 0
-            self._changes += count
-            return _Cursor([], count)
-        rows = await self.raw.fetch(query, *parameters)
-        if query.lstrip()[:6].upper() in ("INSERT", "UPDATE", "DELETE"):
-            self._changes += len(rows)
-        return _Cursor(rows, len(rows))
+        cursor, changed = await _on(self.raw, query, parameters)
+        self._changes += changed
+        return cursor
 
     async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> None:
         rows = list(parameters)
@@ -140,6 +152,93 @@ class PgConnection:
     async def close(self) -> None:
         async with self._turn:
             await self.raw.close()
+
+
+class PooledConnection:
+    """A club's connection drawn from a pool the clubs of one process share (a service for
+    many clubs: PostgreSQL takes a hundred connections by default, three a club would not
+    do). Each statement runs on a connection of the pool set to the club; a transaction holds
+    one from its `BEGIN` to its end. One statement at a time, as `PgConnection`."""
+
+    def __init__(self, pool: asyncpg.Pool, club: int) -> None:
+        self.pool, self.club = pool, club
+        self._held: PoolConnectionProxy | None = None
+        self._changes = 0
+        self._turn = asyncio.Lock()
+
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> _Statement:
+        return _Statement(self, sql, parameters)
+
+    async def _as_club(self, conn: Raw) -> None:
+        await conn.execute("SELECT set_config('keizer.club', $1, false)", str(self.club))
+
+    async def run(self, sql: str, parameters: Sequence[Any]) -> _Cursor:
+        query = numbered(sql)
+        async with self._turn:
+            if self._held is None and query.lstrip().upper().startswith("BEGIN"):
+                held = await self.pool.acquire()
+                try:
+                    await self._as_club(held)
+                    await held.execute(query)
+                except BaseException:
+                    await self.pool.release(held)
+                    raise
+                self._held = held
+                return _Cursor([], 0)
+            if self._held is not None:
+                cursor, changed = await _on(self._held, query, parameters)
+            else:
+                async with self.pool.acquire() as conn:
+                    await self._as_club(conn)
+                    cursor, changed = await _on(conn, query, parameters)
+            self._changes += changed
+            return cursor
+
+    async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> None:
+        rows = list(parameters)
+        async with self._turn:
+            if self._held is not None:
+                await self._held.executemany(numbered(sql), rows)
+            else:
+                async with self.pool.acquire() as conn:
+                    await self._as_club(conn)
+                    await conn.executemany(numbered(sql), rows)
+        self._changes += len(rows)
+
+    @property
+    def total_changes(self) -> int:
+        return self._changes
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._held is not None
+
+    async def _end(self, how: str) -> None:
+        async with self._turn:
+            held, self._held = self._held, None
+            if held is not None:
+                try:
+                    await held.execute(how)
+                finally:
+                    await self.pool.release(held)
+
+    async def commit(self) -> None:
+        await self._end("COMMIT")
+
+    async def rollback(self) -> None:
+        await self._end("ROLLBACK")
+
+    async def close(self) -> None:
+        """The pool is its owner's; a transaction left open is rolled back."""
+        await self._end("ROLLBACK")
+
+
+async def club_pool(dsn: str, size: int = 10) -> asyncpg.Pool:
+    """The connections the clubs of one process share (`open_postgres(..., pool=)`)."""
+    pool: asyncpg.Pool = await asyncpg.create_pool(dsn, min_size=1, max_size=size)
+    async with pool.acquire() as conn:
+        await create(conn)
+    return pool
 
 
 class _Postgres:
@@ -191,10 +290,18 @@ async def reader(dsn: str, club: int = FIRST_CLUB) -> PgConnection:
     return PgConnection(conn)
 
 
-async def open_postgres(dsn: str, *, club: int = FIRST_CLUB,
-                        exclusive: bool = False) -> Database:
+async def open_postgres(dsn: str, *, club: int = FIRST_CLUB, exclusive: bool = False,
+                        pool: asyncpg.Pool | None = None) -> Database:
     """The store of one club on the PostgreSQL database at `dsn` (the schema made if it is
-    new): it sees and writes that club's rows only."""
+    new): it sees and writes that club's rows only. With `pool`, on connections the clubs of
+    the process share (`club_pool`); else on three of its own."""
+    if pool is not None:
+        links = [PooledConnection(pool, club) for _ in range(3)]
+        async with links[0].execute("SELECT count(*) FROM club") as cur:
+            row = await cur.fetchone()
+        if not row or not row[0]:
+            raise StoreError(StoreProblem.NO_CLUB, club=club)
+        return Database(shown(dsn), links[0], links[1], links[2], _Postgres(None, club))
     opened: list[asyncpg.Connection] = []
     try:
         if exclusive:
@@ -265,7 +372,7 @@ async def remove_club(dsn: str, club: int) -> bool:
         await conn.close()
 
 
-async def create(conn: asyncpg.Connection) -> int:
+async def create(conn: Raw) -> int:
     """The schema on an empty database (one transaction); a database that has it already is
     left as it is. Returns the schema's version."""
     async with conn.transaction():

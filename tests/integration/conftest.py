@@ -21,16 +21,26 @@ NOON = dt.datetime(2026, 11, 1, 12, 0, tzinfo=dt.UTC)
 SQLITE_ONLY = "SQLite's own (its file, its pragmas, its backups)"
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", "postgresql", "postgresql-pool"])
 async def db(request: pytest.FixtureRequest, tmp_path: Path):
-    if request.param == "postgresql":
+    """On SQLite; on PostgreSQL with connections of the store's own; and on PostgreSQL
+    through a pool the clubs of a process share."""
+    pool = None
+    if request.param.startswith("postgresql"):
         if request.node.get_closest_marker("sqlite_only"):
             pytest.skip(SQLITE_ONLY)
-        database = await Database.open(request.getfixturevalue("postgres"))
+        address = request.getfixturevalue("postgres")
+        if request.param.endswith("pool"):
+            from storage.postgres import club_pool
+
+            pool = await club_pool(address, size=4)
+        database = await Database.open(address, pool=pool)
     else:
         database = await Database.open(tmp_path / "keizer.db")
     yield database
     await database.close()
+    if pool is not None:
+        await pool.close()
 
 
 @pytest.fixture

@@ -11,11 +11,12 @@ import aiosqlite
 import asyncpg
 import pytest
 
-from storage import rounds
+from core.season import Result
+from storage import results, rounds
 from storage.db import Database
 from storage.errors import StoreError, StoreProblem
 from storage.migrations import VERSION
-from storage.postgres import add_club, clubs, create, numbered, remove_club
+from storage.postgres import add_club, club_pool, clubs, create, numbered, remove_club
 from storage.postgres_schema import BASELINE_VERSION, OWNED
 from storage.seasons import import_season, load_season
 from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
@@ -233,3 +234,33 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path):  # noqa: F811
     assert "Club 3 staat niet in deze database." in capsys.readouterr().err
     assert main(["clubs", "list", "--db", str(tmp_path / "keizer.db")]) == 1
     assert "een databasebestand is één club" in capsys.readouterr().err
+
+
+async def test_forty_clubs_share_eight_connections(postgres):  # noqa: F811
+    """A service's clubs on one pool: forty clubs import, read and correct their seasons at
+    once through eight connections; each keeps its own, and the server never holds more."""
+    pool = await club_pool(postgres, size=8)
+    made = [await add_club(postgres, f"Club {k}", "") for k in range(40)]
+    stores = [await Database.open(postgres, club=c.id, pool=pool) for c in made]
+    try:
+        seasons = [build("sliedrecht", f"a{k}:2000 b{k}:1900 c{k}:1800 d{k}:1700",
+                         [f"a{k}-b{k} 1-0, c{k}-d{k} 0-1"]) for k in range(40)]
+        await asyncio.gather(*(import_season(s, season)
+                               for s, season in zip(stores, seasons, strict=True)))
+        await asyncio.gather(*(results.correct(s, 1, 1, Result.DRAW, actor=1)
+                               for s in stores[::2]))
+        loaded = await asyncio.gather(*(load_season(s) for s in stores))
+        for k, season in enumerate(loaded):
+            assert {p.id for p in season.players} == {f"a{k}", f"b{k}", f"c{k}", f"d{k}"}
+            assert season.rounds[0].games[0].result is (Result.DRAW if k % 2 == 0
+                                                        else Result.WHITE_WINS)
+        conn = await asyncpg.connect(postgres)
+        try:
+            assert await conn.fetchval("SELECT count(*) FROM pg_stat_activity WHERE "
+                                       "datname = current_database()") <= 8 + 1
+        finally:
+            await conn.close()
+    finally:
+        for store in stores:
+            await store.close()
+        await pool.close()
