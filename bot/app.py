@@ -83,7 +83,8 @@ def build(config: Config, services: Services | None = None, *,
     shared: Services = app.bot_data
     shared.config = config
     if services is not None:
-        shared.clock = services.clock
+        shared.clock, shared.database, shared.worker = \
+            services.clock, services.database, services.worker
     # Order matters: specific commands and buttons first, the catch-alls last.
     for module in (language, general, members, signoff, results, standings, pairing, admin,
                    media, files):
@@ -95,8 +96,12 @@ def build(config: Config, services: Services | None = None, *,
 
 async def _start(app: App) -> None:
     services: Services = app.bot_data
-    services.database = await Database.open(services.settings.database, exclusive=True)
-    services.worker = Worker(services.settings.database)
+    config = services.settings
+    if services.database is None:  # a host (`bot.host`) opens its clubs' stores itself
+        services.database = await Database.open(config.database, exclusive=True,
+                                                club=config.club)
+    if services.worker is None:
+        services.worker = Worker(config.database, config.club)
     services.bot_name = app.bot.username or ""
     try:
         await _menus(app, sorted(await services.arbiters()))

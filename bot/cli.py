@@ -7,6 +7,7 @@ cannot be used (reasons on stderr), 1 anything else.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import logging
 import os
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot import i18n, tables, texts
-from bot.config import ConfigError, store_of
+from bot.config import TOKEN_SHAPE, ConfigError, store_of
 from bot.config import load as load_config
 from bot.i18n import _
 from core.encoding import UTF8, WINDOWS
@@ -73,8 +74,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _database_option(target: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup) -> None:
-    target.add_argument("--db", type=Path, default=None,
+    target.add_argument("--db", type=store_of, default=None,
                         help=_("databasebestand (standaard: KEIZER_DB of data/keizer.db)"))
+    target.add_argument("--club", dest="club_number", type=int, default=None, metavar=_("NUMMER"),
+                        help=_("de club in een PostgreSQL-database van meerdere clubs (zie "
+                             "keizerbot clubs list)"))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -192,13 +196,21 @@ def _parser() -> argparse.ArgumentParser:
     ratings.set_defaults(run=_run_ratings)
 
     hosted = sub.add_parser("clubs", help=_("de clubs van een PostgreSQL-database (KEIZER_DB): "
-                                            "add, list of remove"))
-    hosted.add_argument("action", choices=("add", "list", "remove"))
+                                            "add, list, token of remove"))
+    hosted.add_argument("action", choices=("add", "list", "token", "remove"))
     hosted.add_argument("club", nargs="?", default=None, metavar=_("NAAM|NUMMER"))
-    hosted.add_argument("--token", default="", help=_("het bot-token van de club (add)"))
+    hosted.add_argument("--token", default="",
+                        help=_("het bot-token van de club (add, token)"))
+    hosted.add_argument("--arbiter", type=int, action="append", default=[], metavar="ID",
+                        help=_("Telegram-id van een wedstrijdleider van de club (add; "
+                               "herhaalbaar)"))
     hosted.add_argument("--db", default=None, metavar="postgresql://...",
                         help=_("de database (standaard: KEIZER_DB)"))
     hosted.set_defaults(run=_run_clubs)
+
+    host = sub.add_parser("host", help=_("alle clubs van een PostgreSQL-database (KEIZER_DB) "
+                                         "in één proces"))
+    host.set_defaults(run=_run_host)
 
     rules = sub.add_parser("rules", help=_("een reglementbestand (TOML) controleren en tonen"))
     rules.add_argument("file", type=Path, metavar=_("REGLEMENT.toml"))
@@ -216,16 +228,44 @@ def _run_bot(args: argparse.Namespace) -> ExitCode:
         config = load_config()
     except ConfigError as exc:
         raise CliError(str(exc), ExitCode.FAILURE) from exc
-    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        level=logging.INFO)
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request, token in URL
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(RedactToken(config.token))
+    _log_to(RedactToken(config.token))
     try:
         asyncio.run(serve(config))
     except StartError as exc:
         raise CliError(str(exc), ExitCode.FAILURE) from None
     return ExitCode.OK
+
+
+def _run_host(args: argparse.Namespace) -> ExitCode:
+    """Every club of a PostgreSQL database in one process, until stopped."""
+    import asyncio
+
+    from bot.host import Host, postgres_clubs  # the Telegram stack: bot only
+    from bot.serve import RedactToken, StartError, serve
+
+    try:
+        config = load_config(hosted=True)
+    except ConfigError as exc:
+        raise CliError(str(exc), ExitCode.FAILURE) from exc
+    if not isinstance(config.database, str):
+        raise CliError(texts.HOST_NEEDS_POSTGRES, ExitCode.FAILURE)
+    redact = RedactToken()
+    _log_to(redact)
+    host = Host(config, postgres_clubs(config.database), known=redact.add)
+    try:
+        asyncio.run(serve(config, host))
+    except StartError as exc:
+        raise CliError(str(exc), ExitCode.FAILURE) from None
+    return ExitCode.OK
+
+
+def _log_to(redact: logging.Filter) -> None:
+    """The bot's log on standard error, never a token in it."""
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        level=logging.INFO)
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request, token in URL
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(redact)
 
 
 def _read(path: Path, title: str) -> str:
@@ -340,25 +380,27 @@ def _run_doctor(args: argparse.Namespace) -> ExitCode:
     return ExitCode.OK if all(c.ok for c in found) else ExitCode.FAILURE
 
 
-def database_path(option: Path | None) -> Path | str:
+def database_path(option: Path | str | None) -> Path | str:
     """--db, else KEIZER_DB (a file, or a PostgreSQL address), else ./data/keizer.db."""
     return option or store_of(os.environ.get("KEIZER_DB") or str(DEFAULT_DB))
 
 
-def _with_database(path: Path | str, work: Callable[[Database], Awaitable[T]]) -> T:
+def _with_database(path: Path | str, work: Callable[[Database], Awaitable[T]], *,
+                   club: int | None = None) -> T:
     import asyncio
 
-    return asyncio.run(_opened(path, work))
+    return asyncio.run(_opened(path, work, club))
 
 
-async def _opened(path: Path | str, work: Callable[[Database], Awaitable[T]]) -> T:
+async def _opened(path: Path | str, work: Callable[[Database], Awaitable[T]],
+                  club: int | None = None) -> T:
     import sqlite3
 
     from storage.db import Database
     from storage.errors import StoreError
 
     try:
-        db = await Database.open(path)
+        db = await Database.open(path, club=club)
     except StoreError as exc:
         raise CliError(texts.store_problem(exc), ExitCode.UNUSABLE_INPUT) from exc
     except (OSError, sqlite3.Error) as exc:
@@ -388,7 +430,7 @@ def _run_import(args: argparse.Namespace) -> ExitCode:
                                     path=database_path(args.db)))
         return ExitCode.OK
 
-    return _with_database(database_path(args.db), work)
+    return _with_database(database_path(args.db), work, club=args.club_number)
 
 
 def _run_export(args: argparse.Namespace) -> ExitCode:
@@ -405,7 +447,7 @@ def _run_export(args: argparse.Namespace) -> ExitCode:
                   .format(path=args.file))
         return ExitCode.OK
 
-    return _with_database(database_path(args.db), work)
+    return _with_database(database_path(args.db), work, club=args.club_number)
 
 
 def _run_backup(args: argparse.Namespace) -> ExitCode:
@@ -463,7 +505,7 @@ def _run_ics(args: argparse.Namespace) -> ExitCode:
         print(texts.EXPORTED_ICS.format(rounds=made[1], path=args.file))
         return ExitCode.OK
 
-    return _with_database(database_path(args.db), work)
+    return _with_database(database_path(args.db), work, club=args.club_number)
 
 
 def _run_site(args: argparse.Namespace) -> ExitCode:
@@ -473,7 +515,7 @@ def _run_site(args: argparse.Namespace) -> ExitCode:
 
     # The club's pages in the club's language; from a season file, in the shell's.
     language = i18n.current() if args.season is not None else \
-        _with_database(database_path(args.db), _club_language)
+        _with_database(database_path(args.db), _club_language, club=args.club_number)
     with i18n.use(language):
         written = getattr(exports, args.writer)(season, args.directory)
     print(texts.site_written(len(written), args.directory))
@@ -490,7 +532,7 @@ def _season_from(args: argparse.Namespace) -> Season:
 
         return await load_db_season(db)
 
-    return _with_database(database_path(args.db), work)
+    return _with_database(database_path(args.db), work, club=args.club_number)
 
 
 def _run_export_trf(args: argparse.Namespace) -> ExitCode:
@@ -501,7 +543,7 @@ def _run_export_trf(args: argparse.Namespace) -> ExitCode:
     if not done:
         raise CliError(texts.TRF_NONE, ExitCode.FAILURE)
     header = TrfHeader() if args.season is not None else \
-        _with_database(database_path(args.db), trf_header)
+        _with_database(database_path(args.db), trf_header, club=args.club_number)
     args.file.write_bytes(trf_bytes(season, header, args.encoding))
     print(texts.TRF_EXPORTED.format(rounds=done, path=args.file, games=sum(
         len(r.games) for r in season.rounds[:done])))
@@ -562,7 +604,8 @@ def _run_ratings(args: argparse.Namespace) -> ExitCode:
     from core.ratings import RatingListError, apply, propose, read_list
 
     which = RatingList(args.which) if args.which else RatingList.CLASSICAL \
-        if args.season is not None else _with_database(database_path(args.db), _rating_list)
+        if args.season is not None else _with_database(database_path(args.db), _rating_list,
+                                                          club=args.club_number)
     try:
         listed = read_list(args.list.read_bytes(), which)
     except OSError as exc:
@@ -591,7 +634,7 @@ def _run_ratings(args: argparse.Namespace) -> ExitCode:
 
             await update_players(db, changes, actor=None)
 
-        _with_database(database_path(args.db), work)
+        _with_database(database_path(args.db), work, club=args.club_number)
         target = database_path(args.db)
     print(texts.ratings_written(len(changes), target))
     return ExitCode.OK
@@ -612,14 +655,26 @@ def _run_clubs(args: argparse.Namespace) -> ExitCode:
         return ExitCode.OK
     if not args.club:
         raise CliError(texts.CLUBS_USAGE, ExitCode.FAILURE)
+    if args.action in ("add", "token") and not TOKEN_SHAPE.match(args.token):
+        raise CliError(texts.CLUBS_TOKEN, ExitCode.FAILURE)
     if args.action == "add":
         added = asyncio.run(postgres.add_club(store, args.club, args.token))
+        if args.arbiter:
+            from storage.club import set_arbiter
+
+            async def arbiters(db: Database) -> None:
+                for arbiter in args.arbiter:
+                    await set_arbiter(db, arbiter, actor=None)
+
+            _with_database(store, arbiters, club=added.id)
         print(texts.CLUBS_ADDED.format(id=added.id, name=added.name))
         return ExitCode.OK
-    if not args.club.isdecimal() or not asyncio.run(postgres.remove_club(store,
-                                                                         int(args.club))):
+    change = postgres.remove_club if args.action == "remove" else \
+        functools.partial(postgres.set_token, token=args.token)
+    if not args.club.isdecimal() or not asyncio.run(change(store, int(args.club))):
         raise CliError(texts.CLUBS_UNKNOWN.format(club=args.club), ExitCode.FAILURE)
-    print(texts.CLUBS_REMOVED.format(id=args.club))
+    print((texts.CLUBS_REMOVED if args.action == "remove" else texts.CLUBS_TOKEN_SET)
+          .format(id=args.club))
     return ExitCode.OK
 
 

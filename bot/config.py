@@ -57,6 +57,8 @@ class Config:
     webhook: bool = False
     """Telegram brings the updates to the pages' server (`KEIZER_WEBHOOK=1`) instead of the
     bot asking for them: for a service behind an HTTPS proxy (issue 27)."""
+    club: int | None = None
+    """The club in a PostgreSQL database of many (`keizerbot clubs`); None: the first."""
 
     @property
     def api_url(self) -> str:
@@ -74,16 +76,18 @@ class Config:
         return hmac.new(self.token.encode(), b"keizerbot webhook", "sha256").hexdigest()
 
 
-def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env")) -> Config:
-    """Settings from `env` (default: the process environment over the `.env` file)."""
+def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env"),
+         hosted: bool = False) -> Config:
+    """Settings from `env` (default: the process environment over the `.env` file).
+    `hosted`: a host's (`keizerbot host`), whose clubs bring their own tokens."""
     if env is None:
         file_values = {k: v for k, v in dotenv_values(env_file).items() if v is not None} \
             if env_file.exists() else {}
         env = {**file_values, **os.environ}
-    token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
-    if not token:
+    token = "" if hosted else env.get("TELEGRAM_BOT_TOKEN", "").strip()
+    if not token and not hosted:
         raise ConfigError(texts.NO_TOKEN)
-    if not TOKEN_SHAPE.match(token):
+    if token and not TOKEN_SHAPE.match(token):
         raise ConfigError(texts.CONFIG_TOKEN_SHAPE)
     base_url = env.get("TELEGRAM_BASE_URL", "").strip() or DEFAULT_BASE_URL
     if not re.match(r"^https?://[^\s/]+", base_url):

@@ -40,9 +40,14 @@ STOP_GRACE = 10.0
 
 
 class Runtime:
-    def __init__(self, app: App, *, poll_timeout: int = 50) -> None:
+    def __init__(self, app: App, *, poll_timeout: int = 50, web: WebServer | None = None,
+                 path: str = "") -> None:
+        """`web`, `path`: the web server a host shares and the club's path on it (`bot.host`);
+        else the club's own server, when the config gives it a port."""
         self.app = app
         self.poll_timeout = poll_timeout
+        self.path = path
+        self._own_web = web is None
         self.offset = 0
         self._tasks: list[asyncio.Task[None]] = []
         self._inflight: dict[int, asyncio.Task[None]] = {}
@@ -53,8 +58,8 @@ class Runtime:
         self._slots = asyncio.Semaphore(CONCURRENCY)
         self._arrived = asyncio.Event()
         self.sender: Sender | None = None
-        self.web: WebServer | None = None
-        """The club's live pages, when the config gives them a port."""
+        self.web = web
+        """The server of the club's live pages (and webhook)."""
 
     @property
     def services(self) -> Services:
@@ -80,22 +85,26 @@ class Runtime:
         await app.start()
         config = services.settings
         if config.web_port is not None:
-            from bot.web.server import WebServer  # the templates: only for a club with pages
+            from bot.web.server import ClubSite, WebServer  # the templates: only with pages
 
-            web = WebServer(services, config.token, config.web_port, host=config.web_host,
+            site = ClubSite(services, config.token,
                             updates=self._received if config.webhook else None)
-            try:
-                await web.start()
-            except OSError:
-                await web.stop()
-                await app.stop()
-                await app.shutdown()
-                raise
-            self.web = web
+            if self.web is None:
+                self.web = WebServer(config.web_port, host=config.web_host)
+                self.web.add(self.path, site)
+                try:
+                    await self.web.start()
+                except OSError:
+                    await self.web.stop()
+                    await app.stop()
+                    await app.shutdown()
+                    raise
+            else:
+                self.web.add(self.path, site)
         self.offset = await inbox.last_id(services.db) + 1
         if config.webhook:
             assert self.web is not None  # the configuration asks for the port
-            base = config.public_url or self.web.url
+            base = config.public_url or "/".join(filter(None, (self.web.url, self.path)))
             # Telegram keeps what came while the bot was down and brings it now.
             await app.bot.set_webhook(f"{base}/telegram/{config.webhook_key}",
                                       secret_token=config.webhook_secret,
@@ -125,7 +134,10 @@ class Runtime:
         if self.sender is not None:
             self.sender.stop()
         if self.web is not None:
-            await self.web.stop()
+            if self._own_web:
+                await self.web.stop()
+            else:
+                self.web.remove(self.path)
         _, stuck = await asyncio.wait(self._tasks, timeout=STOP_GRACE)
         for task in stuck:
             task.cancel()

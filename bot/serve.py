@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+from typing import Protocol
 
 from telegram.error import InvalidToken, NetworkError
 
@@ -31,28 +32,45 @@ class StartError(Exception):
 
 
 class RedactToken(logging.Filter):
-    """No log line, and no traceback in one, shows the bot's token."""
+    """No log line, and no traceback in one, shows a bot's token (`add` one more: a host's
+    clubs)."""
 
-    def __init__(self, token: str) -> None:
+    def __init__(self, *tokens: str) -> None:
         super().__init__()
-        self.token = token
+        self.tokens = {token for token in tokens if token}
+
+    def add(self, token: str) -> None:
+        self.tokens.add(token)
+
+    def _redacted(self, text: str) -> str:
+        for token in self.tokens:
+            text = text.replace(token, "<token>")
+        return text
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if self.token in message:
-            record.msg, record.args = message.replace(self.token, "<token>"), None
+        redacted = self._redacted(message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
         if record.exc_info and not record.exc_text:
-            text = logging.Formatter().formatException(record.exc_info)
-            record.exc_text = text.replace(self.token, "<token>")
+            record.exc_text = self._redacted(logging.Formatter().formatException(
+                record.exc_info))
         return True
 
 
-async def serve(config: Config) -> None:
+class Service(Protocol):
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+async def serve(config: Config, service: Service | None = None) -> None:
+    """Run the club's bot, or `service` (a host's clubs), until a signal stops it."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in SIGNALS:
         loop.add_signal_handler(sig, stop.set)
-    runtime = Runtime(build(config))
+    runtime = Runtime(build(config)) if service is None else service
     try:
         await runtime.start()
     except InvalidToken:

@@ -276,11 +276,17 @@ EXPORTED_ALL = "Alles wat de bot bewaart, geschreven naar {path}."
 BACKED_UP = "Reservekopie gemaakt: {path}"
 CLUBS_NEED_POSTGRES = ("Meerdere clubs kunnen alleen in een PostgreSQL-database "
                        "(KEIZER_DB=postgresql://...); een databasebestand is één club.")
-CLUBS_USAGE = ("keizerbot clubs add NAAM --token TOKEN, keizerbot clubs list of keizerbot clubs "
-               "remove NUMMER.")
+CLUBS_USAGE = ("keizerbot clubs add NAAM --token TOKEN, keizerbot clubs list, keizerbot clubs "
+               "token NUMMER --token TOKEN of keizerbot clubs remove NUMMER.")
+CLUBS_TOKEN = ("Geef het bot-token van de club mee, zoals @BotFather het gaf: keizerbot clubs "
+               "add NAAM --token 123456789:ABC...")
+HOST_NEEDS_POSTGRES = ("keizerbot host draait de clubs van een PostgreSQL-database: zet "
+                       "KEIZER_DB=postgresql://... en maak de clubs met keizerbot clubs add.")
 CLUBS_LINE = "{id}: {name}"
 CLUBS_ADDED = "Club {id} gemaakt: {name}."
 CLUBS_REMOVED = "Club {id} is weg, met alles wat van hem was."
+CLUBS_TOKEN_SET = ("Club {id} heeft een nieuw bot-token; de host start de bot daarmee binnen "
+                   "een minuut.")
 CLUBS_UNKNOWN = "Club {club} staat niet in deze database."
 BACKUP_POSTGRES = ("Een PostgreSQL-database maak je een reservekopie van met pg_dump (zie "
                    "docs/deploy.md); keizerbot backup is voor het databasebestand.")

@@ -28,7 +28,7 @@ from bot import i18n, messages, tables
 from bot.config import store_of
 from core.season import Season
 from core.standings import PlayerStanding, Standings, compute_standings
-from storage.db import read_only, snapshot, versions
+from storage.db import Readers, snapshot, versions
 from storage.seasons import season_data
 from storage.sql import Link
 
@@ -62,27 +62,22 @@ class Breakdown:
     """The round he joined in."""
 
 
-class Worker:
-    """The bot's side: one process, started at the first question and ended with the bot."""
+class Processes:
+    """The worker processes, started at the first question and ended with the bot: one for
+    a club's bot, shared by every club of a host (`bot.host`), each process keeping the
+    stores it was asked about."""
 
-    def __init__(self, path: Path | str) -> None:
-        self.path = path
+    def __init__(self, count: int = 1) -> None:
+        self.count = count
         self._pool: ProcessPoolExecutor | None = None
 
-    async def standings(self) -> StandingsView:
-        """The standings' texts in the language of the moment."""
-        return await self._run(_standings_view, i18n.current())
-
-    async def breakdown(self, player: str) -> Breakdown:
-        return await self._run(_breakdown, player, i18n.current())
-
-    async def _run(self, work: Callable[..., T], *args: object) -> T:
+    async def run(self, work: Callable[..., T], *args: object) -> T:
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(
-                    1, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_begin, initargs=(str(self.path),))
+                    self.count, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_begin)
             try:
                 return await loop.run_in_executor(self._pool, work, *args)
             except BrokenProcessPool:
@@ -98,12 +93,37 @@ class Worker:
             self._pool = None
 
 
+class Worker:
+    """One club's standings, asked of the worker processes: its own (`processes` None) or
+    those a host shares."""
+
+    def __init__(self, path: Path | str, club: int | None = None,
+                 processes: Processes | None = None) -> None:
+        self.store = (str(path), club)
+        self._own = processes is None
+        self.processes = Processes() if processes is None else processes
+
+    async def standings(self) -> StandingsView:
+        """The standings' texts in the language of the moment."""
+        return await self.processes.run(_standings_view, self.store, i18n.current())
+
+    async def breakdown(self, player: str) -> Breakdown:
+        return await self.processes.run(_breakdown, self.store, player, i18n.current())
+
+    def close(self) -> None:
+        if self._own:
+            self.processes.close()
+
+
 # --- inside the worker process ----------------------------------------------------------------
+
+
+Store = tuple[str, int | None]
+"""A club's store as the worker names it: the file or address, and the club in it."""
 
 
 @dataclass
 class _Kept:
-    loop: asyncio.AbstractEventLoop
     conn: Link
     version: int = -1
     season: Season | None = None
@@ -112,26 +132,27 @@ class _Kept:
     """The standings' texts, by language."""
 
 
-_kept: _Kept | None = None
+_loop: asyncio.AbstractEventLoop | None = None
+_kept: dict[Store, _Kept] = {}
+_readers = Readers()
 
 
-def _begin(path: str) -> None:
-    global _kept
+def _begin() -> None:
+    global _loop
     # Never outlive the bot: a bot killed with SIGKILL cannot shut its pool down.
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
-    loop = asyncio.new_event_loop()
-    _kept = _Kept(loop, loop.run_until_complete(read_only(store_of(path))))
-    # The connection's thread is not a daemon: left open, it would keep the process from
+    _loop = asyncio.new_event_loop()
+    # A connection's thread is not a daemon: left open, it would keep the process from
     # ending when the pool shuts down (and the bot's own exit waits for the process).
     # Finalizers with a priority run at the process's exit, before its threads are joined.
-    multiprocessing.util.Finalize(_kept, _end, args=(_kept,), exitpriority=10)
+    multiprocessing.util.Finalize(None, _end, args=(_loop,), exitpriority=10)
 
 
-def _end(kept: _Kept) -> None:
-    kept.loop.run_until_complete(kept.conn.close())
-    kept.loop.close()
+def _end(loop: asyncio.AbstractEventLoop) -> None:
+    loop.run_until_complete(_readers.close())
+    loop.close()
 
 
 def _exit_with(sentinel: int) -> None:
@@ -139,8 +160,8 @@ def _exit_with(sentinel: int) -> None:
     os._exit(0)
 
 
-def _standings_view(language: str) -> StandingsView:
-    kept = _current()
+def _standings_view(store: Store, language: str) -> StandingsView:
+    kept = _current(store)
     if language not in kept.views:
         assert kept.season is not None and kept.standings is not None
         decimals = kept.season.rules.display_decimals
@@ -153,8 +174,8 @@ def _standings_view(language: str) -> StandingsView:
     return kept.views[language]
 
 
-def _breakdown(player: str, language: str) -> Breakdown:
-    kept = _current()
+def _breakdown(store: Store, player: str, language: str) -> Breakdown:
+    kept = _current(store)
     assert kept.season is not None and kept.standings is not None
     joined = kept.season.player(player).joined
     if player not in kept.standings.ranking:
@@ -164,17 +185,21 @@ def _breakdown(player: str, language: str) -> Breakdown:
         return Breakdown(tables.breakdown_table(kept.standings, player, decimals), joined)
 
 
-def _current() -> _Kept:
-    """The season and standings as the file now stands, read again only when the standings
+def _current(store: Store) -> _Kept:
+    """The season and standings as the store now stands, read again only when the standings
     version moved (read first, in the same snapshot as the season)."""
-    assert _kept is not None, "the worker is begun by its pool"
-    kept = _kept
+    assert _loop is not None, "the worker is begun by its pool"
+    loop = _loop
+    if store not in _kept:
+        path, club = store
+        _kept[store] = _Kept(loop.run_until_complete(_readers.open(store_of(path), club)))
+    kept = _kept[store]
 
     async def read() -> tuple[int, dict[str, object] | None]:
         async with snapshot(kept.conn) as conn:
             version = (await versions(conn)).standings
             return version, None if version == kept.version else await season_data(conn)
-    version, data = kept.loop.run_until_complete(read())
+    version, data = loop.run_until_complete(read())
     if data is not None:
         season = Season.from_data(data)
         complete = replace(season, rounds=season.rounds[:season.complete_rounds])

@@ -85,18 +85,35 @@ async def _connect(path: Path) -> aiosqlite.Connection:
     return conn
 
 
-async def read_only(path: Path | str) -> Link:
-    """A connection that can only read the store (for a process of the bot's own that reads
-    beside it: the bot alone writes, and migrates)."""
-    if isinstance(path, str) and path.startswith(POSTGRES_SCHEMES):
-        from storage.postgres import reader  # only for a PostgreSQL store
+class Readers:
+    """Connections that can only read stores (for a process of the bot's own that reads
+    beside it: the bots alone write, and migrate): one per SQLite file, and for a PostgreSQL
+    database a small pool its clubs share, each club's reads set to that club."""
 
-        return await reader(path)
-    conn = await aiosqlite.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True,
-                                   isolation_level=None)
-    conn.row_factory = aiosqlite.Row
-    await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    return conn
+    def __init__(self) -> None:
+        self._files: list[aiosqlite.Connection] = []
+        self._pools: dict[str, Any] = {}
+
+    async def open(self, path: Path | str, club: int | None = None) -> Link:
+        if isinstance(path, str) and path.startswith(POSTGRES_SCHEMES):
+            from storage.postgres import FIRST_CLUB, PooledConnection, reader_pool
+
+            if path not in self._pools:
+                self._pools[path] = await reader_pool(path)
+            return PooledConnection(self._pools[path], club or FIRST_CLUB)
+        conn = await aiosqlite.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True,
+                                       isolation_level=None)
+        conn.row_factory = aiosqlite.Row
+        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        self._files.append(conn)
+        return conn
+
+    async def close(self) -> None:
+        for conn in self._files:
+            await conn.close()
+        for pool in self._pools.values():
+            await pool.close()
+        self._files, self._pools = [], {}
 
 
 @asynccontextmanager
@@ -108,7 +125,7 @@ async def snapshot(conn: Link) -> AsyncIterator[Link]:
     try:
         yield conn
     finally:
-        await conn.execute("ROLLBACK")
+        await conn.rollback()
 
 
 class Versions(NamedTuple):

@@ -253,18 +253,23 @@ class _Postgres:
         await writer.execute("SELECT pg_advisory_xact_lock(?, ?)", (WRITER_LOCK, self.club))
 
     def problem(self, exc: BaseException) -> StoreProblem | None:
-        if isinstance(exc, asyncpg.DiskFullError):
-            return StoreProblem.DISK_FULL
-        if isinstance(exc, asyncpg.ReadOnlySQLTransactionError):
-            return StoreProblem.READ_ONLY
-        if isinstance(exc, (OSError, asyncpg.InvalidCatalogNameError,
-                            asyncpg.InvalidAuthorizationSpecificationError)):
-            return StoreProblem.UNREADABLE
-        return None
+        return problem_of(exc)
 
     async def release(self) -> None:
         if self.holder is not None:
             await self.holder.close()
+
+
+def problem_of(exc: BaseException) -> StoreProblem | None:
+    """What a PostgreSQL failure means for the club, if it is one we can name."""
+    if isinstance(exc, asyncpg.DiskFullError):
+        return StoreProblem.DISK_FULL
+    if isinstance(exc, asyncpg.ReadOnlySQLTransactionError):
+        return StoreProblem.READ_ONLY
+    if isinstance(exc, (OSError, asyncpg.InvalidCatalogNameError,
+                        asyncpg.InvalidAuthorizationSpecificationError)):
+        return StoreProblem.UNREADABLE
+    return None
 
 
 def shown(dsn: str) -> str:
@@ -283,11 +288,13 @@ def _club(club: int) -> dict[str, str]:
     return {"keizer.club": str(club)}
 
 
-async def reader(dsn: str, club: int = FIRST_CLUB) -> PgConnection:
-    """A connection that only reads one club's rows (the standings worker's)."""
-    conn = await asyncpg.connect(dsn, server_settings={
-        **_club(club), "default_transaction_read_only": "on"})
-    return PgConnection(conn)
+async def reader_pool(dsn: str) -> asyncpg.Pool:
+    """Connections that only read, for the clubs a standings worker serves
+    (`PooledConnection` sets each statement to its club)."""
+    pool: asyncpg.Pool = await asyncpg.create_pool(
+        dsn, min_size=1, max_size=2,
+        server_settings={"default_transaction_read_only": "on"})
+    return pool
 
 
 async def open_postgres(dsn: str, *, club: int = FIRST_CLUB, exclusive: bool = False,
@@ -317,13 +324,41 @@ async def open_postgres(dsn: str, *, club: int = FIRST_CLUB, exclusive: bool = F
     except BaseException as exc:
         for conn in opened:
             await conn.close()
-        problem = _Postgres(None, club).problem(exc)
+        problem = problem_of(exc)
         if problem is not None:
             raise StoreError(problem, path=shown(dsn), reason=exc) from exc
         raise
     holder = opened.pop(0) if exclusive else None
     writer, reader, bulk = (PgConnection(conn) for conn in opened)
     return Database(shown(dsn), writer, reader, bulk, _Postgres(holder, club))
+
+
+class Claims:
+    """The clubs one process runs (a host, `bot.host`): each club's instance lock, held on
+    one connection of its own, so a club runs in one process only, as a single club's bot
+    holds it with its exclusive store."""
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self.conn = conn
+        self._turn = asyncio.Lock()
+
+    @classmethod
+    async def connect(cls, dsn: str) -> Claims:
+        return cls(await asyncpg.connect(dsn))
+
+    async def claim(self, club: int) -> bool:
+        """False: another process runs the club."""
+        async with self._turn:
+            claimed: bool = await self.conn.fetchval("SELECT pg_try_advisory_lock($1, $2)",
+                                                     INSTANCE_LOCK, club)
+            return claimed
+
+    async def release(self, club: int) -> None:
+        async with self._turn:
+            await self.conn.execute("SELECT pg_advisory_unlock($1, $2)", INSTANCE_LOCK, club)
+
+    async def close(self) -> None:
+        await self.conn.close()
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,6 +391,18 @@ async def clubs(dsn: str) -> list[Club]:
         await create(conn)
         return [Club(row["id"], row["name"], row["token"]) for row in await conn.fetch(
             "SELECT id, name, token FROM clubs WHERE name <> '' ORDER BY id")]
+    finally:
+        await conn.close()
+
+
+async def set_token(dsn: str, club: int, token: str) -> bool:
+    """The club's bot has a new token (@BotFather's /revoke, or one mistyped); False if the
+    club is not there. A host starts the club on it at its next look."""
+    conn = await asyncpg.connect(dsn)
+    try:
+        status = await conn.execute("UPDATE clubs SET token = $1 WHERE id = $2 AND name <> ''",
+                                    token, club)
+        return bool(status.endswith(" 1"))
     finally:
         await conn.close()
 

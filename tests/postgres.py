@@ -5,6 +5,7 @@ run (and fail, never skip, if the server cannot start)."""
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -32,14 +33,22 @@ def binaries() -> Path | None:
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
-    """A server for this test process; its address (`postgresql://...`, no database yet).
-    PostgreSQL refuses to run as root: then it runs as the `postgres` user Debian's package
-    makes, in a folder that user can reach."""
-    bindir = binaries()
-    if bindir is None:
+    """A server for this test process; its address (`postgresql://...`, no database yet)."""
+    if binaries() is None:
         if os.environ.get("KEIZER_REQUIRE_POSTGRES"):
             pytest.fail(MISSING)
         pytest.skip(MISSING)
+    with running_server() as server:
+        yield server
+
+
+@contextlib.contextmanager
+def running_server(settings: str = "") -> Iterator[str]:
+    """A server in a folder of its own (the tests', the benchmarks'), with `settings` for
+    `postgres -c`; its address. PostgreSQL refuses to run as root: then it runs as the
+    `postgres` user Debian's package makes, in a folder that user can reach."""
+    bindir = binaries()
+    assert bindir is not None, MISSING
     as_root = os.geteuid() == 0
     run_as = ["runuser", "-u", "postgres", "--"] if as_root else []
     base = tempfile.mkdtemp(prefix="keizer-pg-", dir="/var/lib/postgresql" if as_root else None)
@@ -49,7 +58,7 @@ def postgres_server() -> Iterator[str]:
     subprocess.run([*run_as, str(bindir / "initdb"), "-D", data, "-U", "keizer", "--auth=trust",
                     "-E", "UTF8", "--no-locale", "-N"], check=True, capture_output=True, cwd="/")
     subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", data, "-l", log, "-w", "-o",
-                    f"-k {base} -c listen_addresses= -c fsync=off", "start"],
+                    f"-k {base} -c listen_addresses= -c fsync=off {settings}", "start"],
                    check=True, capture_output=True, cwd="/")
     try:
         server = f"postgresql://keizer@/postgres?host={base}"
@@ -75,7 +84,16 @@ def _admin(server: str, sql: str) -> None:
 @pytest.fixture
 def postgres(postgres_server: str) -> Iterator[str]:
     """A new, empty database on the server for one test; its address."""
+    with database(postgres_server) as dsn:
+        yield dsn
+
+
+@contextlib.contextmanager
+def database(server: str) -> Iterator[str]:
+    """A new, empty database on `server`, owned by the store's role; its address."""
     name = f"t_{uuid.uuid4().hex[:12]}"
-    _admin(postgres_server, f"CREATE DATABASE {name} OWNER {STORE_ROLE}")
-    yield postgres_server.replace("keizer@/postgres?", f"{STORE_ROLE}@/{name}?")
-    _admin(postgres_server, f"DROP DATABASE {name} WITH (FORCE)")
+    _admin(server, f"CREATE DATABASE {name} OWNER {STORE_ROLE}")
+    try:
+        yield server.replace("keizer@/postgres?", f"{STORE_ROLE}@/{name}?")
+    finally:
+        _admin(server, f"DROP DATABASE {name} WITH (FORCE)")

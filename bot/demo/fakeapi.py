@@ -152,7 +152,9 @@ class FakeTelegram:
     it; a second poller's getUpdates ends the first one's with 409; a button press can be
     answered for `callback_ttl` seconds only; faults on demand (`fail_next`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, bot: dict[str, Any] | None = None) -> None:
+        self.bot = BOT if bot is None else bot
+        """Who the bot is (`getMe`), and the sender of what it sends."""
         self.updates: list[dict[str, Any]] = []
         self.update_ids = itertools.count(1)
         self.message_ids = itertools.count(1000)
@@ -206,14 +208,18 @@ class FakeTelegram:
 
     async def stop(self) -> None:
         """Stop, answering a long poll still waiting at once (as a server going away does)."""
+        await self.close()
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+    async def close(self) -> None:
+        """Answer a long poll still waiting, and deliver no more."""
         self.closing = True
         async with self.arrived:
             self.arrived.notify_all()
         if self._delivery is not None:
             self._delivery.cancel()
             await asyncio.gather(self._delivery, return_exceptions=True)
-        if self.runner is not None:
-            await self.runner.cleanup()
 
     async def _params(self, request: web.Request) -> dict[str, Any]:
         if request.content_type == "application/json":
@@ -285,7 +291,7 @@ class FakeTelegram:
                 "file_size": size, "file_path": path}
 
     async def _api_getMe(self, params: dict[str, Any]) -> Any:
-        return BOT
+        return self.bot
 
     async def _api_deleteWebhook(self, params: dict[str, Any]) -> Any:
         self.webhook = None
@@ -347,11 +353,11 @@ class FakeTelegram:
     async def _record(self, sent: Sent) -> dict[str, Any]:
         async with self.changed:
             self.sent.append(sent)
-            self.transcript.append((sent.chat_id, BOT_NAME,
+            self.transcript.append((sent.chat_id, str(self.bot["first_name"]),
                                     sent.text if sent.method == "sendMessage"
                                     else f"[{sent.method[4:].lower()}] {sent.text}"))
             self.changed.notify_all()
-        return self.message(sent.chat_id, sent.message_id, sent.text, BOT,
+        return self.message(sent.chat_id, sent.message_id, sent.text, self.bot,
                             reply_markup=sent.reply_markup)
 
     @staticmethod
@@ -406,7 +412,7 @@ class FakeTelegram:
                     sent.text = params["text"]
                     sent.reply_markup = params.get("reply_markup")
                     self.changed.notify_all()
-                    return self.message(sent.chat_id, sent.message_id, sent.text, BOT)
+                    return self.message(sent.chat_id, sent.message_id, sent.text, self.bot)
         return True
 
     async def _api_editMessageReplyMarkup(self, params: dict[str, Any]) -> Any:
@@ -460,7 +466,7 @@ class FakeTelegram:
             extra["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
         if reply_to is not None:
             extra["reply_to_message"] = self.message(reply_to.chat_id, reply_to.message_id,
-                                                     reply_to.text, BOT)
+                                                     reply_to.text, self.bot)
         msg = self.message(chat_id, message_id, text, user.as_json(), **extra)
         self.transcript.append((chat_id, f"{user.first_name} {user.last_name}".strip(), text))
         self.push({"edited_message" if edited else "message": msg})
@@ -494,8 +500,8 @@ class FakeTelegram:
         self.queries[query_id] = time.monotonic()
         self.push({"callback_query": {
             "id": query_id, "from": user.as_json(), "chat_instance": "ci",
-            "data": data, "message": self.message(sent.chat_id, sent.message_id, sent.text, BOT,
-                                                  reply_markup=sent.reply_markup)}})
+            "data": data, "message": self.message(sent.chat_id, sent.message_id, sent.text,
+                                                  self.bot, reply_markup=sent.reply_markup)}})
 
     def hold(self, *methods: str) -> asyncio.Event:
         """Calls of these methods wait (unanswered, as a slow Telegram) until the returned
@@ -514,7 +520,7 @@ class FakeTelegram:
             return
         for chat, extra in ((old, {"migrate_to_chat_id": new}),
                             (new, {"migrate_from_chat_id": old})):
-            msg = self.message(chat, next(self.message_ids), "", BOT, **extra)
+            msg = self.message(chat, next(self.message_ids), "", self.bot, **extra)
             del msg["text"]
             self.push({"message": msg})
 
@@ -573,3 +579,54 @@ class FakeTelegram:
 
     def to(self, chat_id: int) -> list[Sent]:
         return [s for s in self.sent if s.chat_id == chat_id]
+
+
+class FakeTelegrams:
+    """Many bots on one local Bot API server, as one Telegram serves every bot of a host
+    (`bot.host`): each token its own `FakeTelegram`; an unknown token is refused (401)."""
+
+    def __init__(self) -> None:
+        self.bots: dict[str, FakeTelegram] = {}
+        self.runner: web.AppRunner | None = None
+        self.url = ""
+
+    def add(self, token: str, name: str) -> FakeTelegram:
+        """A bot for `token`, called `name` (its username in lower case)."""
+        number = int(token.split(":", 1)[0])
+        bot = FakeTelegram({"id": number, "is_bot": True, "first_name": name,
+                            "username": name.lower()})
+        bot.url = self.url
+        self.bots[token] = bot
+        return bot
+
+    async def start(self) -> str:
+        app = web.Application()
+        app.router.add_post("/bot{token}/{method}", self._handle)
+        app.router.add_get("/file/bot{token}/{path:.+}", self._download)
+        self.runner = web.AppRunner(app)
+        await self.runner.setup()
+        await web.TCPSite(self.runner, "127.0.0.1", 0).start()
+        self.url = f"http://127.0.0.1:{self.runner.addresses[0][1]}"
+        for bot in self.bots.values():
+            bot.url = self.url
+        return self.url
+
+    async def stop(self) -> None:
+        for bot in self.bots.values():
+            await bot.close()
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+    def _bot(self, request: web.Request) -> FakeTelegram:
+        bot = self.bots.get(request.match_info["token"])
+        if bot is None:
+            raise web.HTTPUnauthorized(text=json.dumps(
+                {"ok": False, "error_code": 401, "description": "Unauthorized"}),
+                content_type="application/json")
+        return bot
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        return await self._bot(request)._handle(request)
+
+    async def _download(self, request: web.Request) -> web.Response:
+        return await self._bot(request)._download(request)

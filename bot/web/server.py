@@ -28,38 +28,77 @@ INIT_HEADER = "X-Telegram-Init-Data"
 
 
 class WebServer:
-    """`start` and `stop` with the bot; `url` once started (the port may be 0 in tests)."""
+    """One web server for the clubs of the process: each club's pages under its path (`""`
+    for a club's own bot, `/<number>` for a club of a host, `bot.host`) and each bot's
+    webhook under `/telegram/<key>`. `url` once started (the port may be 0 in tests)."""
 
-    def __init__(self, services: Services, token: str, port: int, *,
-                 host: str = "127.0.0.1",
-                 updates: Callable[[dict[str, Any]], Awaitable[None]] | None = None) -> None:
-        """`updates`: where an update Telegram brings to the webhook goes (kept in the inbox),
-        when the bot takes them so."""
-        self.services, self.token, self.port, self.host = services, token, port, host
-        self.updates = updates
+    def __init__(self, port: int, *, host: str = "127.0.0.1") -> None:
+        self.port, self.host = port, host
+        self.sites: dict[str, ClubSite] = {}
+        """By path: `""`, or a club's number."""
+        self.hooks: dict[str, ClubSite] = {}
+        """By webhook key (`Config.webhook_key`)."""
         self.runner: web.AppRunner | None = None
         self.url = ""
 
+    def add(self, path: str, site: ClubSite) -> None:
+        self.sites[path] = site
+        if site.updates is not None:
+            self.hooks[site.services.settings.webhook_key] = site
+
+    def remove(self, path: str) -> None:
+        site = self.sites.pop(path, None)
+        if site is not None:
+            self.hooks = {k: s for k, s in self.hooks.items() if s is not site}
+
     async def start(self) -> None:
         app = web.Application()
-        if self.updates is not None:
-            app.router.add_post(f"/telegram/{self.services.settings.webhook_key}",
-                                self._update)
+        app.router.add_post("/telegram/{key}", self._update)
+        app.router.add_post("/{club}/telegram/{key}", self._update)
         app.router.add_get("/", self._page)
         app.router.add_get("/{name}", self._page)
+        app.router.add_get("/{club}/", self._page)
+        app.router.add_get("/{club}/{name}", self._page)
         self.runner = web.AppRunner(app, access_log=None)
         await self.runner.setup()
         site = web.TCPSite(self.runner, self.host, self.port)
         await site.start()
         port = self.runner.addresses[0][1]
         self.url = f"http://127.0.0.1:{port}"
-        log.info("club pages on port %d", port)
+        log.info("pages on port %d", port)
 
     async def stop(self) -> None:
         if self.runner is not None:
             await self.runner.cleanup()
 
     async def _update(self, request: web.Request) -> web.Response:
+        site = self.hooks.get(request.match_info["key"])
+        return web.Response(status=404) if site is None else await site.update(request)
+
+    async def _page(self, request: web.Request) -> web.StreamResponse:
+        club = request.match_info.get("club")
+        if club is None and "" not in self.sites:
+            # A host: `/3` is club 3's front page, whose links are relative to `/3/`.
+            name = request.match_info.get("name", "")
+            if name in self.sites:
+                raise web.HTTPPermanentRedirect(f"{request.path}/")
+            return _text(404, texts.WEB_NOT_FOUND)
+        site = self.sites.get(club or "")
+        if site is None:
+            return _text(404, texts.WEB_NOT_FOUND)
+        return await site.page(request)
+
+
+class ClubSite:
+    """One club's pages and its bot's webhook."""
+
+    def __init__(self, services: Services, token: str, *,
+                 updates: Callable[[dict[str, Any]], Awaitable[None]] | None = None) -> None:
+        """`updates`: where an update Telegram brings to the webhook goes (kept in the inbox),
+        when the bot takes them so."""
+        self.services, self.token, self.updates = services, token, updates
+
+    async def update(self, request: web.Request) -> web.Response:
         """An update from Telegram: answered 200 only once it is kept in the inbox, so one
         that could not be kept is brought again (as polling confirms only what is stored)."""
         secret = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
@@ -81,7 +120,7 @@ class WebServer:
             return web.Response(status=503)
         return web.Response(status=200)
 
-    async def _page(self, request: web.Request) -> web.StreamResponse:
+    async def page(self, request: web.Request) -> web.StreamResponse:
         signed = request.headers.get(INIT_HEADER)
         user = None if signed is None else initdata.user_of(
             signed, self.token, self.services.clock())

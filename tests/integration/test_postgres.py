@@ -13,6 +13,7 @@ import pytest
 
 from core.season import Result
 from storage import results, rounds
+from storage.club import arbiters as club_arbiters
 from storage.db import Database
 from storage.errors import StoreError, StoreProblem
 from storage.migrations import VERSION
@@ -223,12 +224,45 @@ async def test_one_clubs_write_never_waits_on_anothers(postgres):  # noqa: F811
 def test_clubs_on_the_command_line(postgres, capsys, tmp_path):  # noqa: F811
     from bot.cli import main
 
-    assert main(["clubs", "add", "Sliedrecht", "--token", "1:a", "--db", postgres]) == 0
-    assert main(["clubs", "add", "De Pion", "--db", postgres]) == 0
+    token = "123456:" + "A" * 35
+    assert main(["clubs", "add", "Sliedrecht", "--token", token, "--arbiter", "42",
+                 "--arbiter", "43", "--db", postgres]) == 0
+    assert main(["clubs", "add", "De Pion", "--token", token.replace("A", "B"),
+                 "--db", postgres]) == 0
     assert main(["clubs", "list", "--db", postgres]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out == ["Club 2 gemaakt: Sliedrecht.", "Club 3 gemaakt: De Pion.", "2: Sliedrecht",
                    "3: De Pion"]
+    assert main(["clubs", "add", "De Toren", "--token", "1:a", "--db", postgres]) == 1
+    assert "Geef het bot-token van de club mee" in capsys.readouterr().err
+    assert main(["clubs", "token", "3", "--token", token.replace("A", "C"),
+                 "--db", postgres]) == 0
+    assert "Club 3 heeft een nieuw bot-token" in capsys.readouterr().out
+    assert [c.token for c in asyncio.run(clubs(postgres))] == [token, token.replace("A", "C")]
+    assert main(["clubs", "token", "9", "--token", token, "--db", postgres]) == 1
+    assert "Club 9 staat niet in deze database." in capsys.readouterr().err
+
+    async def arbiters_of(number: int) -> set[int]:
+        store = await Database.open(postgres, club=number)
+        try:
+            return await club_arbiters(store)
+        finally:
+            await store.close()
+    assert asyncio.run(arbiters_of(2)) == {42, 43}
+    assert asyncio.run(arbiters_of(3)) == set()
+    # The commands on a club's store name it (`--club`), and touch that club only.
+    season = tmp_path / "seizoen.json"
+    season.write_text(build("sliedrecht", "a:2000 b:1900", ["a-b 1-0"]).to_json(),
+                      encoding="utf-8")
+    assert main(["import", str(season), "--db", postgres, "--club", "3"]) == 0
+    capsys.readouterr()
+    assert main(["export", "--db", postgres, "--club", "3"]) == 0
+    assert '"name": "A"' in capsys.readouterr().out
+    assert main(["export", "--db", postgres, "--club", "2"]) == 1
+    assert "Er is nog geen seizoen" in capsys.readouterr().err
+    assert main(["export", "--db", postgres, "--club", "9"]) == 2
+    refused = capsys.readouterr().err
+    assert "9" in refused and "club_store" not in refused, refused
     assert main(["clubs", "remove", "3", "--db", postgres]) == 0
     assert main(["clubs", "remove", "3", "--db", postgres]) == 1
     assert "Club 3 staat niet in deze database." in capsys.readouterr().err

@@ -1,0 +1,190 @@
+"""Issue 27: one process for many clubs (`keizerbot host`). Three clubs on one PostgreSQL
+database, each with its own bot (a token of its own at the local Bot API fake), group,
+arbiter and season, served over webhooks and pages on one web server; a member of two clubs
+sees each club's own data in each club's bot; every deadline is handled once, by the club's
+own bot; a club that cannot start, or is removed, leaves the others running; a second host
+on the same database runs no club twice."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+
+import aiohttp
+import pytest
+
+from bot.config import AMSTERDAM, Config
+from bot.demo.fakeapi import FakeTelegram, FakeTelegrams, User
+from bot.demo.runner import ManualClock
+from bot.host import Host, postgres_clubs
+from bot.services import deadline_for
+from core.season import Season
+from storage import club, roster
+from storage.db import Database
+from storage.postgres import add_club, remove_club, set_token
+from storage.rounds import insert_round
+from storage.seasons import import_season
+from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
+from tests.seasons import season_data
+
+CLUBS = {
+    "Sliedrecht": ["Anna Visser", "Bram de Wit", "Cor Smit", "Dirk Mol"],
+    "De Pion": ["Kees Jansen", "Lies Bakker", "Mark Prins", "Nel Vos"],
+    "Het Paard": ["Piet Blom", "Ria Kok", "Sjaak Hof", "Tineke Dam"],
+}
+BOTH = User(7, "Anna", "Visser")
+"""A member of the first two clubs, with one Telegram account."""
+
+
+def _token(k: int) -> str:
+    return f"{700000 + k}:" + "ABCDEFGH"[k] * 35
+
+
+def _arbiter(k: int) -> User:
+    return User(900 + k, "Arbiter", str(k))
+
+
+def _members(k: int) -> list[User]:
+    names = list(CLUBS.values())[k]
+    return [BOTH if k < 2 and n == 0 else User(100 * (k + 1) + n, *name.split(" ", 1))
+            for n, name in enumerate(names)]
+
+
+def _group(k: int) -> int:
+    return -1000 - k
+
+
+async def _make_club(dsn: str, k: int, name: str) -> int:
+    made = await add_club(dsn, name, _token(k))
+    players = [{"id": f"p{n}", "name": player, "rating": 2000 - 50 * n}
+               for n, player in enumerate(CLUBS[name])]
+    db = await Database.open(dsn, club=made.id)
+    try:
+        await import_season(db, Season.from_data(season_data(
+            {"preset": "sliedrecht", "planned_rounds": 3, "period_length": 3}, players,
+            ["p0-p1 1-0, p2-p3 0-1"], club=name)))
+        for n, user in enumerate(_members(k)):
+            await roster.link(db, f"p{n}", user.id, actor=None)
+        await club.set_arbiter(db, _arbiter(k).id, actor=None)
+        await club.change_settings(db, actor=None, group_chat_id=_group(k))
+        night = dt.date(2026, 12, 3)
+        await insert_round(db, night, deadline_for(night, await club.settings(db), AMSTERDAM),
+                           actor=None)
+    finally:
+        await db.close()
+    return made.id
+
+
+@pytest.fixture
+async def telegram():
+    fakes = FakeTelegrams()
+    await fakes.start()
+    yield fakes
+    await fakes.stop()
+
+
+async def _host(dsn: str, fakes: FakeTelegrams, clock: ManualClock) -> Host:
+    config = Config(token="", base_url=fakes.url, database=dsn, web_port=0, webhook=True,
+                    tick_seconds=0.2)
+    host = Host(config, postgres_clubs(dsn), clock=clock, flood_limits=False)
+    await host.start()
+    return host
+
+
+async def _three_clubs(dsn: str, fakes: FakeTelegrams) -> dict[int, FakeTelegram]:
+    """Club number to its bot at the fake."""
+    return {await _make_club(dsn, k, name): fakes.add(_token(k), f"{name.replace(' ', '')}Bot")
+            for k, name in enumerate(CLUBS)}
+
+
+async def test_three_clubs_run_on_one_process_each_its_own(postgres, telegram):  # noqa: F811
+    bots = await _three_clubs(postgres, telegram)
+    clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
+    host = await _host(postgres, telegram, clock)
+    try:
+        assert sorted(host.running) == sorted(bots)
+        assert host.web is not None
+        for number, fake in bots.items():
+            settings = host.running[number].services.settings
+            assert fake.webhook is not None
+            assert fake.webhook["url"] == \
+                f"{host.web.url}/{number}/telegram/{settings.webhook_key}"
+            assert fake.webhook["secret"] == settings.webhook_secret
+        (_, fake1), (second, fake2), (_, fake3) = bots.items()
+        # One Telegram account in two clubs: each club's bot answers with its own season.
+        own = await fake1.reply_to(BOTH, "/stand")
+        other = await fake2.reply_to(BOTH, "/stand")
+        assert "Bram de Wit" in own.text and "Kees Jansen" not in own.text
+        assert "Kees Jansen" in other.text and "Bram de Wit" not in other.text
+        piet = (await fake3.reply_to(_members(2)[0], "/stand")).text
+        assert "Piet Blom" in piet and "Anna Visser" not in piet
+        # A club's arbiter is no arbiter of another club.
+        refused = await fake2.reply_to(_arbiter(0), "/ronde nieuw 10-12-2026")
+        assert refused.text == "Dat mag alleen de wedstrijdleider."
+        # Every club's deadline falls in the same minute: each draft comes once, from the
+        # club's own bot to the club's own arbiter.
+        clock.now = dt.datetime(2026, 12, 3, 18, 0, tzinfo=dt.UTC)
+        for k, fake in enumerate(bots.values()):
+            arbiter = _arbiter(k).id
+            draft = await fake.wait_for(lambda s, a=arbiter: s.chat_id == a and
+                                        "deadline van ronde 2" in s.text)
+            assert list(CLUBS.values())[k][1] in draft.text
+        await asyncio.sleep(1.0)  # a few more ticks: nothing is drafted twice
+        for k, fake in enumerate(bots.values()):
+            drafts = [s for s in fake.sent if "deadline van ronde 2" in s.text]
+            assert [s.chat_id for s in drafts] == [_arbiter(k).id]
+        # Each club's pages under its own path, with its own data only.
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"{host.web.url}/{second}/") as page:
+                body = await page.text()
+                assert page.status == 200 and "De Pion" in body and "Kees Jansen" in body
+                assert "Bram de Wit" not in body and "Piet Blom" not in body
+            async with session.get(f"{host.web.url}/{second}", allow_redirects=False) as bare:
+                assert bare.status == 308 and bare.headers["Location"] == f"/{second}/"
+            async with session.get(f"{host.web.url}/999/") as unknown:
+                assert unknown.status == 404
+            async with session.get(f"{host.web.url}/") as root:
+                assert root.status == 404
+    finally:
+        await host.stop()
+
+
+async def test_a_club_that_cannot_start_or_is_removed_leaves_the_others(
+        postgres, telegram, caplog):  # noqa: F811
+    bots = await _three_clubs(postgres, telegram)
+    stranger = await add_club(postgres, "Zonder bot", _token(5))  # no such bot at Telegram
+    clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
+    host = await _host(postgres, telegram, clock)
+    try:
+        assert sorted(host.running) == sorted(bots)
+        refused = [r for r in caplog.records if r.levelno == logging.ERROR]
+        assert [f"club {stranger.id} (Zonder bot)" in r.getMessage() for r in refused] == [True]
+        assert _token(5) not in refused[0].getMessage()
+        caplog.clear()
+        await host.refresh()  # the same token is not tried again
+        assert stranger.id not in host.running and not caplog.records
+        # Given the right token, it starts at the host's next look, beside the others.
+        fake = telegram.add(_token(6), "ZonderBot")
+        assert await set_token(postgres, stranger.id, _token(6))
+        await asyncio.gather(*(tried.wait() for tried in await host.refresh()))
+        assert stranger.id in host.running and fake.webhook is not None
+        # A second host on the same database runs none of the clubs the first one runs.
+        second = await _host(postgres, telegram, clock)
+        try:
+            assert second.running == {}
+        finally:
+            await second.stop()
+        # A club removed stops, and its webhook is gone; the others answer on.
+        (first, fake1), (gone, fake2), _ = bots.items()
+        hook = fake2.webhook
+        assert hook is not None and await remove_club(postgres, gone)
+        await host.refresh()
+        assert gone not in host.running and first in host.running
+        async with aiohttp.ClientSession() as session, session.post(
+                hook["url"], json={"update_id": 1}, headers={
+                    "X-Telegram-Bot-Api-Secret-Token": hook["secret"]}) as answer:
+            assert answer.status == 404
+        assert "Hallo" in (await fake1.reply_to(_members(0)[1], "/help")).text
+    finally:
+        await host.stop()
