@@ -18,7 +18,7 @@ SHOWN = [shlex.split(m.group(1), comments=True)
 COMMANDS = [args for args in SHOWN if args != ["demo"]]
 
 
-WRITES = {"export-html": 1, "export-csv": 1, "export-ics": 1, "new-season": 2,
+WRITES = {"export-html": 1, "export-csv": 1, "export-xlsx": 1, "export-ics": 1, "new-season": 2,
           "export-trf": 1, "import-trf": 2}
 """The commands that write a file, and where its name stands."""
 
@@ -32,8 +32,18 @@ def test_readme_command(args, monkeypatch, capsys, tmp_path):
     if args[0] in WRITES:  # never write into the repo
         at = WRITES[args[0]]
         args = [*args[:at], str(tmp_path / args[at]), *args[at + 1:]]
+    before = _tracked_and_untracked()
     assert main(args) == 0
+    assert _tracked_and_untracked() == before, "the command wrote into the repository"
     assert capsys.readouterr().out.strip()
+
+
+def _tracked_and_untracked() -> set[Path]:
+    """The repository's files outside the folders of caches and data."""
+    skipped = {".git", ".venv", "data", ".pytest_cache", ".ruff_cache", ".mypy_cache",
+               ".hypothesis", "__pycache__"}
+    return {p for p in ROOT.rglob("*")
+            if p.is_file() and not skipped & set(p.relative_to(ROOT).parts)}
 
 
 def test_the_readme_shows_the_main_job_and_every_file_command():
