@@ -590,6 +590,11 @@ class FakeTelegrams:
         self.runner: web.AppRunner | None = None
         self.url = ""
 
+    @property
+    def polls(self) -> int:
+        """getUpdates calls so far, of all the bots."""
+        return sum(bot.polls for bot in self.bots.values())
+
     def add(self, token: str, name: str) -> FakeTelegram:
         """A bot for `token`, called `name` (its username in lower case)."""
         number = int(token.split(":", 1)[0])

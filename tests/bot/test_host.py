@@ -10,6 +10,9 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import signal
+import socket
+import sys
 
 import aiohttp
 import pytest
@@ -25,6 +28,8 @@ from storage.db import Database
 from storage.postgres import add_club, remove_club, set_token
 from storage.rounds import insert_round
 from storage.seasons import import_season
+from tests.bot.process import BotProcess, until
+from tests.bot.test_web import init_data
 from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
 from tests.seasons import season_data
 
@@ -55,7 +60,7 @@ def _group(k: int) -> int:
     return -1000 - k
 
 
-async def _make_club(dsn: str, k: int, name: str) -> int:
+async def _make_club(dsn: str, k: int, name: str, night: dt.date) -> int:
     made = await add_club(dsn, name, _token(k))
     players = [{"id": f"p{n}", "name": player, "rating": 2000 - 50 * n}
                for n, player in enumerate(CLUBS[name])]
@@ -68,7 +73,6 @@ async def _make_club(dsn: str, k: int, name: str) -> int:
             await roster.link(db, f"p{n}", user.id, actor=None)
         await club.set_arbiter(db, _arbiter(k).id, actor=None)
         await club.change_settings(db, actor=None, group_chat_id=_group(k))
-        night = dt.date(2026, 12, 3)
         await insert_round(db, night, deadline_for(night, await club.settings(db), AMSTERDAM),
                            actor=None)
     finally:
@@ -92,10 +96,11 @@ async def _host(dsn: str, fakes: FakeTelegrams, clock: ManualClock) -> Host:
     return host
 
 
-async def _three_clubs(dsn: str, fakes: FakeTelegrams) -> dict[int, FakeTelegram]:
-    """Club number to its bot at the fake."""
-    return {await _make_club(dsn, k, name): fakes.add(_token(k), f"{name.replace(' ', '')}Bot")
-            for k, name in enumerate(CLUBS)}
+async def _three_clubs(dsn: str, fakes: FakeTelegrams,
+                       night: dt.date = dt.date(2026, 12, 3)) -> dict[int, FakeTelegram]:
+    """Club number to its bot at the fake; round 2 of each on `night`."""
+    return {await _make_club(dsn, k, name, night):
+            fakes.add(_token(k), f"{name.replace(' ', '')}Bot") for k, name in enumerate(CLUBS)}
 
 
 async def test_three_clubs_run_on_one_process_each_its_own(postgres, telegram):  # noqa: F811
@@ -140,6 +145,19 @@ async def test_three_clubs_run_on_one_process_each_its_own(postgres, telegram): 
                 body = await page.text()
                 assert page.status == 200 and "De Pion" in body and "Kees Jansen" in body
                 assert "Bram de Wit" not in body and "Piet Blom" not in body
+            # The Mini App: a member's own page is signed by the club's own bot. Anna's
+            # page in her second club, signed by that club's bot, is hers there; signed by
+            # her first club's bot, the second club does not take it.
+            first = next(iter(bots))
+            for signer, status in ((second, 200), (first, 403)):
+                token = host.running[signer].services.settings.token
+                async with session.get(f"{host.web.url}/{second}/mij", headers={
+                        "X-Telegram-Init-Data": init_data(BOTH.id, token=token,
+                                                          at=clock.now)}) as mine:
+                    body = await mine.text()
+                    assert mine.status == status, body
+                    if status == 200:
+                        assert "Kees Jansen" in body and "Bram de Wit" not in body
             async with session.get(f"{host.web.url}/{second}", allow_redirects=False) as bare:
                 assert bare.status == 308 and bare.headers["Location"] == f"/{second}/"
             async with session.get(f"{host.web.url}/999/") as unknown:
@@ -188,3 +206,54 @@ async def test_a_club_that_cannot_start_or_is_removed_leaves_the_others(
         assert "Hallo" in (await fake1.reply_to(_members(0)[1], "/help")).text
     finally:
         await host.stop()
+
+
+async def test_the_host_process_runs_the_clubs_and_comes_back_after_a_kill(
+        postgres, telegram, tmp_path):  # noqa: F811
+    """As docs/deploy.md has it: clubs made with `keizerbot clubs add`, then `keizerbot
+    host` with webhooks. Killed (SIGKILL) after it kept a member's sign-off but before the
+    answer went out, the restarted host answers it once; SIGTERM stops it cleanly."""
+    # The process keeps the real time: the round is next week's.
+    bots = await _three_clubs(postgres, telegram, dt.date.today() + dt.timedelta(days=7))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    host = BotProcess(telegram, tmp_path / "unused.db",  # type: ignore[arg-type]
+                      command=[sys.executable, "-m", "bot.cli", "host"])
+    host.env.update(KEIZER_DB=postgres, KEIZER_WEBHOOK="1", KEIZER_WEB_PORT=str(port))
+    del host.env["TELEGRAM_BOT_TOKEN"], host.env["KEIZER_ARBITERS"]
+    host.start()
+    await until(lambda: all(fake.webhook is not None for fake in bots.values()), timeout=60)
+    fakes = list(bots.values())
+    answer = await fakes[2].reply_to(_members(2)[1], "/stand", timeout=30)
+    assert "Sjaak Hof" in answer.text and "Kees Jansen" not in answer.text
+    fakes[1].outage.add("sendMessage")
+    lies = _members(1)[1]
+    fakes[1].user_says(lies, "/afmelden")
+    second = list(bots)[1]
+    while not await _signed_off(postgres, second):
+        await asyncio.sleep(0.05)  # kept and handled, its answer held back by the outage
+    host.kill()
+    fakes[1].outage.clear()
+    for fake in fakes:
+        fake.webhook = None  # the dead host's; the new one sets them again
+    host.start()
+    await until(lambda: all(fake.webhook is not None for fake in fakes), timeout=60)
+    await fakes[1].next_to(lies.id, "afgemeld voor ronde 2", timeout=30)
+    await asyncio.sleep(1.0)
+    assert sum("afgemeld voor ronde 2" in s.text for s in fakes[1].to(lies.id)) == 1
+    assert not any("afgemeld" in s.text for s in fakes[0].sent + fakes[2].sent)
+    assert await _signed_off(postgres, second) == 1
+    host.process.send_signal(signal.SIGTERM)
+    assert await host.exited() == 0
+    assert " ERROR " not in host.output and _token(0) not in host.output
+
+
+async def _signed_off(dsn: str, number: int) -> int:
+    db = await Database.open(dsn, club=number)
+    try:
+        async with db.reader.execute("SELECT count(*) FROM signoff") as cur:
+            row = await cur.fetchone()
+        return int(row[0])
+    finally:
+        await db.close()
