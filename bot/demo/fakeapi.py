@@ -15,7 +15,7 @@ import itertools
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,6 +147,20 @@ class Fault:
     delay: float = 0.0
 
 
+Handler = Callable[[web.Request], Awaitable[web.Response]]
+
+
+async def _serve(handle: Handler, download: Handler) -> tuple[web.AppRunner, str]:
+    """The Bot API's two kinds of address on a local port: its runner, and its URL."""
+    app = web.Application()
+    app.router.add_post("/bot{token}/{method}", handle)
+    app.router.add_get("/file/bot{token}/{path:.+}", download)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    return runner, f"http://127.0.0.1:{runner.addresses[0][1]}"
+
+
 class FakeTelegram:
     """Like Telegram where it matters: an update is dropped only when a later offset confirms
     it; a second poller's getUpdates ends the first one's with 409; a button press can be
@@ -197,13 +211,7 @@ class FakeTelegram:
     # --- the server --------------------------------------------------------------------------
 
     async def start(self) -> str:
-        app = web.Application()
-        app.router.add_post("/bot{token}/{method}", self._handle)
-        app.router.add_get("/file/bot{token}/{path:.+}", self._download)
-        self.runner = web.AppRunner(app)
-        await self.runner.setup()
-        await web.TCPSite(self.runner, "127.0.0.1", 0).start()
-        self.url = f"http://127.0.0.1:{self.runner.addresses[0][1]}"
+        self.runner, self.url = await _serve(self._handle, self._download)
         return self.url
 
     async def stop(self) -> None:
@@ -605,13 +613,7 @@ class FakeTelegrams:
         return bot
 
     async def start(self) -> str:
-        app = web.Application()
-        app.router.add_post("/bot{token}/{method}", self._handle)
-        app.router.add_get("/file/bot{token}/{path:.+}", self._download)
-        self.runner = web.AppRunner(app)
-        await self.runner.setup()
-        await web.TCPSite(self.runner, "127.0.0.1", 0).start()
-        self.url = f"http://127.0.0.1:{self.runner.addresses[0][1]}"
+        self.runner, self.url = await _serve(self._handle, self._download)
         for bot in self.bots.values():
             bot.url = self.url
         return self.url
