@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
@@ -34,6 +35,19 @@ from storage.errors import StoreError
 from storage.sql import POSTGRES_SCHEMES
 
 log = logging.getLogger(__name__)
+
+CLUB: contextvars.ContextVar[int | None] = contextvars.ContextVar("club", default=None)
+"""The club whose work this is: set in each club's task, and so in every task, job and
+update its bot starts from there."""
+
+
+class ClubInLog(logging.Filter):
+    """Each log line names its club (`%(club)s`: `club 3: `, or nothing for the host's own)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        club = CLUB.get()
+        record.club = "" if club is None else f"club {club}: "
+        return True
 
 REFRESH_SECONDS = 60.0
 """How often the host looks for clubs added or removed (`keizerbot clubs`)."""
@@ -183,6 +197,7 @@ class Host:
                 log.warning("could not read the clubs: %s", exc)
 
     async def _keep_trying(self, club: Hosted, tried: asyncio.Event) -> None:
+        CLUB.set(club.id)  # this task's own context, which the club's bot starts from
         wait = RETRY_SECONDS[0]
         while True:
             try:

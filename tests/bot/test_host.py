@@ -247,6 +247,10 @@ async def test_the_host_process_runs_the_clubs_and_comes_back_after_a_kill(
     host.process.send_signal(signal.SIGTERM)
     assert await host.exited() == 0
     assert " ERROR " not in host.output and _token(0) not in host.output
+    # Each line of a club's work names its club; the scheduler's routine is not logged.
+    assert f"club {second}: bot.sender: could not send message" in host.output
+    assert f"club {second}: bot.host: club {second} (De Pion) runs" in host.output
+    assert "apscheduler" not in host.output
 
 
 async def _signed_off(dsn: str, number: int) -> int:
