@@ -109,6 +109,8 @@ def _parser() -> argparse.ArgumentParser:
     show.set_defaults(run=_run_demo)
 
     check = sub.add_parser("doctor", help=_("de installatie controleren"))
+    check.add_argument("--clubs", action="store_true",
+                       help=_("elke club van een host (keizerbot host) controleren"))
     check.set_defaults(run=_run_doctor)
 
     load = sub.add_parser("import", help=_("een seizoensbestand in de database laden"))
@@ -196,14 +198,14 @@ def _parser() -> argparse.ArgumentParser:
     ratings.set_defaults(run=_run_ratings)
 
     hosted = sub.add_parser("clubs", help=_("de clubs van een PostgreSQL-database (KEIZER_DB): "
-                                            "add, list, token of remove"))
-    hosted.add_argument("action", choices=("add", "list", "token", "remove"))
+                                            "add, list, token, arbiter of remove"))
+    hosted.add_argument("action", choices=("add", "list", "token", "arbiter", "remove"))
     hosted.add_argument("club", nargs="?", default=None, metavar=_("NAAM|NUMMER"))
     hosted.add_argument("--token", default="",
                         help=_("het bot-token van de club (add, token)"))
     hosted.add_argument("--arbiter", type=int, action="append", default=[], metavar="ID",
-                        help=_("Telegram-id van een wedstrijdleider van de club (add; "
-                               "herhaalbaar)"))
+                        help=_("Telegram-id van een wedstrijdleider van de club (add, "
+                               "arbiter; herhaalbaar)"))
     hosted.add_argument("--db", default=None, metavar="postgresql://...",
                         help=_("de database (standaard: KEIZER_DB)"))
     hosted.set_defaults(run=_run_clubs)
@@ -378,7 +380,7 @@ def _run_doctor(args: argparse.Namespace) -> ExitCode:
 
     from bot import doctor
 
-    found = asyncio.run(doctor.checks())
+    found = asyncio.run(doctor.host_checks() if args.clubs else doctor.checks())
     print(doctor.report(found))
     return ExitCode.OK if all(c.ok for c in found) else ExitCode.FAILURE
 
@@ -644,7 +646,8 @@ def _run_ratings(args: argparse.Namespace) -> ExitCode:
 
 
 def _run_clubs(args: argparse.Namespace) -> ExitCode:
-    """clubs add NAME --token T | list | remove NUMBER, on a PostgreSQL database."""
+    """clubs add NAME --token T [--arbiter ID] | list | token NUMBER --token T | arbiter NUMBER
+    --arbiter ID | remove NUMBER, on a PostgreSQL database."""
     import asyncio
 
     from storage import postgres
@@ -663,14 +666,14 @@ def _run_clubs(args: argparse.Namespace) -> ExitCode:
     if args.action == "add":
         added = asyncio.run(postgres.add_club(store, args.club, args.token))
         if args.arbiter:
-            from storage.club import set_arbiter
-
-            async def arbiters(db: Database) -> None:
-                for arbiter in args.arbiter:
-                    await set_arbiter(db, arbiter, actor=None)
-
-            _with_database(store, arbiters, club=added.id)
+            _add_arbiters(store, added.id, args.arbiter)
         print(texts.CLUBS_ADDED.format(id=added.id, name=added.name))
+        return ExitCode.OK
+    if args.action == "arbiter":
+        if not args.club.isdecimal() or not args.arbiter:
+            raise CliError(texts.CLUBS_USAGE, ExitCode.FAILURE)
+        arbiters = _add_arbiters(store, int(args.club), args.arbiter)
+        print(texts.CLUBS_ARBITERS.format(id=args.club, ids=", ".join(map(str, arbiters))))
         return ExitCode.OK
     change = postgres.remove_club if args.action == "remove" else \
         functools.partial(postgres.set_token, token=args.token)
@@ -679,6 +682,19 @@ def _run_clubs(args: argparse.Namespace) -> ExitCode:
     print((texts.CLUBS_REMOVED if args.action == "remove" else texts.CLUBS_TOKEN_SET)
           .format(id=args.club))
     return ExitCode.OK
+
+
+def _add_arbiters(store: str, number: int, arbiters: list[int]) -> list[int]:
+    """`arbiters` made arbiters of club `number`; every arbiter it has now."""
+    from storage.club import arbiters as arbiters_of
+    from storage.club import set_arbiter
+
+    async def work(db: Database) -> list[int]:
+        for arbiter in arbiters:
+            await set_arbiter(db, arbiter, actor=None)
+        return sorted(await arbiters_of(db))
+
+    return _with_database(store, work, club=number)
 
 
 def _run_rules(args: argparse.Namespace) -> ExitCode:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import asyncpg
 from telegram import Bot
 from telegram.error import InvalidToken, NetworkError, TelegramError
 
@@ -37,6 +38,42 @@ async def checks(env: Mapping[str, str] | None = None, *,
     return found
 
 
+async def host_checks(env: Mapping[str, str] | None = None, *,
+                      env_file: Path = Path(".env")) -> list[Check]:
+    """A host's (`keizerbot host`): the settings, then each club's token and store, each
+    line naming its club."""
+    from bot.host import club_config, postgres_clubs
+
+    try:
+        config = load(env, env_file=env_file, hosted=True)
+    except ConfigError as exc:
+        return [Check(False, str(exc))]
+    if not isinstance(config.database, str):
+        return [Check(False, texts.HOST_NEEDS_POSTGRES)]
+    found = [Check(True, texts.DOCTOR_SETTINGS.format(zone=config.timezone.key))]
+    try:
+        clubs = await postgres_clubs(config.database)()
+    except (OSError, asyncpg.PostgresError) as exc:
+        return [*found, Check(False, texts.DOCTOR_DB_UNUSABLE.format(
+            path=_shown(config.database), error=exc))]
+    if not clubs:
+        return [*found, Check(False, texts.DOCTOR_NO_CLUBS)]
+    for hosted in clubs:
+        own = club_config(config, hosted)
+        no_arbiter = texts.DOCTOR_NO_CLUB_ARBITER.format(id=hosted.id)
+        for check in [await _token(own), *await _database(own, no_arbiter)]:
+            found.append(Check(check.ok, texts.DOCTOR_OF_CLUB.format(
+                id=hosted.id, name=hosted.name, check=check.text)))
+    return found
+
+
+def _shown(store: Path | str) -> str:
+    """The store as a line may name it: a PostgreSQL address without its password."""
+    from storage.postgres import shown
+
+    return shown(store) if isinstance(store, str) else str(store)
+
+
 async def _token(config: Config) -> Check:
     try:
         async with Bot(config.token, base_url=config.api_url) as bot:
@@ -50,16 +87,19 @@ async def _token(config: Config) -> Check:
     return Check(True, texts.DOCTOR_TOKEN_OK.format(name=me.username))
 
 
-async def _database(config: Config) -> list[Check]:
+async def _database(config: Config, no_arbiter: str | None = None) -> list[Check]:
+    """The store's checks; `no_arbiter`: what to say when the club has none (a host's club
+    gets its arbiters another way than KEIZER_ARBITERS)."""
+    path = _shown(config.database)
     try:
-        db = await Database.open(config.database)
+        db = await Database.open(config.database, club=config.club)
     except (OSError, sqlite3.Error, StoreError) as exc:
-        return [Check(False, texts.DOCTOR_DB_UNUSABLE.format(path=config.database, error=exc))]
+        return [Check(False, texts.DOCTOR_DB_UNUSABLE.format(path=path, error=exc))]
     try:
         async with db.transaction() as conn:
             await conn.execute("UPDATE club SET name = name WHERE id = 1")  # can we write?
         found = [Check(await schema_version(db) == VERSION,
-                       texts.DOCTOR_DB_OK.format(path=config.database, version=VERSION))]
+                       texts.DOCTOR_DB_OK.format(path=path, version=VERSION))]
         if not await has_season(db):
             found.append(Check(False, texts.DOCTOR_NO_SEASON))
         settings = await club.settings(db)
@@ -69,10 +109,10 @@ async def _database(config: Config) -> list[Check]:
         arbiters = set(config.arbiters) | await club.arbiters(db)
         found.append(Check(bool(arbiters),
                            texts.DOCTOR_ARBITERS.format(ids=", ".join(map(str, sorted(arbiters))))
-                           if arbiters else texts.DOCTOR_NO_ARBITER))
+                           if arbiters else no_arbiter or texts.DOCTOR_NO_ARBITER))
         return found
-    except sqlite3.Error as exc:
-        return [Check(False, texts.DOCTOR_DB_READ_ONLY.format(path=config.database, error=exc))]
+    except (sqlite3.Error, StoreError) as exc:
+        return [Check(False, texts.DOCTOR_DB_READ_ONLY.format(path=path, error=exc))]
     finally:
         await db.close()
 

@@ -258,6 +258,10 @@ DOCTOR_DB_OK = "Database {path}: schrijfbaar, schema versie {version}."
 DOCTOR_DB_READ_ONLY = "De database {path} is niet schrijfbaar: {error}."
 DOCTOR_NO_SEASON = "Er is nog geen seizoen. Laad het met 'uv run keizerbot import SEIZOEN.json'."
 DOCTOR_GROUP = "Clubgroep ingesteld."
+DOCTOR_NO_CLUBS = "Er staan nog geen clubs in de database. Maak ze met keizerbot clubs add."
+DOCTOR_OF_CLUB = "Club {id} ({name}): {check}"
+DOCTOR_NO_CLUB_ARBITER = ("Er is geen wedstrijdleider. Geef er een met keizerbot clubs arbiter "
+                          "{id} --arbiter TELEGRAMNUMMER (vraag het op bij @userinfobot).")
 DOCTOR_NO_GROUP = "Er is nog geen clubgroep. Voeg de bot toe aan de groep en stuur daar /club."
 DOCTOR_ARBITERS = "Wedstrijdleiders: {ids}."
 DOCTOR_NO_ARBITER = ("Er is geen wedstrijdleider. Zet je Telegram-nummer achter KEIZER_ARBITERS "
@@ -276,8 +280,10 @@ EXPORTED_ALL = "Alles wat de bot bewaart, geschreven naar {path}."
 BACKED_UP = "Reservekopie gemaakt: {path}"
 CLUBS_NEED_POSTGRES = ("Meerdere clubs kunnen alleen in een PostgreSQL-database "
                        "(KEIZER_DB=postgresql://...); een databasebestand is één club.")
-CLUBS_USAGE = ("keizerbot clubs add NAAM --token TOKEN, keizerbot clubs list, keizerbot clubs "
-               "token NUMMER --token TOKEN of keizerbot clubs remove NUMMER.")
+CLUBS_USAGE = ("keizerbot clubs add NAAM --token TOKEN [--arbiter ID], keizerbot clubs list, "
+               "keizerbot clubs token NUMMER --token TOKEN, keizerbot clubs arbiter NUMMER "
+               "--arbiter ID of keizerbot clubs remove NUMMER.")
+CLUBS_ARBITERS = "Club {id}: wedstrijdleiders {ids}."
 CLUBS_TOKEN = ("Geef het bot-token van de club mee, zoals @BotFather het gaf: keizerbot clubs "
                "add NAAM --token 123456789:ABC...")
 HOST_NEEDS_POSTGRES = ("keizerbot host draait de clubs van een PostgreSQL-database: zet "

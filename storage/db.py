@@ -154,8 +154,8 @@ async def inserted(conn: Connection, sql: str, values: tuple[Any, ...]) -> int:
 
 
 async def schema_version(db: Database) -> int:
-    """The schema's version, as `migrate` left it."""
-    async with db.reader.execute("PRAGMA user_version") as cur:
+    """The schema's version, as `migrate` (or PostgreSQL's `create`) left it."""
+    async with db.reader.execute(db.dialect.VERSION_QUERY) as cur:
         row = await cur.fetchone()
     return int(row[0]) if row else 0
 
@@ -207,7 +207,10 @@ class InstanceLock:
 
 
 class Dialect(Protocol):
-    """What a database does its own way: beginning a write, and naming its failures."""
+    """What a database does its own way: beginning a write, naming its failures, and where
+    it keeps its schema's version."""
+
+    VERSION_QUERY: str
 
     async def begin(self, writer: Link) -> None:
         """Begin the write transaction, holding the one writer's place until its end."""
@@ -220,6 +223,8 @@ class Dialect(Protocol):
 
 
 class _Sqlite:
+    VERSION_QUERY = "PRAGMA user_version"
+
     def __init__(self, lock: InstanceLock | None) -> None:
         self.lock = lock
 

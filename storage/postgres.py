@@ -244,6 +244,8 @@ async def club_pool(dsn: str, size: int = 10) -> asyncpg.Pool:
 class _Postgres:
     """PostgreSQL's ways (`storage.db.Dialect`)."""
 
+    VERSION_QUERY = "SELECT version FROM schema_version"
+
     def __init__(self, holder: asyncpg.Connection | None, club: int) -> None:
         self.holder, self.club = holder, club
 

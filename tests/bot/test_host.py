@@ -13,6 +13,7 @@ import logging
 import signal
 import socket
 import sys
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -20,6 +21,7 @@ import pytest
 from bot.config import AMSTERDAM, Config
 from bot.demo.fakeapi import FakeTelegram, FakeTelegrams, User
 from bot.demo.runner import ManualClock
+from bot.doctor import host_checks
 from bot.host import Host, postgres_clubs
 from bot.services import deadline_for
 from core.season import Season
@@ -261,3 +263,28 @@ async def _signed_off(dsn: str, number: int) -> int:
         return int(row[0])
     finally:
         await db.close()
+
+
+async def test_the_doctor_checks_every_club_of_a_host(postgres, telegram):  # noqa: F811
+    """`keizerbot doctor --clubs`: each club's token and store, each line naming its club,
+    and what to do where one is wrong; the address's password never shown."""
+    bots = await _three_clubs(postgres, telegram)
+    bare = await add_club(postgres, "Nieuw", _token(5))  # no bot at Telegram, nothing set
+    found = await host_checks({"KEIZER_DB": postgres, "TELEGRAM_BASE_URL": telegram.url},
+                              env_file=Path("/nonexistent"))
+    wrong = [c.text for c in found if not c.ok]
+    assert wrong == [
+        f"Club {bare.id} (Nieuw): Telegram weigert het token. " + wrong[0].split(". ", 1)[1],
+        f"Club {bare.id} (Nieuw): Er is nog geen seizoen. Laad het met 'uv run keizerbot "
+        "import SEIZOEN.json'.",
+        f"Club {bare.id} (Nieuw): Er is nog geen clubgroep. Voeg de bot toe aan de groep en "
+        "stuur daar /club.",
+        f"Club {bare.id} (Nieuw): Er is geen wedstrijdleider. Geef er een met keizerbot clubs "
+        f"arbiter {bare.id} --arbiter TELEGRAMNUMMER (vraag het op bij @userinfobot)."]
+    for number, name in zip(bots, CLUBS, strict=True):
+        assert f"Club {number} ({name}): Het token werkt: dit is @" \
+               f"{name.replace(' ', '').lower()}bot." in [c.text for c in found]
+    assert [c.text for c in await host_checks({"KEIZER_DB": "data/keizer.db"},
+                                              env_file=Path("/nonexistent"))] == \
+        ["keizerbot host draait de clubs van een PostgreSQL-database: zet "
+         "KEIZER_DB=postgresql://... en maak de clubs met keizerbot clubs add."]

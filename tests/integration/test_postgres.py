@@ -250,6 +250,11 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path):  # noqa: F811
             await store.close()
     assert asyncio.run(arbiters_of(2)) == {42, 43}
     assert asyncio.run(arbiters_of(3)) == set()
+    assert main(["clubs", "arbiter", "3", "--arbiter", "44", "--db", postgres]) == 0
+    assert capsys.readouterr().out == "Club 3: wedstrijdleiders 44.\n"
+    assert asyncio.run(arbiters_of(3)) == {44}
+    assert main(["clubs", "arbiter", "3", "--db", postgres]) == 1
+    assert "keizerbot clubs arbiter NUMMER --arbiter ID" in capsys.readouterr().err
     # The commands on a club's store name it (`--club`), and touch that club only.
     season = tmp_path / "seizoen.json"
     season.write_text(build("sliedrecht", "a:2000 b:1900", ["a-b 1-0"]).to_json(),

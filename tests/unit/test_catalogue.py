@@ -20,7 +20,8 @@ MARKUP = re.compile(r"</?[a-z]+>")
 THE_SAME = {"bye", "ext", "½bye", "0bye", "Pos", "%", "W", "#", "×", "–", "w", "Pl", "1-0",
             "½-½", "1/2-1/2", "0-1", "{a} ↔ {b}", "{name} {before}→{after}",
             "• {name}: {old} → {new}", "• {mark}{name}{id} = {listed} ({knsb}, {rating}){why}",
-            "{value}", "man", "{mark}{name} = {listed}", "{id}: {name}"}
+            "{value}", "man", "{mark}{name} = {listed}", "{id}: {name}",
+            "Club {id} ({name}): {check}"}
 """Messages English writes as Dutch does: symbols, results, abbreviations both share."""
 
 
