@@ -131,8 +131,14 @@ async def test_three_clubs_run_on_one_process_each_its_own(postgres, telegram): 
         assert refused.text == "Dat mag alleen de wedstrijdleider."
         # Every club's deadline falls in the same minute: each draft comes once, from the
         # club's own bot to the club's own arbiter.
+        # The third club's Telegram is away meanwhile: the other two are not held up.
+        fake3.outage.add("sendMessage")
         clock.now = dt.datetime(2026, 12, 3, 18, 0, tzinfo=dt.UTC)
         for k, fake in enumerate(bots.values()):
+            if fake is fake3:
+                await asyncio.sleep(0.5)
+                assert not [s for s in fake3.sent if "deadline van ronde 2" in s.text]
+                fake3.outage.clear()
             arbiter = _arbiter(k).id
             draft = await fake.wait_for(lambda s, a=arbiter: s.chat_id == a and
                                         "deadline van ronde 2" in s.text)
