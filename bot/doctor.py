@@ -60,8 +60,7 @@ async def host_checks(env: Mapping[str, str] | None = None, *,
         return [*found, Check(False, texts.DOCTOR_NO_CLUBS)]
     for hosted in clubs:
         own = club_config(config, hosted)
-        no_arbiter = texts.DOCTOR_NO_CLUB_ARBITER.format(id=hosted.id)
-        for check in [await _token(own), *await _database(own, no_arbiter)]:
+        for check in [await _token(own), *await _database(own)]:
             found.append(Check(check.ok, texts.DOCTOR_OF_CLUB.format(
                 id=hosted.id, name=hosted.name, check=check.text)))
     return found
@@ -87,9 +86,9 @@ async def _token(config: Config) -> Check:
     return Check(True, texts.DOCTOR_TOKEN_OK.format(name=me.username))
 
 
-async def _database(config: Config, no_arbiter: str | None = None) -> list[Check]:
-    """The store's checks; `no_arbiter`: what to say when the club has none (a host's club
-    gets its arbiters another way than KEIZER_ARBITERS)."""
+async def _database(config: Config) -> list[Check]:
+    """The store's checks; a host's club (`config.club`) is told how a host's club gets its
+    season and arbiters."""
     path = _shown(config.database)
     try:
         db = await Database.open(config.database, club=config.club)
@@ -101,7 +100,8 @@ async def _database(config: Config, no_arbiter: str | None = None) -> list[Check
         found = [Check(await schema_version(db) == VERSION,
                        texts.DOCTOR_DB_OK.format(path=path, version=VERSION))]
         if not await has_season(db):
-            found.append(Check(False, texts.DOCTOR_NO_SEASON))
+            found.append(Check(False, texts.DOCTOR_NO_SEASON if config.club is None else
+                               texts.DOCTOR_NO_CLUB_SEASON.format(id=config.club)))
         settings = await club.settings(db)
         found.append(Check(settings.group_chat_id is not None,
                            texts.DOCTOR_GROUP if settings.group_chat_id is not None else
@@ -109,7 +109,8 @@ async def _database(config: Config, no_arbiter: str | None = None) -> list[Check
         arbiters = set(config.arbiters) | await club.arbiters(db)
         found.append(Check(bool(arbiters),
                            texts.DOCTOR_ARBITERS.format(ids=", ".join(map(str, sorted(arbiters))))
-                           if arbiters else no_arbiter or texts.DOCTOR_NO_ARBITER))
+                           if arbiters else texts.DOCTOR_NO_ARBITER if config.club is None
+                           else texts.DOCTOR_NO_CLUB_ARBITER.format(id=config.club)))
         return found
     except (sqlite3.Error, StoreError) as exc:
         return [Check(False, texts.DOCTOR_DB_READ_ONLY.format(path=path, error=exc))]

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from telegram.error import InvalidToken, TelegramError
+from telegram.error import InvalidToken
 
 from bot.app import build
 from bot.config import Config
@@ -209,7 +209,7 @@ class Host:
                           "`keizerbot clubs token %d --token ...`", club.id, club.name, club.id)
                 self._refused[club.id] = club.token
                 return
-            except (TelegramError, StoreError, OSError) as exc:
+            except Exception as exc:  # whatever it was, it stays in this club
                 log.warning("club %d (%s) did not start (%s); trying again in %.0f s",
                             club.id, club.name, exc, wait)
             finally:

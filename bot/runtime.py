@@ -91,7 +91,8 @@ class Runtime:
                             updates=self._received if config.webhook else None)
             if self.web is None:
                 self.web = WebServer(config.web_port, host=config.web_host)
-                self.web.add(self.path, site)
+            self.web.add(self.path, site)
+            if self._own_web:
                 try:
                     await self.web.start()
                 except OSError:
@@ -99,8 +100,6 @@ class Runtime:
                     await app.stop()
                     await app.shutdown()
                     raise
-            else:
-                self.web.add(self.path, site)
         self.offset = await inbox.last_id(services.db) + 1
         if config.webhook:
             assert self.web is not None  # the configuration asks for the port

@@ -260,6 +260,8 @@ DOCTOR_NO_SEASON = "Er is nog geen seizoen. Laad het met 'uv run keizerbot impor
 DOCTOR_GROUP = "Clubgroep ingesteld."
 DOCTOR_NO_CLUBS = "Er staan nog geen clubs in de database. Maak ze met keizerbot clubs add."
 DOCTOR_OF_CLUB = "Club {id} ({name}): {check}"
+DOCTOR_NO_CLUB_SEASON = ("Er is nog geen seizoen. Laad het met 'uv run keizerbot import "
+                         "SEIZOEN.json --club {id}'.")
 DOCTOR_NO_CLUB_ARBITER = ("Er is geen wedstrijdleider. Geef er een met keizerbot clubs arbiter "
                           "{id} --arbiter TELEGRAMNUMMER (vraag het op bij @userinfobot).")
 DOCTOR_NO_GROUP = "Er is nog geen clubgroep. Voeg de bot toe aan de groep en stuur daar /club."
@@ -323,7 +325,7 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
     StoreProblem.CORRUPT: "Het databasebestand {path} is beschadigd. Zet de laatste "
                           "reservekopie terug (zie docs/storage.md).",
     StoreProblem.UNREADABLE: "Ik kan de database {path} niet openen of schrijven ({reason}). "
-                             "Controleer de map en de rechten.",
+                             "Controleer het pad (of het adres van de server) en de rechten.",
     StoreProblem.NO_DRAFT: "Er is geen conceptindeling om te bevestigen.",
     StoreProblem.NO_CLUB: "Club {club} staat niet in deze database. Maak hem met keizerbot clubs "
                           "add.",

@@ -282,7 +282,7 @@ async def test_the_doctor_checks_every_club_of_a_host(postgres, telegram):  # no
     assert wrong == [
         f"Club {bare.id} (Nieuw): Telegram weigert het token. " + wrong[0].split(". ", 1)[1],
         f"Club {bare.id} (Nieuw): Er is nog geen seizoen. Laad het met 'uv run keizerbot "
-        "import SEIZOEN.json'.",
+        f"import SEIZOEN.json --club {bare.id}'.",
         f"Club {bare.id} (Nieuw): Er is nog geen clubgroep. Voeg de bot toe aan de groep en "
         "stuur daar /club.",
         f"Club {bare.id} (Nieuw): Er is geen wedstrijdleider. Geef er een met keizerbot clubs "
