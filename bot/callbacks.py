@@ -16,7 +16,7 @@ LIMIT = 64
 """Telegram's most bytes of callback data."""
 ROUND = r"[0-9]{1,6}"
 BOARD = r"[0-9]{1,6}"
-RESULT = r"1-0|0-1|1/2-1/2"
+RESULT = r"1-0|0-1|1/2-1/2|\+-|-\+|--"
 KEY = r"[0-9a-f]{12}"
 """A member's button key (`flows.members.key_of`)."""
 USER = r"[0-9]{1,15}"
@@ -96,6 +96,13 @@ class Report(_BoardResult):
 
     __slots__ = ()
     PREFIX = "uit"
+
+
+class ReportFor(_BoardResult):
+    """The round a result typed without one is for, tapped under the question which."""
+
+    __slots__ = ()
+    PREFIX = "uitr"
 
 
 class Confirm(_BoardResult):

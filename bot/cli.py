@@ -179,6 +179,9 @@ def _parser() -> argparse.ArgumentParser:
     read_trf.add_argument("--reglement", dest="preset", default="sliedrecht",
                           help=_("het Keizerreglement als het bestand er geen heeft "
                                "(standaard: sliedrecht)"))
+    read_trf.add_argument("--byes", choices=("afgemeld", "fide"), default="afgemeld",
+                          help=_("een gevraagde bye (H, Z): een afmelding (standaard), of "
+                                 "FIDE's halve en nul-bye"))
     read_trf.set_defaults(run=_run_import_trf)
 
     ratings = sub.add_parser("ratings", help=_("de ratings van de leden uit de KNSB-ratinglijst"))
@@ -582,7 +585,7 @@ def _run_import_trf(args: argparse.Namespace) -> ExitCode:
     title = texts.TRF_UNUSABLE.format(path=args.trf)
     try:
         text = decode(args.trf.read_bytes())
-        imported = read_trf(text, preset=args.preset)
+        imported = read_trf(text, preset=args.preset, fide_byes=args.byes == "fide")
     except OSError as exc:
         reason = texts.FILE_UNREADABLE.format(path=args.trf, reason=exc.strerror)
         raise CliError(f"{title}: {reason}", ExitCode.UNUSABLE_INPUT) from exc

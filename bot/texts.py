@@ -576,6 +576,9 @@ NEW_SEASON_NAME = ("Uit '{name}' volgt geen naam voor het nieuwe seizoen; geef e
 EXPORTED_ICS = "Agenda met {rounds} rondes geschreven naar {path}."
 RESULT_UNCHANGED = ("Die uitslag had je al doorgegeven (ronde {round}, bord {board}: {words}); "
                     "{opponent} bevestigt hem nog.")
+WHICH_ROUND = ("Je hebt meer dan één partij zonder vaste uitslag. Voor welke is {result}? "
+               "Tik de ronde.")
+WHICH_ROUND_BUTTON = "Ronde {round}: tegen {opponent}"
 RESULT_BUTTONS = (("1-0", "1-0"), ("½-½", "1/2-1/2"), ("0-1", "0-1"))
 """The result buttons under a player's pairing message: label, result (white first)."""
 PERSONAL_PAIRING = ("Ronde {round} ({date}): je speelt met {colour} tegen {opponent} "
@@ -1028,8 +1031,10 @@ _ASSUMED: Mapping[str, str] = {
     # keyed by `core.trf.Assumed` values
     "rules": "het bestand heeft geen Keizerreglement: {preset} genomen (kies een ander "
                    "met --reglement)",
-    "absence_kind": "{count}× een ronde zonder partij zonder soort: U en F als bye, H en "
-                          "Z als afgemeld, leeg als afwezig zonder afmelding",
+    "absence_kind": "{count}× een ronde zonder partij zonder soort: U en F als bye, leeg als "
+                    "afwezig zonder afmelding",
+    "bye_as_sign_off": "{count}× een gevraagde bye (H of Z) als afmelding gelezen, zoals in een "
+                       "Keizercompetitie (met --byes fide als FIDE's halve en nul-bye)",
     "unrated_result": "{count}× een niet-gespeelde uitslag (W, D, L) als gespeelde "
                             "partij gelezen",
     "joined_later": "{count}× een speler zonder de eerste rondes: later ingestroomd",

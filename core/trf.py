@@ -25,7 +25,7 @@ from typing import Any
 from core import names
 from core.encoding import UTF8, fit
 from core.errors import KeizerError
-from core.numbers import format_number
+from core.numbers import exact_text, format_number
 from core.season import (
     FORMAT,
     IDENTITY_FORMS,
@@ -39,7 +39,7 @@ from core.season import (
     data_to_line,
     player_data,
 )
-from core.standings import compute_standings
+from core.standings import PlayerStanding, compute_standings
 
 ROUNDS_AT = 91
 """Round r's entry starts at column 92 + 10(r-1) (1-based), as do the dates of `132`."""
@@ -78,7 +78,13 @@ _ABSENCE_CODES: Mapping[AbsenceReason, str] = {
 as itself; every other absence `Z` (no points in TRF's reckoning, none rated)."""
 _FROM_CODES: Mapping[str, AbsenceReason] = {"H": AbsenceReason.HALF_BYE,
                                             "Z": AbsenceReason.ZERO_BYE}
-"""TRF's requested byes, read as the same reasons (rules.md section 9)."""
+"""TRF's requested byes in FIDE's meaning, read as the same reasons (rules.md section 9)."""
+_KEIZER_CODES: Mapping[str, AbsenceReason] = {
+    "U": AbsenceReason.BYE, "F": AbsenceReason.BYE, "+": AbsenceReason.BYE,
+    "H": AbsenceReason.NOTICE, "Z": AbsenceReason.NOTICE}
+"""A round without a game whose kind the file does not carry, as a Dutch club means it: a
+requested bye (`H`, `Z`) in a Keizer competition is a sign-off; anything else not listed is
+an absence without notice."""
 
 
 # --- writing ------------------------------------------------------------------------------
@@ -126,16 +132,23 @@ def write_trf(season: Season, header: TrfHeader = TrfHeader(), charset: str = UT
     for pid in order:
         row = rows.get(pid)
         lines.append(_player_line(season.player(pid), number[pid], entries[pid], charset,
-                                  score=None if row is None else row.score,
                                   rank=0 if row is None else row.rank))
     lines += _comments(season, len(rounds), number)
+    lines += [f"{OURS}keizer {data_to_line(_keizer(number[pid], rows[pid]))}"
+              for pid in order if pid in rows]
     return "\r\n".join(lines) + "\r\n"
 
 
-RANKED_BY = ("### Punten (kolom 81-84): de Keizerscore na ronde {round}, waar de rang "
-             "(kolom 86-89) op volgt; de partijen staan per ronde.")
-"""The file says which ranking its rank follows: a rating officer who reads the points
-column as game points would see a rank that does not follow them."""
+RANKED_BY = ("### Punten (kolom 81-84): de partijpunten. De rang (kolom 86-89) volgt de "
+             "Keizerstand na ronde {round}; de Keizerscore staat onderaan per speler "
+             "(### keizerbot:keizer).")
+"""The file says which ranking its rank follows: a rating officer sees game points in the
+points column, as FIDE's readers add them up, and a rank that does not follow them."""
+
+
+def _keizer(start: int, row: PlayerStanding) -> dict[str, Any]:
+    """A player's Keizer score and rank, as the file's comment keeps them."""
+    return {"number": start, "score": exact_text(row.score), "rank": row.rank}
 
 
 def _start_order(season: Season) -> list[str]:
@@ -163,7 +176,7 @@ def _entries(season: Season, count: int, number: Mapping[str, int]) \
 
 
 def _player_line(player: Player, start: int, entries: list[str], charset: str, *,
-                 score: Fraction | None, rank: int) -> str:
+                 rank: int) -> str:
     """A `001` line, each field at its columns (1-based, as the FIDE table numbers them)."""
     name = player.name if player.name_as_written else names.surname_first(player.name)
     line = [" "] * (ROUNDS_AT - 2)  # each round's ten columns start with two blanks
@@ -180,17 +193,20 @@ def _player_line(player: Player, start: int, entries: list[str], charset: str, *
     put(54, player.federation or "", 3)
     put(58, str(player.fide_id or ""), 11)
     put(70, (player.birth or "").replace("-", "/"), 10)
-    put(81, "" if score is None else _points(score), 4)
+    put(81, format_number(_game_points(entries), 1), 4)
     put(86, str(rank or ""), 4)
     return ("".join(line) + "".join(entries)).rstrip()
 
 
-def _points(score: Fraction) -> str:
-    """A Keizer score in the four columns TRF gives points: `85.5`, else whole (`853`).
-    Rounding keeps the order, so the rank still follows the column."""
-    if score < Fraction(9995, 100):
-        return format_number(score, 1)
-    return str(min(round(score), 9999))
+_POINTS = {"1": Fraction(1), "=": Fraction(1, 2), "+": Fraction(1), "U": Fraction(1),
+           "F": Fraction(1), "H": Fraction(1, 2)}
+"""What each code of a round's entry adds to the points column, as FIDE's readers add it up
+(a code not named adds nothing)."""
+
+
+def _game_points(entries: list[str]) -> Fraction:
+    """The sum of the line's results: the points column a checking reader expects."""
+    return sum((_POINTS.get(entry[-1], Fraction(0)) for entry in entries), Fraction(0))
 
 
 def _comments(season: Season, count: int, number: Mapping[str, int]) -> list[str]:
@@ -250,6 +266,8 @@ class Assumed(StrEnum):
     """No Keizer rules in the file: the preset given."""
     ABSENCE_KIND = "absence_kind"
     """An absence whose kind the file does not carry: by its TRF code."""
+    BYE_AS_SIGN_OFF = "bye_as_sign_off"
+    """A requested bye (`H`, `Z`) of unknown kind: a sign-off, as in a Keizer competition."""
     UNRATED_RESULT = "unrated_result"
     """`W`, `D`, `L` (not rated): read as a win, draw or loss."""
     JOINED_LATER = "joined_later"
@@ -304,9 +322,10 @@ class _Line:
             self.entries[number - 1] = entry
 
 
-def read_trf(text: str, *, preset: str = "sliedrecht") -> Imported:
+def read_trf(text: str, *, preset: str = "sliedrecht", fide_byes: bool = False) -> Imported:
     """A season from TRF16 text; raises TrfError, or InvalidSeasonError where what it reads
-    is no valid season."""
+    is no valid season. A requested bye (`H`, `Z`) of unknown kind is a sign-off, or with
+    `fide_byes` FIDE's half-point and zero-point bye."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     header: dict[str, str] = {}
     players: dict[int, _Line] = {}
@@ -339,7 +358,7 @@ def read_trf(text: str, *, preset: str = "sliedrecht") -> Imported:
     for (number, start), code in ahead.items():
         if start in players:
             players[start].enter(number, _Entry(0, "-", code))
-    return _Reading(players, ours, byes, dates, header, preset).season()
+    return _Reading(players, ours, byes, dates, header, preset, fide_byes).season()
 
 
 def _byes_ahead(line: str, at: int) -> dict[tuple[int, int], str]:
@@ -384,9 +403,11 @@ class _Reading:
 
     def __init__(self, players: dict[int, _Line],
                  ours: dict[str, list[dict[str, Any]]], byes: dict[tuple[int, int], str],
-                 dates: list[str], header: Mapping[str, str], preset: str) -> None:
+                 dates: list[str], header: Mapping[str, str], preset: str,
+                 fide_byes: bool) -> None:
         self.players, self.ours, self.byes = players, ours, byes
         self.dates, self.header, self.preset = dates, header, preset
+        self.codes = _FROM_CODES if fide_byes else {}
         self.assumed: dict[Assumed, int] = {}
         self.count = max(len(line.entries) for line in players.values())
         self.waiting = self.count > 0 and all(
@@ -404,9 +425,11 @@ class _Reading:
         head = (self.ours.get("season") or [{}])[0]
         if "rules" not in head:
             self.assume(Assumed.RULES)
+        name = head.get("season", _season_name(self.header.get("042", "")))
         data: dict[str, Any] = {
-            "format": FORMAT, "club": head.get("club", self.header.get("012", "")),
-            "season": head.get("season", _season_name(self.header.get("042", ""))),
+            "format": FORMAT,
+            "club": head.get("club", _club_name(self.header.get("012", ""), name)),
+            "season": name,
             "rules": head.get("rules", self.preset)}
         for key in ("planned_rounds", "initial_ranking"):
             if key in head:
@@ -524,10 +547,11 @@ class _Reading:
         if detail is not None:
             return {"player": self.ids[start],
                     **{k: v for k, v in detail.items() if k not in ("round", "player")}}
-        kind = _FROM_BYE_TYPES.get(self.byes.get((number, start), "")) or _FROM_CODES.get(code)
+        kind = _FROM_BYE_TYPES.get(self.byes.get((number, start), "")) or self.codes.get(code)
         if kind is None:
-            self.assume(Assumed.ABSENCE_KIND)
-            kind = AbsenceReason.BYE if code in "UF+" else AbsenceReason.NO_NOTICE
+            kind = _KEIZER_CODES.get(code, AbsenceReason.NO_NOTICE)
+            self.assume(Assumed.BYE_AS_SIGN_OFF if kind is AbsenceReason.NOTICE
+                        else Assumed.ABSENCE_KIND)
         if kind is AbsenceReason.EXTERNAL:
             return {"player": self.ids[start], "reason": kind.value,
                     "day": ExternalDay.CLUB_NIGHT.value}
@@ -562,6 +586,16 @@ _SEXES = {"m": "m", "w": "w", "f": "w"}
 
 def _slug(name: str) -> str:
     return "-".join(names.plain(name).split())
+
+
+def _club_name(tournament: str, season: str) -> str:
+    """The club of a tournament's name (`012`): without the season it ends with (`De Toren
+    2026-2027`, `De Toren (2026/27)`, `De Toren 2026`), which the season file holds apart. A
+    year of another season stays: it may be the club's own (`Schaakclub Utrecht 1893`)."""
+    years = "|".join(season.split("-")) if season else "(?!)"
+    found = re.sub(rf"[\s,-]*\(?\b(?:(?:19|20)\d{{2}}\s*[-/]\s*(?:19|20)?\d{{2}}|{years})\)?\s*$",
+                   "", tournament).strip()
+    return found or tournament.strip()
 
 
 def _season_name(start: str) -> str:

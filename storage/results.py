@@ -82,6 +82,30 @@ async def board_of(db: Database, round_no: int, player: str) -> int:
     return int(row[0])
 
 
+@dataclass(frozen=True, slots=True)
+class OpenGame:
+    """A published game of a player whose result is not final yet."""
+
+    round: int
+    board: int
+    opponent: str
+
+
+async def open_games(db: Database, player: str) -> list[OpenGame]:
+    """The player's games in published rounds without a final result, the earliest first."""
+    conn = db.conn
+    sid = await season_id(conn)
+    pid = await player_id(conn, sid, player)
+    async with conn.execute(
+            "SELECT r.number, g.board, CASE WHEN g.white_id = ? THEN b.code ELSE w.code END "
+            "FROM game g JOIN round r ON r.id = g.round_id "
+            "JOIN player w ON w.id = g.white_id JOIN player b ON b.id = g.black_id "
+            "WHERE r.season_id = ? AND r.state IN (?, ?) AND g.confirmed_at IS NULL "
+            "AND ? IN (g.white_id, g.black_id) ORDER BY r.number",
+            (pid, sid, *sorted(PUBLIC), pid)) as cur:
+        return [OpenGame(int(row[0]), int(row[1]), str(row[2])) for row in await cur.fetchall()]
+
+
 async def report(db: Database, round_no: int, board: int, result: Result, *,
                  player: str | None, actor: int | None, again: bool = True) -> GameResult:
     """A result reported by a player of the game (`player`), or entered by the arbiter

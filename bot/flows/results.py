@@ -22,8 +22,8 @@ from storage.results import Outcome
 from storage.roster import Member
 from storage.seasons import has_season, load_season
 
-__all__ = ["Confirmation", "Outcome", "Reported", "confirm", "correct", "post_standings",
-           "report"]
+__all__ = ["Confirmation", "Outcome", "Reported", "WhichRound", "confirm", "correct",
+           "post_standings", "report"]
 
 CONFIRM = "confirm"
 """The kind of the message that asks the opponent to confirm (its buttons go stale)."""
@@ -51,26 +51,43 @@ def _words(everyone: dict[str, Member], result: Result, white: str, black: str) 
                                                    black=esc(everyone[black].name))
 
 
+@dataclass(frozen=True, slots=True)
+class WhichRound:
+    """A result typed without a round while the player has more than one game without a
+    final result: he is asked which game it is for."""
+
+    result: Result
+    games: tuple[tuple[int, int, str], ...]
+    """Each game's round, board and opponent's name, the earliest first."""
+
+
 async def report(services: Services, who: Member, result: Result, *,
                  replied_to: tuple[int, int] | None, actor: int,
-                 tapped_in: int | None = None) -> Reported | None:
+                 tapped_in: int | None = None) -> Reported | WhichRound | None:
     """A player's result for his game: in round `tapped_in` (a button under his pairing),
-    or the round of the pairing he replied to (`replied_to`: chat and message), else the
-    newest published round; None if no round is published. The opponent is asked to
+    or the round of the pairing he replied to (`replied_to`: chat and message), else his
+    only game without a final result (two or more: he is asked which, `WhichRound`), else
+    the newest published round; None if no round is published. The opponent is asked to
     confirm, or the arbiters hear of a conflict. Typed again, the opponent is asked again;
     tapped again, not."""
     db = services.db
     async with db.transaction():
+        everyone = await _everyone(services)
         number = tapped_in
         if number is None and replied_to is not None:
             number = await programme.message_round(db, *replied_to)
-        number = number or await published_round(services)
+        if number is None:
+            waiting = await results.open_games(db, who.code)
+            if len(waiting) > 1:
+                return WhichRound(result, tuple((g.round, g.board, everyone[g.opponent].name)
+                                                for g in waiting))
+            number = waiting[0].round if waiting else await published_round(services)
         if number is None:
             return None
         board = await results.board_of(db, number, who.code)
         outcome = await results.report(db, number, board, result, player=who.code, actor=actor,
                                        again=tapped_in is None)
-        return await _announce(services, await _everyone(services), outcome, who, result)
+        return await _announce(services, everyone, outcome, who, result)
 
 
 async def board_of(services: Services, number: int, who: Member) -> int | None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from bot import texts
 from bot.answer import Answer, Edit, Toast
-from bot.callbacks import Confirm, Dispute, Report
+from bot.callbacks import Confirm, Dispute, Report, ReportFor
 from bot.chat import esc
 from bot.flows import members, results
 from bot.handlers.common import button, command, is_arbiter, member, number
@@ -40,7 +40,16 @@ async def uitslag(update: Update, context: Context) -> Answer:
     done = await results.report(
         context.services, who, result, actor=update.effective_user.id,
         replied_to=None if original is None else (message.chat_id, original.message_id))
+    if isinstance(done, results.WhichRound):
+        return Answer(texts.WHICH_ROUND.format(result=done.result), markup=which_buttons(done))
     return Answer(texts.NO_PUBLISHED_ROUND if done is None else reported(done))
+
+
+def which_buttons(which: results.WhichRound) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[InlineKeyboardButton(
+        texts.WHICH_ROUND_BUTTON.format(round=number, opponent=opponent),
+        callback_data=ReportFor(number, board, which.result.value).pack())]
+        for number, board, opponent in which.games])
 
 
 async def _arbiter_enters(update: Update, context: Context, args: list[str]) -> Answer:
@@ -84,8 +93,11 @@ async def confirm_button(update: Update, context: Context, pressed: Confirm | Di
     return Answer(edit=Edit(texts.CONFIRMED.format(words=said)))
 
 
-async def result_button(update: Update, context: Context, pressed: Report) -> Answer:
-    """A result tapped under a player's own pairing message: as `/uitslag` for that round."""
+async def result_button(update: Update, context: Context,
+                        pressed: Report | ReportFor) -> Answer:
+    """A result tapped under a player's own pairing message, or under the question which
+    round a typed result is for: as `/uitslag` for that round. The question is replaced by
+    the answer; the pairing keeps its buttons."""
     query = update.callback_query
     assert query is not None
     who = await members.of_user(context.services, query.from_user.id)
@@ -94,10 +106,14 @@ async def result_button(update: Update, context: Context, pressed: Report) -> An
         return Answer(toast=Toast(texts.NOT_YOUR_BUTTON, alert=True))
     done = await results.report(context.services, who, Result(pressed.result), replied_to=None,
                                 actor=query.from_user.id, tapped_in=pressed.round)
-    return Answer(reply=texts.NO_PUBLISHED_ROUND if done is None else reported(done))
+    said = texts.NO_PUBLISHED_ROUND if not isinstance(done, results.Reported) \
+        else reported(done)
+    if isinstance(pressed, ReportFor):
+        return Answer(edit=Edit(said))
+    return Answer(reply=said)
 
 
 def register(app: App) -> None:
     app.add_handler(command("uitslag", uitslag))
     app.add_handler(button((Confirm, Dispute), confirm_button))
-    app.add_handler(button((Report,), result_button))
+    app.add_handler(button((Report, ReportFor), result_button))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import itertools
+import json
 from fractions import Fraction
 from pathlib import Path
 
@@ -120,9 +121,11 @@ def test_the_file_reads_by_the_specification_as_the_season(path):
         assert line["federation"].strip() == (player.federation or "")
         assert line["id"] == str(player.fide_id or "")
         assert line["rank"] == str(rows[pid].rank)
-        # The Keizer score, to one decimal, or whole from 100 on (four columns).
-        assert abs(Fraction(line["points"]) - rows[pid].score) <= \
-            (Fraction(1, 20) if rows[pid].score < 100 else Fraction(1, 2))
+        # The points column holds the game points: the sum of the line's results, as FIDE's
+        # readers add them up (a bye U or F a point, H a half, Z nothing).
+        worth = {"1": 1, "+": 1, "U": 1, "F": 1, "=": Fraction(1, 2), "H": Fraction(1, 2)}
+        assert Fraction(line["points"]) == sum(Fraction(worth.get(e[2], 0))
+                                               for e in line["rounds"])
     games = 0
     for rnd in done:
         for game in rnd.games:
@@ -139,11 +142,18 @@ def test_the_file_reads_by_the_specification_as_the_season(path):
     codes = [e[2] for p in players.values() for e in p["rounds"]]
     assert codes.count("1") + codes.count("0") + codes.count("=") + codes.count("+") + \
         codes.count("-") == 2 * games  # every game twice, nothing else looks like one
-    # The rank follows the points column: no player ranked below one with fewer points.
-    by_rank = sorted(players.values(), key=lambda p: int(p["rank"]))
-    assert all(Fraction(a["points"]) >= Fraction(b["points"])
+    # The Keizer score travels in our comment lines, and the rank follows it.
+    keizer = {entry["number"]: entry for entry in (
+        json.loads(x.split(" ", 2)[2]) for x in written.splitlines()
+        if x.startswith("### keizerbot:keizer "))}
+    assert sorted(keizer) == sorted(players)
+    for pid, k in number.items():
+        assert Fraction(keizer[k]["score"]) == rows[pid].score
+        assert keizer[k]["rank"] == rows[pid].rank
+    by_rank = sorted(keizer.values(), key=lambda p: p["rank"])
+    assert all(Fraction(a["score"]) >= Fraction(b["score"])
                for a, b in itertools.pairwise(by_rank))
-    assert "### Punten (kolom 81-84): de Keizerscore" in written
+    assert "### Punten (kolom 81-84): de partijpunten" in written
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
@@ -217,22 +227,23 @@ def test_a_foreign_file_becomes_a_season_with_what_was_assumed():
         "jan-de-vries-anna-bakker 1-0", "piet-smit-jan-de-vries 0-1",
         "anna-bakker-piet-smit ½-½"]
     assert [(a.player, a.reason.value) for r in season.rounds for a in r.absent] == [
-        ("anna-bakker", "bye"), ("jan-de-vries", "half_bye")]
-    # H is TRF's half-point bye, read as that reason; only U's kind is a guess (the
-    # pairing's bye, not one he asked for).
+        ("anna-bakker", "bye"), ("jan-de-vries", "notice")]
+    # U is the pairing's bye; H, a bye he asked for, is a sign-off in a Keizer competition.
+    # Both are guesses, and the report names each.
     assert imported.assumed == {Assumed.IDS: 3, Assumed.RULES: 1, Assumed.JOINED_LATER: 1,
-                                Assumed.UNRATED_RESULT: 1, Assumed.ABSENCE_KIND: 1}
+                                Assumed.UNRATED_RESULT: 1, Assumed.ABSENCE_KIND: 1,
+                                Assumed.BYE_AS_SIGN_OFF: 1}
 
 
 def test_requested_byes_cross_a_trf_as_h_and_z_both_ways():
     lines = [spec_line(1, "A, A", "", "", "1.5", 1, ["0002 w 1", "0000 - H"]),
              spec_line(2, "B, B", "", "", "1.0", 2, ["0001 b 0", "0003 w 1"]),
              spec_line(3, "C, C", "", "", "0.5", 3, ["0000 - H", "0002 b 0"])]
-    season = read_trf("\n".join(lines)).season
+    season = read_trf("\n".join(lines), fide_byes=True).season
     assert [(r.number, a.reason.value) for r in season.rounds for a in r.absent] == \
         [(1, "half_bye"), (2, "half_bye")]
     lines[2] = spec_line(3, "C, C", "", "", "0.0", 3, ["0000 - Z", "0002 b 0"])
-    season = read_trf("\n".join(lines)).season
+    season = read_trf("\n".join(lines), fide_byes=True).season
     assert season.round(1).absent[0].reason.value == "zero_bye"
     written = write_trf(season)
     entries = {x[4:8].strip(): x[91:].split() for x in written.splitlines() if x.startswith("001")}

@@ -22,6 +22,7 @@ from tests.unit.test_trf import spec_line, without_board_order
 FILES = sorted((Path(__file__).resolve().parents[1] / "data" / "trf").glob("*.trf"))
 CODES = {"1": "1", "0": "0", "=": "=", "+": "+", "-": "-", "W": "1", "L": "0", "D": "="}
 BYES = {"H": "half_bye", "Z": "zero_bye", "U": "bye", "F": "bye"}
+"""The byes of these Swiss files in FIDE's meaning (`--byes fide`): a half-point bye is one."""
 
 
 def columns(text: str) -> dict[int, dict]:
@@ -67,7 +68,7 @@ def identity(player: dict) -> tuple:
 def test_each_file_is_read_field_by_field(path):
     text = decode(path.read_bytes())
     lines = columns(text)
-    imported = read_trf(text)
+    imported = read_trf(text, fide_byes=True)
     season = imported.season
     start_of = {pid: start for start, pid in zip(sorted(lines), [p.id for p in season.players],
                                                   strict=True)}
@@ -112,7 +113,7 @@ def keyed(players: dict[int, dict]) -> set[tuple]:
 @pytest.mark.parametrize("charset", [UTF8, WINDOWS])
 def test_written_back_every_game_name_and_id_survives(path, charset):
     original = columns(decode(path.read_bytes()))
-    season = read_trf(decode(path.read_bytes())).season
+    season = read_trf(decode(path.read_bytes()), fide_byes=True).season
     written = trf_bytes(season, charset=charset)
     again = columns(written.decode(charset))
     assert sorted(identity(p) for p in again.values()) == \
@@ -137,7 +138,13 @@ def test_a_round_of_byes_entered_ahead_is_the_round_waiting_to_be_paired():
     season = imported.season
     waiting = season.round(3)
     assert not waiting.is_paired and waiting.games == ()
+    # A requested bye in a Keizer competition is a sign-off (the report says so); the
+    # pairing's bye U stays a bye. Read as FIDE means them, H and Z keep their points.
     assert {(a.player, a.reason.value) for a in waiting.absent} == {
+        ("anna-a", "notice"), ("cor-c", "notice"), ("dirk-d", "bye"), ("els-e", "notice")}
+    assert imported.assumed[Assumed.BYE_AS_SIGN_OFF] == 3
+    fide = read_trf("\r".join(lines), fide_byes=True).season.round(3)
+    assert {(a.player, a.reason.value) for a in fide.absent} == {
         ("anna-a", "half_bye"), ("cor-c", "zero_bye"), ("dirk-d", "bye"), ("els-e", "half_bye")}
     assert [p.withdrawn for p in season.players] == [None] * 5
     assert season.player("els-e").joined == 3  # his first round is the one to be paired
@@ -158,7 +165,7 @@ def test_trf_2026_games_not_played_yet_and_byes_in_records_of_their_own():
     assert second.is_paired and not second.is_complete
     assert {(g.white, g.black, g.result) for g in second.games} == {
         ("anna-a", "cor-c", None), ("dirk-d", "bob-b", "0-1")}
-    assert [(a.player, a.reason.value) for a in second.absent] == [("els-e", "half_bye")]
+    assert [(a.player, a.reason.value) for a in second.absent] == [("els-e", "notice")]
     # One side not yet played, the other with a result: that is broken, and said where.
     lines[3] = spec_line(3, "C, Cor", "", "", "1.0", 2, ["0004 w 1", "0001 b 1"])
     with pytest.raises(TrfError) as caught:
