@@ -555,6 +555,8 @@ def _run_export_trf(args: argparse.Namespace) -> ExitCode:
     args.file.write_bytes(trf_bytes(season, header, args.encoding))
     print(texts.TRF_EXPORTED.format(rounds=done, path=args.file, games=sum(
         len(r.games) for r in season.rounds[:done])))
+    if missing := texts.trf_missing(header):
+        print(missing)
     return ExitCode.OK
 
 

@@ -27,7 +27,7 @@ from storage.states import RoundState, WebAccess
 
 if TYPE_CHECKING:  # the file formats load only with the commands that read them
     from core.ratings import Change, Proposal, RatingListError
-    from core.trf import Assumed, TrfError
+    from core.trf import Assumed, TrfError, TrfHeader
 
 _EXPECTED: Mapping[Expected, str] = {
     Expected.INTEGER: "een geheel getal",
@@ -53,7 +53,8 @@ _EXPECTED: Mapping[Expected, str] = {
     Expected.DECAY: "leeg (null) of een breuk groter dan 0 en hoogstens 1",
     Expected.FEDERATION: "drie hoofdletters (NED)",
     Expected.SEX: '"m" of "w"',
-    Expected.TITLE: "een titel in hoofdletters (GM, WIM)",
+    Expected.TITLE: "een titel (GM, WIM; of zoals JaVaFo ze schrijft: g, wm)",
+    Expected.SURNAME: "de laatste woorden van de naam",
     Expected.BIRTH: "JJJJ of JJJJ-MM-DD",
 }
 """What a value should have been, in Dutch, for every `core.errors.Expected`."""
@@ -1054,6 +1055,10 @@ TRF_READ_NEXT = ("Er is niets veranderd. Controleer het seizoensbestand (ook het
                  "laad het op de computer met keizerbot import seizoen.json.")
 TRF_READ_CAPTION = "Het toernooi als seizoensbestand."
 TRF_EXPORTED = "TRF met {rounds} rondes en {games} partijen geschreven naar {path}."
+TRF_MISSING = "De ratingadministratie mist nog: {missing}."
+TRF_MISSING_CITY = "de plaats van de club (regel 022; stuur /instellingen plaats NAAM)"
+TRF_MISSING_ARBITER = ("de hoofdarbiter (regel 102; een wedstrijdleider die als lid gekoppeld "
+                       "is, met /ik NAAM)")
 TRF_NONE = "Er is nog geen ronde met alle uitslagen binnen; een TRF heeft dan niets te melden."
 TRF_CAPTION = ("De partijen van ronde 1 t/m {round} als TRF16, voor de ratingadministratie "
                "van de KNSB.")
@@ -1061,6 +1066,14 @@ PREVIOUS_CAPTION = "Seizoen {name}, dat is afgelopen."
 PREVIOUS_NONE = "Er is geen vorig seizoen in de bot."
 EXPORT_UNKNOWN = ("Kies <code>/export</code> (webpagina's en CSV), <code>/export trf</code> "
                   "(voor de rating), met <code>vorig</code> erachter voor het vorige seizoen.")
+
+
+def trf_missing(header: TrfHeader) -> str:
+    """What a TRF's header lacks that the rating office wants, and how to set it; empty when
+    nothing is missing."""
+    missing = [text for text, known in ((TRF_MISSING_CITY, header.city),
+                                        (TRF_MISSING_ARBITER, header.arbiter)) if not known]
+    return _(TRF_MISSING).format(missing="; ".join(_(m) for m in missing)) if missing else ""
 
 
 def assumed(found: Mapping[Assumed, int], preset: str) -> list[str]:

@@ -61,7 +61,8 @@ class Expected(StrEnum):
     DECAY = 'null or a fraction > 0 and <= 1'
     FEDERATION = 'three capital letters (NED)'
     SEX = '"m" or "w"'
-    TITLE = 'a title in capitals (GM, WIM)'
+    TITLE = 'a title (GM, WIM; or as JaVaFo writes them: g, wm)'
+    SURNAME = 'the last words of the name'
     BIRTH = 'YYYY or YYYY-MM-DD'
 
 

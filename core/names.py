@@ -60,8 +60,11 @@ def _trailing_particles(words: list[str]) -> int:
     return count
 
 
-def surname_first(name: str) -> str:
-    """`Jan de Vries` as `Vries, Jan de`: the Dutch alphabetical order, as the KNSB sorts."""
+def surname_first(name: str, surname: str | None = None) -> str:
+    """`Jan de Vries` as `Vries, Jan de`: the Dutch alphabetical order, as the KNSB sorts. A
+    `surname` the name ends with is taken as it is (`Gorrochategui Torres, Eugenio`)."""
+    if surname and name.endswith(" " + surname):
+        return f"{surname}, {name[:-len(surname)].strip()}"
     found = parts(name)
     if not found.given:
         return " ".join(w for w in (found.surname, found.particles) if w)

@@ -178,7 +178,8 @@ def _entries(season: Season, count: int, number: Mapping[str, int]) \
 def _player_line(player: Player, start: int, entries: list[str], charset: str, *,
                  rank: int) -> str:
     """A `001` line, each field at its columns (1-based, as the FIDE table numbers them)."""
-    name = player.name if player.name_as_written else names.surname_first(player.name)
+    name = player.name if player.name_as_written else names.surname_first(player.name,
+                                                                          player.surname)
     line = [" "] * (ROUNDS_AT - 2)  # each round's ten columns start with two blanks
 
     def put(column: int, text: str, width: int) -> None:
@@ -481,10 +482,19 @@ class _Reading:
 
     def _name(self, name: str) -> dict[str, Any]:
         """`Kasparov, Garry` as `Garry Kasparov`; a name without a comma as it is written."""
+        words = name.split()
         if "," in name:
-            return {"name": names.given_first(name)}
+            given = names.given_first(name)
+            surname = re.sub(r"\s*,\s*", ", ", " ".join(words)).split(",", 1)[0]
+            if names.surname_first(given) == names.surname_first(given, surname) or \
+                    not given.endswith(" " + surname):
+                return {"name": given}
+            # A surname the name alone does not give back: kept as the file wrote it.
+            return {"name": given, "surname": surname}
+        if len(words) < 2:  # one word: there is no order to guess
+            return {"name": name.strip()}
         self.assume(Assumed.NAME_AS_WRITTEN)
-        return {"name": " ".join(name.split()), "name_as_written": True}
+        return {"name": " ".join(words), "name_as_written": True}
 
     def _span(self, start: int) -> tuple[int, int] | None:
         """The first and last round he took part in, by his entries; a bye entered ahead
@@ -569,7 +579,7 @@ def _identity(text: str) -> dict[str, Any]:
     sex = _SEXES.get(text[9:10].lower())
     if sex:
         found["sex"] = sex
-    for key, value in (("title", text[10:13].strip().upper()),
+    for key, value in (("title", text[10:13].strip()),
                        ("federation", text[53:56].strip().upper())):
         if IDENTITY_FORMS[key][0].fullmatch(value):
             found[key] = value

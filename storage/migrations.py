@@ -293,6 +293,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE club ADD COLUMN language TEXT NOT NULL DEFAULT 'nl'
         CHECK (language IN ('nl', 'en'));
     """,
+    # 14: a surname of more than one word as a file wrote it (`Gorrochategui Torres, Eugenio`),
+    # so that the file written back says it the same way.
+    """
+    ALTER TABLE player ADD COLUMN surname TEXT;
+    """,
 )
 
 VERSION = len(MIGRATIONS)

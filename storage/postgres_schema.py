@@ -321,3 +321,10 @@ BASELINE = (_TABLES + _tenancy() + _FUNCTIONS + _triggers(BUMPS_VERSION, "bump_v
             + f"INSERT INTO schema_version (version) VALUES ({BASELINE_VERSION});\n")
 """The whole schema of version `BASELINE_VERSION`, on an empty database, in one transaction
 with `keizer.club` set to 1: the first club, the one a single-club store is."""
+
+UPGRADES: tuple[str, ...] = (
+    # 14: a surname of more than one word as a file wrote it.
+    "ALTER TABLE player ADD COLUMN surname TEXT;",
+)
+"""SQLite's migrations after the baseline, in PostgreSQL's words, in order: a database of an
+older version is brought up to date by the ones it lacks."""

@@ -125,10 +125,10 @@ async def _insert(conn: Connection, season: Season, actor: int | None) -> int:
         ids[p.id] = await inserted(conn, (
             "INSERT INTO player (season_id, code, name, rating, youth, joined, withdrawn, "
             "grp, flexible, knsb, fide_id, federation, sex, title, birth, name_as_written, "
-            "position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+            "surname, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
             (sid, p.id, p.name, p.rating, int(p.youth), p.joined, p.withdrawn, p.group,
              int(p.flexible), p.knsb, p.fide_id, p.federation, p.sex, p.title, p.birth,
-             int(p.name_as_written), position))
+             int(p.name_as_written), p.surname, position))
     for rnd in season.rounds:
         state = RoundState.COMPLETE if rnd.is_complete else RoundState.PUBLISHED \
             if rnd.is_paired else RoundState.PLANNED
@@ -259,7 +259,8 @@ def _player(row: Row) -> dict[str, Any]:
                               flexible=bool(row["flexible"]), knsb=row["knsb"],
                               fide_id=row["fide_id"], federation=row["federation"],
                               sex=row["sex"], title=row["title"], birth=row["birth"],
-                              name_as_written=bool(row["name_as_written"])))
+                              name_as_written=bool(row["name_as_written"]),
+                              surname=row["surname"]))
 
 
 def _game(row: Row, codes: dict[int, str]) -> dict[str, Any]:

@@ -58,8 +58,10 @@ async def export(update: Update, context: Context) -> Answer:
 
         header = await views.trf_header(context.services)
         made = await asyncio.to_thread(trf_bytes, season, header)
-        return Answer(file=File(made, "keizer-rating.trf", previous + texts.TRF_CAPTION.format(
-            round=season.complete_rounds)))
+        caption = previous + texts.TRF_CAPTION.format(round=season.complete_rounds)
+        missing = texts.trf_missing(header)
+        return Answer(file=File(made, "keizer-rating.trf",
+                                f"{caption}\n{missing}" if missing else caption))
     with i18n.use(await context.services.club_language()):  # the club's site: its language
         archive = await asyncio.to_thread(_archive, season)
     return Answer(file=File(archive, "keizer-export.zip", previous + texts.EXPORT_CAPTION.format(

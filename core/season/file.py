@@ -42,11 +42,12 @@ EXTERNAL_RESULTS: Mapping[str, Fraction] = {
 _TOP_KEYS = ("format", "club", "season", "rules", "planned_rounds", "players", "initial_ranking",
              "rounds")
 _PLAYER_KEYS = ("id", "name", "rating", "youth", "joined", "withdrawn", "group", "flexible",
-               "knsb", "fide_id", "federation", "sex", "title", "birth", "name_as_written")
+               "knsb", "fide_id", "federation", "sex", "title", "birth", "name_as_written",
+               "surname")
 IDENTITY_FORMS: Mapping[str, tuple[re.Pattern[str], Expected]] = {
     "federation": (re.compile(r"[A-Z]{3}"), Expected.FEDERATION),
     "sex": (re.compile(r"[mw]"), Expected.SEX),
-    "title": (re.compile(r"[A-Z]{1,3}"), Expected.TITLE),
+    "title": (re.compile(r"[A-Z]{1,3}|[a-z]{1,3}"), Expected.TITLE),
     "birth": (re.compile(r"\d{4}(-\d{2}-\d{2})?"), Expected.BIRTH),
 }
 """The text fields of a player's identity, and the form each must have."""
@@ -206,6 +207,14 @@ class _Reader:
             if withdrawn is not None and withdrawn < joined:
                 self.problems.add(join_path(path, "withdrawn"), ProblemCode.OUT_OF_RANGE,
                                   value=withdrawn, low=joined)
+            surname = raw.get("surname")
+            if surname is not None:
+                if isinstance(surname, str) and surname.strip() and isinstance(name, str) \
+                        and name.endswith(" " + surname.strip()):
+                    identity["surname"] = surname.strip()
+                else:
+                    self.problems.add(join_path(path, "surname"), ProblemCode.BAD_VALUE,
+                                      value=_short(surname), expected=Expected.SURNAME)
             if pid:
                 seen.add(pid)
                 players.append(Player(pid, name, rating, youth, joined, withdrawn, group,
@@ -466,6 +475,8 @@ def player_data(player: Player) -> dict[str, Any]:
             data[key] = getattr(player, key)
     if player.name_as_written:
         data["name_as_written"] = True
+    if player.surname is not None:
+        data["surname"] = player.surname
     return data
 
 

@@ -96,6 +96,10 @@ class Player:
     name_as_written: bool = False
     """The name came from a file without a comma (`Mirzoev Azer`): which word is the surname
     is not known, so files write it as it is instead of surname first."""
+    surname: str | None = None
+    """The surname as a file wrote it, where the name alone leaves it open: the last words of
+    the name (`Gorrochategui Torres` of `Eugenio Gorrochategui Torres`, `de Vries` where the
+    file wrote `de Vries, Jan`). Files write it first, the rest after the comma."""
 
     def active_in(self, round_no: int) -> bool:
         return self.joined <= round_no and (self.withdrawn is None or round_no <= self.withdrawn)

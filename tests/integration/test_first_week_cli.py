@@ -66,3 +66,16 @@ def test_the_trf_points_column_adds_up(tmp_path, preset):
     for line in lines:
         codes = [line[k + 7] for k in range(91, len(line), 10)]
         assert float(line[80:84]) == sum(worth.get(c, 0.0) for c in codes), line[:90]
+
+
+def test_export_trf_names_the_header_lines_the_rating_office_will_miss(tmp_path):
+    db = tmp_path / "keizer.db"
+    assert keizerbot("import", EXAMPLES / "sliedrecht.json", "--db", db,
+                     cwd=tmp_path).returncode == 0
+    done = keizerbot("export-trf", "r.trf", "--db", db, cwd=tmp_path)
+    assert done.returncode == 0 and (tmp_path / "r.trf").exists()
+    assert "De ratingadministratie mist nog: de plaats van de club (regel 022; stuur " \
+           "/instellingen plaats NAAM); de hoofdarbiter (regel 102" in done.stdout
+    english = keizerbot("export-trf", "r.trf", "--db", db, cwd=tmp_path, lang="en_GB.UTF-8")
+    assert "The rating office will still miss: the club's city (line 022; send /settings " \
+           "city NAME)" in english.stdout

@@ -18,7 +18,7 @@ from storage.db import Database
 from storage.errors import StoreError, StoreProblem
 from storage.migrations import VERSION
 from storage.postgres import add_club, club_pool, clubs, create, numbered, remove_club
-from storage.postgres_schema import BASELINE_VERSION, OWNED
+from storage.postgres_schema import BASELINE, BASELINE_VERSION, OWNED, UPGRADES
 from storage.seasons import import_season, load_season
 from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
 from tests.seasons import build
@@ -64,7 +64,7 @@ def test_the_store_sql_in_numbered_form():
 
 async def test_the_schema_on_postgresql_is_sqlites(tmp_path, postgres):  # noqa: F811
     # A new SQLite migration needs its PostgreSQL side too: this fails until it has one.
-    assert BASELINE_VERSION == VERSION
+    assert BASELINE_VERSION + len(UPGRADES) == VERSION
     conn = await asyncpg.connect(postgres)
     try:
         assert await create(conn) == VERSION
@@ -81,6 +81,32 @@ async def test_the_schema_on_postgresql_is_sqlites(tmp_path, postgres):  # noqa:
     assert all(("club_id", "bigint", True) in on_postgres[t] for t in OWNED)
     assert set(OWNED) == set(on_postgres)
     assert owned == on_sqlite
+
+
+async def test_an_older_database_is_brought_up_to_date(tmp_path, postgres):  # noqa: F811
+    """A host's database made by the release before: the upgrades it lacks are applied once,
+    its rows kept, and the schema is then SQLite's."""
+    conn = await asyncpg.connect(postgres)
+    try:
+        async with conn.transaction():
+            await conn.execute("SELECT set_config('keizer.club', '1', true)")
+            await conn.execute(BASELINE)
+            await conn.execute("INSERT INTO season (club, name, rules, created_at) "
+                               "VALUES ('C', 'S', '\"x\"', 'nu')")
+            await conn.execute("INSERT INTO player (season_id, code, name, position) "
+                               "VALUES (1, 'a', 'Anna', 1)")
+        assert await conn.fetchval("SELECT version FROM schema_version") == BASELINE_VERSION
+        assert await create(conn) == VERSION
+        assert await create(conn) == VERSION
+        await conn.execute("SELECT set_config('keizer.club', '1', false)")
+        assert await conn.fetchval("SELECT name FROM player") == "Anna"
+        on_postgres = await postgres_schema(conn)
+    finally:
+        await conn.close()
+    on_sqlite = await sqlite_schema(tmp_path / "keizer.db")
+    assert {table: [c for c in columns if c[0] != "club_id"]
+            for table, columns in on_postgres.items()
+            if table in on_sqlite} == on_sqlite
 
 
 # The same writes on both: after each, the data and standings versions must agree.

@@ -218,3 +218,28 @@ def test_the_header_says_where_who_how_long_and_how_many_rounds():
             ("022", "102", "122", "XXR")}
     assert head == {"022": "Sliedrecht", "102": "Jan de Vries", "122": "90+15", "XXR": "30"}
     assert "022" not in {line[:3] for line in write_trf(season).split("\r\n")}
+
+
+def test_double_surnames_and_javafo_titles_come_back_as_written():
+    """Issue 33: a surname of more words keeps its comma where the file put it, and JaVaFo's
+    lowercase titles stay lowercase; a file whose names all have a comma assumes none."""
+    def titled(line: str, title: str) -> str:
+        return line[:10] + title.ljust(3) + line[13:]
+
+    lines = [titled(spec_line(1, "Gorrochategui Torres, Eugenio", "2400", "", "1.0", 1,
+                              ["0002 w 1"]), "g"),
+             titled(spec_line(2, "Visser-de Wit, Anna", "2300", "", "0.0", 4, ["0001 b 0"]),
+                    "wg"),
+             titled(spec_line(3, "de Vries, Jan", "2200", "", "1.0", 2, ["0004 w 1"]), "m"),
+             spec_line(4, "Meer, Gert van der", "2100", "", "0.0", 3, ["0003 b 0"])]
+    imported = read_trf("\r\n".join(lines))
+    assert Assumed.NAME_AS_WRITTEN not in imported.assumed
+    season = imported.season
+    assert [p.name for p in season.players] == [
+        "Eugenio Gorrochategui Torres", "Anna Visser-de Wit", "Jan de Vries",
+        "Gert van der Meer"]
+    assert [p.title for p in season.players] == ["g", "wg", "m", None]
+    written = write_trf(Season.from_json(season.to_json()))  # through the season file too
+    original, again = columns("\n".join(lines)), columns(written)
+    assert [(p["name"], p["title"]) for p in again.values()] == \
+        [(p["name"], p["title"]) for p in original.values()]
