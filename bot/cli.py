@@ -12,7 +12,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from enum import IntEnum
 from pathlib import Path
@@ -518,14 +518,15 @@ def _run_ics(args: argparse.Namespace) -> ExitCode:
 
 def _run_site(args: argparse.Namespace) -> ExitCode:
     """export-html / export-csv, from a season file or the club's database."""
-    season = _season_from(args)
     from bot import exports
 
-    # The club's pages in the club's language; from a season file, in the shell's.
-    language = i18n.current() if args.season is not None else \
-        _with_database(database_path(args.db), _club_language, club=args.club_number)
+    # The club's pages in the club's language, its results not final yet marked; from a
+    # season file (final results only), in the shell's.
+    season, language, unsettled = (load_season(args.season), i18n.current(), {}) \
+        if args.season is not None else \
+        _with_database(database_path(args.db), _club_site, club=args.club_number)
     with i18n.use(language):
-        written = getattr(exports, args.writer)(season, args.directory)
+        written = getattr(exports, args.writer)(season, args.directory, unsettled)
     print(texts.site_written(len(written), args.directory))
     return ExitCode.OK
 
@@ -568,10 +569,14 @@ async def trf_header(db: Database) -> TrfHeader:
     return await stored(db, configured)
 
 
-async def _club_language(db: Database) -> str:
+async def _club_site(db: Database) -> tuple[Season, str, Mapping[tuple[int, str], Any]]:
+    """What the club's pages are made of: its season, language, results not final yet."""
     from storage.club import settings
+    from storage.results import unsettled
+    from storage.seasons import load_season as load_db_season
 
-    return (await settings(db)).language
+    return (await load_db_season(db), (await settings(db)).language,
+            await unsettled(db.conn))
 
 
 async def _rating_list(db: Database) -> RatingList:

@@ -10,6 +10,7 @@ from pathlib import Path
 from bot import tables, texts
 from core.season import Season
 from core.standings import compute_standings
+from storage.states import NONE_UNSETTLED, UnsettledResults
 
 
 def standings_rows(season: Season, after: int) -> tuple[list[str], list[list[str]]]:
@@ -18,23 +19,25 @@ def standings_rows(season: Season, after: int) -> tuple[list[str], list[list[str
                                                                  season.rules.display_decimals)
 
 
-def round_rows(season: Season, number: int) -> tuple[list[str], list[list[str]]]:
+def round_rows(season: Season, number: int, unsettled: UnsettledResults = NONE_UNSETTLED
+               ) -> tuple[list[str], list[list[str]]]:
     rnd = season.round(number)
     names = {p.id: p.name for p in season.players}
-    rows = [[str(k), names[g.white], names[g.black],
-             "" if g.result is None else texts.RESULT_IN_A_FILE.get(g.result, str(g.result))]
+    rows = [[str(k), names[g.white], names[g.black], tables.game_result(
+        g, number, unsettled, lambda r: texts.RESULT_IN_A_FILE.get(r, str(r)))]
             for k, g in enumerate(rnd.games, start=1)]
     return list(texts.WEB_GAME_COLUMNS), rows
 
 
-def write_html(season: Season, directory: Path) -> list[Path]:
+def write_html(season: Season, directory: Path,
+               unsettled: UnsettledResults = NONE_UNSETTLED) -> list[Path]:
     """The club's pages as files (`bot.web.pages`, the live site's templates): index.html
     (standings), ronde-N.html, kruistabel.html, programma.html, speler-ID.html for each
     player, groepen.html where the rules have groups."""
     from bot.web.pages import Site
 
     directory.mkdir(parents=True, exist_ok=True)
-    site = Site(season)
+    site = Site(season, unsettled=unsettled)
     pages: dict[str, str | None] = {"index.html": site.index(),
                                     "kruistabel.html": site.crosstable(),
                                     "programma.html": site.schedule(),
@@ -51,7 +54,8 @@ def write_html(season: Season, directory: Path) -> list[Path]:
     return written
 
 
-def sheets(season: Season) -> dict[str, list[list[str]]]:
+def sheets(season: Season, unsettled: UnsettledResults = NONE_UNSETTLED
+           ) -> dict[str, list[list[str]]]:
     """The standings, every game and the cross table, as rows of text: what the CSV files
     and the workbook hold."""
     played = season.complete_rounds
@@ -59,19 +63,21 @@ def sheets(season: Season) -> dict[str, list[list[str]]]:
         else [[texts.WEB_ROUND_COLUMN]]
     for rnd in season.rounds:
         if rnd.is_paired:
-            games += [[str(rnd.number), *row] for row in round_rows(season, rnd.number)[1]]
+            games += [[str(rnd.number), *row]
+                      for row in round_rows(season, rnd.number, unsettled)[1]]
     header, rows = standings_rows(season, played)
     cross = tables.crosstable(compute_standings(season, played), season.rules.display_decimals)
     return {"stand": [header, *rows], "partijen": games, "kruistabel": [cross[0], *cross[1]]}
 
 
-def write_csv(season: Season, directory: Path) -> list[Path]:
+def write_csv(season: Season, directory: Path,
+              unsettled: UnsettledResults = NONE_UNSETTLED) -> list[Path]:
     """stand.csv, partijen.csv (every game), kruistabel.csv; `;`-separated, as Dutch
     spreadsheets expect, and UTF-8 with the byte-order mark by which Excel knows it (without
     it, `½-½` opens as `Â½-Â½`)."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, content in sheets(season).items():
+    for name, content in sheets(season, unsettled).items():
         path = directory / f"{name}.csv"
         with path.open("w", encoding="utf-8-sig", newline="") as handle:
             csv.writer(handle, delimiter=";").writerows(
@@ -83,7 +89,8 @@ def write_csv(season: Season, directory: Path) -> list[Path]:
 WORKBOOK = "keizer.xlsx"
 
 
-def write_xlsx(season: Season, directory: Path) -> list[Path]:
+def write_xlsx(season: Season, directory: Path,
+               unsettled: UnsettledResults = NONE_UNSETTLED) -> list[Path]:
     """keizer.xlsx: the CSV files' sheets in one workbook, numbers as numbers (`12,5` is the
     number 12.5, which the spreadsheet shows in its own way) and every text as text, never a
     formula."""
@@ -92,7 +99,7 @@ def write_xlsx(season: Season, directory: Path) -> list[Path]:
 
     directory.mkdir(parents=True, exist_ok=True)
     book = Workbook(write_only=True)
-    for name, content in sheets(season).items():
+    for name, content in sheets(season, unsettled).items():
         sheet = book.create_sheet(name)
         sheet.freeze_panes = "A2"
         for row in content:

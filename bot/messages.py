@@ -14,6 +14,7 @@ from bot.config import Config
 from core.pairing.request import pairing_ranking
 from core.season import Season
 from core.standings import Standings
+from storage.rounds import StoredPairing
 from storage.states import WebAccess
 
 GROUP_TOP = 12
@@ -21,10 +22,14 @@ GROUP_TOP = 12
 
 
 async def pairing(season: Season, stored: tables.PairingView, *, when: str = "") -> str:
-    """The pairing as a chat message: a bold title, then one line per board."""
+    """The pairing as a chat message: a bold title, then one line per board (with its result
+    where one is in, marked where it is not final)."""
     ranking = await asyncio.to_thread(pairing_ranking, season, stored.round)
     title = texts.PAIRING_TITLE.format(round=stored.round) + (f" ({when})" if when else "")
-    return f"<b>{title}</b>\n{tables.pairing_lines(stored, season, ranking)}"
+    results = [texts.result_shown(result, state) for result, state
+               in zip(stored.results, stored.states, strict=True)] \
+        if isinstance(stored, StoredPairing) else []
+    return f"<b>{title}</b>\n{tables.pairing_lines(stored, season, ranking, results)}"
 
 
 def standings_table(standings: Standings, decimals: int, top: int | None = None) -> str:

@@ -158,6 +158,14 @@ async def published_round(services: Services) -> int | None:
     return max(done) if done else None
 
 
+async def current_rounds(services: Services) -> list[int]:
+    """The published rounds a member is still busy with (not every result is final), the
+    earliest first; with none, the newest public round; empty before any is published."""
+    public = [r for r in await programme.schedule(services.db) if r.state in PUBLIC]
+    going = [r.number for r in public if r.state is RoundState.PUBLISHED]
+    return going or [public[-1].number] if public else []
+
+
 async def due_rounds(services: Services) -> list[int]:
     """Rounds whose deadline has passed and that were not paired yet (also those an older
     version or a failed pairing left locked but without a draft)."""

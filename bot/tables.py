@@ -12,8 +12,9 @@ from bot.i18n import _, number
 from core.numbers import format_number
 from core.pairing import Board, BrokenRule
 from core.rules import Colour, CompensationKind
-from core.season import Season
+from core.season import Game, Result, Season
 from core.standings import BreakdownLine, Standings
+from storage.states import UnsettledResults
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]], *,
@@ -197,16 +198,30 @@ def crosstable(standings: Standings, decimals: int) -> tuple[list[str], list[lis
     return header, rows
 
 
-def pairing_lines(pairing: PairingView, season: Season, ranking: Sequence[str]) -> str:
-    """A pairing for a phone: one short line per board (places in brackets), the bye, who
-    plays at another time control, and the rules it could not keep. HTML-escaped."""
+def game_result(game: Game, round_no: int, unsettled: UnsettledResults,
+                final: Callable[[Result], str] = str) -> str:
+    """A game's result as the pages and files show it: a final one (as `final` writes it),
+    else one reported and not final yet, marked as such; empty without one."""
+    if game.result is not None:
+        return final(game.result)
+    found = unsettled.get((round_no, game.white))
+    return "" if found is None else texts.result_shown(found.result, found.state)
+
+
+def pairing_lines(pairing: PairingView, season: Season, ranking: Sequence[str],
+                  results: Sequence[str] = ()) -> str:
+    """A pairing for a phone: one short line per board (places in brackets, the board's
+    result where `results` has one), the bye, who plays at another time control, and the
+    rules it could not keep. HTML-escaped."""
     place = {pid: k for k, pid in enumerate(ranking, start=1)}
 
     def name(pid: str) -> str:
         return html.escape(season.player(pid).name)
 
+    shown = [f": {html.escape(r)}" if r else "" for r in results] or [""] * len(pairing.boards)
     lines = [f"{b.number}. {name(b.white)} ({place[b.white]}) – {name(b.black)} "
-             f"({place[b.black]})" for b in pairing.boards]
+             f"({place[b.black]}){result}" for b, result in zip(pairing.boards, shown,
+                                                               strict=True)]
     if pairing.bye:
         lines.append(texts.PAIRING_BYE.format(name=name(pairing.bye)))
     youth = [name(p) for b in pairing.boards for p in (b.white, b.black)

@@ -23,7 +23,7 @@ from core.preview import Earning, SignOffPrice
 from core.rules import Colour, CompensationKind, Rules, rules_from_source, rules_to_mapping
 from core.season import ExternalDay, Result
 from storage.errors import StoreError, StoreProblem
-from storage.states import RoundState, WebAccess
+from storage.states import ResultState, RoundState, WebAccess
 
 if TYPE_CHECKING:  # the file formats load only with the commands that read them
     from core.ratings import Change, Proposal, RatingListError
@@ -521,6 +521,8 @@ MIJN = "{name}: {rank}e met {score} punten, waarde {value}."
 MIJN_SIGNOFFS = "Afgemeld voor: {rounds}."
 MIJN_NO_SIGNOFFS = "Geen afmeldingen voor komende rondes."
 MIJN_GAME = "Ronde {round}: bord {board}, {colour} tegen {opponent}{result}."
+RESULT_WAITING = "{result}, nog niet bevestigd"
+RESULT_DISPUTED = "{result}, betwist: de wedstrijdleider beslist"
 MIJN_BYE = "Ronde {round}: je hebt vrij (bye)."
 
 INDELING_NONE = "Er is nog geen indeling."
@@ -1066,6 +1068,18 @@ PREVIOUS_CAPTION = "Seizoen {name}, dat is afgelopen."
 PREVIOUS_NONE = "Er is geen vorig seizoen in de bot."
 EXPORT_UNKNOWN = ("Kies <code>/export</code> (webpagina's en CSV), <code>/export trf</code> "
                   "(voor de rating), met <code>vorig</code> erachter voor het vorige seizoen.")
+
+
+def result_shown(result: Result | None, state: ResultState | None) -> str:
+    """A game's result as every view shows it: final as it is, else marked as waiting for the
+    opponent or disputed (it counts nowhere until it is final); empty without one."""
+    if result is None:
+        return ""
+    if state is ResultState.WAITING:
+        return _(RESULT_WAITING).format(result=result)
+    if state is ResultState.DISPUTED:
+        return _(RESULT_DISPUTED).format(result=result)
+    return str(result)
 
 
 def trf_missing(header: TrfHeader) -> str:

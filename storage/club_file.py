@@ -24,7 +24,8 @@ from storage.sql import Connection, Row
 ROUND = ("number", "date", "deadline", "reminded_at", "fixes", "state")
 SIGNOFF = ("reason", "day", "team", "result", "note", "sent_at", "entered_by", "on_time")
 SIGNON = ("sent_at", "entered_by")
-GAME = ("board", "result", "reported_by", "reported_at", "confirmed_by", "confirmed_at")
+GAME = ("board", "result", "reported_by", "reported_at", "confirmed_by", "confirmed_at",
+        "disputed_at")
 BROKEN = ("rule", "players", "facts")
 CLUB = ("name", "round_start", "deadline_minutes", "reminder_minutes", "group_chat_id",
         "group_thread_id", "web")
@@ -135,10 +136,12 @@ async def _round(conn: Connection, sid: int, ids: dict[str, int],
     for game in entry.get("games", []):
         await conn.execute(
             "INSERT INTO game (round_id, board, white_id, black_id, result, reported_by, "
-            "reported_at, confirmed_by, confirmed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "reported_at, confirmed_by, confirmed_at, disputed_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (round_id, board) DO UPDATE SET result = excluded.result, "
             "reported_by = excluded.reported_by, reported_at = excluded.reported_at, "
-            "confirmed_by = excluded.confirmed_by, confirmed_at = excluded.confirmed_at",
+            "confirmed_by = excluded.confirmed_by, confirmed_at = excluded.confirmed_at, "
+            "disputed_at = excluded.disputed_at",
             (rid, game["board"], _id(ids, game["white"]), _id(ids, game["black"]),
              *(game.get(k) for k in GAME[1:])))
     await conn.execute("DELETE FROM broken_rule WHERE round_id = ?", (rid,))

@@ -298,6 +298,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE player ADD COLUMN surname TEXT;
     """,
+    # 15: a reported result the opponent disputed (or answered with another): the arbiter
+    # decides, and until then every view says so.
+    """
+    ALTER TABLE game ADD COLUMN disputed_at TEXT;
+    """,
 )
 
 VERSION = len(MIGRATIONS)

@@ -325,6 +325,8 @@ with `keizer.club` set to 1: the first club, the one a single-club store is."""
 UPGRADES: tuple[str, ...] = (
     # 14: a surname of more than one word as a file wrote it.
     "ALTER TABLE player ADD COLUMN surname TEXT;",
+    # 15: a reported result the opponent disputed.
+    "ALTER TABLE game ADD COLUMN disputed_at TEXT;",
 )
 """SQLite's migrations after the baseline, in PostgreSQL's words, in order: a database of an
 older version is brought up to date by the ones it lacks."""

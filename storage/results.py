@@ -13,7 +13,7 @@ from storage.errors import InputStoreError, StoreProblem
 from storage.rounds import move
 from storage.seasons import checked, current, player_id, round_row, season_id
 from storage.sql import Connection, Row
-from storage.states import PUBLIC, RoundState
+from storage.states import PUBLIC, ResultState, RoundState, Unsettled
 
 
 class Outcome(StrEnum):
@@ -130,17 +130,23 @@ async def report(db: Database, round_no: int, board: int, result: Result, *,
         if player is None:
             outcome = Outcome.CONFIRMED
             await conn.execute("UPDATE game SET result = ?, reported_by = ?, reported_at = ?, "
-                               "confirmed_by = ?, confirmed_at = ? WHERE id = ?",
-                               (result.value, actor, at, actor, at, game["id"]))
+                               "confirmed_by = ?, confirmed_at = ?, disputed_at = NULL "
+                               "WHERE id = ?", (result.value, actor, at, actor, at, game["id"]))
         elif game["result"] is None or game["reported_by"] == actor:
-            outcome = Outcome.RECORDED
-            await conn.execute("UPDATE game SET result = ?, reported_by = ?, reported_at = ? "
-                               "WHERE id = ?", (result.value, actor, at, game["id"]))
+            outcome = Outcome.RECORDED  # a new report: the opponent is asked again
+            await conn.execute("UPDATE game SET result = ?, reported_by = ?, reported_at = ?, "
+                               "disputed_at = NULL WHERE id = ?",
+                               (result.value, actor, at, game["id"]))
         elif game["result"] == result.value:
             outcome = Outcome.CONFIRMED  # the opponent says the same: that is a confirmation
-            await conn.execute("UPDATE game SET confirmed_by = ?, confirmed_at = ? WHERE id = ?",
-                               (actor, at, game["id"]))
+            await conn.execute("UPDATE game SET confirmed_by = ?, confirmed_at = ?, "
+                               "disputed_at = NULL WHERE id = ?", (actor, at, game["id"]))
         else:
+            # The opponent reports another result: disputed until the arbiter decides.
+            await conn.execute("UPDATE game SET disputed_at = ? WHERE id = ?", (at, game["id"]))
+            await audit.record(conn, actor=actor, action="result.conflict", entity="game",
+                               entity_id=f"{round_no}/{board}", old=game["result"],
+                               new=result.value)
             return GameResult(round_no, board, game["white_code"], game["black_code"],
                               Result(game["result"]), Outcome.CONFLICT)
         await audit.record(conn, actor=actor, action=f"result.{outcome.value}", entity="game",
@@ -166,13 +172,40 @@ async def confirm(db: Database, round_no: int, board: int, *, player: str | None
         if player is not None and (player not in (game["white_code"], game["black_code"])
                                    or game["reported_by"] == actor):
             raise InputStoreError(StoreProblem.NOT_IN_GAME, round=round_no, player=player)
-        await conn.execute("UPDATE game SET confirmed_by = ?, confirmed_at = ? WHERE id = ?",
-                           (actor, audit.now(), game["id"]))
+        await conn.execute("UPDATE game SET confirmed_by = ?, confirmed_at = ?, "
+                           "disputed_at = NULL WHERE id = ?", (actor, audit.now(), game["id"]))
         await audit.record(conn, actor=actor, action="result.confirm", entity="game",
                            entity_id=f"{round_no}/{board}", new=game["result"])
         complete = await _complete_if_final(conn, rnd)
     return GameResult(round_no, board, game["white_code"], game["black_code"],
                       Result(game["result"]), Outcome.CONFIRMED, complete)
+
+
+async def dispute(db: Database, round_no: int, board: int, *, actor: int | None) -> None:
+    """The opponent says the reported result is wrong: disputed until the arbiter decides."""
+    async with db.transaction() as conn:
+        _, game = await _game(conn, await season_id(conn), round_no, board)
+        await conn.execute("UPDATE game SET disputed_at = ? WHERE id = ?",
+                           (audit.now(), game["id"]))
+        await audit.record(conn, actor=actor, action="result.dispute", entity="game",
+                           entity_id=f"{round_no}/{board}", old=game["result"])
+
+
+async def unsettled(conn: Connection) -> dict[tuple[int, str], Unsettled]:
+    """The active season's results that are not final, by round and by each of the game's
+    two players: what the views mark as waiting or disputed."""
+    sid = await season_id(conn)
+    found: dict[tuple[int, str], Unsettled] = {}
+    async with conn.execute(
+            "SELECT r.number, g.board, g.result, g.disputed_at, w.code, b.code FROM game g "
+            "JOIN round r ON r.id = g.round_id JOIN player w ON w.id = g.white_id "
+            "JOIN player b ON b.id = g.black_id WHERE r.season_id = ? "
+            "AND g.result IS NOT NULL AND g.confirmed_at IS NULL", (sid,)) as cur:
+        for row in await cur.fetchall():
+            shown = Unsettled(int(row[1]), Result(row[2]), ResultState.WAITING
+                              if row[3] is None else ResultState.DISPUTED)
+            found[int(row[0]), str(row[4])] = found[int(row[0]), str(row[5])] = shown
+    return found
 
 
 async def correct(db: Database, round_no: int, board: int, result: Result | None, *,
@@ -185,7 +218,8 @@ async def correct(db: Database, round_no: int, board: int, result: Result | None
         rnd, game = await _game(conn, sid, round_no, board)
         at = None if result is None else audit.now()
         await conn.execute("UPDATE game SET result = ?, reported_by = ?, reported_at = ?, "
-                           "confirmed_by = ?, confirmed_at = ? WHERE id = ?",
+                           "confirmed_by = ?, confirmed_at = ?, disputed_at = NULL "
+                           "WHERE id = ?",
                            (None if result is None else result.value, actor, at,
                             None if result is None else actor, at, game["id"]))
         if result is None:

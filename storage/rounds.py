@@ -22,7 +22,7 @@ from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
 from storage.seasons import checked, player_id, round_row, season_id
 from storage.sql import Connection, Row
-from storage.states import TRANSITIONS, RoundState
+from storage.states import TRANSITIONS, ResultState, RoundState
 
 
 async def move(conn: Connection, rnd: Row, target: RoundState, *,
@@ -190,8 +190,11 @@ class StoredPairing:
     state: RoundState
     boards: tuple[Board, ...]
     results: tuple[Result | None, ...]
+    """Each board's result as stored: final, or reported and not final yet (`states`)."""
     bye: str | None
     broken: tuple[BrokenRule, ...]
+    states: tuple[ResultState | None, ...] = ()
+    """Where each board's result stands (None: no result)."""
 
 
 async def stored_pairing(db: Database, number: int) -> StoredPairing | None:
@@ -199,7 +202,8 @@ async def stored_pairing(db: Database, number: int) -> StoredPairing | None:
     sid = await season_id(conn)
     rnd = await round_row(conn, sid, number)
     async with conn.execute(
-            "SELECT g.board, g.result, w.code AS white, b.code AS black FROM game g "
+            "SELECT g.board, g.result, g.confirmed_at, g.disputed_at, w.code AS white, "
+            "b.code AS black FROM game g "
             "JOIN player w ON w.id = g.white_id JOIN player b ON b.id = g.black_id "
             "WHERE g.round_id = ? ORDER BY g.board", (rnd["id"],)) as cur:
         games = await cur.fetchall()
@@ -217,7 +221,16 @@ async def stored_pairing(db: Database, number: int) -> StoredPairing | None:
                          tuple(Board(g["board"], g["white"], g["black"]) for g in games),
                          tuple(None if g["result"] is None else Result(g["result"])
                                for g in games),
-                         None if bye is None else bye[0], tuple(broken))
+                         None if bye is None else bye[0], tuple(broken),
+                         tuple(_state(g) for g in games))
+
+
+def _state(game: Row) -> ResultState | None:
+    if game["result"] is None:
+        return None
+    if game["confirmed_at"] is not None:
+        return ResultState.FINAL
+    return ResultState.WAITING if game["disputed_at"] is None else ResultState.DISPUTED
 
 
 async def fixes(db: Database, number: int) -> Fixes:

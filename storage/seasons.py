@@ -264,7 +264,10 @@ def _player(row: Row) -> dict[str, Any]:
 
 
 def _game(row: Row, codes: dict[int, str]) -> dict[str, Any]:
-    result = None if row["result"] is None else Result(row["result"])
+    # Only a final result is a fact of the season: one reported and not confirmed yet (or
+    # disputed) is shown as such by the views (`results.shown`), and counts nowhere.
+    result = None if row["result"] is None or row["confirmed_at"] is None \
+        else Result(row["result"])
     return game_data(Game(codes[row["white_id"]], codes[row["black_id"]], result))
 
 

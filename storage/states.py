@@ -1,11 +1,15 @@
-"""Stored codes: a round's lifecycle (its states, and which may follow which) and who may see
-the club's pages. Apart from the store so that what only names a state (texts, the command
-line) loads no database code."""
+"""Stored codes: a round's lifecycle (its states, and which may follow which), where a result
+stands, and who may see the club's pages. Apart from the store so that what only names a
+state (texts, the command line) loads no database code."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import StrEnum
+from types import MappingProxyType
+
+from core.season import Result
 
 
 class RoundState(StrEnum):
@@ -27,6 +31,31 @@ TRANSITIONS: Mapping[RoundState, frozenset[RoundState]] = {
 OPEN = frozenset({RoundState.PLANNED, RoundState.LOCKED, RoundState.DRAFTED})
 """Not yet public: members can still sign off (late after the deadline)."""
 PUBLIC = frozenset({RoundState.PUBLISHED, RoundState.COMPLETE})
+
+
+class ResultState(StrEnum):
+    """Where a game's result stands: only a final one counts in the standings."""
+
+    FINAL = "final"
+    """Confirmed by the opponent or entered by the arbiter."""
+    WAITING = "waiting"
+    """Reported by one player; the other has not confirmed it yet."""
+    DISPUTED = "disputed"
+    """The opponent said it is wrong, or reported another: the arbiter decides."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unsettled:
+    """A result reported and not final yet: waiting for the opponent, or disputed."""
+
+    board: int
+    result: Result
+    state: ResultState
+
+
+UnsettledResults = Mapping[tuple[int, str], Unsettled]
+"""The results not final yet, by round and by each of the game's two players."""
+NONE_UNSETTLED: UnsettledResults = MappingProxyType({})
 
 
 class WebAccess(StrEnum):

@@ -179,6 +179,7 @@ async def confirm(services: Services, user_id: int, number: int, board: int, val
         if stored.result is None or stored.result.value != value or stored.confirmed:
             return Confirmation.ALREADY_HANDLED, said
         if not agrees:
+            await results.dispute(db, number, board, actor=user_id)
             disputed = Result(value)
             await owe_to_arbiters(services, lambda: texts.DISPUTE_TO_ARBITER.format(
                 who=esc(who.name), round=number, board=board,

@@ -13,20 +13,27 @@ from telegram import InlineKeyboardMarkup
 
 from bot import i18n, messages, texts
 from bot.calendar import CalendarRound, rounds_ics
-from bot.services import Services, open_round, published_round
+from bot.services import Services, current_rounds, open_round
 from bot.worker import Breakdown, StandingsView
 from core.season import Season
 from core.standings import PlayerStanding, Standings, standings_history
 from core.trf import TrfHeader
-from storage import attendance, club, programme, roster, rounds, seasons
+from storage import attendance, club, programme, results, roster, rounds, seasons
 from storage.db import Database
 from storage.roster import Member
 from storage.seasons import load_season
+from storage.states import NONE_UNSETTLED as NONE_UNSETTLED  # the handlers name it from here
 from storage.states import PUBLIC, RoundState
+from storage.states import UnsettledResults as UnsettledResults
 
 
 async def season(services: Services) -> Season:
     return await load_season(services.db)
+
+
+async def unsettled(services: Services) -> UnsettledResults:
+    """The results reported and not final yet, for the views that mark them."""
+    return await results.unsettled(services.db.conn)
 
 
 async def standings(services: Services) -> StandingsView:
@@ -77,11 +84,12 @@ async def pairing_text(services: Services, *, arbiter: bool) -> str | None:
         if draft is not None:
             return texts.INDELING_DRAFT_TITLE + "\n" + await messages.pairing(
                 await load_season(services.db), draft)
-    number = await published_round(services)
-    stored = None if number is None else await rounds.stored_pairing(services.db, number)
-    if stored is None:
+    shown = [stored for number in await current_rounds(services)
+             if (stored := await rounds.stored_pairing(services.db, number)) is not None]
+    if not shown:
         return None
-    return await messages.pairing(await load_season(services.db), stored)
+    season = await load_season(services.db)
+    return "\n\n".join([await messages.pairing(season, stored) for stored in shown])
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,13 +103,14 @@ class Game:
 
 @dataclass(frozen=True, slots=True)
 class Mine:
-    """A member's own summary: his place, his sign-offs ahead, his game (or bye)."""
+    """A member's own summary: his place, his sign-offs ahead, his game (or bye) in each
+    round he is still busy with."""
     place: PlayerStanding | None
     """His row in the standings (None before he is ranked)."""
     decimals: int
     signed_off: tuple[int, ...]
     games: tuple[Game, ...]
-    bye_round: int | None
+    bye_rounds: tuple[int, ...]
 
 
 async def mine(services: Services, who: Member) -> Mine:
@@ -110,20 +119,23 @@ async def mine(services: Services, who: Member) -> Mine:
     upcoming = await open_round(services)
     signed = () if upcoming is None else tuple(await attendance.signed_off_rounds(
         services.db, who.code, from_round=upcoming.number))
-    number = await published_round(services)
-    stored = None if number is None else await rounds.stored_pairing(services.db, number)
     games: list[Game] = []
-    bye = None
-    if stored is not None:
-        names = {m.code: m.name for m in await roster.members(services.db)}
-        for board, result in zip(stored.boards, stored.results, strict=True):
+    byes: list[int] = []
+    names = {m.code: m.name for m in await roster.members(services.db)}
+    for number in await current_rounds(services):
+        stored = await rounds.stored_pairing(services.db, number)
+        if stored is None:
+            continue
+        for board, result, state in zip(stored.boards, stored.results, stored.states,
+                                        strict=True):
             if who.code in (board.white, board.black):
                 white = board.white == who.code
                 games.append(Game(stored.round, board.number, white,
                                   names[board.black if white else board.white],
-                                  None if result is None else str(result)))
-        bye = stored.round if stored.bye == who.code else None
-    return Mine(row, season.rules.display_decimals, signed, tuple(games), bye)
+                                  texts.result_shown(result, state) or None))
+        if stored.bye == who.code:
+            byes.append(stored.round)
+    return Mine(row, season.rules.display_decimals, signed, tuple(games), tuple(byes))
 
 
 async def calendar(db: Database, zone: ZoneInfo, who: Member | None = None, *,

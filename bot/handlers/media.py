@@ -18,6 +18,7 @@ from telegram.constants import ChatType
 from bot import chart, exports, i18n, texts
 from bot.answer import Answer, File
 from bot.flows import members, views
+from bot.flows.views import NONE_UNSETTLED, UnsettledResults
 from bot.handlers.common import arbiter_only, command, member
 from bot.services import App, Context
 from core.season import Season
@@ -62,17 +63,18 @@ async def export(update: Update, context: Context) -> Answer:
         missing = texts.trf_missing(header)
         return Answer(file=File(made, "keizer-rating.trf",
                                 f"{caption}\n{missing}" if missing else caption))
+    unsettled = NONE_UNSETTLED if "vorig" in words else await views.unsettled(context.services)
     with i18n.use(await context.services.club_language()):  # the club's site: its language
-        archive = await asyncio.to_thread(_archive, season)
+        archive = await asyncio.to_thread(_archive, season, unsettled)
     return Answer(file=File(archive, "keizer-export.zip", previous + texts.EXPORT_CAPTION.format(
         round=season.complete_rounds)))
 
 
-def _archive(season: Season) -> bytes:
+def _archive(season: Season, unsettled: UnsettledResults) -> bytes:
     archive = io.BytesIO()
     with tempfile.TemporaryDirectory() as folder:
-        written = exports.write_html(season, Path(folder)) + \
-            exports.write_csv(season, Path(folder)) + exports.write_xlsx(season, Path(folder))
+        written = [path for write in (exports.write_html, exports.write_csv, exports.write_xlsx)
+                   for path in write(season, Path(folder), unsettled)]
         with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
             for path in written:
                 zipped.write(path, path.name)

@@ -96,8 +96,7 @@ async def mijn(update: Update, context: Context) -> Answer:
             round=game.round, board=game.board,
             colour=texts.COLOURS_WORD["white" if game.white else "black"],
             opponent=esc(game.opponent), result="" if game.result is None else f" ({game.result})"))
-    if mine.bye_round is not None:
-        lines.append(texts.MIJN_BYE.format(round=mine.bye_round))
+    lines += [texts.MIJN_BYE.format(round=number) for number in mine.bye_rounds]
     return Answer(personal="\n".join(lines))
 
 

@@ -20,6 +20,7 @@ from core.rules import Titles
 from core.season import Season
 from core.standings import Standings, standings_history
 from core.titles import announcements, period_groups, subgroups
+from storage.states import NONE_UNSETTLED, UnsettledResults
 
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("bot.web", "templates"),
                           autoescape=True, trim_blocks=True, lstrip_blocks=True,
@@ -70,10 +71,13 @@ class Site:
 
     def __init__(self, season: Season, *, links: Links = STATIC, telegram: bool = False,
                  schedule: Sequence[Scheduled] | None = None,
-                 history: Sequence[Standings] | None = None) -> None:
+                 history: Sequence[Standings] | None = None,
+                 unsettled: UnsettledResults = NONE_UNSETTLED) -> None:
         """`history`: the standings after each round, where they were made already (they
-        depend on the complete rounds alone, which every view of the season shares)."""
+        depend on the complete rounds alone, which every view of the season shares).
+        `unsettled`: the results reported and not final yet, shown marked as such."""
         self.season, self.links, self.telegram = season, links, telegram
+        self.unsettled = unsettled
         self._schedule = schedule
         self._history = history
 
@@ -137,7 +141,7 @@ class Site:
         rnd, season = self.season.round(number), self.season
         games = [{"board": k, "white_id": g.white, "black_id": g.black,
                   "white": season.player(g.white).name, "black": season.player(g.black).name,
-                  "result": "" if g.result is None else str(g.result)}
+                  "result": tables.game_result(g, number, self.unsettled)}
                  for k, g in enumerate(rnd.games, start=1)]
         absent = [{"name": season.player(a.player).name, "kind": texts.KIND_LABELS[a.kind]}
                   for a in rnd.absent]

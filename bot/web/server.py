@@ -161,7 +161,8 @@ class ClubSite:
         async def build() -> tuple[pages.Site, dict[str, str]]:
             season, rounds = await self._public_season()
             return pages.Site(season, links=pages.LIVE, telegram=True, schedule=rounds,
-                              history=await views.history(self.services)), {}
+                              history=await views.history(self.services),
+                              unsettled=await views.unsettled(self.services)), {}
 
         built: tuple[pages.Site, dict[str, str]] = await self.services.db.memo(
             f"web.site.{i18n.current()}", build, standings_only=True)

@@ -3,9 +3,13 @@ Two rounds published at once, results that are not final yet, and the arbiter's 
 
 from __future__ import annotations
 
+import io
+import zipfile
+
 from bot import i18n, texts
 from storage import results
-from tests.bot.conftest import GROUP, boards
+from storage.seasons import load_season
+from tests.bot.conftest import ARBITER, GROUP, boards
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
 
@@ -87,3 +91,66 @@ async def test_the_result_buttons_of_an_old_pairing_report_for_their_round(bot, 
     bot.tg.press(anna, old, old.buttons[0][1])
     answer = await bot.tg.next_to(anna.id, "Genoteerd", after=mark)
     assert answer.text.startswith("Genoteerd, ronde 1 ")
+
+
+async def test_mijn_and_indeling_show_every_round_still_going_the_earliest_first(bot, members):
+    await two_rounds_out(bot, members)
+    anna = members[0]
+    mine = await bot.ask(anna, "/mijn")
+    games = [line for line in mine.text.splitlines() if line.startswith("Ronde ")]
+    assert [line.split(":")[0] for line in games] == ["Ronde 1", "Ronde 2"]
+    shown = await bot.ask(anna, "/indeling")
+    titles = [line for line in shown.plain.splitlines() if line.startswith("Indeling ronde")]
+    assert titles == ["Indeling ronde 1", "Indeling ronde 2"]
+    assert shown.plain.index("Indeling ronde 1") < shown.plain.index("Indeling ronde 2")
+
+
+async def test_a_result_not_final_is_marked_everywhere_and_counts_nowhere(tg, tmp_path,
+                                                                          members):
+    from tests.bot.conftest import club_bot
+    from tests.bot.test_web import PUBLIC_URL, get, plain
+
+    bot = await club_bot(tg, tmp_path / "keizer.db", web_port=0, public_url=PUBLIC_URL)
+    try:
+        await set_up_club(bot, members, rounds=2)
+        await pass_deadline(bot, 1)
+        post = await publish(bot, 1)
+        white, black = boards(post.text)[0]
+        by_name = {f"{u.first_name} {u.last_name}": u for u in members}
+        reporter, opponent = by_name[white], by_name[black]
+        mark = len(bot.tg.sent)
+        await bot.ask(reporter, "/uitslag 1-0", chat_id=GROUP, reply_to=post)
+        ask = await bot.tg.next_to(opponent.id, "Klopt dat", after=mark)
+        waiting = dutch("RESULT_WAITING", result="1-0")
+
+        # Waiting for the opponent: marked in the chat, on the round page and in the files.
+        assert f"): {waiting}" in (await bot.ask(reporter, "/indeling")).plain
+        assert f"({waiting})" in (await bot.ask(reporter, "/mijn")).text
+        status, page, _ = await get(bot, "/ronde-1")
+        assert status == 200 and waiting in plain(page)
+        exported = await bot.ask(ARBITER, "/export")
+        with zipfile.ZipFile(io.BytesIO(exported.data)) as archive:
+            games = archive.read("partijen.csv").decode("utf-8-sig")
+            assert waiting in games
+            assert waiting in archive.read("ronde-1.html").decode("utf-8")
+        # Not final: no result of the season, so in no standings.
+        season = await load_season(bot.app.bot_data.db)
+        assert season.round(1).games[0].result is None and season.complete_rounds == 0
+
+        # Disputed: every view says so until the arbiter decides.
+        bot.tg.press(opponent, ask, ask.buttons[1][1])
+        await bot.tg.edited(ask, "")
+        disputed = dutch("RESULT_DISPUTED", result="1-0")
+        assert f": {disputed}" in (await bot.ask(opponent, "/indeling")).plain
+        assert f"({disputed})" in (await bot.ask(opponent, "/mijn")).text
+        status, page, _ = await get(bot, "/ronde-1")
+        assert disputed in plain(page)
+
+        # The arbiter decides: final, shown as it is.
+        await bot.ask(ARBITER, "/uitslag 1 0-1 ronde 1")
+        indeling = (await bot.ask(opponent, "/indeling")).plain
+        assert ": 0-1" in indeling and disputed not in indeling and waiting not in indeling
+        status, page, _ = await get(bot, "/ronde-1")
+        assert "0-1" in plain(page) and disputed not in plain(page)
+    finally:
+        await bot.stop()

@@ -4,6 +4,7 @@ stays readable with /stand vorig, and the members stay linked."""
 from __future__ import annotations
 
 from bot import texts
+from core.trf import TrfHeader
 from storage.errors import StoreError, StoreProblem
 from tests.bot.conftest import ARBITER
 from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
@@ -47,8 +48,10 @@ async def test_the_next_season_is_shown_then_begun(bot, members):
     assert old.text.startswith("Seizoen 2026-2027, dat is afgelopen. Stand, rondes")
     rated = await bot.ask(ARBITER, "/export trf vorig")
     assert (rated.method, rated.filename) == ("sendDocument", "keizer-rating.trf")
-    assert rated.text.endswith("De partijen van ronde 1 t/m 1 als TRF16, voor de "
-                               "ratingadministratie van de KNSB.")
+    assert rated.text.startswith("Seizoen 2026-2027, dat is afgelopen. De partijen van ronde 1 "
+                                 "t/m 1 als TRF16, voor de ratingadministratie van de KNSB.\n")
+    # No city and no linked arbiter yet: the caption says what the rating office will miss.
+    assert rated.text.endswith(texts.trf_missing(TrfHeader()))
     assert rated.data.count(b"\r\n001 ") == 6
     assert (await bot.ask(ARBITER, "/export trf")).text == texts.TRF_NONE
 

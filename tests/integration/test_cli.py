@@ -219,8 +219,8 @@ def test_trf_out_of_the_database_and_back_into_a_season_file(tmp_path, capsys):
     db = tmp_path / "keizer.db"
     assert run(capsys, "import", EXAMPLES / "drie-groepen.json", "--db", db)[0] == 0
     code, out, _ = run(capsys, "export-trf", tmp_path / "rating.trf", "--db", db)
-    assert code == 0 and out == f"TRF met 16 rondes en 145 partijen geschreven naar " \
-                                f"{tmp_path / 'rating.trf'}.\n"
+    assert code == 0 and out.startswith(f"TRF met 16 rondes en 145 partijen geschreven naar "
+                                        f"{tmp_path / 'rating.trf'}.\n")
     written = (tmp_path / "rating.trf").read_bytes()
     assert written.startswith(b"012 Schaakclub") and b"\r\n001    1 " in written
     code, out, _ = run(capsys, "import-trf", tmp_path / "rating.trf", tmp_path / "terug.json")

@@ -26,6 +26,7 @@ from storage.db import Database, migrate
 from storage.errors import InputStoreError, StoreError, StoreProblem
 from storage.migrations import MIGRATIONS, VERSION
 from storage.seasons import export_json, import_season, load_season
+from storage.states import ResultState, Unsettled
 from tests.integration.conftest import EXAMPLES, NOON, ROOT, dump
 from tests.seasons import build
 
@@ -139,14 +140,24 @@ async def test_result_reported_then_confirmed_by_the_opponent(club):
     assert second.outcome is results.Outcome.CONFIRMED
 
 
-async def test_conflicting_reports_change_nothing_and_go_to_the_arbiter(club):
+async def test_conflicting_reports_mark_the_game_disputed_and_go_to_the_arbiter(club):
     pairing = await draft_and_publish(club)
     board = pairing.boards[0]
     await results.report(club, 21, 1, Result.WHITE_WINS, player=board.white, actor=11)
-    before = await dump(club)
     clash = await results.report(club, 21, 1, Result.BLACK_WINS, player=board.black, actor=12)
     assert clash.outcome is results.Outcome.CONFLICT and clash.result is Result.WHITE_WINS
-    assert await dump(club) == before
+    # The first report stays, disputed until the arbiter decides; it counts nowhere.
+    stored = await rounds.stored_pairing(club, 21)
+    assert stored is not None
+    assert (stored.results[0], stored.states[0]) == (Result.WHITE_WINS, ResultState.DISPUTED)
+    found = await results.unsettled(club.conn)
+    assert found[21, board.white] == found[21, board.black] == Unsettled(
+        1, Result.WHITE_WINS, ResultState.DISPUTED)
+    assert (await load_season(club)).round(21).games[0].result is None
+    await results.correct(club, 21, 1, Result.DRAW, actor=1)
+    stored = await rounds.stored_pairing(club, 21)
+    assert stored is not None and stored.states[0] is ResultState.FINAL
+    assert (21, board.white) not in await results.unsettled(club.conn)
 
 
 async def test_round_completes_when_every_result_is_final(club):
