@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot import dates, i18n, texts
@@ -45,68 +46,104 @@ class Span:
 HALF_YEAR = dt.timedelta(days=183)
 
 
-SKIP = {"van"}
+@dataclass(frozen=True, slots=True)
+class Grammar:
+    """One language's words for naming rounds: each language read on its own, never one
+    rewritten into the other (a reason stays as it was typed)."""
+
+    dates: dates.Words
+    skip: frozenset[str]
+    """Words that only lead in (`van`)."""
+    onward: str
+    """Before a round or a date without an end: every round from it to the last (otherwise
+    an ordinary word of the reason)."""
+    until: Mapping[str, bool]
+    """The words that end a range, and whether the end's own day is in it."""
+    soft_until: frozenset[str]
+    """Range words that are common in a sentence too (`to`): a range word only when a round
+    or date follows."""
+    through: tuple[str, ...]
+    """A range word written out in several (`tot en met`): the end's day is in."""
+    round_words: frozenset[str]
+    joiners: frozenset[str]
+    external: Mapping[str, ExternalDay]
+    requested_byes: Mapping[str, AbsenceReason]
+    """A bye asked for (docs/rules.md, the variants): the arbiter grants it."""
 
 
-ONWARD = "vanaf"
-
-
-UNTIL = {"t/m": True, "tm": True, "t.e.m.": True, "tot": False}
-
-
-THROUGH = ("tot", "en", "met")
-"""`tot en met`, written out: as `t/m`."""
-
-
-EXTERNAL = {"extern": ExternalDay.OTHER_DAY, "extern-anderedag": ExternalDay.OTHER_DAY,
-            "extern-clubavond": ExternalDay.CLUB_NIGHT, "clubavond": ExternalDay.CLUB_NIGHT}
-REQUESTED_BYES = {"halvebye": AbsenceReason.HALF_BYE, "nulbye": AbsenceReason.ZERO_BYE}
-"""A bye asked for (docs/rules.md, the variants): the arbiter grants it."""
+DUTCH = Grammar(
+    dates.DUTCH, skip=frozenset({"van"}), onward="vanaf",
+    until={"t/m": True, "tm": True, "t.e.m.": True, "tot": False}, soft_until=frozenset(),
+    through=("tot", "en", "met"), round_words=frozenset({"ronde", "rondes", "ronden"}),
+    joiners=frozenset({"en", ","}),
+    external={"extern": ExternalDay.OTHER_DAY, "extern-anderedag": ExternalDay.OTHER_DAY,
+              "extern-clubavond": ExternalDay.CLUB_NIGHT, "clubavond": ExternalDay.CLUB_NIGHT},
+    requested_byes={"halvebye": AbsenceReason.HALF_BYE, "nulbye": AbsenceReason.ZERO_BYE})
+ENGLISH = Grammar(
+    dates.ENGLISH, skip=frozenset(), onward="from",
+    until={"through": True, "thru": True, "to": True, "until": False, "till": False,
+           "til": False}, soft_until=frozenset({"to"}),
+    through=("until", "and", "including"), round_words=frozenset({"round", "rounds"}),
+    joiners=frozenset({"and", ","}),
+    external={"external": ExternalDay.OTHER_DAY, "external-otherday": ExternalDay.OTHER_DAY,
+              "external-clubnight": ExternalDay.CLUB_NIGHT,
+              "clubnight": ExternalDay.CLUB_NIGHT},
+    requested_byes={"halfbye": AbsenceReason.HALF_BYE, "zerobye": AbsenceReason.ZERO_BYE})
+REQUESTED_BYES = frozenset(DUTCH.requested_byes.values())
+"""The reasons only an arbiter grants."""
 
 
 def parse(words: list[str], rounds: list[ScheduledRound], opened: int | None,
-          today: dt.date) -> Request:
+          today: dt.date, grammar: Grammar = DUTCH) -> Request:
     """`[datum | rondenummer | ronde N | van X t/m Y | tot X | vanaf X] [extern |
     extern-clubavond] [reden]`, several joined by `en`; X and Y rounds or dates (bot.dates),
     `t/m` also written `tot en met`; `tot X` from the open round (`opened`), `vanaf X` to the
-    last round. Reads dates with dateparser: run it in a thread."""
+    last round. In English: `[date | number | round N | from X to|through|until Y | until X |
+    from X] [external | external-clubnight] [reason]`, joined by `and`. Reads dates with
+    dateparser: run it in a thread."""
     request = Request()
     spans: list[Span] = []
     until: bool | None = None
     club_day = dates.club_day(r.date for r in rounds)
+
+    def point(at: int) -> Point | None:
+        return _point(words[at:], today, club_day, grammar.dates)[0]
+
     k, named_round, onward = 0, False, False
     while k < len(words):
         low = words[k].lower()
-        if low == ONWARD:
+        if low == grammar.onward and k + 1 < len(words) and (
+                point(k + 1) is not None or words[k + 1].lower() in grammar.round_words):
             onward = True
             k += 1
             continue
-        if low in SKIP or (low in ("en", ",") and spans and k + 1 < len(words)
-                           and _point(words[k + 1:], today, club_day)[0] is not None):
+        if low in grammar.skip or (low in grammar.joiners and spans and k + 1 < len(words)
+                                   and point(k + 1) is not None):
             k += 1
             continue
-        if low in ("ronde", "rondes", "ronden") and k + 1 < len(words) \
+        if low in grammar.round_words and k + 1 < len(words) \
                 and dates.is_number(words[k + 1]):
             k, named_round = k + 1, True
             continue
-        if low in UNTIL:
+        if low in grammar.until and (low not in grammar.soft_until or point(k + 1) is not None):
             if until is not None:
                 request.problem = texts.BAD_RANGE_END
                 return request
-            through = tuple(w.lower() for w in words[k:k + 3]) == THROUGH
-            until = through or UNTIL[low]
-            k += 3 if through else 1
+            size = len(grammar.through)
+            through = tuple(w.lower() for w in words[k:k + size]) == grammar.through
+            until = through or grammar.until[low]
+            k += size if through else 1
             continue
-        if low in EXTERNAL:
-            request.reason, request.day = AbsenceReason.EXTERNAL, EXTERNAL[low]
+        if low in grammar.external:
+            request.reason, request.day = AbsenceReason.EXTERNAL, grammar.external[low]
             k += 1
             continue
-        if low in REQUESTED_BYES:
-            request.reason, request.day = REQUESTED_BYES[low], None
+        if low in grammar.requested_byes:
+            request.reason, request.day = grammar.requested_byes[low], None
             k += 1
             continue
-        point, used = _point(words[k:], today, club_day)
-        if point is None:
+        found, used = _point(words[k:], today, club_day, grammar.dates)
+        if found is None:
             if words[k].isascii() and words[k].isdigit():  # too long for any round
                 request.problem = texts.NOT_SCHEDULED.format(round=esc(words[k]))
                 return request
@@ -118,32 +155,35 @@ def parse(words: list[str], rounds: list[ScheduledRound], opened: int | None,
                 return request
             request.note = " ".join(words[k:])
             break
-        bare, named_round = isinstance(point, int) and not named_round, False
+        bare, named_round = isinstance(found, int) and not named_round, False
         k += used
         if until is None:
-            spans.append(Span(point, bare_start=bare, onward=onward))
+            spans.append(Span(found, bare_start=bare, onward=onward))
             onward = False
             continue
         last = spans.pop() if spans and spans[-1].end is None else None
-        spans.append(Span(None if last is None else last.start, point, until,
+        spans.append(Span(None if last is None else last.start, found, until,
                           last is not None and last.bare_start))
         until = None
     if until is not None:
         request.problem = texts.BAD_RANGE_END
         return request
     for span in spans:
-        found = _rounds(span, rounds, opened, today)
-        if isinstance(found, str):
-            request.problem = found
+        chosen = _rounds(span, rounds, opened, today)
+        if isinstance(chosen, str):
+            request.problem = chosen
             return request
-        request.rounds += [r for r in found if r not in request.rounds]
+        request.rounds += [r for r in chosen if r not in request.rounds]
     return request
 
 
-def _point(words: list[str], today: dt.date, club_day: int | None) -> tuple[Point | None, int]:
+def _point(words: list[str], today: dt.date, club_day: int | None,
+           words_for_days: dates.Words) -> tuple[Point | None, int]:
     """The day or the round number the words start with, and how many words it took: `2 dec`
     is a day, `2` a round."""
-    found = dates.read(words, today, club_day)
+    if not words:
+        return None, 0
+    found = dates.read(words, today, club_day, words_for_days)
     if found is not None:
         return found.date, found.words
     return (int(words[0]), 1) if dates.is_number(words[0]) else (None, 0)

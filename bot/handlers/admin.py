@@ -18,7 +18,14 @@ from bot import dates, i18n, texts
 from bot.answer import Answer, Refused
 from bot.chat import esc, show_date, show_moment
 from bot.flows import admin, members, signoff, views
-from bot.handlers.common import actor, arbiter_only, command, find_member, number
+from bot.handlers.common import (
+    actor,
+    arbiter_only,
+    command,
+    find_member,
+    number,
+    typed_in_english,
+)
 from bot.services import App, Context, WebAccess, schedule
 from core.errors import InvalidInputError
 from core.ratings import RatingList
@@ -67,10 +74,11 @@ async def spelers(update: Update, context: Context) -> Answer:
     return Answer("\n".join(lines))
 
 
-async def _date(context: Context, words: list[str], today: dt.date) -> dt.date:
+async def _date(update: Update, context: Context, words: list[str], today: dt.date) -> dt.date:
     """The date the words are, all of them (refused when they are not one)."""
     night = dates.club_day(r.date for r in await schedule(context.services))
-    found = await asyncio.to_thread(dates.read, words, today, night)
+    found = await asyncio.to_thread(dates.read, words, today, night,
+                                    dates.ENGLISH if typed_in_english(update) else dates.DUTCH)
     if found is None or found.words != len(words):
         raise Refused(texts.BAD_DATE.format(text=esc(" ".join(words))))
     return found.date
@@ -97,7 +105,7 @@ async def ronde(update: Update, context: Context) -> Answer:
                   for e in await admin.externals_without_result(services)]
         return Answer("\n".join(lines))
     if args[0].lower() == "nieuw" and len(args) >= 2:
-        date = await _date(context, args[1:], today)
+        date = await _date(update, context, args[1:], today)
         if date < today:
             return Answer(texts.RONDE_PAST.format(date=show_date(date, today)))
         planned = await admin.plan_round(services, date, actor=actor(update))
@@ -107,7 +115,7 @@ async def ronde(update: Update, context: Context) -> Answer:
             lines.append(texts.RONDE_RENUMBERED)
         return Answer("\n".join(lines + _same_day(planned)))
     if args[0].lower() == "uitstel" and len(args) >= 3 and number(args[1]) is not None:
-        date = await _date(context, args[2:], today)
+        date = await _date(update, context, args[2:], today)
         if date < today:
             return Answer(texts.RONDE_PAST.format(date=show_date(date, today)))
         moved = await admin.move_round(services, int(args[1]), date, actor=actor(update))

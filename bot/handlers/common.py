@@ -125,31 +125,39 @@ WORDS: Mapping[str, str] = {
     "clubnight": "clubavond", "otherday": "anderedag", "external": "extern",
     "halfbye": "halvebye", "zerobye": "nulbye", "draw": "remise",
     "external-clubnight": "extern-clubavond", "external-otherday": "extern-anderedag",
-    "from": "van", "through": "t/m", "until": "tot", "till": "tot", "next": "volgende",
-    "this": "deze", "coming": "komende", "today": "vandaag", "tomorrow": "morgen",
-    "monday": "maandag", "tuesday": "dinsdag", "wednesday": "woensdag",
-    "thursday": "donderdag", "friday": "vrijdag", "saturday": "zaterdag", "sunday": "zondag",
 }
-"""The words of a command typed under its English name, as the Dutch command reads them
-(`/pairing confirm` is `/indeling bevestig`)."""
+"""The keywords of a command typed under its English name, as the Dutch command reads them
+(`/pairing confirm` is `/indeling bevestig`). Dates and sign-off phrases are no keywords:
+each language's grammar reads its own (`bot.dates`, `bot.phrases`)."""
+
+
+def typed_in_english(update: Update) -> bool:
+    """Whether the command was typed under its English name (`/signoff`, not `/afmelden`):
+    its words are read, and the commands it is told of are spelled, in English."""
+    message = update.effective_message
+    typed = (message.text or "") if message is not None else ""
+    word = typed.split(maxsplit=1)[0].split("@")[0].lstrip("/").lower() if typed else ""
+    return word in ENGLISH.values()
 
 
 def command(name: str, handler: Command, *, reads_only: bool = False,
-            reads_first: bool = False) -> CommandHandler[Context, None]:
+            reads_first: bool = False, own_words: bool = False
+            ) -> CommandHandler[Context, None]:
     """A command for new messages only (an edited command is answered elsewhere, not re-run),
-    run by `answering`; under its Dutch name and its English one."""
+    run by `answering`; under its Dutch name and its English one. Under the English name its
+    keywords are read as the Dutch ones, unless the command reads its `own_words` in the
+    language it was typed in (`typed_in_english`)."""
     english = ENGLISH.get(name)
     names = [name] if english is None else [name, english]
-    run = handler if english is None else _words_in_dutch(handler, english)
+    run = handler if english is None or own_words else _words_in_dutch(handler)
     return CommandHandler(names, answering(run, reads_only=reads_only,
                                            reads_first=reads_first),
                           filters=filters.UpdateType.MESSAGE)
 
 
-def _words_in_dutch(handler: Command, english: str) -> Command:
+def _words_in_dutch(handler: Command) -> Command:
     async def run(update: Update, context: Context) -> Answer | Write:
-        typed = (update.effective_message.text or "") if update.effective_message else ""
-        if typed.split(maxsplit=1)[0].split("@")[0].lower() == f"/{english}":
+        if typed_in_english(update):
             context.args = [WORDS.get(word.lower(), word) for word in context.args or []]
         return await handler(update, context)
     return run

@@ -12,10 +12,15 @@ from bot.answer import Answer, Refused, Toast, Write
 from bot.callbacks import Attendance
 from bot.chat import esc, show_date, show_moment
 from bot.flows import members, signoff
-from bot.handlers.common import button, command, is_arbiter, member
+from bot.handlers.common import button, command, is_arbiter, member, typed_in_english
 from bot.services import App, Context, open_round, schedule
 from core.preview import Earning
 from core.season import Absence, AbsenceReason, ExternalDay
+
+
+def grammar(update: Update) -> phrases.Grammar:
+    """The grammar of the language the command was typed in."""
+    return phrases.ENGLISH if typed_in_english(update) else phrases.DUTCH
 
 
 async def _target(update: Update, context: Context, words: list[str],
@@ -43,10 +48,11 @@ async def afmelden(update: Update, context: Context) -> Answer | Write:
     today = services.clock().astimezone(services.settings.timezone).date()
     upcoming = await open_round(services)
     parsed = await asyncio.to_thread(phrases.parse, words, await schedule(services),
-                                     None if upcoming is None else upcoming.number, today)
+                                     None if upcoming is None else upcoming.number, today,
+                                     grammar(update))
     if parsed.problem:
         return Answer(parsed.problem + "\n" + texts.AFMELDEN_USAGE)
-    if parsed.reason in phrases.REQUESTED_BYES.values() and not arbiter:
+    if parsed.reason in phrases.REQUESTED_BYES and not arbiter:
         return Answer(texts.REQUESTED_BYE_BY_ARBITER)
     if not parsed.rounds:
         if upcoming is None:
@@ -103,7 +109,8 @@ async def aanmelden(update: Update, context: Context) -> Answer:
     upcoming = await open_round(services)
     planned = await schedule(services)
     parsed = await asyncio.to_thread(phrases.parse, words, planned,
-                                     None if upcoming is None else upcoming.number, today)
+                                     None if upcoming is None else upcoming.number, today,
+                                     grammar(update))
     if parsed.problem or parsed.note:
         return Answer(parsed.problem
                       or texts.NOT_A_ROUND.format(text=esc(parsed.note.split()[0])))
@@ -172,7 +179,7 @@ async def herinnering(update: Update, context: Context) -> Answer:
 
 
 def register(app: App) -> None:
-    app.add_handler(command("afmelden", afmelden, reads_first=True))
-    app.add_handler(command("aanmelden", aanmelden))
+    app.add_handler(command("afmelden", afmelden, reads_first=True, own_words=True))
+    app.add_handler(command("aanmelden", aanmelden, own_words=True))
     app.add_handler(command("herinnering", herinnering))
     app.add_handler(button((Attendance,), attendance_button, reads_first=True))

@@ -7,7 +7,7 @@ import io
 import zipfile
 
 from bot import i18n, texts
-from storage import results
+from storage import attendance, results
 from storage.seasons import load_season
 from tests.bot.conftest import ARBITER, GROUP, boards
 from tests.bot.test_season import pass_deadline, publish, set_up_club
@@ -154,3 +154,25 @@ async def test_a_result_not_final_is_marked_everywhere_and_counts_nowhere(tg, tm
         assert "0-1" in plain(page) and disputed not in plain(page)
     finally:
         await bot.stop()
+
+
+async def test_an_english_sign_off_names_the_rounds_it_says(bot, members):
+    await set_up_club(bot, members, rounds=5)
+    bot.clock.now = bot.clock.now.replace(month=12, day=2)  # Wednesday 2 December
+    bram = members[1]
+    await bot.ask(bram, "/language en")
+    said = await bot.ask(bram, "/signoff thursday next week")
+    assert said.text.startswith("Bram de Boer is signed off for round 2 (Thu 10 Dec).")
+    assert len(said.text.splitlines()) == 1
+    said = await bot.ask(bram, "/signoff in 8 days")
+    assert "round 2 (Thu 10 Dec)" in said.text
+    said = await bot.ask(bram, "/signoff from 24 December off to Spain with my new family")
+    assert [line.split(" (")[0] for line in said.text.splitlines()
+            if line.startswith("Bram")] == [f"Bram de Boer is signed off for round {n}"
+                                            for n in (4, 5)]
+    store = bot.app.bot_data.db
+    assert await attendance.signed_off_rounds(store, "p1", from_round=1) == [2, 4, 5]
+    # The reason is kept as he typed it, not a word of it made Dutch.
+    async with store.fresh() as conn, conn.execute(
+            "SELECT DISTINCT note FROM signoff WHERE note <> ''") as cur:
+        assert [row[0] for row in await cur.fetchall()] == ["off to Spain with my new family"]
