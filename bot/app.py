@@ -21,6 +21,7 @@ from telegram.request import HTTPXRequest
 
 from bot import i18n, texts
 from bot.config import Config
+from bot.flows.admin import give_deadlines
 from bot.handlers import (
     admin,
     errors,
@@ -102,6 +103,7 @@ async def _start(app: App) -> None:
                                                 club=config.club)
     if services.worker is None:
         services.worker = Worker(config.database, config.club)
+    await give_deadlines(services)
     services.bot_name = app.bot.username or ""
     try:
         await _menus(app, sorted(await services.arbiters()))

@@ -191,9 +191,10 @@ def _parser() -> argparse.ArgumentParser:
     _database_option(source)
     source.add_argument("--season", type=Path, default=None, metavar=_("SEIZOEN.json"),
                         help=_("een seizoensbestand bijwerken in plaats van de database"))
-    ratings.add_argument("--lijst", dest="which", choices=[w.value for w in RatingList],
-                         default=None, help=_("welke lijst van de KNSB (standaard: die van de "
-                                            "club, zie /instellingen; anders klassiek)"))
+    ratings.add_argument("--lijst", dest="which", type=_rating_list_named, default=None,
+                         metavar="klassiek|rapid|snel", help=_(
+                             "welke lijst van de KNSB (ook: classical, blitz; standaard: die "
+                             "van de club, zie /instellingen; anders klassiek)"))
     ratings.add_argument("--bevestig", dest="confirm", action="store_true",
                          help=_("de ratings echt bijwerken (anders alleen tonen)"))
     ratings.add_argument("--ook", dest="also", action="append", default=[], metavar="ID",
@@ -615,10 +616,17 @@ def _run_import_trf(args: argparse.Namespace) -> ExitCode:
     return ExitCode.OK
 
 
+def _rating_list_named(word: str) -> RatingList:
+    found = RatingList.named(word)
+    if found is None:
+        raise argparse.ArgumentTypeError(texts.RATING_LIST_WORD.format(word=word))
+    return found
+
+
 def _run_ratings(args: argparse.Namespace) -> ExitCode:
     from core.ratings import RatingListError, apply, propose, read_list
 
-    which = RatingList(args.which) if args.which else RatingList.CLASSICAL \
+    which = args.which if args.which else RatingList.CLASSICAL \
         if args.season is not None else _with_database(database_path(args.db), _rating_list,
                                                           club=args.club_number)
     try:

@@ -355,6 +355,11 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
     StoreProblem.MOVE_ORDER: "Dan komt ronde {round} voorbij ronde {other} ({date}), en de "
                              "rondes blijven op datumvolgorde. Verplaats eerst ronde {other}, "
                              "of laat ronde {round} vervallen en plan een nieuwe.",
+    StoreProblem.MOVE_PUBLISHED: ("Ronde {round} is al gepubliceerd; die verzet ik niet meer. "
+                                  "Worden de partijen later gespeeld, dan komen de uitslagen "
+                                  "gewoon later binnen (zelf invoeren: /uitslag BORD UITSLAG "
+                                  "ronde {round}). De volgende ronde kan intussen al worden "
+                                  "ingedeeld."),
     StoreProblem.ROUND_ORDER: "Ronde {round} op {date} is al ingedeeld of gespeeld. Een ronde "
                               "op een eerdere datum kan er niet meer voor.",
 }
@@ -367,10 +372,10 @@ def store_problem(error: StoreError) -> str:
 # --- the bot -----------------------------------------------------------------------------------
 
 
-START = (
-    "Hallo! Ik regel de interne Keizercompetitie van de club.\n\n"
-    "Eerst koppelen: stuur <code>/ik je naam</code>, dan keurt de wedstrijdleider het goed.\n"
-    "Daarna:\n"
+START = "Hallo! Ik regel de interne Keizercompetitie van de club."
+START_LINK = ("Eerst koppelen: stuur <code>/ik je naam</code>, dan keurt de wedstrijdleider het "
+              "goed.\nDaarna:")
+START_COMMANDS = (
     "/afmelden – afmelden voor de volgende ronde\n"
     "/aanmelden – afmelding intrekken (flexibel lid: aanmelden)\n"
     "/uitslag 1-0 – uitslag doorgeven (als antwoord op de indeling)\n"
@@ -379,6 +384,7 @@ START = (
     "/indeling – de indeling, /mijn – jouw afmeldingen en partij\n"
     "/agenda – de rondes (en je partijen) in je agenda\n"
     "/herinnering aan | uit – de herinnering ook privé, met knoppen\n"
+    "/taal en | nl – Engels of Nederlands\n"
     "/help – dit overzicht"
 )
 HELP_ARBITER = (
@@ -436,7 +442,11 @@ AFMELDEN_USAGE = ("Zo meld je je af: <code>/afmelden</code> (volgende ronde), "
                   "<code>/afmelden van 12 t/m 14</code>, <code>/afmelden tot 15 maart</code>, "
                   "eventueel met <code>extern</code> of <code>extern-clubavond</code> en een "
                   "reden.")
-NO_OPEN_ROUND = "Er staat geen ronde op het programma om je voor af te melden."
+NO_OPEN_ROUND = "Er staat geen ronde meer open op het programma."
+SIGN_OFF_NO_ROUND = "Er staat geen ronde op het programma om je voor af te melden."
+SIGN_OFF_NO_ROUND_FOR = "Er staat geen ronde op het programma om {name} voor af te melden."
+NO_ROUND_TO_PAIR = ("Er staat geen ronde op het programma om in te delen. Plan er een met "
+                    "<code>/ronde nieuw DATUM</code>.")
 NOT_SCHEDULED = "Ronde {round} staat niet op het programma."
 NO_ROUND_ON_DATE = "Op {date} staat geen ronde op het programma."
 NOT_A_ROUND = "'{text}' is geen rondenummer of datum."
@@ -515,6 +525,7 @@ NOT_YOUR_BUTTON = "Deze knop is niet voor jou."
 ROUND_COMPLETE = "Alle uitslagen van ronde {round} zijn binnen. De nieuwe stand:"
 
 STAND_GROUP_MORE = "De hele stand: stuur /stand in een privégesprek met mij."
+STANDINGS_MORE = "… en nog {count}. De hele stand: stuur /stand in een privégesprek met mij."
 STAND_NOT_YET = "Je staat nog niet in de stand: je speelt mee vanaf ronde {round}."
 STAND_EMPTY = "Er is nog geen stand: er is nog geen ronde gespeeld."
 MIJN = "{name}: {rank}e met {score} punten, waarde {value}."
@@ -638,11 +649,14 @@ RONDE_USAGE = ("<code>/ronde nieuw DATUM</code>, <code>/ronde uitstel N DATUM</c
 RONDE_CANCELLED = "Ronde {round} vervalt; de rondes erna schuiven een nummer op."
 RONDE_NONE = "Er staan nog geen rondes op het programma."
 RONDE_LINE = "Ronde {round}: {date}, afmelden tot {deadline} – {state}"
+RONDE_LINE_PLAYED = "Ronde {round}: {date} – {state}"
 RONDE_ADDED = "Ronde {round} gepland op {date}; afmelden kan tot {deadline}."
 RONDE_RENUMBERED = "De rondes daarna schuiven een nummer op."
 RONDE_SAME_DAY = "Let op: op die dag staat ook ronde {rounds}."
 RONDE_PAST = "{date} is al geweest. Kies een datum vanaf vandaag."
 RONDE_MOVED = "Ronde {round} verplaatst naar {date}; afmelden kan tot {deadline}."
+RONDE_DRAFT_DROPPED = ("De conceptindeling is vervallen; bij de nieuwe deadline deel ik de ronde "
+                       "opnieuw in.")
 STATE_WORDS: Mapping[RoundState, str] = {
     RoundState.PLANNED: "gepland", RoundState.LOCKED: "deadline verstreken",
     RoundState.DRAFTED: "concept klaar", RoundState.PUBLISHED: "gepubliceerd",
@@ -796,6 +810,10 @@ HERINNERING_OFF = "Je krijgt de herinnering niet meer privé (in de clubgroep no
 HERINNERING_USAGE = ("<code>/herinnering aan</code>: de herinnering voor elke ronde ook privé; "
                      "<code>/herinnering uit</code>: niet meer.")
 LANGUAGE_NAMES: Mapping[str, str] = {"nl": "Nederlands", "en": "Engels"}
+RATING_LIST_WORD = "'{word}' is geen lijst van de KNSB: kies klassiek, rapid of snel (blitz)."
+RATING_LIST_NAMES: Mapping[str, str] = {"klassiek": "klassiek", "rapid": "rapid",
+                                        "snel": "snel"}
+"""The KNSB's lists by the word the club chose one with, as the reader says it."""
 TAAL_USAGE = ("Ik spreek nu {language} met je. <code>/taal en</code>: English; "
               "<code>/taal nl</code>: Nederlands.")
 TAAL_DONE = "Vanaf nu spreek ik {language} met je, ook op je clubpagina."
@@ -861,6 +879,7 @@ WEB_PLAYOFF_LATER = ("Na de laatste ronde: de clubkampioen, of een barrage als n
 WEB_CROSSTABLE = "Kruistabel"
 WEB_ROUND_COLUMN = "Ronde"
 WEB_GAME_COLUMNS = ("Bord", "Wit", "Zwart", "Uitslag")
+CROSSTABLE_FILE = "kruistabel.html"
 CROSSTABLE_CAPTION = "Kruistabel na ronde {round}"
 EXPORT_CAPTION = "Stand, rondes en kruistabel als webpagina's en CSV, na ronde {round}."
 CHART_CAPTION = "Het verloop van de ranglijst na ronde {round}."
@@ -994,7 +1013,10 @@ def rating_proposal(proposal: Proposal, names: Mapping[str, str], *,
             shown(missing))))
     if proposal.unchanged:
         lines.append(_(RATING_UNCHANGED).format(count=len(proposal.unchanged)))
-    lines.append(_(RATING_WAIT) if proposal.updates or proposal.close else _(RATING_NOTHING))
+    if not (proposal.updates or proposal.close):
+        lines.append(_(RATING_NOTHING))
+    elif not ids:  # the command line says how to apply it in its own words
+        lines.append(_(RATING_WAIT))
     return "\n".join(lines)
 
 

@@ -35,6 +35,15 @@ class RatingList(StrEnum):
     def file_name(self) -> str:
         return f"{self.value.upper()}.csv"
 
+    @classmethod
+    def named(cls, word: str) -> RatingList | None:
+        """The list a word names, in Dutch or in English (`snel` and `blitz` alike)."""
+        return _LIST_NAMES.get(word.strip().lower())
+
+
+_LIST_NAMES = {**{kind.value: kind for kind in RatingList}, "classical": RatingList.CLASSICAL,
+               "classic": RatingList.CLASSICAL, "blitz": RatingList.BLITZ}
+
 
 MAX_BYTES = 20 * 1024 * 1024
 """The largest list taken, packed or not; the national list is a few megabytes."""

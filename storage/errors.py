@@ -53,6 +53,8 @@ class StoreProblem(StrEnum):
     """The round would start at a moment already gone (its deadline too)."""
     MOVE_ORDER = "move_order"
     """A round moved past another one (rounds are numbered by date)."""
+    MOVE_PUBLISHED = "move_published"
+    """A published round moved: its games are out, they are played when they are played."""
     """A round dated before a round already under way (rounds are numbered by date)."""
 
 

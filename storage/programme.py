@@ -6,9 +6,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from core.season import AbsenceReason
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
+from storage.rounds import move
 from storage.seasons import checked, round_row, season_id
 from storage.states import PUBLIC, RoundState
 
@@ -35,18 +37,30 @@ async def schedule(db: Database) -> list[ScheduledRound]:
 
 
 async def set_schedule(db: Database, number: int, *, date: dt.date,
-                       deadline: dt.datetime | None, actor: int | None) -> None:
-    """Move a planned round to another date (postpone)."""
+                       deadline: dt.datetime | None, actor: int | None) -> bool:
+    """Move a round not yet published to another date (postpone). A round past its deadline
+    is planned again: its draft goes (boards, bye, broken rules), and members can sign off
+    until the new deadline. True if a draft went."""
     async with db.transaction() as conn:
         rnd = await round_row(conn, await season_id(conn), number)
-        if rnd["state"] != RoundState.PLANNED:
-            raise InputStoreError(StoreProblem.BAD_STATE, round=number, state=rnd["state"])
+        if rnd["state"] in PUBLIC:
+            raise InputStoreError(StoreProblem.MOVE_PUBLISHED, round=number)
+        dropped = bool(rnd["state"] != RoundState.PLANNED)
+        if dropped:
+            for table in ("game", "broken_rule"):
+                await conn.execute(f"DELETE FROM {table} WHERE round_id = ?", (rnd["id"],))
+            await conn.execute("DELETE FROM signoff WHERE round_id = ? AND reason = ?",
+                               (rnd["id"], AbsenceReason.BYE))
+            await move(conn, rnd, RoundState.PLANNED, actor=actor)
         await conn.execute("UPDATE round SET date = ?, deadline = ? WHERE id = ?",
                            (date.isoformat(), None if deadline is None else deadline.isoformat(),
                             rnd["id"]))
         await audit.record(conn, actor=actor, action="round.move", entity="round",
-                           entity_id=number, old={"date": rnd["date"]},
+                           entity_id=number, old={"date": rnd["date"], "state": rnd["state"]},
                            new={"date": date.isoformat()})
+        if dropped:
+            await checked(db)
+    return dropped
 
 
 async def message_round(db: Database, chat_id: int, message_id: int) -> int | None:

@@ -22,9 +22,10 @@ class RoundState(StrEnum):
 
 TRANSITIONS: Mapping[RoundState, frozenset[RoundState]] = {
     RoundState.PLANNED: frozenset({RoundState.LOCKED}),
-    RoundState.LOCKED: frozenset({RoundState.DRAFTED}),
+    # Back to planned: the round was postponed before its publication (its draft goes).
+    RoundState.LOCKED: frozenset({RoundState.DRAFTED, RoundState.PLANNED}),
     RoundState.DRAFTED: frozenset({RoundState.DRAFTED, RoundState.LOCKED,
-                                   RoundState.PUBLISHED}),
+                                   RoundState.PUBLISHED, RoundState.PLANNED}),
     RoundState.PUBLISHED: frozenset({RoundState.COMPLETE}),
     RoundState.COMPLETE: frozenset({RoundState.PUBLISHED}),
 }

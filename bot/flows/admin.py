@@ -83,8 +83,29 @@ async def withdraw(services: Services, who: Member, *, actor: int) -> int:
 
 
 async def rounds_ahead(services: Services) -> list[ScheduledRound]:
-    """The rounds not yet complete, for the arbiter's overview."""
-    return [r for r in await schedule(services) if r.state is not RoundState.COMPLETE]
+    """The arbiter's overview: the last round played, and every round not yet complete."""
+    planned = await schedule(services)
+    done = [r for r in planned if r.state is RoundState.COMPLETE]
+    return done[-1:] + [r for r in planned if r.state is not RoundState.COMPLETE]
+
+
+async def give_deadlines(services: Services) -> list[int]:
+    """Rounds on the schedule with a date and no deadline (a season loaded from a file): each
+    gets the one its date and the club's settings give, so that it is drafted in time and
+    sign-offs are on time or late by it. The rounds it gave one."""
+    db = services.db
+    if not await seasons.has_season(db):
+        return []
+    given = []
+    async with db.transaction():
+        settings = await club.settings(db)
+        for r in await schedule(services):
+            if r.state is RoundState.PLANNED and r.date is not None and r.deadline is None:
+                await programme.set_schedule(db, r.number, date=r.date, actor=None,
+                                             deadline=deadline_for(
+                                                 r.date, settings, services.settings.timezone))
+                given.append(r.number)
+    return given
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +132,8 @@ class Scheduled:
     """Other rounds on that date (allowed, but worth a word)."""
     renumbered: bool = False
     """Later rounds moved up one number to keep the rounds in date order."""
+    draft_dropped: bool = False
+    """Postponed after its deadline: its draft went, and it is paired at the new one."""
 
 
 async def _deadline(services: Services, date: dt.date) -> dt.datetime:
@@ -150,9 +173,11 @@ async def move_round(services: Services, number: int, date: dt.date, *,
             raise InputStoreError(StoreProblem.MOVE_ORDER, round=number, other=other,
                                   date=show_date(dated[other]))
         deadline = await _deadline(services, date)
-        await programme.set_schedule(db, number, date=date, deadline=deadline, actor=actor)
+        dropped = await programme.set_schedule(db, number, date=date, deadline=deadline,
+                                               actor=actor)
     return Scheduled(number, date, deadline,
-                     tuple(n for n, d in dated.items() if d == date and n != number))
+                     tuple(n for n, d in dated.items() if d == date and n != number),
+                     draft_dropped=dropped)
 
 
 async def cancel_round(services: Services, number: int, *, actor: int) -> None:

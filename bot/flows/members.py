@@ -14,6 +14,7 @@ from bot.chat import esc, owe_to_arbiters, send
 from bot.services import Services
 from storage import roster
 from storage.roster import Member
+from storage.seasons import has_season
 
 __all__ = ["Applicant", "Linked", "Member", "ask_link", "by_key", "decide", "everyone",
            "key_of", "matching", "named_first", "of_user"]
@@ -21,6 +22,12 @@ __all__ = ["Applicant", "Linked", "Member", "ask_link", "by_key", "decide", "eve
 
 async def of_user(services: Services, user_id: int) -> Member | None:
     return await roster.member_of(services.db, user_id)
+
+
+async def is_linked(services: Services, user_id: int) -> bool:
+    """Whether the user is a linked member (before a season is loaded, nobody is)."""
+    return await has_season(services.db) and \
+        await roster.member_of(services.db, user_id) is not None
 
 
 async def everyone(services: Services) -> list[Member]:

@@ -228,12 +228,16 @@ async def _owe_standings(services: Services, season: Season, standings: Standing
     settings = await club.settings(services.db)
     if settings.group_chat_id is None:
         return
+    more = len(standings.rows) - messages.GROUP_TOP
     with i18n.use(settings.language):
         await send(services, settings.group_chat_id,
                    texts.ROUND_COMPLETE.format(round=number) + "\n" +
                    messages.standings_table(standings, season.rules.display_decimals,
-                                             messages.GROUP_TOP),
-                   thread_id=settings.group_thread_id, about=texts.THE_GROUP)
+                                             messages.GROUP_TOP) +
+                   ("\n" + texts.STANDINGS_MORE.format(count=more) if more > 0 else ""),
+                   thread_id=settings.group_thread_id, about=texts.THE_GROUP,
+                   markup=messages.page_button(services.settings, settings.web,
+                                               services.bot_name, private=False))
         for item in announcements(season, number):
             await send(services, settings.group_chat_id, announce.announcement(season, item),
                        thread_id=settings.group_thread_id, about=texts.THE_GROUP)

@@ -24,6 +24,7 @@ from bot.handlers.common import (
     command,
     find_member,
     number,
+    spelled,
     typed_in_english,
 )
 from bot.services import App, Context, WebAccess, schedule
@@ -97,9 +98,10 @@ async def ronde(update: Update, context: Context) -> Answer:
     zone = services.settings.timezone
     today = services.clock().astimezone(zone).date()
     if not args:
-        lines = [texts.RONDE_LINE.format(round=r.number, date=show_date(r.date),
-                                         deadline=show_moment(r.deadline, zone),
-                                         state=texts.STATE_WORDS[r.state])
+        lines = [(texts.RONDE_LINE if r.deadline is not None else texts.RONDE_LINE_PLAYED)
+                 .format(round=r.number, date=show_date(r.date),
+                         deadline=show_moment(r.deadline, zone),
+                         state=texts.STATE_WORDS[r.state])
                  for r in await admin.rounds_ahead(services)] or [texts.RONDE_NONE]
         lines += [texts.EXTERNAL_OPEN.format(round=e.round, name=esc(e.name))
                   for e in await admin.externals_without_result(services)]
@@ -121,7 +123,8 @@ async def ronde(update: Update, context: Context) -> Answer:
         moved = await admin.move_round(services, int(args[1]), date, actor=actor(update))
         return Answer("\n".join([texts.RONDE_MOVED.format(
             round=moved.round, date=show_date(date, today),
-            deadline=show_moment(moved.deadline, zone)), *_same_day(moved)]))
+            deadline=show_moment(moved.deadline, zone)),
+            *([texts.RONDE_DRAFT_DROPPED] if moved.draft_dropped else []), *_same_day(moved)]))
     if args[0].lower() == "vervalt" and len(args) == 2 and number(args[1]) is not None:
         await admin.cancel_round(services, int(args[1]), actor=actor(update))
         return Answer(texts.RONDE_CANCELLED.format(round=args[1]))
@@ -185,7 +188,8 @@ async def instellingen(update: Update, context: Context) -> Answer:
         return Answer(texts.INSTELLINGEN.format(
             start=settings.round_start.strftime("%H:%M"), deadline=settings.deadline_minutes,
             reminder=settings.reminder_minutes, web=texts.WEB_ACCESS_WORDS[settings.web],
-            city=esc(settings.city) or texts.CITY_NONE, rating_list=settings.rating_list,
+            city=esc(settings.city) or texts.CITY_NONE,
+            rating_list=texts.RATING_LIST_NAMES[settings.rating_list],
             language=texts.LANGUAGE_NAMES[settings.language],
             rules=texts.rules_in_words(rules)))
     if args[0].lower() in ("reglement", "regel"):
@@ -208,8 +212,8 @@ async def instellingen(update: Update, context: Context) -> Answer:
         change["web"] = WebAccess(args[1].lower())
     elif name == "plaats" and len(args) >= 2:
         change["city"] = " ".join(args[1:])[:CITY_LENGTH]
-    elif name == "ratinglijst" and len(args) == 2 and args[1].lower() in set(RatingList):
-        change["rating_list"] = RatingList(args[1].lower())
+    elif name == "ratinglijst" and len(args) == 2 and RatingList.named(args[1]) is not None:
+        change["rating_list"] = RatingList.named(args[1])
     elif name == "taal" and len(args) == 2 and args[1].lower() in i18n.LANGUAGES:
         change["language"] = args[1].lower()
     else:
@@ -240,7 +244,7 @@ async def _change_rules(update: Update, context: Context, args: list[str]) -> An
                       for m in done.moved[:10]) or texts.RULES_NO_MOVES
     return Answer(texts.RULES_PREVIEW.format(
         round=done.after_round, moves=moves, count=len(done.moved),
-        command=esc(" ".join(["/instellingen", *words, "bevestig"]))))
+        command=esc(spelled(update, "instellingen", *words, "bevestig"))))
 
 
 def _value(text: str) -> object:
@@ -285,7 +289,7 @@ async def extern(update: Update, context: Context) -> Answer:
                                          number=number_named, sent_at=message.date,
                                          actor=actor(update))
     if booked is None:
-        return Answer(texts.NO_OPEN_ROUND)
+        return Answer(texts.SIGN_OFF_NO_ROUND_FOR.format(name=esc(who.name)))
     return Answer(texts.EXTERN_DONE.format(
         name=esc(who.name), team=team, result=texts.EXTERNAL_RESULT_WORDS[result],
         round=booked.round, day=texts.EXTERNAL_DAY_WORDS[booked.day]))
@@ -312,7 +316,7 @@ async def seizoen(update: Update, context: Context) -> Answer:
     names = {p.id: p.name for p in new.players}
     top = ", ".join(esc(names[pid]) for pid in (new.initial_ranking or ())[:5])
     gone = texts.SEIZOEN_GONE.format(names=", ".join(map(esc, made.gone))) if made.gone else ""
-    confirm = " ".join(["/seizoen nieuw", *([esc(name)] if name else []), "bevestig"])
+    confirm = esc(spelled(update, "seizoen", "nieuw", *([name] if name else []), "bevestig"))
     return Answer(texts.SEIZOEN_PROPOSAL.format(
         name=esc(new.name), players=len(new.players), gone=gone, top=top + " …",
         confirm=confirm))

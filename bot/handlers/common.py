@@ -10,7 +10,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, filters
 
-from bot import callbacks, dates, texts
+from bot import callbacks, dates, i18n, texts
 from bot.answer import Answer, Refused, Toast, Write, after_commit, at_once, owe
 from bot.callbacks import Callback
 from bot.chat import Handler, answer, esc, say
@@ -138,6 +138,28 @@ def typed_in_english(update: Update) -> bool:
     typed = (message.text or "") if message is not None else ""
     word = typed.split(maxsplit=1)[0].split("@")[0].lstrip("/").lower() if typed else ""
     return word in ENGLISH.values()
+
+
+_IN_ENGLISH = {dutch: english for english, dutch in WORDS.items()}
+
+
+def spelled(update: Update, name: str, *words: str) -> str:
+    """A command to suggest to the sender, in the words he used: `/settings rules X confirm`
+    for whoever typed `/settings`, `/instellingen reglement X bevestig` for whoever typed it
+    in Dutch (`words` are the Dutch keywords, and values)."""
+    if not typed_in_english(update):
+        return " ".join([f"/{name}", *words])
+    return " ".join([f"/{ENGLISH.get(name, name)}", *(_IN_ENGLISH.get(w.lower(), w)
+                                                       for w in words)])
+
+
+async def own_language(update: Update, context: Context) -> str:
+    """The sender's own language, for what is said to him personally: also when he asked in
+    a group, which is answered in the club's."""
+    user = update.effective_user
+    if user is None:
+        return i18n.current()
+    return await context.services.first_contact(user.id, user.language_code)
 
 
 def command(name: str, handler: Command, *, reads_only: bool = False,

@@ -8,13 +8,18 @@ from telegram.ext import CallbackQueryHandler, MessageHandler, filters
 from bot import texts
 from bot.answer import Answer
 from bot.chat import say
+from bot.flows import members
 from bot.handlers.common import command, is_arbiter, stale_button
 from bot.services import App, Context
 
 
 async def start(update: Update, context: Context) -> Answer:
+    """What the bot does and the commands; how to link first, for whoever is not linked."""
+    user = update.effective_user
+    linked = user is not None and await members.is_linked(context.services, user.id)
+    parts = [texts.START, "", *(() if linked else (texts.START_LINK,)), texts.START_COMMANDS]
     extra = texts.HELP_ARBITER if await is_arbiter(update, context) else ""
-    return Answer(texts.START + extra)
+    return Answer("\n".join(parts) + extra)
 
 
 async def unknown(update: Update, context: Context) -> None:

@@ -41,7 +41,7 @@ async def _open_round(context: Context) -> ScheduledRound:
     """The round not yet published; refused if there is none."""
     upcoming = await open_round(context.services)
     if upcoming is None:
-        raise Refused(texts.NO_OPEN_ROUND)
+        raise Refused(texts.NO_ROUND_TO_PAIR)
     return upcoming
 
 

@@ -54,13 +54,14 @@ async def afmelden(update: Update, context: Context) -> Answer | Write:
         return Answer(parsed.problem + "\n" + texts.AFMELDEN_USAGE)
     if parsed.reason in phrases.REQUESTED_BYES and not arbiter:
         return Answer(texts.REQUESTED_BYE_BY_ARBITER)
-    if not parsed.rounds:
-        if upcoming is None:
-            return Answer(texts.NO_OPEN_ROUND)
-        parsed.rounds = [upcoming.number]
     message = update.effective_message
     assert message is not None and update.effective_user is not None
     actor = update.effective_user.id
+    if not parsed.rounds:
+        if upcoming is None:
+            return Answer(texts.SIGN_OFF_NO_ROUND if who.telegram_id == actor
+                          else texts.SIGN_OFF_NO_ROUND_FOR.format(name=esc(who.name)))
+        parsed.rounds = [upcoming.number]
     request = signoff.Request(tuple(parsed.rounds), parsed.reason, parsed.day, parsed.note)
     early = await signoff.prices(services, who, request)
 

@@ -8,11 +8,12 @@ import asyncio
 from telegram import Update
 from telegram.constants import ChatType
 
-from bot import announce, messages, texts
+from bot import announce, i18n, messages, texts
 from bot.answer import Answer, File
 from bot.chat import esc
 from bot.flows import views
-from bot.handlers.common import command, member
+from bot.flows.members import Member
+from bot.handlers.common import command, member, own_language
 from bot.i18n import number
 from bot.services import App, Context
 from core.numbers import format_number
@@ -33,9 +34,10 @@ async def stand(update: Update, context: Context) -> Answer:
         return Answer(texts.STAND_EMPTY)
     if view == "mij":
         who = await member(update, context)
-        mine = await views.breakdown(context.services, who.code)
-        if mine.table is None:  # joined after the last complete round
-            return Answer(texts.STAND_NOT_YET.format(round=mine.joined))
+        with i18n.use(await own_language(update, context)):
+            mine = await views.breakdown(context.services, who.code)
+            if mine.table is None:  # joined after the last complete round
+                return Answer(texts.STAND_NOT_YET.format(round=mine.joined))
         return Answer(personal=f"<pre>{esc(mine.table)}</pre>")
     chat = update.effective_chat
     private = chat is None or chat.type == ChatType.PRIVATE
@@ -74,7 +76,7 @@ async def kruistabel(season: Season) -> Answer:
     from bot.web.pages import Site
 
     page = await asyncio.to_thread(lambda: Site(season).crosstable())
-    return Answer(file=File(page.encode(), "kruistabel.html", texts.CROSSTABLE_CAPTION.format(
+    return Answer(file=File(page.encode(), texts.CROSSTABLE_FILE, texts.CROSSTABLE_CAPTION.format(
         round=season.complete_rounds)))
 
 
@@ -83,6 +85,12 @@ VIEWS = {"periode": periode, "groep": groep, "kruistabel": kruistabel}
 
 async def mijn(update: Update, context: Context) -> Answer:
     who = await member(update, context)
+    with i18n.use(await own_language(update, context)):
+        return Answer(personal=await _mine(context, who))
+
+
+async def _mine(context: Context, who: Member) -> str:
+    """A member's own summary, in the language of the moment."""
     mine = await views.mine(context.services, who)
     lines = []
     if mine.place is not None:
@@ -97,7 +105,7 @@ async def mijn(update: Update, context: Context) -> Answer:
             colour=texts.COLOURS_WORD["white" if game.white else "black"],
             opponent=esc(game.opponent), result="" if game.result is None else f" ({game.result})"))
     lines += [texts.MIJN_BYE.format(round=number) for number in mine.bye_rounds]
-    return Answer(personal="\n".join(lines))
+    return "\n".join(lines)
 
 
 def register(app: App) -> None:

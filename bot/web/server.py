@@ -77,15 +77,15 @@ class WebServer:
 
     async def _page(self, request: web.Request) -> web.StreamResponse:
         club = request.match_info.get("club")
+        site = self.sites.get(club or "")
         if club is None and "" not in self.sites:
             # A host: `/3` is club 3's front page, whose links are relative to `/3/`.
-            name = request.match_info.get("name", "")
-            if name in self.sites:
+            if request.match_info.get("name", "") in self.sites:
                 raise web.HTTPPermanentRedirect(f"{request.path}/")
-            return _text(404, texts.WEB_NOT_FOUND)
-        site = self.sites.get(club or "")
-        if site is None:
-            return _text(404, texts.WEB_NOT_FOUND)
+            site = None
+        if site is None:  # no club to ask: the browser's language
+            with i18n.use(i18n.from_accept_language(request.headers.get("Accept-Language"))):
+                return _text(404, texts.WEB_NOT_FOUND)
         return await site.page(request)
 
 

@@ -3,14 +3,17 @@ Two rounds published at once, results that are not final yet, and the arbiter's 
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import zipfile
 
 from bot import i18n, texts
+from bot.demo.fakeapi import User
+from core.season import Season
 from storage import attendance, results
 from storage.seasons import load_season
 from tests.bot.conftest import ARBITER, GROUP, boards
-from tests.bot.test_season import pass_deadline, publish, set_up_club
+from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
 
 
 def dutch(text: str, **facts: object) -> str:
@@ -176,3 +179,169 @@ async def test_an_english_sign_off_names_the_rounds_it_says(bot, members):
     async with store.fresh() as conn, conn.execute(
             "SELECT DISTINCT note FROM signoff WHERE note <> ''") as cur:
         assert [row[0] for row in await cur.fetchall()] == ["off to Spain with my new family"]
+
+
+async def test_a_personal_answer_asked_in_the_group_is_in_the_members_language(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    bram, anna = members[1], members[0]
+    await bot.ask(bram, "/language en")
+    mark = len(bot.tg.sent)
+    said = await bot.ask(bram, "/mine", chat_id=GROUP)
+    assert said.text == dutch("SENT_PRIVATELY")  # the group reads the club's language
+    private = await bot.tg.next_to(bram.id, "", after=mark)
+    assert "signed off" in private.text.lower() or "sign-offs" in private.text.lower()
+    assert "afmelding" not in private.text.lower()
+    # And the reverse: a Dutch member in an English club's group.
+    await bot.ask(ARBITER, "/instellingen taal en")
+    await bot.ask(anna, "/taal nl")
+    mark = len(bot.tg.sent)
+    await bot.ask(anna, "/mijn", chat_id=GROUP)
+    private = await bot.tg.next_to(anna.id, "", after=mark)
+    assert "afmeldingen" in private.text.lower()
+
+
+async def test_an_english_arbiter_is_told_commands_in_english(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    await play_round(bot, members, 1, await publish(bot, 1))
+    await bot.ask(ARBITER, "/language en")
+    shown = await bot.ask(ARBITER, "/settings")
+    assert "KNSB rating list: classical." in shown.text
+    proposed = await bot.ask(ARBITER, "/season new")
+    assert "<code>/season new confirm</code>" in proposed.text
+    dutch_typed = await bot.ask(ARBITER, "/seizoen nieuw")
+    assert "<code>/seizoen nieuw bevestig</code>" in dutch_typed.text
+    preview = await bot.ask(ARBITER, "/settings rules drie-cycli")
+    assert "Then send <code>/settings rules drie-cycli confirm</code>." in preview.text
+    table = await bot.ask(members[1], "/standings crosstable")
+    assert table.filename == "kruistabel.html"  # a Dutch member
+    await bot.ask(members[1], "/language en")
+    table = await bot.ask(members[1], "/standings crosstable")
+    assert table.filename == "crosstable.html"
+
+
+async def test_help_says_how_to_link_only_to_who_is_not_linked(bot, members):
+    await set_up_club(bot, members, rounds=1)
+    with i18n.use("nl"):
+        link = texts.START_LINK.split("\n")[0]
+    linked = await bot.ask(members[0], "/help")
+    assert link not in linked.text and "/taal en | nl" in linked.text
+    stranger = User(999, "Nieuw", "Lid")
+    assert link in (await bot.ask(stranger, "/help")).text
+    await bot.ask(members[1], "/language en")
+    english = await bot.ask(members[1], "/help")
+    assert english.text.startswith("Hello!") and "First link yourself" not in english.text
+
+
+async def test_a_drafted_round_is_postponed_and_a_published_one_is_not(bot, members):
+    await set_up_club(bot, members, rounds=3)
+    await pass_deadline(bot, 1)
+    moved = await bot.ask(ARBITER, "/ronde uitstel 1 7-12")
+    assert moved.text.startswith("Ronde 1 verplaatst naar ma 7 dec")
+    assert dutch("RONDE_DRAFT_DROPPED") in moved.text
+    store = bot.app.bot_data.db
+    from storage import rounds
+    assert await rounds.stored_pairing(store, 1) is None
+    assert (await rounds.state(store, 1)).value == "planned"
+    # Members may sign off until the new deadline, on time.
+    said = await bot.ask(members[2], "/afmelden 1")
+    assert said.text.startswith("Cor Jansen is afgemeld voor ronde 1 (ma 7 dec)")
+    # At the new deadline it is drafted again, without the member who signed off.
+    mark = len(bot.tg.sent)
+    bot.clock.now = bot.clock.now.replace(month=12, day=7, hour=18)
+    draft = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and
+                                  "deadline van ronde 1" in s.text, after=mark)
+    assert "Cor Jansen" not in draft.text.split("\n\n")[0] or "Cor Jansen" not in "".join(
+        f"{w} {b}" for w, b in boards(draft.text))
+    await publish(bot, 1)
+    refused = await bot.ask(ARBITER, "/ronde uitstel 1 8-12")
+    assert refused.text.startswith("Ronde 1 is al gepubliceerd; die verzet ik niet meer.")
+
+
+async def test_the_arbiter_signing_off_a_member_with_no_round_left_is_told_about_him(bot,
+                                                                                    members):
+    await set_up_club(bot, members, rounds=0)
+    said = await bot.ask(ARBITER, "/afmelden Anna Visser")
+    assert said.text == dutch("SIGN_OFF_NO_ROUND_FOR", name="Anna Visser")
+    own = await bot.ask(members[0], "/afmelden")
+    assert own.text == dutch("SIGN_OFF_NO_ROUND")
+
+
+async def test_ronde_on_an_imported_season_lists_what_is_to_come_with_deadlines(tg, tmp_path):
+    """A season file with two rounds played and the third waiting to be paired."""
+    from tests.bot.conftest import MEMBERS, club_bot
+
+    data = {"format": "keizer-season/1", "club": "Testclub", "season": "2026-2027",
+            "rules": {"preset": "sliedrecht", "planned_rounds": 5, "period_length": 5},
+            "players": [{"id": f"p{k}", "name": name, "rating": 2000 - 50 * k}
+                        for k, name in enumerate(MEMBERS)],
+            "rounds": [{"round": 1, "date": "2026-11-19", "games": [
+                           {"white": "p0", "black": "p1", "result": "1-0"},
+                           {"white": "p2", "black": "p3", "result": "0-1"},
+                           {"white": "p4", "black": "p5", "result": "1/2-1/2"}]},
+                       {"round": 2, "date": "2026-11-26", "games": [
+                           {"white": "p1", "black": "p2", "result": "1-0"},
+                           {"white": "p3", "black": "p4", "result": "0-1"},
+                           {"white": "p5", "black": "p0", "result": "1-0"}]},
+                       {"round": 3, "date": "2026-12-03", "absent": []}]}
+    bot = await club_bot(tg, tmp_path / "keizer.db", Season.from_data(data))
+    try:
+        shown = (await bot.ask(ARBITER, "/ronde")).text.splitlines()
+        assert [line.split(" ")[1].rstrip(":") for line in shown] == ["2", "3"]
+        assert shown[0] == "Ronde 2: do 26 nov – afgelopen"
+        assert shown[1] == "Ronde 3: do 3 dec, afmelden tot do 3 dec 18:00 – gepland"
+        # Its deadline is real: at it the round is drafted.
+        bot.clock.now = bot.clock.now.replace(month=12, day=3, hour=18)
+        await bot.tg.next_to(ARBITER.id, "deadline van ronde 3")
+    finally:
+        await bot.stop()
+
+
+async def test_the_standings_post_says_how_many_more_there_are(tg, tmp_path):
+    from tests.bot.conftest import club_bot
+    from tests.bot.test_web import PUBLIC_URL
+
+    players = [{"id": f"p{k}", "name": f"Speler {k:02d}", "rating": 2200 - 10 * k}
+               for k in range(14)]
+    data = {"format": "keizer-season/1", "club": "Testclub", "season": "2026-2027",
+            "rules": {"preset": "sliedrecht", "planned_rounds": 3, "period_length": 3},
+            "players": players, "rounds": []}
+    bot = await club_bot(tg, tmp_path / "keizer.db", Season.from_data(data), web_port=0,
+                         public_url=PUBLIC_URL)
+    try:
+        services = bot.app.bot_data
+        from bot.flows import admin
+        from storage import club
+        await club.change_settings(services.db, actor=ARBITER.id, group_chat_id=GROUP)
+        await admin.plan_round(services, dt.date(2026, 12, 3), actor=ARBITER.id)
+        await pass_deadline(bot, 1)
+        post = await publish(bot, 1)
+        for board in range(1, len(boards(post.text)) + 1):
+            await bot.ask(ARBITER, f"/uitslag {board} 1-0")
+        done = await bot.tg.wait_for(lambda s: s.chat_id == GROUP and
+                                     "Alle uitslagen van ronde 1" in s.text)
+        assert dutch("STANDINGS_MORE", count=2) in done.plain
+        assert done.buttons and done.buttons[0][0] == dutch("WEB_BUTTON")
+    finally:
+        await bot.stop()
+
+
+async def test_the_mini_apps_refusals_speak_the_browsers_language(tg, tmp_path, members):
+    from tests.bot.conftest import club_bot
+    from tests.bot.test_web import PUBLIC_URL, get, init_data
+
+    bot = await club_bot(tg, tmp_path / "keizer.db", web_port=0, public_url=PUBLIC_URL)
+    try:
+        await set_up_club(bot, members, rounds=1)
+        forged = init_data(members[0].id, at=bot.clock.now, forge=True)
+        with i18n.use("en"):
+            not_signed, not_found = texts.WEB_NOT_SIGNED, texts.WEB_NOT_FOUND
+        status, page, _ = await get(bot, "/mij", **{"X-Telegram-Init-Data": forged,
+                                                    "Accept-Language": "en-GB,en;q=0.9"})
+        assert (status, page) == (403, not_signed)
+        status, page, _ = await get(bot, "/ronde-9", **{"Accept-Language": "en"})
+        assert (status, page) == (404, not_found)
+        status, page, _ = await get(bot, "/ronde-9", **{"Accept-Language": "nl"})
+        assert (status, page) == (404, dutch("WEB_NOT_FOUND"))
+    finally:
+        await bot.stop()

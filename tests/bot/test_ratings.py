@@ -202,8 +202,12 @@ async def test_the_club_chooses_its_list_and_a_zip_of_another_is_refused_by_name
                             "KLASSIEK.csv, niet de lijst die de club gebruikt (SNEL.csv); kies "
                             "een andere lijst met /instellingen ratinglijst. Er is niets "
                             "veranderd.")
-    assert (await bot.ask(ARBITER, "/instellingen ratinglijst blitz")).text == \
+    assert (await bot.ask(ARBITER, "/instellingen ratinglijst supersnel")).text == \
         texts.INSTELLINGEN_USAGE
+    # The English word for it is taken too, and the list is named as the reader says it.
+    assert (await bot.ask(ARBITER, "/instellingen ratinglijst blitz")).text == \
+        texts.INSTELLINGEN_DONE
+    assert "Ratinglijst van de KNSB: snel." in (await bot.ask(ARBITER, "/instellingen")).text
     assert (await bot.ask(ARBITER, "/instellingen ratinglijst klassiek")).text == \
         texts.INSTELLINGEN_DONE
     assert "Bijwerken (3)" in (await send_list(bot)).text
