@@ -1,9 +1,10 @@
 """What a handler answers, as a value: the reply in the chat (or a file, or a personal
 message), and for a button press the toast, the edit of the message it sits on and the
-buttons a decision made stale. One runner (`bot.handlers.common`) owes the reply through the
-outbox inside the transaction of what it reports, commits, and only then makes the direct
-calls to Telegram, outside every lock: a slow or failing Telegram holds up nobody else's
-write. The answer to what changed nothing goes out at once."""
+buttons a decision made stale. One runner (`bot.handlers.common`) owes the reply, the edit and
+the stale buttons through the outbox inside the transaction of what it reports, commits, and
+only then answers the button press (the toast), outside every lock: a slow or failing
+Telegram holds up nobody else's write, and a toast that fails (or a crash before it) cancels
+nothing that was owed. The answer to what changed nothing goes out at once."""
 
 from __future__ import annotations
 
@@ -13,10 +14,10 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
-from telegram.error import BadRequest, Forbidden
+from telegram.error import Forbidden, TelegramError
 
 from bot import texts
-from bot.chat import drop_buttons, owe_reply, say, split
+from bot.chat import owe_dropped_buttons, owe_edit, owe_reply, say, split
 from bot.services import Context
 
 log = logging.getLogger(__name__)
@@ -90,10 +91,17 @@ class Write:
 
 
 async def owe(update: Update, context: Context, done: Answer) -> None:
-    """Inside the unit of work: the reply, owed with what it reports."""
-    assert done.file is None and done.personal is None, "only a question's answer is sent"
+    """Inside the unit of work: the reply, the edit of the pressed message and the stale
+    buttons, owed with what they report."""
+    if done.file is not None or done.personal is not None:
+        raise ValueError("only a question's answer is sent")
     if done.reply is not None:
         await owe_reply(update, context, done.reply, markup=done.markup)
+    pressed = update.callback_query.message if update.callback_query else None
+    if done.edit is not None and pressed is not None:
+        await owe_edit(context.services, pressed.chat.id, pressed.message_id, done.edit.text,
+                       markup=done.edit.markup)
+    await owe_dropped_buttons(context.services, done.drop)
 
 
 async def at_once(update: Update, context: Context, done: Answer) -> None:
@@ -111,7 +119,7 @@ async def at_once(update: Update, context: Context, done: Answer) -> None:
             await context.bot.send_document(chat.id, done.file.content,
                                             filename=done.file.name,
                                             caption=done.file.caption)
-    await after_commit(update, context, done)
+    await after_commit(update, context, done, owed=False)
 
 
 async def _personally(update: Update, context: Context, text: str) -> str | None:
@@ -130,22 +138,21 @@ async def _personally(update: Update, context: Context, text: str) -> str | None
     return texts.SENT_PRIVATELY
 
 
-async def after_commit(update: Update, context: Context, done: Answer) -> None:
-    """The direct calls of a button's answer. A press Telegram has forgotten ("query is too
-    old") cannot be answered, and a second tap's edit changes nothing: both are fine."""
+async def after_commit(update: Update, context: Context, done: Answer, *,
+                       owed: bool = True) -> None:
+    """The direct calls of an answer: the button press answered (its toast), and what was
+    not `owed` in a unit of work (the edit and the stale buttons of what changed nothing),
+    owed now. A press Telegram has forgotten ("query is too old") or could not take cannot
+    be answered: it is only the toast."""
     query = update.callback_query
     if query is not None:
         try:
             await query.answer(done.toast.text, show_alert=done.toast.alert,
                                url=done.toast.url)
-        except BadRequest as exc:
-            log.info("button press not answered: %s", exc.message)
-        if done.edit is not None:
-            try:
-                await query.edit_message_text(done.edit.text, reply_markup=done.edit.markup)
-            except BadRequest as exc:
-                if "not modified" not in exc.message.lower():
-                    raise
-    await drop_buttons(context.bot, done.drop)
+        except TelegramError as exc:
+            log.info("button press not answered: %s", exc)
+    if not owed and (done.edit is not None or done.drop):
+        async with context.services.db.transaction():
+            await owe(update, context, Answer(edit=done.edit, drop=done.drop))
     if done.then is not None:
         await done.then()

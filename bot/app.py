@@ -17,7 +17,6 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes, Defaults
-from telegram.request import HTTPXRequest
 
 from bot import i18n, texts
 from bot.config import Config
@@ -37,6 +36,7 @@ from bot.handlers import (
 )
 from bot.handlers.common import ENGLISH
 from bot.services import App, Context, Services
+from bot.telegram_request import Outage, TelegramRequest
 from bot.worker import Worker
 from storage.db import Database
 
@@ -65,15 +65,16 @@ def build(config: Config, services: Services | None = None, *,
     limiter = AIORateLimiter(max_retries=3) if flood_limits else \
         AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
     context_types = ContextTypes(context=Context, bot_data=Services)
+    outage = Outage()
     app = (
         ApplicationBuilder()
         .token(config.token)
         .base_url(config.api_url)
         .base_file_url(f"{config.base_url.rstrip('/')}/file/bot")
         .defaults(Defaults(parse_mode=ParseMode.HTML, tzinfo=config.timezone))
-        .request(HTTPXRequest(httpx_kwargs={"verify": _tls()}))
-        .get_updates_request(HTTPXRequest(connection_pool_size=1,
-                                          httpx_kwargs={"verify": _tls()}))
+        .request(TelegramRequest(outage, httpx_kwargs={"verify": _tls()}))
+        .get_updates_request(TelegramRequest(outage, connection_pool_size=1,
+                                             httpx_kwargs={"verify": _tls()}))
         .rate_limiter(limiter)
         .context_types(context_types)
         .updater(None)  # bot.runtime polls: it stores each update before confirming it

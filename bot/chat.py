@@ -179,14 +179,20 @@ async def answer(update: Update, text: str | None = None, *, alert: bool = False
         log.info("button press not answered: %s", exc.message)
 
 
-async def drop_buttons(bot: ExtBot[None], messages: tuple[tuple[int, int], ...]) -> None:
-    """Take the buttons off messages a decision made stale. Best effort: a stale button that
-    stays is answered when pressed ("al afgehandeld"), so a failure here loses nothing."""
+async def owe_edit(services: Services, chat_id: int, message_id: int, text: str = "", *,
+                   markup: InlineKeyboardMarkup | None = None) -> None:
+    """Owe an edit of a message already sent, through the outbox as messages are: `text`
+    (empty: only the buttons change) with `markup` (none: the buttons go). A Telegram that
+    fails or a crash after the commit delays it; nothing cancels it."""
+    await outbox.owe(services.db, [outbox.Outgoing(
+        chat_id, text, markup=markup.to_dict() if markup else None, edits=message_id)])
+
+
+async def owe_dropped_buttons(services: Services,
+                              messages: tuple[tuple[int, int], ...]) -> None:
+    """Owe taking the buttons off messages (chat, message) a decision made stale."""
     for chat_id, message_id in messages:
-        try:
-            await bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
-        except TelegramError as exc:
-            log.info("buttons not taken off message %d: %s", message_id, exc)
+        await owe_edit(services, chat_id, message_id)
 
 
 def show_date(date: dt.date | None, today: dt.date | None = None) -> str:

@@ -162,8 +162,8 @@ class Runtime:
                 log.warning("another process polls Telegram with this token")
                 if self.services.throttle.first("conflict"):
                     await owe_to_arbiters(self.services, lambda: texts.POLL_CONFLICT)
-            except NetworkError as exc:  # also timeouts and Telegram's 5xx
-                log.warning("Telegram not reachable (%s); trying again in %.0f s", exc, pause)
+            except NetworkError as exc:  # also timeouts and Telegram's 5xx (warned once)
+                log.info("getUpdates: Telegram not reachable (%s); again in %.0f s", exc, pause)
             except (InvalidToken, Forbidden) as exc:
                 log.error("Telegram refuses the token: %s", exc)
             except TelegramError as exc:

@@ -97,17 +97,34 @@ class Sender:
                 delivered += await self._deliver(pending)
         return delivered
 
-    async def _deliver(self, pending: outbox.Pending) -> int:
-        message = pending.message
+    async def _send(self, message: outbox.Outgoing) -> int:
+        """Telegram's id of the message sent, or edited."""
         markup = None if message.markup is None else \
             InlineKeyboardMarkup.de_json(message.markup, self.bot)
-        try:
+        if message.edits is None:
             answering = None if message.reply_to is None else \
                 ReplyParameters(message.reply_to, allow_sending_without_reply=True)
             sent = await self.bot.send_message(message.chat_id, message.text,
                                                reply_markup=markup,
                                                message_thread_id=message.thread_id,
                                                reply_parameters=answering)
+            return sent.message_id
+        try:
+            if message.text:
+                await self.bot.edit_message_text(message.text, message.chat_id, message.edits,
+                                                 reply_markup=markup)
+            else:
+                await self.bot.edit_message_reply_markup(message.chat_id, message.edits,
+                                                         reply_markup=markup)
+        except BadRequest as exc:
+            if "not modified" not in exc.message.lower():  # else: it says so already
+                raise
+        return message.edits
+
+    async def _deliver(self, pending: outbox.Pending) -> int:
+        message = pending.message
+        try:
+            sent = await self._send(message)
         except RetryAfter as exc:
             wait = exc.retry_after if isinstance(exc.retry_after, dt.timedelta) \
                 else dt.timedelta(seconds=float(exc.retry_after))
@@ -120,16 +137,8 @@ class Sender:
             else:
                 await outbox.move_chat(self.db, message.chat_id, exc.new_chat_id)
             return 0
-        except Forbidden as exc:
-            await self._give_up(pending, exc, texts.UNDELIVERABLE_BLOCKED)
-            return 0
-        except BadRequest as exc:
-            gone = "chat not found" in exc.message.lower() or \
-                "thread not found" in exc.message.lower()
-            if not gone:
-                log.error("Telegram refused message %d: %s", pending.id, exc.message)
-            await self._give_up(pending, exc, texts.UNDELIVERABLE_GONE if gone
-                                else texts.UNDELIVERABLE_REFUSED)
+        except (Forbidden, BadRequest) as exc:
+            await self._refused(pending, exc)
             return 0
         except (NetworkError, TelegramError) as exc:  # 5xx, timeouts, no connection
             if pending.attempts + 1 >= MAX_ATTEMPTS:
@@ -139,14 +148,33 @@ class Sender:
             await outbox.retry(self.db, pending, self.clock() + backoff(pending.attempts),
                                str(exc))
             return 0
-        await outbox.sent(self.db, pending, sent.message_id)
+        await outbox.sent(self.db, pending, sent)
         return 1
+
+    async def _refused(self, pending: outbox.Pending, exc: Forbidden | BadRequest) -> None:
+        message = pending.message
+        if message.edits is not None:
+            # The message is gone, too old to edit, or the chat blocked the bot: its old
+            # buttons are answered when pressed ("al afgehandeld"), nothing is lost.
+            log.info("message %d in %d not edited: %s", message.edits, message.chat_id, exc)
+            await outbox.failed(self.db, pending, str(exc))
+        elif isinstance(exc, Forbidden):
+            await self._give_up(pending, exc, texts.UNDELIVERABLE_BLOCKED)
+        else:
+            gone = "chat not found" in exc.message.lower() or \
+                "thread not found" in exc.message.lower()
+            if not gone:
+                log.error("Telegram refused message %d: %s", pending.id, exc.message)
+            await self._give_up(pending, exc, texts.UNDELIVERABLE_GONE if gone
+                                else texts.UNDELIVERABLE_REFUSED)
 
     async def _give_up(self, pending: outbox.Pending, exc: TelegramError, reason: str) -> None:
         """Recorded as failed; the arbiters hear it once per chat and hour, by name."""
         await outbox.failed(self.db, pending, str(exc))
         message = pending.message
         log.info("message %d to %s not deliverable: %s", pending.id, message.chat_id, exc)
+        if message.edits is not None:  # an edit is a convenience: nobody misses a message
+            return
         arbiters = set() if self.arbiters is None else await self.arbiters()
         if message.chat_id in arbiters or not self.throttle.first(f"undeliverable:"
                                                                   f"{message.chat_id}"):

@@ -303,6 +303,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE game ADD COLUMN disputed_at TEXT;
     """,
+    # 16: an edit of a message already sent, owed as messages are (a confirmation's
+    # "Bevestigd", buttons a decision made stale): the message it edits.
+    """
+    ALTER TABLE outbox ADD COLUMN edits INTEGER;
+    """,
 )
 
 VERSION = len(MIGRATIONS)

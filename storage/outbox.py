@@ -31,6 +31,9 @@ class Outgoing:
     """Whom it is for, in words (named to the arbiter if it cannot be delivered)."""
     reply_to: int | None = None
     """The message (in the same chat) it answers; sent anyway if that one is gone."""
+    edits: int | None = None
+    """Not a new message: this message of the chat, edited to `text` with `markup` (an
+    empty `text` changes only the buttons; no `markup` takes them off)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,15 +49,21 @@ async def owe(db: Database, messages: list[Outgoing]) -> None:
     async with db.aside() as conn:
         await conn.executemany(
             "INSERT INTO outbox (chat_id, thread_id, text, markup, round_no, kind, player, "
-            "about, reply_to, created_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "about, reply_to, edits, created_at, due_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(m.chat_id, m.thread_id, m.text, None if m.markup is None else json.dumps(m.markup),
-              m.round, m.kind, m.player, m.about, m.reply_to, now, now) for m in messages])
+              m.round, m.kind, m.player, m.about, m.reply_to, m.edits, now, now)
+             for m in messages])
 
 
 async def move_chat(db: Database, old: int, new: int) -> int:
     """A group became a supergroup (a new chat id): what it is still owed goes to the new
     chat, now, as a plain message (the messages it answered stayed in the old chat)."""
     async with db.aside() as conn:
+        # An edit is of a message of the old chat: it stays there, unedited.
+        await conn.execute(
+            "UPDATE outbox SET failed_at = ?, error = 'the chat moved' WHERE chat_id = ? AND "
+            "edits IS NOT NULL AND sent_at IS NULL AND failed_at IS NULL", (audit.now(), old))
         cur = await conn.execute(
             "UPDATE outbox SET chat_id = ?, reply_to = NULL, due_at = ? WHERE chat_id = ? "
             "AND sent_at IS NULL AND failed_at IS NULL", (new, audit.now(), old))
@@ -73,7 +82,7 @@ async def due(db: Database, now: dt.datetime, *, limit: int = 50) -> list[Pendin
     return [Pending(r["id"], Outgoing(r["chat_id"], r["text"], r["thread_id"],
                                       None if r["markup"] is None else json.loads(r["markup"]),
                                       r["round_no"], r["kind"], r["player"], r["about"],
-                                      r["reply_to"]),
+                                      r["reply_to"], r["edits"]),
                     r["attempts"]) for r in rows]
 
 

@@ -327,6 +327,8 @@ UPGRADES: tuple[str, ...] = (
     "ALTER TABLE player ADD COLUMN surname TEXT;",
     # 15: a reported result the opponent disputed.
     "ALTER TABLE game ADD COLUMN disputed_at TEXT;",
+    # 16: an edit of a message already sent, owed as messages are.
+    "ALTER TABLE outbox ADD COLUMN edits BIGINT;",
 )
 """SQLite's migrations after the baseline, in PostgreSQL's words, in order: a database of an
 older version is brought up to date by the ones it lacks."""

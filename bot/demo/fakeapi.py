@@ -24,6 +24,10 @@ from aiohttp import web
 BOT_NAME = "Keizerbot"
 BOT = {"id": 999, "is_bot": True, "first_name": BOT_NAME, "username": "keizerbot"}
 BOT_DOWNLOAD_LIMIT = 20 * 1024 * 1024
+GATEWAY_PAGE = ("<html>\r\n<head><title>{status} Bad Gateway</title></head>\r\n<body>\r\n"
+                "<center><h1>{status} Bad Gateway</h1></center>\r\n<hr><center>nginx</center>"
+                "\r\n</body>\r\n</html>\r\n")
+"""What Telegram answers while it is down: its gateway's page, not the API's JSON."""
 """The largest file a bot may fetch from Telegram's Bot API."""
 JSON_FIELDS = {"chat_id", "message_id", "reply_markup", "offset", "timeout", "limit",
                "allowed_updates", "commands", "scope", "reply_parameters",
@@ -274,6 +278,9 @@ class FakeTelegram:
             handler = getattr(self, f"_api_{method}", None)
             result = True if handler is None else await handler(params)
         except ApiError as exc:
+            if exc.status >= 500:  # Telegram's gateway answers with its own HTML page
+                return web.Response(status=exc.status, text=GATEWAY_PAGE.format(
+                    status=exc.status), content_type="text/html")
             body: dict[str, Any] = {"ok": False, "error_code": exc.status,
                                     "description": exc.description}
             if exc.parameters:

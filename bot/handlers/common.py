@@ -197,8 +197,8 @@ ButtonHandler = Callable[[Update, Context, Any], Awaitable[Answer | Write]]
 def button(kinds: tuple[type[Callback], ...], handler: ButtonHandler, *,
            reads_first: bool = False) -> CallbackQueryHandler[Context, None]:
     """A button of these kinds. The handler runs as one unit of work and returns its
-    `Answer`: the reply is owed inside that transaction, and the toast, the edit and the
-    buttons to drop go to Telegram after the commit, outside the writer's lock and outside
+    `Answer`: the reply, the edit and the buttons to drop are owed inside that transaction,
+    and the toast goes to Telegram after the commit, outside the writer's lock and outside
     the update's handling. A handler that `reads_first` (slow work outside any transaction)
     returns what it then stores as a `Write`, run as the unit of work.
     Data no kind reads is a stale button: PTB hands a press without data to the first button
@@ -215,14 +215,14 @@ def button(kinds: tuple[type[Callback], ...], handler: ButtonHandler, *,
                                       outside=reads_first)
             assert stored or done.reply is None, "a reply is owed in a unit of work"
         except Refused as refused:
-            done = Answer(toast=Toast(refused.text, alert=True))
-        # Off the update's own task too: a Telegram slow to take toasts and edits holds none
-        # of the runtime's places for handling updates (while stopping, it is awaited here).
+            done, stored = Answer(toast=Toast(refused.text, alert=True)), True
+        # Off the update's own task too: a Telegram slow to take toasts holds none of the
+        # runtime's places for handling updates (while stopping, it is awaited here).
+        answered = after_commit(update, context, done, owed=stored)
         if context.application.running:
-            context.application.create_task(after_commit(update, context, done),
-                                            update=update, name="button-answer")
+            context.application.create_task(answered, update=update, name="button-answer")
         else:
-            await after_commit(update, context, done)
+            await answered
     return CallbackQueryHandler(refusing(run), pattern=callbacks.pattern(kinds))
 
 

@@ -21,7 +21,7 @@ async def on_error(update: object, context: Context) -> None:
     error = context.error
     try:
         if isinstance(error, NetworkError):  # also timeouts; the outbox retries what it owes
-            log.warning("Telegram not reachable while handling an update: %s", error)
+            log.info("Telegram not reachable while handling an update: %s", error)
             return
         if isinstance(error, Forbidden):
             log.info("a chat blocked the bot: %s", error)

@@ -345,3 +345,26 @@ async def test_the_mini_apps_refusals_speak_the_browsers_language(tg, tmp_path, 
         assert (status, page) == (404, dutch("WEB_NOT_FOUND"))
     finally:
         await bot.stop()
+
+
+async def test_a_toast_telegram_fails_cancels_no_edit(bot, members, caplog):
+    """A *Klopt* whose toast Telegram answers with its gateway's 502 page: the question is
+    edited all the same, and the outage is one warning, no traceback."""
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    white, black = boards(post.text)[0]
+    by_name = {f"{u.first_name} {u.last_name}": u for u in members}
+    mark = len(bot.tg.sent)
+    await bot.ask(by_name[white], "/uitslag 1-0", chat_id=GROUP, reply_to=post)
+    ask = await bot.tg.next_to(by_name[black].id, "Klopt dat", after=mark)
+    bot.tg.fail_next("answerCallbackQuery", 502)
+    bot.tg.fail_next("editMessageText", 502)
+    bot.tg.press(by_name[black], ask, ask.buttons[0][1])
+    await bot.tg.edited(ask, "Bevestigd", timeout=20)
+    assert not ask.buttons
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+    assert not [r for r in caplog.records if r.exc_info]
+    warned = [r for r in caplog.records if r.levelname == "WARNING" and
+              r.name == "bot.telegram_request"]
+    assert len(warned) == 1

@@ -121,6 +121,29 @@ async def test_killed_right_after_the_arbiter_settles_a_result_both_players_hear
     bot.kill()
 
 
+async def test_killed_right_after_a_confirmation_the_question_is_still_edited_once(
+        tg, tmp_path):
+    """Issue 33: a *Klopt* tap is stored, and then the process dies before Telegram took
+    the toast or the edit. After the restart the question says "Bevestigd", once, and has
+    no buttons left."""
+    db = tmp_path / "keizer.db"
+    bot = await published_club(tg, db)
+    white, black = players_of_board(db, 1, 1)
+    tg.user_says(User(white, "Wit"), "/uitslag 1-0")
+    ask = await tg.next_to(black, "Klopt dat", timeout=30)
+    tg.outage.update({"answerCallbackQuery", "editMessageText"})
+    tg.press(User(black, "Zwart"), ask, ask.buttons[0][1])
+    await until(lambda: query(db, "SELECT confirmed_at FROM game WHERE board = 1")[0][0])
+    bot.kill()
+    await asyncio.sleep(0.3)
+    tg.outage.clear()
+    bot.start()
+    await tg.edited(ask, "Bevestigd", timeout=30)
+    await asyncio.sleep(1.0)
+    assert len(ask.edits) == 1 and not ask.buttons
+    bot.kill()
+
+
 @pytest.mark.parametrize("moment", ["completed", "claimed"])
 async def test_killed_around_a_rounds_last_result_the_group_gets_the_standings_once(
         tg, tmp_path, moment):
