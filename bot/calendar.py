@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from bot import texts
+from core.names import slug
 
 if TYPE_CHECKING:
     from icalendar import Component
@@ -36,7 +37,8 @@ class CalendarRound:
 def rounds_ics(rounds: Sequence[CalendarRound], *, club: str, season: str, start: dt.time,
                zone: ZoneInfo, stamp: dt.datetime) -> bytes:
     """The calendar file. Each event's UID stays the same for the round, so importing a
-    newer file updates the events instead of adding them twice."""
+    newer file updates the events instead of adding them twice; it names the club, so two
+    clubs' calendars in one client keep their own events."""
     from icalendar import Calendar, Event  # 50 ms at every start of the bot otherwise
 
     calendar = Calendar()
@@ -48,7 +50,7 @@ def rounds_ics(rounds: Sequence[CalendarRound], *, club: str, season: str, start
     for rnd in rounds:
         begins = dt.datetime.combine(rnd.date, start, tzinfo=zone)
         event = Event()
-        event.add("uid", f"{season}-ronde-{rnd.number}@keizerbot")
+        event.add("uid", f"{season}-ronde-{rnd.number}.{slug(club)}@keizerbot")
         event.add("dtstamp", stamp.astimezone(dt.UTC))
         event.add("dtstart", begins)
         event.add("dtend", begins + LENGTH)

@@ -60,10 +60,18 @@ class CliError(Exception):
 
 def main(argv: Sequence[str] | None = None) -> int:
     # The command line speaks the language of the shell (Dutch unless it says English).
-    i18n.speak(i18n.from_code(os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES")
-                              or os.environ.get("LANG")))
+    with i18n.use(i18n.from_code(os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES")
+                                 or os.environ.get("LANG"))):
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    argparse._ = _argparse_words  # type: ignore[attr-defined]  # argparse's only way in
     parser = _parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said by the command that was given, with its own usage
+        getattr(args, "parser", parser).error(_argparse_words("unrecognized arguments: %s")
+                                              % " ".join(extra))
     try:
         return int(args.run(args))
     except CliError as exc:
@@ -71,6 +79,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.code)
     except BrokenPipeError:
         return int(ExitCode.OK)
+
+
+def _argparse_words(text: str) -> str:
+    return texts.ARGPARSE.get(text, text)
 
 
 def _database_option(target: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup) -> None:
@@ -121,7 +133,7 @@ def _parser() -> argparse.ArgumentParser:
     load.set_defaults(run=_run_import)
 
     dump = sub.add_parser("export", help=_("het seizoen uit de database als seizoensbestand"))
-    dump.add_argument("file", type=Path, nargs="?", metavar=_("SEIZOEN.json"),
+    dump.add_argument("file", type=output_file, nargs="?", metavar=_("SEIZOEN.json"),
                       help=_("standaard: naar het scherm"))
     dump.add_argument("--alles", dest="everything", action="store_true",
                       help=_("alles wat de bot bewaart (ook latere rondes, koppelingen en "
@@ -130,17 +142,19 @@ def _parser() -> argparse.ArgumentParser:
     dump.set_defaults(run=_run_export)
 
     copy = sub.add_parser("backup", help=_("een reservekopie van de database maken"))
-    copy.add_argument("directory", type=Path, nargs="?", metavar="MAP",
+    copy.add_argument("directory", type=output_folder, nargs="?", metavar=_("MAP"),
                       help=_("standaard: backups/ naast de database"))
     _database_option(copy)
     copy.add_argument("--keep", type=int, help=_("zoveel kopieën bewaren"))
     copy.set_defaults(run=_run_backup)
 
-    for name, writer, what in (("export-html", "write_html", "webpagina's"),
-                               ("export-csv", "write_csv", "CSV-bestanden"),
-                               ("export-xlsx", "write_xlsx", "werkboek (keizer.xlsx)")):
-        web = sub.add_parser(name, help=f"stand, rondes en kruistabel als {what}")
-        web.add_argument("directory", type=Path, metavar="MAP")
+    for name, writer, what in (
+            ("export-html", "write_html", _("stand, rondes en kruistabel als webpagina's")),
+            ("export-csv", "write_csv", _("stand, rondes en kruistabel als CSV-bestanden")),
+            ("export-xlsx", "write_xlsx", _("stand, rondes en kruistabel als werkboek "
+                                            "(keizer.xlsx)"))):
+        web = sub.add_parser(name, help=what)
+        web.add_argument("directory", type=output_folder, metavar=_("MAP"))
         source = web.add_mutually_exclusive_group()
         _database_option(source)
         source.add_argument("--season", type=Path, default=None, metavar=_("SEIZOEN.json"),
@@ -150,18 +164,19 @@ def _parser() -> argparse.ArgumentParser:
     new = sub.add_parser("new-season", help=_("het volgende seizoen uit dit: dezelfde regels, de "
                          "leden die blijven, beginnend in de volgorde van de eindstand"))
     new.add_argument("season", type=Path, metavar=_("SEIZOEN.json"))
-    new.add_argument("file", type=Path, metavar=_("NIEUW.json"))
-    new.add_argument("--naam", dest="name", help=_("de naam van het nieuwe seizoen, standaard het "
-                     "volgende jaar (2026-2027 wordt 2027-2028)"))
+    new.add_argument("file", type=output_file, metavar=_("NIEUW.json"))
+    new.add_argument("--naam", dest="name", metavar=_("NAAM"),
+                     help=_("de naam van het nieuwe seizoen, standaard het volgende jaar "
+                            "(2026-2027 wordt 2027-2028)"))
     new.set_defaults(run=_run_new_season)
 
     ics = sub.add_parser("export-ics", help=_("de rondes als agendabestand (.ics)"))
-    ics.add_argument("file", type=Path, metavar=_("AGENDA.ics"))
+    ics.add_argument("file", type=output_file, metavar=_("AGENDA.ics"))
     _database_option(ics)
     ics.set_defaults(run=_run_ics)
 
     trf = sub.add_parser("export-trf", help=_("de partijen als TRF16, voor de ratingadministratie"))
-    trf.add_argument("file", type=Path, metavar=_("BESTAND.trf"))
+    trf.add_argument("file", type=output_file, metavar=_("BESTAND.trf"))
     source = trf.add_mutually_exclusive_group()
     _database_option(source)
     source.add_argument("--season", type=Path, default=None, metavar=_("SEIZOEN.json"),
@@ -175,7 +190,7 @@ def _parser() -> argparse.ArgumentParser:
     read_trf = sub.add_parser("import-trf", help=_("een TRF-bestand (Swiss-Manager, Tornelo, "
                               "Sharly-Chess, chesspairing) als seizoensbestand"))
     read_trf.add_argument("trf", type=Path, metavar=_("BESTAND.trf"))
-    read_trf.add_argument("file", type=Path, metavar=_("SEIZOEN.json"))
+    read_trf.add_argument("file", type=output_file, metavar=_("SEIZOEN.json"))
     read_trf.add_argument("--reglement", dest="preset", default="sliedrecht",
                           help=_("het Keizerreglement als het bestand er geen heeft "
                                "(standaard: sliedrecht)"))
@@ -221,6 +236,8 @@ def _parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help=_("een reglementbestand (TOML) controleren en tonen"))
     rules.add_argument("file", type=Path, metavar=_("REGLEMENT.toml"))
     rules.set_defaults(run=_run_rules)
+    for command in sub.choices.values():
+        command.set_defaults(parser=command)
     return parser
 
 
@@ -281,9 +298,36 @@ def _read(path: Path, title: str) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        reason = texts.os_reason(exc) if isinstance(exc, OSError) else str(exc)
         raise CliError(f"{title.format(path=path)}: "
                        f"{texts.FILE_UNREADABLE.format(path=path, reason=reason)}",
+                       ExitCode.UNUSABLE_INPUT) from exc
+
+
+def output_file(text: str) -> Path:
+    """A file to write, checked before any work: a mistyped folder is named at once."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(texts.PATH_IS_FOLDER.format(path=path))
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(texts.FOLDER_MISSING.format(folder=path.parent))
+    return path
+
+
+def output_folder(text: str) -> Path:
+    """A folder to write into (made if it is not there), checked before any work."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(texts.PATH_IS_FILE.format(path=path))
+    return path
+
+
+def write(path: Path, data: bytes) -> None:
+    """Write a file the user named; what the system refuses is said in a sentence."""
+    try:
+        path.write_bytes(data)
+    except OSError as exc:
+        raise CliError(texts.FILE_UNWRITABLE.format(path=path, reason=texts.os_reason(exc)),
                        ExitCode.UNUSABLE_INPUT) from exc
 
 
@@ -395,19 +439,23 @@ def database_path(option: Path | str | None) -> Path | str:
 
 
 def _with_database(path: Path | str, work: Callable[[Database], Awaitable[T]], *,
-                   club: int | None = None) -> T:
+                   club: int | None = None, create: bool = False) -> T:
     import asyncio
 
-    return asyncio.run(_opened(path, work, club))
+    return asyncio.run(_opened(path, work, club, create))
 
 
 async def _opened(path: Path | str, work: Callable[[Database], Awaitable[T]],
-                  club: int | None = None) -> T:
+                  club: int | None = None, create: bool = False) -> T:
+    """`work` on the database; only a command that `create`s one (import) makes a file that
+    is not there: for every other, a mistyped path is named, not made an empty database."""
     import sqlite3
 
     from storage.db import Database
     from storage.errors import StoreError
 
+    if isinstance(path, Path) and not create and not path.exists():
+        raise CliError(texts.DATABASE_MISSING.format(path=path), ExitCode.UNUSABLE_INPUT)
     try:
         db = await Database.open(path, club=club)
     except StoreError as exc:
@@ -439,7 +487,7 @@ def _run_import(args: argparse.Namespace) -> ExitCode:
                                     path=database_path(args.db)))
         return ExitCode.OK
 
-    return _with_database(database_path(args.db), work, club=args.club_number)
+    return _with_database(database_path(args.db), work, club=args.club_number, create=True)
 
 
 def _run_export(args: argparse.Namespace) -> ExitCode:
@@ -451,7 +499,7 @@ def _run_export(args: argparse.Namespace) -> ExitCode:
         if args.file is None:
             sys.stdout.write(text)
         else:
-            args.file.write_text(text, encoding="utf-8")
+            write(args.file, text.encode())
             print((texts.EXPORTED_ALL if args.everything else texts.EXPORTED_SEASON)
                   .format(path=args.file))
         return ExitCode.OK
@@ -490,7 +538,7 @@ def _run_new_season(args: argparse.Namespace) -> ExitCode:
     except InvalidInputError as exc:
         raise CliError(texts.NEW_SEASON_NAME.format(name=old.name),
                        ExitCode.UNUSABLE_INPUT) from exc
-    args.file.write_text(new.to_json(), encoding="utf-8")
+    write(args.file, new.to_json().encode())
     print(texts.NEW_SEASON.format(name=new.name, path=args.file, players=len(new.players),
                                   old=old.name, gone=len(old.players) - len(new.players)))
     return ExitCode.OK
@@ -510,7 +558,7 @@ def _run_ics(args: argparse.Namespace) -> ExitCode:
         made = await views.calendar(db, zone)
         if made is None:
             raise CliError(texts.AGENDA_NONE, ExitCode.FAILURE)
-        args.file.write_bytes(made[0])
+        write(args.file, made[0])
         print(texts.EXPORTED_ICS.format(rounds=made[1], path=args.file))
         return ExitCode.OK
 
@@ -526,8 +574,13 @@ def _run_site(args: argparse.Namespace) -> ExitCode:
     season, language, unsettled = (load_season(args.season), i18n.current(), {}) \
         if args.season is not None else \
         _with_database(database_path(args.db), _club_site, club=args.club_number)
-    with i18n.use(language):
-        written = getattr(exports, args.writer)(season, args.directory, unsettled)
+    try:
+        with i18n.use(language):
+            written = getattr(exports, args.writer)(season, args.directory, unsettled)
+    except OSError as exc:
+        raise CliError(texts.FILE_UNWRITABLE.format(path=exc.filename or args.directory,
+                                                    reason=texts.os_reason(exc)),
+                       ExitCode.UNUSABLE_INPUT) from exc
     print(texts.site_written(len(written), args.directory))
     return ExitCode.OK
 
@@ -554,7 +607,7 @@ def _run_export_trf(args: argparse.Namespace) -> ExitCode:
         raise CliError(texts.TRF_NONE, ExitCode.FAILURE)
     header = TrfHeader() if args.season is not None else \
         _with_database(database_path(args.db), trf_header, club=args.club_number)
-    args.file.write_bytes(trf_bytes(season, header, args.encoding))
+    write(args.file, trf_bytes(season, header, args.encoding))
     print(texts.TRF_EXPORTED.format(rounds=done, path=args.file, games=sum(
         len(r.games) for r in season.rounds[:done])))
     if missing := texts.trf_missing(header):
@@ -595,7 +648,7 @@ def _run_import_trf(args: argparse.Namespace) -> ExitCode:
         text = decode(args.trf.read_bytes())
         imported = read_trf(text, preset=args.preset, fide_byes=args.byes == "fide")
     except OSError as exc:
-        reason = texts.FILE_UNREADABLE.format(path=args.trf, reason=exc.strerror)
+        reason = texts.FILE_UNREADABLE.format(path=args.trf, reason=texts.os_reason(exc))
         raise CliError(f"{title}: {reason}", ExitCode.UNUSABLE_INPUT) from exc
     except UnicodeError as exc:
         raise CliError(f"{title}: {texts.FILE_NOT_TEXT}", ExitCode.UNUSABLE_INPUT) from exc
@@ -605,7 +658,7 @@ def _run_import_trf(args: argparse.Namespace) -> ExitCode:
         raise CliError(texts.problems_report(title, exc.problems),
                        ExitCode.UNUSABLE_INPUT) from exc
     season = imported.season
-    args.file.write_text(season.to_json(), encoding="utf-8")
+    write(args.file, season.to_json().encode())
     print(texts.TRF_IMPORTED.format(path=args.file, players=len(season.players),
                                     rounds=len(season.rounds),
                                     games=sum(len(r.games) for r in season.rounds)))
@@ -632,7 +685,8 @@ def _run_ratings(args: argparse.Namespace) -> ExitCode:
     try:
         listed = read_list(args.list.read_bytes(), which)
     except OSError as exc:
-        raise CliError(texts.FILE_UNREADABLE.format(path=args.list, reason=exc.strerror),
+        raise CliError(texts.FILE_UNREADABLE.format(path=args.list,
+                                                    reason=texts.os_reason(exc)),
                        ExitCode.UNUSABLE_INPUT) from exc
     except RatingListError as exc:
         raise CliError(texts.rating_list_problem(exc), ExitCode.UNUSABLE_INPUT) from exc
@@ -649,7 +703,7 @@ def _run_ratings(args: argparse.Namespace) -> ExitCode:
         return ExitCode.OK
     changes = proposal.to_apply()
     if args.season is not None:
-        args.season.write_text(apply(season, changes).to_json(), encoding="utf-8")
+        write(args.season, apply(season, changes).to_json().encode())
         target = args.season
     else:
         async def work(db: Database) -> None:

@@ -109,7 +109,7 @@ def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env"),
     except ValueError:
         raise ConfigError(texts.CONFIG_WEB_HOST.format(value=repr(web_host))) from None
     webhook = env.get("KEIZER_WEBHOOK", "").strip().lower() in ("1", "ja", "yes", "true", "aan")
-    if webhook and not port_text:
+    if webhook and not (port_text and public_url):
         raise ConfigError(texts.CONFIG_WEBHOOK)
     web_app = env.get("KEIZER_WEB_APP", "").strip()
     if web_app and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", web_app):

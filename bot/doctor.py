@@ -14,7 +14,7 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from bot import texts
 from bot.config import Config, ConfigError, load
 from storage import club
-from storage.db import Database, schema_version
+from storage.db import Database, readable_by_others, schema_version
 from storage.errors import StoreError
 from storage.migrations import VERSION
 from storage.seasons import has_season
@@ -90,6 +90,9 @@ async def _database(config: Config) -> list[Check]:
     """The store's checks; a host's club (`config.club`) is told how a host's club gets its
     season and arbiters."""
     path = _shown(config.database)
+    if isinstance(config.database, Path) and not config.database.exists() \
+            and not config.database.parent.is_file():  # nothing made by asking
+        return [Check(False, texts.DOCTOR_NO_DATABASE.format(path=path))]
     try:
         db = await Database.open(config.database, club=config.club)
     except (OSError, sqlite3.Error, StoreError) as exc:
@@ -99,6 +102,8 @@ async def _database(config: Config) -> list[Check]:
             await conn.execute("UPDATE club SET name = name WHERE id = 1")  # can we write?
         found = [Check(await schema_version(db) == VERSION,
                        texts.DOCTOR_DB_OK.format(path=path, version=VERSION))]
+        if isinstance(config.database, Path) and readable_by_others(config.database):
+            found.append(Check(False, texts.DOCTOR_DB_READABLE.format(path=path)))
         if not await has_season(db):
             found.append(Check(False, texts.DOCTOR_NO_SEASON if config.club is None else
                                texts.DOCTOR_NO_CLUB_SEASON.format(id=config.club)))

@@ -126,7 +126,10 @@ def schedule(app: App) -> None:
     services = app.bot_data
     queue = app.job_queue
     assert queue is not None
-    # No misfire grace limit: a late tick still runs (it only looks at what is due).
+    # No misfire grace limit: a late tick still runs (it only looks at what is due). A tick
+    # still running when the next is due makes the scheduler skip that one, and say so as a
+    # warning: routine for a tick, so only its errors are shown.
+    logging.getLogger("apscheduler.scheduler").setLevel(logging.ERROR)
     queue.run_repeating(tick, interval=services.settings.tick_seconds, first=0.2, name="tick",
                         job_kwargs={"misfire_grace_time": None, "coalesce": True})
     after = AfterChanges(app)

@@ -103,6 +103,8 @@ class Runtime:
         self.offset = await inbox.last_id(services.db) + 1
         if config.webhook:
             assert self.web is not None  # the configuration asks for the port
+            # The configuration asks for the public address; a server on a port chosen when
+            # it listens (port 0, the tests') is reached where it listens.
             base = config.public_url or "/".join(filter(None, (self.web.url, self.path)))
             # Telegram keeps what came while the bot was down and brings it now.
             await app.bot.set_webhook(f"{base}/telegram/{config.webhook_key}",

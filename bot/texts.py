@@ -6,6 +6,8 @@ moment (`bot.i18n`), and the functions here say theirs in it too. The English is
 
 from __future__ import annotations
 
+import difflib
+import errno
 import html
 import re
 import sys
@@ -105,6 +107,10 @@ def problem(p: Problem) -> str:
         text = _(_PROBLEMS[p.code]).format_map(_Missing(facts))
         if reason:
             text += f": {reason}"
+    if p.code is ProblemCode.UNKNOWN_KEY:  # a typing error: the field that was meant
+        meant = difflib.get_close_matches(facts.get("key", ""), expected.split(" | "), n=1)
+        if meant:
+            text += _(" (bedoel je '{key}'?)").format(key=meant[0])
     return f"{p.path}: {text}" if p.path else text
 
 
@@ -136,6 +142,48 @@ def problems_report(title: str, problems: tuple[Problem, ...]) -> str:
 SEASON_UNUSABLE = "Het seizoensbestand {path} is niet bruikbaar"
 RULES_UNUSABLE = "Het reglementbestand {path} is niet bruikbaar"
 FILE_UNREADABLE = "Kan {path} niet lezen: {reason}"
+FILE_UNWRITABLE = "Kan {path} niet schrijven: {reason}"
+FOLDER_MISSING = "de map {folder} bestaat niet"
+PATH_IS_FOLDER = "{path} is een map; geef de naam van een bestand"
+PATH_IS_FILE = "{path} is een bestand; geef de naam van een map"
+DATABASE_MISSING = ("De database {path} bestaat niet. Een nieuwe maak je met keizerbot import "
+                    "SEIZOEN.json; of bedoel je een andere (--db, KEIZER_DB)?")
+ARGPARSE: Mapping[str, str] = {
+    "usage: ": "gebruik: ",
+    "positional arguments": "argumenten",
+    "options": "opties",
+    "show this help message and exit": "deze hulp tonen en stoppen",
+    "%(prog)s: error: %(message)s\n": "%(prog)s: fout: %(message)s\n",
+    "argument %(argument_name)s: %(message)s": "bij %(argument_name)s: %(message)s",
+    "unrecognized arguments: %s": "onbekend: %s",
+    "the following arguments are required: %s": "dit ontbreekt nog: %s",
+    "one of the arguments %s is required": "een van deze hoort erbij: %s",
+    "not allowed with argument %s": "niet samen met %s",
+    "expected one argument": "hier hoort een waarde bij",
+    "expected at most one argument": "hier hoort hoogstens een waarde bij",
+    "expected at least one argument": "hier hoort minstens een waarde bij",
+    "invalid choice: %(value)r (choose from %(choices)s)":
+        "ongeldige keuze: %(value)r (kies uit %(choices)s)",
+    "invalid %(type)s value: %(value)r": "ongeldige waarde: %(value)r",
+    "ambiguous option: %(option)s could match %(matches)s":
+        "%(option)s kan meer zijn: %(matches)s",
+    "ignored explicit argument %r": "genegeerd: %r",
+}
+"""The command line's own words (Python's argparse writes them in English): as the reader
+says them. Keyed by argparse's text."""
+_OS_REASONS: Mapping[int, str] = {
+    errno.ENOENT: "bestaat niet", errno.EACCES: "geen toestemming",
+    errno.EPERM: "geen toestemming", errno.EISDIR: "dat is een map",
+    errno.ENOTDIR: "een deel van het pad is geen map", errno.ENOSPC: "de schijf is vol",
+    errno.EROFS: "alleen-lezen bestandssysteem", errno.EEXIST: "bestaat al",
+    errno.ENAMETOOLONG: "de naam is te lang",
+}
+"""What the system says of a file, as the reader says it (its own words are English)."""
+
+
+def os_reason(exc: OSError) -> str:
+    known = _OS_REASONS.get(exc.errno or 0)
+    return _(known) if known else exc.strerror or str(exc)
 ROUND_OUT_OF_RANGE = "Ronde {round} bestaat niet: het bestand heeft {count} rondes."
 ROUND_INCOMPLETE = "Let op: ronde {round} is nog niet compleet ({missing} uitslagen ontbreken)."
 
@@ -228,8 +276,8 @@ CONFIG_PUBLIC_URL = ("KEIZER_PUBLIC_URL moet een adres zijn als https://schaak.e
 CONFIG_WEB_APP = ("KEIZER_WEB_APP moet de korte naam van de Mini App bij @BotFather zijn "
                   "(letters, cijfers en _), niet {value}.")
 CONFIG_WEBHOOK = ("KEIZER_WEBHOOK laat Telegram de berichten bij de server van de clubpagina "
-                  "bezorgen: zet dan ook KEIZER_WEB_PORT (en KEIZER_PUBLIC_URL, het adres via "
-                  "de HTTPS-proxy).")
+                  "bezorgen: zet dan ook KEIZER_WEB_PORT en KEIZER_PUBLIC_URL (het HTTPS-adres "
+                  "waar Telegram die server bereikt, via de proxy).")
 CONFIG_TIMEZONE = ("KEIZER_TIMEZONE: {value} is geen tijdzone; gebruik bijvoorbeeld "
                    "Europe/Amsterdam.")
 NO_TOKEN = """\
@@ -256,6 +304,10 @@ DOCTOR_TOKEN_OK = "Het token werkt: dit is @{name}."
 DOCTOR_DB_UNUSABLE = ("De database {path} is niet bruikbaar: {error}. Controleer KEIZER_DB en de "
                       "rechten op die map.")
 DOCTOR_DB_OK = "Database {path}: schrijfbaar, schema versie {version}."
+DOCTOR_NO_DATABASE = ("Database {path}: bestaat nog niet. Laad het seizoen met keizerbot import "
+                      "SEIZOEN.json.")
+DOCTOR_DB_READABLE = ("Database {path}: ook leesbaar voor andere gebruikers van deze computer "
+                      "(er staan namen en Telegram-id's in). Maak hem privé: chmod 600 {path}")
 DOCTOR_DB_READ_ONLY = "De database {path} is niet schrijfbaar: {error}."
 DOCTOR_NO_SEASON = "Er is nog geen seizoen. Laad het met 'uv run keizerbot import SEIZOEN.json'."
 DOCTOR_GROUP = "Clubgroep ingesteld."
@@ -845,6 +897,13 @@ CHANGE_REFUSED = "Dat kan niet, want dan klopt het seizoen niet meer"
 SENT_PRIVATELY = "Dat heb ik je privé gestuurd."
 START_PRIVATE_FIRST = "Start eerst een privégesprek met mij, dan stuur ik het je daar."
 
+DEMO_TITLE = ("keizerbot demo: een seizoen van {rounds} rondes met {members} leden, door de echte "
+              "bot (Telegram nagebootst op deze computer).")
+DEMO_ROUND = "Ronde {round}: wat er in de chats gebeurde"
+DEMO_FINAL = "Eindstand"
+DEMO_GROUP = "clubgroep"
+DEMO_PRIVATE = "privé met {name}"
+DEMO_ARBITER = "privé met de wedstrijdleider"
 CHAMPION = "🏆 {name} is clubkampioen!"
 PLAYOFF_MATCH = ("De competitie is klaar, maar {a} en {b} liggen binnen {margin} punten van "
                  "elkaar: er komt een barrage van twee rapidpartijen ({tempo}). {a} heeft wit "

@@ -86,6 +86,11 @@ def plain(text: str) -> str:
     return " ".join(re.sub(r"[^\w]+", " ", letters).split())
 
 
+def slug(text: str) -> str:
+    """A name as an identifier: `De Toren (Ter Aar)` is `de-toren-ter-aar`."""
+    return "-".join(plain(text).split())
+
+
 def key(name: str) -> str:
     """The same for every spelling of one name: case, accents, particles and the order
     (`Achternaam, Voornaam`) do not count."""

@@ -447,7 +447,7 @@ class _Reading:
         ids: dict[int, str] = {}
         taken: set[str] = set()
         for start, line in sorted(self.players.items()):
-            pid = given.get(start) or _slug(names.given_first(line.name)) or f"speler-{start}"
+            pid = given.get(start) or names.slug(names.given_first(line.name)) or f"speler-{start}"
             base, k = pid, 2
             while pid in taken:
                 pid, k = f"{base}-{k}", k + 1
@@ -592,10 +592,6 @@ def _identity(text: str) -> dict[str, Any]:
 
 _SEXES = {"m": "m", "w": "w", "f": "w"}
 """TRF's sex column (`f` in some programs) as the season file writes it."""
-
-
-def _slug(name: str) -> str:
-    return "-".join(names.plain(name).split())
 
 
 def _club_name(tournament: str, season: str) -> str:

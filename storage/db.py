@@ -57,19 +57,29 @@ def storage_problem(exc: BaseException) -> StoreProblem | None:
 
 
 def private_dir(directory: Path) -> None:
-    """A folder only the bot's user can read (the data holds names and Telegram ids)."""
+    """A folder the bot makes is one only its user can read (the data holds names and
+    Telegram ids); a folder that exists is the owner's choice, and left as it is."""
+    if directory.exists():
+        return
     directory.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
-    if directory.stat().st_mode & 0o077:
-        os.chmod(directory, PRIVATE_DIR)
+    os.chmod(directory, PRIVATE_DIR)  # whatever the umask took off
 
 
 def private_file(path: Path) -> None:
     """Create `path` (if missing) readable by the bot's user only; SQLite gives its WAL and
-    shared-memory files the same mode as the database file."""
-    fd = os.open(path, os.O_CREAT | os.O_WRONLY, PRIVATE_FILE)
+    shared-memory files the same mode as the database file. A file that exists is left as it
+    is (`keizerbot doctor` says when others can read it)."""
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, PRIVATE_FILE)
+    except FileExistsError:
+        return
     os.close(fd)
-    if path.stat().st_mode & 0o077:
-        os.chmod(path, PRIVATE_FILE)
+    os.chmod(path, PRIVATE_FILE)
+
+
+def readable_by_others(path: Path) -> bool:
+    """Whether users other than the file's owner may read it."""
+    return bool(path.exists() and path.stat().st_mode & 0o044)
 
 
 async def _connect(path: Path) -> aiosqlite.Connection:

@@ -3,7 +3,8 @@
 Everything is real except Telegram: a local Bot API server in this process, a SQLite file in
 a temporary folder, the real scheduler and the real pairing. Ten invented members link
 themselves, sign off, play (results by rating) and report; the arbiter publishes each round.
-It prints the chat of one round and the final standings.
+It prints the chat of one round and the final standings, in the language of the command
+line: the members and the club speak it, and type the commands under its names.
 """
 
 from __future__ import annotations
@@ -16,14 +17,15 @@ import re
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
+from bot import i18n, texts
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, NotSent, Sent, User
 from bot.demo.runner import LocalBot, ManualClock
 from core.season import Result, Season
 from core.simulation import play
-from storage import roster, rounds
+from storage import club, roster, rounds
 from storage.db import Database
 from storage.seasons import import_season
 from storage.states import RoundState
@@ -36,6 +38,10 @@ NAMES = ["Anna Visser", "Bram de Boer", "Cor Jansen", "Daan Smit", "Eva Bos", "F
 ROUNDS = 5
 SHOWN_ROUND = 3
 START = dt.datetime(2026, 9, 1, 9, 0, tzinfo=dt.UTC)
+COMMANDS = {"en": {"/ik": "/iam", "/ronde nieuw": "/round new", "/afmelden": "/signoff",
+                   "/indeling bevestig": "/pairing confirm", "/uitslag": "/result",
+                   "/stand": "/standings"}}
+"""The commands the demo types, under their English names."""
 
 
 def plain(text: str) -> str:
@@ -58,7 +64,10 @@ async def run(out: TextIO, *, seed: int = 2026, chat_page: Path | None = None) -
     `chat_page`, write that round's group and private chats as a web page)."""
     rng = random.Random(seed)
     season = club_season(rng)
-    members = [User(100 + k, *p.name.split(" ", 1)) for k, p in enumerate(season.players)]
+    spoken = i18n.current()
+    members = [User(100 + k, p.name.partition(" ")[0], p.name.partition(" ")[2],
+                    language_code=spoken) for k, p in enumerate(season.players)]
+    arbiter = User(ARBITER.id, ARBITER.first_name, ARBITER.last_name, language_code=spoken)
     code = {u.id: p.id for u, p in zip(members, season.players, strict=True)}
     by_code = {p.id: u for u, p in zip(members, season.players, strict=True)}
     tg = FakeTelegram()
@@ -67,14 +76,17 @@ async def run(out: TextIO, *, seed: int = 2026, chat_page: Path | None = None) -
         path = Path(folder) / "keizer.db"
         db = await Database.open(path)
         await import_season(db, season)
+        await club.change_settings(db, actor=None, language=spoken)
         await db.close()
         config = Config(token=TOKEN, base_url=tg.url, database=path, arbiters=(ARBITER.id,),
                         tick_seconds=0.1)
         bot = LocalBot(tg, config, ManualClock(START))
         await bot.start()
         try:
-            shown_from, shown_to = await _season(bot, tg, members, code, by_code, season, rng)
-            final = await bot.ask(members[0], "/stand")
+            typed = _Typing(bot, arbiter, COMMANDS.get(spoken, {}))
+            shown_from, shown_to = await _season(typed, tg, members, code, by_code, season,
+                                                 rng)
+            final = await typed.ask(members[0], "/stand")
         finally:
             await bot.stop()
             await tg.stop()
@@ -85,30 +97,46 @@ async def run(out: TextIO, *, seed: int = 2026, chat_page: Path | None = None) -
         chat_page.write_text(_chat_html(tg, shown_from, shown_to, shown), encoding="utf-8")
 
 
-async def _season(bot: LocalBot, tg: FakeTelegram, members: list[User], code: dict[int, str],
+class _Typing:
+    """The demo's members and arbiter at their keyboards: each command under the name of
+    the language they speak."""
+
+    def __init__(self, bot: LocalBot, arbiter: User, names: dict[str, str]) -> None:
+        self.bot, self.arbiter, self.names = bot, arbiter, names
+
+    async def ask(self, user: User, command: str, **kwargs: Any) -> Sent:
+        name = next((n for n in sorted(self.names, key=len, reverse=True)
+                     if command == n or command.startswith(n + " ")), None)
+        if name is not None:
+            command = self.names[name] + command[len(name):]
+        return await self.bot.ask(user, command, **kwargs)
+
+
+async def _season(typed: _Typing, tg: FakeTelegram, members: list[User], code: dict[int, str],
                   by_code: dict[str, User], season: Season,
                   rng: random.Random) -> tuple[int, int]:
+    bot, arbiter = typed.bot, typed.arbiter
     for user in members:
         mark = len(tg.sent)
-        await bot.ask(user, f"/ik {user.first_name} {user.last_name}")
-        ask = await tg.wait_for(_asks(ARBITER.id, "link:"), after=mark)
-        tg.press(ARBITER, ask, _button(ask, "link:"))
+        await typed.ask(user, f"/ik {user.first_name} {user.last_name}")
+        ask = await tg.wait_for(_asks(arbiter.id, "link:"), after=mark)
+        tg.press(arbiter, ask, _button(ask, "link:"))
         await _settled(bot, _linked(user))
-    await bot.ask(ARBITER, "/club", chat_id=GROUP)
+    await typed.ask(arbiter, "/club", chat_id=GROUP)
     for number in range(ROUNDS):
         day = START.date() + dt.timedelta(days=2 + 7 * number)
-        await bot.ask(ARBITER, f"/ronde nieuw {day.day}-{day.month}-{day.year}")
+        await typed.ask(arbiter, f"/ronde nieuw {day.day}-{day.month}-{day.year}")
     shown = (0, 0)
     for number in range(1, ROUNDS + 1):
         first = len(tg.transcript)
         for user in rng.sample(members, rng.randint(0, 2)):
-            await bot.ask(user, "/afmelden")
+            await typed.ask(user, "/afmelden")
         deadline = START + dt.timedelta(days=2 + 7 * (number - 1), hours=17)
         bot.clock.now = deadline
         await _settled(bot, _in_state(number, RoundState.DRAFTED))
-        await bot.ask(ARBITER, "/indeling bevestig")
+        await typed.ask(arbiter, "/indeling bevestig")
         await _settled(bot, _in_state(number, RoundState.PUBLISHED))
-        await _results(bot, tg, number, code, by_code, season, rng)
+        await _results(typed, tg, number, code, by_code, season, rng)
         await _settled(bot, _in_state(number, RoundState.COMPLETE))
         if number == SHOWN_ROUND:
             shown = (first, len(tg.transcript))
@@ -116,12 +144,12 @@ async def _season(bot: LocalBot, tg: FakeTelegram, members: list[User], code: di
     return shown
 
 
-async def _results(bot: LocalBot, tg: FakeTelegram, number: int, code: dict[int, str],
+async def _results(typed: _Typing, tg: FakeTelegram, number: int, code: dict[int, str],
                    by_code: dict[str, User], season: Season, rng: random.Random) -> None:
     """White reports each result (by rating) in his private chat; black confirms. (Replies in
     the group work too, but Telegram allows a group about 20 messages a minute, and the rate
     limiter keeps to that.)"""
-    stored = await rounds.stored_pairing(_store(bot), number)
+    stored = await rounds.stored_pairing(_store(typed.bot), number)
     assert stored is not None
     for board in stored.boards:
         white, black = by_code[board.white], by_code[board.black]
@@ -129,7 +157,7 @@ async def _results(bot: LocalBot, tg: FakeTelegram, number: int, code: dict[int,
         if result.is_forfeit:
             result = Result.DRAW
         mark = len(tg.sent)
-        await bot.ask(white, f"/uitslag {result}")
+        await typed.ask(white, f"/uitslag {result}")
         ask = await tg.wait_for(_asks(black.id, "res:"), after=mark)
         tg.press(black, ask, _button(ask, "res:"))
         await tg.wait_for(_edited(ask), after=mark)
@@ -187,23 +215,25 @@ async def _settled(bot: LocalBot, fact: Fact) -> None:
 
 def _print(out: TextIO, tg: FakeTelegram, first: int, last: int, member: User,
            final: Sent) -> None:
-    chats = {GROUP: "clubgroep", member.id: f"privé met {member.first_name}",
-             ARBITER.id: "privé met de wedstrijdleider"}
-    chats |= {chat: f"privé met {who.split()[0]}" for chat, who, _ in tg.transcript[first:last]
+    chats = {GROUP: texts.DEMO_GROUP, member.id: texts.DEMO_PRIVATE.format(
+        name=member.first_name), ARBITER.id: texts.DEMO_ARBITER}
+    chats |= {chat: texts.DEMO_PRIVATE.format(name=who.split()[0])
+              for chat, who, _ in tg.transcript[first:last]
               if chat > 0 and chat not in chats and who != "Keizerbot"}
-    out.write(f"keizerbot demo: een seizoen van {ROUNDS} rondes met {len(NAMES)} leden, "
-              "door de echte bot (Telegram nagebootst op deze computer).\n")
-    out.write(f"\n=== Ronde {SHOWN_ROUND}: wat er in de chats gebeurde ===\n")
+    out.write(texts.DEMO_TITLE.format(rounds=ROUNDS, members=len(NAMES)) + "\n")
+    out.write("\n=== " + texts.DEMO_ROUND.format(round=SHOWN_ROUND) + " ===\n")
     for chat, who, text in tg.transcript[first:last]:
         if chat in chats:
             body = plain(text).replace("\n", "\n    ")
             out.write(f"\n[{chats[chat]}] {who}:\n    {body}\n")
-    out.write("\n=== Eindstand ===\n\n")
+    out.write("\n=== " + texts.DEMO_FINAL + " ===\n\n")
     out.write(plain(final.text) + "\n")
-    titles = [plain(t) for c, _, t in tg.transcript if c == GROUP and
-              ("clubkampioen" in t or "barrage" in t)]
-    if titles:
-        out.write("\n" + titles[-1] + "\n")
+    # What the last round decided (a champion, a play-off) follows its standings.
+    group = [t for c, _, t in tg.transcript if c == GROUP]
+    done = texts.ROUND_COMPLETE.format(round=ROUNDS)
+    last = max((k for k, t in enumerate(group) if t.startswith(done)), default=len(group))
+    if group[last + 1:]:
+        out.write("\n" + plain(group[-1]) + "\n")
 
 
 def _chat_html(tg: FakeTelegram, first: int, last: int, chats: dict[int, str]) -> str:

@@ -401,7 +401,8 @@ def _rules_from_source(source: Any, path: str, problems: Problems) -> Rules:
         here = join_path(path, str(key))
         parser = _PARSERS.get(key)
         if parser is None:
-            problems.add(here, ProblemCode.UNKNOWN_KEY, key=key)
+            problems.add(here, ProblemCode.UNKNOWN_KEY, key=key,
+                         expected=" | ".join(["preset", *_PARSERS]))
             continue
         if key == "compensation":
             (changes["compensation"], changes["team_valued"],

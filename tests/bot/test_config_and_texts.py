@@ -33,6 +33,8 @@ GOOD = {"TELEGRAM_BOT_TOKEN": TOKEN}
     ({**GOOD, "KEIZER_WEB_APP": "t.me/x"}, "KEIZER_WEB_APP moet de korte naam"),
     ({**GOOD, "KEIZER_WEB_HOST": "overal"}, "KEIZER_WEB_HOST moet een IP-adres zijn"),
     ({**GOOD, "KEIZER_WEBHOOK": "1"}, "zet dan ook KEIZER_WEB_PORT"),
+    # Issue 33: without the address Telegram reaches the server at, no webhook to register.
+    ({**GOOD, "KEIZER_WEBHOOK": "1", "KEIZER_WEB_PORT": "8080"}, "en KEIZER_PUBLIC_URL"),
 ])
 def test_a_bad_setting_is_named_with_how_to_fix_it(env, says):
     with pytest.raises(ConfigError) as caught:
@@ -56,7 +58,8 @@ def test_good_settings(tmp_path):
     # Issue 27: a PostgreSQL address stays one; the webhook with the pages' server.
     assert load({**GOOD, "KEIZER_DB": "postgresql://keizer@db/clubs"}).database == \
         "postgresql://keizer@db/clubs"
-    hooked = load({**GOOD, "KEIZER_WEB_PORT": "8080", "KEIZER_WEBHOOK": "ja"})
+    hooked = load({**GOOD, "KEIZER_WEB_PORT": "8080", "KEIZER_WEBHOOK": "ja",
+                   "KEIZER_PUBLIC_URL": "https://schaak.example.nl"})
     assert hooked.webhook and not pages.webhook and TOKEN not in hooked.webhook_key
 
 

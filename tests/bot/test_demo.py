@@ -32,3 +32,18 @@ def test_the_demo_plays_a_season_and_prints_a_round_and_the_final_standings(tmp_
     assert len(rows) == len(demo.NAMES)
     assert "clubkampioen" in final_part or "barrage" in final_part
     assert "<pre>" in page.read_text(encoding="utf-8")
+
+
+def test_the_demo_speaks_the_language_of_the_shell(monkeypatch, capsys):
+    """Issue 33: under an English LANG the club, its members and the printout are English,
+    the commands typed under their English names; and the scheduler's routine is not shown."""
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    assert main(["demo"]) == 0
+    printed = capsys.readouterr()
+    round_part, final_part = printed.out.split("=== Final standings ===")
+    assert f"=== Round {demo.SHOWN_ROUND}: what happened in the chats ===" in round_part
+    assert "/pairing confirm" in round_part and "/result" in round_part
+    assert "Pairing round" in round_part and "Indeling" not in round_part
+    assert f"Standings after round {demo.ROUNDS}" in final_part
+    assert "club champion" in final_part or "play-off" in final_part
+    assert "maximum number of running instances" not in printed.err

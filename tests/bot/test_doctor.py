@@ -56,8 +56,13 @@ async def test_a_database_that_cannot_be_made(tg, tmp_path):
 
 
 async def test_no_season_and_no_group(tg, tmp_path):
-    found = await checks(env(tg, tmp_path))
-    texts = failures(found)
+    # No database yet: the doctor says how to make one, and makes none by looking.
+    found = failures(await checks(env(tg, tmp_path)))
+    assert any("bestaat nog niet. Laad het seizoen met keizerbot import" in f for f in found)
+    assert not (tmp_path / "keizer.db").exists()
+    db = await Database.open(tmp_path / "keizer.db")
+    await db.close()
+    texts = failures(await checks(env(tg, tmp_path)))
     assert any("nog geen seizoen" in f for f in texts)
     assert any("nog geen clubgroep" in f for f in texts)
 

@@ -228,7 +228,8 @@ async def test_the_host_process_runs_the_clubs_and_comes_back_after_a_kill(
         port = probe.getsockname()[1]
     host = BotProcess(telegram, tmp_path / "unused.db",  # type: ignore[arg-type]
                       command=[sys.executable, "-m", "bot.cli", "host"])
-    host.env.update(KEIZER_DB=postgres, KEIZER_WEBHOOK="1", KEIZER_WEB_PORT=str(port))
+    host.env.update(KEIZER_DB=postgres, KEIZER_WEBHOOK="1", KEIZER_WEB_PORT=str(port),
+                    KEIZER_PUBLIC_URL=f"http://127.0.0.1:{port}")
     del host.env["TELEGRAM_BOT_TOKEN"], host.env["KEIZER_ARBITERS"]
     host.start()
     await until(lambda: all(fake.webhook is not None for fake in bots.values()), timeout=60)

@@ -97,3 +97,14 @@ def test_no_dated_round_is_said(tmp_path, monkeypatch, capsys):
     assert main(["import", str(plain)]) == 0
     assert main(["export-ics", str(tmp_path / "a.ics")]) == 1
     assert "Er staan nog geen rondes met een datum" in capsys.readouterr().err
+
+
+def test_two_clubs_calendars_in_one_client_keep_their_own_events():
+    """Issue 33: the UID names the club, so two clubs' round 1 are two events."""
+    def uids(name: str) -> set[str]:
+        made = rounds_ics([CalendarRound(1, dt.date(2026, 12, 3))], club=name,
+                          season="2026-2027", start=dt.time(20), zone=ZoneInfo("Europe/Amsterdam"),
+                          stamp=dt.datetime(2026, 12, 1, tzinfo=dt.UTC))
+        return {str(e["uid"]) for e in Calendar.from_ical(made).walk("VEVENT")}
+    assert uids("De Toren") == uids("De Toren")  # a newer file updates its own events
+    assert not uids("De Toren") & uids("Het Paard")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -153,6 +154,10 @@ def test_import_export_backup(capsys, tmp_path, monkeypatch):
 
 
 def test_export_without_a_season_says_how_to_get_one(capsys, tmp_path):
+    code, _, err = run(capsys, "export", "--db", tmp_path / "leeg.db")
+    assert code == 2 and "bestaat niet" in err and "keizerbot import" in err
+    assert not (tmp_path / "leeg.db").exists()
+    sqlite3.connect(tmp_path / "leeg.db").close()  # a database without a season
     code, _, err = run(capsys, "export", "--db", tmp_path / "leeg.db")
     assert code == 1 and "keizerbot import" in err
 

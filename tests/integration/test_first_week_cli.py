@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,103 @@ def test_export_trf_names_the_header_lines_the_rating_office_will_miss(tmp_path)
     english = keizerbot("export-trf", "r.trf", "--db", db, cwd=tmp_path, lang="en_GB.UTF-8")
     assert "The rating office will still miss: the club's city (line 022; send /settings " \
            "city NAME)" in english.stdout
+
+
+@pytest.mark.parametrize(("args", "dutch", "english"), [
+    (["export-html", "examples/sliedrecht.json", "--season", "examples/sliedrecht.json"],
+     "examples/sliedrecht.json is een bestand; geef de naam van een map",
+     "examples/sliedrecht.json is a file; give the name of a folder"),
+    (["export-csv", "examples/sliedrecht.json", "--season", "examples/sliedrecht.json"],
+     "is een bestand", "is a file"),
+    (["export-xlsx", "examples/sliedrecht.json", "--season", "examples/sliedrecht.json"],
+     "is een bestand", "is a file"),
+    (["export", "nodir/x.json"], "de map nodir bestaat niet", "the folder nodir does not exist"),
+    (["export-ics", "nodir/a.ics"], "de map nodir bestaat niet", "the folder nodir does not exist"),
+    (["export-trf", "nodir/r.trf", "--season", "examples/sliedrecht.json"],
+     "de map nodir bestaat niet", "the folder nodir does not exist"),
+    (["new-season", "examples/sliedrecht.json", "nodir/v.json"], "de map nodir bestaat niet",
+     "the folder nodir does not exist"),
+    (["export-trf", "examples", "--season", "examples/sliedrecht.json"],
+     "examples is een map; geef de naam van een bestand", "examples is a folder"),
+    (["standings", "examples"], "Kan examples niet lezen: dat is een map",
+     "Cannot read examples: that is a folder"),
+    (["export-ics", "--foo", "a.ics"], "keizerbot export-ics: fout: onbekend: --foo",
+     "keizerbot export-ics: error: unrecognized: --foo"),
+])
+def test_a_mistyped_path_or_option_is_a_sentence_in_the_users_language(tmp_path, args, dutch,
+                                                                        english):
+    shutil.copytree(EXAMPLES, tmp_path / "examples")
+    for lang, said in (("nl_NL.UTF-8", dutch), ("en_US.UTF-8", english)):
+        done = keizerbot(*args, cwd=tmp_path, lang=lang)
+        assert done.returncode == 2, (lang, done.stderr)
+        assert said in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["examples"]  # nothing written
+
+
+def test_only_import_makes_a_database(tmp_path):
+    for args in (["export"], ["backup"], ["export-ics", "a.ics"], ["export-trf", "r.trf"],
+                 ["ratings", EXAMPLES / "KLASSIEK.csv"]):
+        done = keizerbot(*args, "--db", tmp_path / "typo.db", cwd=tmp_path)
+        assert done.returncode == 2 and "De database" in done.stderr and \
+            "bestaat niet" in done.stderr, done.stderr
+        assert not (tmp_path / "typo.db").exists() and not (tmp_path / "backups").exists()
+    assert keizerbot("import", EXAMPLES / "sliedrecht.json", "--db", tmp_path / "typo.db",
+                     cwd=tmp_path).returncode == 0
+    assert (tmp_path / "typo.db").exists()
+
+
+def test_an_existing_folder_keeps_its_mode_and_the_doctor_names_a_readable_database(tmp_path):
+    folder = tmp_path / "club"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    db = folder / "keizer.db"
+    assert keizerbot("import", EXAMPLES / "sliedrecht.json", "--db", db,
+                     cwd=tmp_path).returncode == 0
+    assert keizerbot("export", "--db", db, cwd=tmp_path).returncode == 0
+    assert folder.stat().st_mode & 0o777 == 0o755  # the owner's choice, left as it was
+    assert db.stat().st_mode & 0o077 == 0  # the file the bot made is private
+    # A folder the bot makes itself is private.
+    made = tmp_path / "nieuw" / "keizer.db"
+    assert keizerbot("import", EXAMPLES / "sliedrecht.json", "--db", made,
+                     cwd=tmp_path).returncode == 0
+    assert made.parent.stat().st_mode & 0o077 == 0
+    db.chmod(0o644)
+    checked = keizerbot("doctor", cwd=tmp_path, KEIZER_DB=str(db),
+                        TELEGRAM_BOT_TOKEN="123456:" + "A" * 35, KEIZER_ARBITERS="1",
+                        TELEGRAM_BASE_URL="http://127.0.0.1:9")
+    assert f"Database {db}: ook leesbaar voor andere gebruikers" in checked.stdout
+
+
+def test_the_help_is_in_one_language(tmp_path):
+    dutch = keizerbot("--help", cwd=tmp_path).stdout
+    english = keizerbot("--help", cwd=tmp_path, lang="en_US.UTF-8").stdout
+    assert "gebruik:" in dutch and "argumenten" in dutch
+    assert "positional arguments" not in dutch and "options:" not in dutch
+    assert "stand, rondes en kruistabel als webpagina's" in dutch
+    assert "standings, rounds and cross table as web pages" in english
+    assert "stand, rondes" not in english and "usage:" in english
+    assert "gebruik" not in english
+
+
+def test_unknown_fields_are_named_with_the_one_that_was_meant(tmp_path):
+    (tmp_path / "club.toml").write_text('preset = "sliedrecht"\ntop_valu = 12\n')
+    done = keizerbot("rules", "club.toml", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "top_valu: onbekend veld 'top_valu' (bedoel je 'top_value'?)" in done.stderr
+
+
+def test_ratings_on_the_command_line_says_how_to_apply_them_there(tmp_path):
+    shutil.copy(EXAMPLES / "sliedrecht.json", tmp_path / "s.json")
+    for word in ("snel", "blitz", "klassiek", "classical"):
+        done = keizerbot("ratings", EXAMPLES / "KLASSIEK.csv", "--season", "s.json",
+                         "--lijst", word, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert "Bijwerken drukt" not in done.stdout and "--bevestig" in done.stdout
+
+
+def test_uv_does_not_compile_every_dependency_at_every_command():
+    """Issue 33: `compile-bytecode` made every `uv run` compile 5,000 files again (a second
+    at each command); .ci/run compiles them once, at its install."""
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    assert not settings.get("tool", {}).get("uv", {}).get("compile-bytecode")
+    assert "--compile-bytecode" in (ROOT / ".ci" / "run").read_text("utf-8")
