@@ -21,6 +21,21 @@ def dutch(text: str, **facts: object) -> str:
         return str(getattr(texts, text)).format(**facts)
 
 
+async def first_board_reported(bot, members):
+    """Round 1 published; white of board 1 reports 1-0 in the group. The pairing post, the
+    reporter, his opponent and the question the opponent got."""
+    await set_up_club(bot, members, rounds=2)
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    white, black = boards(post.text)[0]
+    by_name = {f"{u.first_name} {u.last_name}": u for u in members}
+    reporter, opponent = by_name[white], by_name[black]
+    mark = len(bot.tg.sent)
+    await bot.ask(reporter, "/uitslag 1-0", chat_id=GROUP, reply_to=post)
+    ask = await bot.tg.next_to(opponent.id, "Klopt dat", after=mark)
+    return post, reporter, opponent, ask
+
+
 async def two_rounds_out(bot, members):
     """Round 1 published and not played yet, round 2 paired early and published too."""
     await set_up_club(bot, members, rounds=2)
@@ -115,15 +130,7 @@ async def test_a_result_not_final_is_marked_everywhere_and_counts_nowhere(tg, tm
 
     bot = await club_bot(tg, tmp_path / "keizer.db", web_port=0, public_url=PUBLIC_URL)
     try:
-        await set_up_club(bot, members, rounds=2)
-        await pass_deadline(bot, 1)
-        post = await publish(bot, 1)
-        white, black = boards(post.text)[0]
-        by_name = {f"{u.first_name} {u.last_name}": u for u in members}
-        reporter, opponent = by_name[white], by_name[black]
-        mark = len(bot.tg.sent)
-        await bot.ask(reporter, "/uitslag 1-0", chat_id=GROUP, reply_to=post)
-        ask = await bot.tg.next_to(opponent.id, "Klopt dat", after=mark)
+        _, reporter, opponent, ask = await first_board_reported(bot, members)
         waiting = dutch("RESULT_WAITING", result="1-0")
 
         # Waiting for the opponent: marked in the chat, on the round page and in the files.
@@ -350,17 +357,10 @@ async def test_the_mini_apps_refusals_speak_the_browsers_language(tg, tmp_path, 
 async def test_a_toast_telegram_fails_cancels_no_edit(bot, members, caplog):
     """A *Klopt* whose toast Telegram answers with its gateway's 502 page: the question is
     edited all the same, and the outage is one warning, no traceback."""
-    await set_up_club(bot, members, rounds=1)
-    await pass_deadline(bot, 1)
-    post = await publish(bot, 1)
-    white, black = boards(post.text)[0]
-    by_name = {f"{u.first_name} {u.last_name}": u for u in members}
-    mark = len(bot.tg.sent)
-    await bot.ask(by_name[white], "/uitslag 1-0", chat_id=GROUP, reply_to=post)
-    ask = await bot.tg.next_to(by_name[black].id, "Klopt dat", after=mark)
+    _, _, opponent, ask = await first_board_reported(bot, members)
     bot.tg.fail_next("answerCallbackQuery", 502)
     bot.tg.fail_next("editMessageText", 502)
-    bot.tg.press(by_name[black], ask, ask.buttons[0][1])
+    bot.tg.press(opponent, ask, ask.buttons[0][1])
     await bot.tg.edited(ask, "Bevestigd", timeout=20)
     assert not ask.buttons
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
