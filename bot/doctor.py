@@ -1,4 +1,4 @@
-"""`keizerbot doctor`: checks the setup and says, in Dutch, what to fix."""
+"""`keizerbot doctor`: checks the setup and says, in the shell's language, what to fix."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from telegram.error import InvalidToken
+from telegram.error import InvalidToken, TelegramError
 
 from bot.app import build
 from bot.config import Config
@@ -209,9 +209,12 @@ class Host:
                           "`keizerbot clubs token %d --token ...`", club.id, club.name, club.id)
                 self._refused[club.id] = club.token
                 return
-            except Exception as exc:  # whatever it was, it stays in this club
+            except (StoreError, TelegramError, OSError) as exc:  # away for now: try again
                 log.warning("club %d (%s) did not start (%s); trying again in %.0f s",
                             club.id, club.name, exc, wait)
+            except Exception:  # a fault of ours: said in full, and it stays in this club
+                log.exception("club %d (%s) did not start; trying again in %.0f s",
+                              club.id, club.name, wait)
             finally:
                 tried.set()
             await asyncio.sleep(wait)

@@ -1,4 +1,4 @@
-"""What the store and the core refuse, said in Dutch: the asker gets the reason (nothing was
+"""What the store and the core refuse, said in the asker's language: he gets the reason (nothing was
 written), and a database that cannot be written is told to the arbiters once an hour."""
 
 from __future__ import annotations

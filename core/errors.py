@@ -35,7 +35,7 @@ class ProblemCode(StrEnum):
 
 class Expected(StrEnum):
     """What a value should have been, in a problem's `expected` fact. The words are the file
-    format's (English, as the format's own docs); the bot says each in Dutch
+    format's (English, as the format's own docs); the bot says each in its reader's language
     (`bot.texts`). Lists of allowed values (`1-0 | 0-1 | …`) are facts of their own."""
 
     INTEGER = 'integer'

@@ -295,3 +295,32 @@ async def test_the_doctor_checks_every_club_of_a_host(postgres, telegram):  # no
                                               env_file=Path("/nonexistent"))] == \
         ["keizerbot host draait de clubs van een PostgreSQL-database: zet "
          "KEIZER_DB=postgresql://... en maak de clubs met keizerbot clubs add."]
+
+
+async def test_a_fault_of_ours_starting_a_club_is_said_in_full_and_tried_again(
+        postgres, telegram, caplog, monkeypatch):  # noqa: F811
+    """Issue 34: a club that cannot start because of a fault in the code (a TypeError) is
+    no passing outage: it is logged as an error with its traceback, and still retried."""
+    bots = await _three_clubs(postgres, telegram)
+    first = min(bots)
+    original = Host._start
+    calls: list[int] = []
+
+    async def faulty(self: Host, club) -> bool:
+        calls.append(club.id)
+        if club.id == first and calls.count(first) == 1:
+            raise TypeError("a fault of ours")
+        return await original(self, club)
+
+    monkeypatch.setattr(Host, "_start", faulty)
+    monkeypatch.setattr("bot.host.RETRY_SECONDS", (0.1, 0.1))
+    clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
+    host = await _host(postgres, telegram, clock)
+    try:
+        await until(lambda: first in host.running, timeout=10)
+        said = [r for r in caplog.records if r.levelno == logging.ERROR and r.exc_info]
+        assert len(said) == 1 and f"club {first}" in said[0].getMessage()
+        assert isinstance(said[0].exc_info[1], TypeError)
+        caplog.clear()  # the error this test is about
+    finally:
+        await host.stop()
