@@ -59,6 +59,12 @@ async def _in_words(services: Services, error: StoreError) -> StoreError:
     return StoreError(error.problem, **facts)
 
 
+def club_gone(error: object) -> bool:
+    """The club was removed from a host's database while its bot still ran: it stops at the
+    host's next look, and nobody is left to tell."""
+    return isinstance(error, StoreError) and error.problem is StoreProblem.NO_CLUB
+
+
 def no_season(error: object) -> bool:
     """No season loaded yet: a state to explain, not an error."""
     return isinstance(error, StoreError) and error.problem is StoreProblem.NO_SEASON

@@ -12,6 +12,7 @@ from core.season import data_to_json
 from core.trf import TrfHeader
 from storage import audit
 from storage.db import Database
+from storage.errors import StoreError, StoreProblem
 from storage.seasons import checked, season_id
 from storage.states import WebAccess
 
@@ -40,7 +41,8 @@ class ClubSettings:
 async def settings(db: Database) -> ClubSettings:
     async with db.conn.execute("SELECT * FROM club WHERE id = 1") as cur:
         row = await cur.fetchone()
-    assert row is not None
+    if row is None:  # the club was removed from a host's database while its bot ran
+        raise StoreError(StoreProblem.NO_CLUB, club="")
     return ClubSettings(row["name"], dt.time.fromisoformat(row["round_start"]),
                         row["deadline_minutes"], row["reminder_minutes"], row["group_chat_id"],
                         row["group_thread_id"], WebAccess(row["web"]), row["city"],

@@ -11,7 +11,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError
 
 from bot import texts
 from bot.chat import answer, owe_reply, owe_to_arbiters
-from bot.refusals import no_season
+from bot.refusals import club_gone, no_season
 from bot.services import App, Context
 
 log = logging.getLogger(__name__)
@@ -28,6 +28,10 @@ async def on_error(update: object, context: Context) -> None:
             return
         if isinstance(error, BadRequest) and "query is too old" in error.message.lower():
             log.info("an old button press: %s", error)
+            return
+        if club_gone(error):
+            log.info("the club is no longer in the database; its bot stops at the host's "
+                     "next look")
             return
         if no_season(error):
             if isinstance(update, Update):

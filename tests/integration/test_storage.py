@@ -22,6 +22,7 @@ from core.season import AbsenceReason, ExternalDay, Result, Season
 from core.standings import compute_standings
 from storage import attendance, audit, results, rounds
 from storage.backup import backup
+from storage.club import settings as club_settings
 from storage.db import Database, migrate
 from storage.errors import InputStoreError, StoreError, StoreProblem
 from storage.migrations import MIGRATIONS, VERSION
@@ -158,6 +159,16 @@ async def test_conflicting_reports_mark_the_game_disputed_and_go_to_the_arbiter(
     stored = await rounds.stored_pairing(club, 21)
     assert stored is not None and stored.states[0] is ResultState.FINAL
     assert (21, board.white) not in await results.unsettled(club.conn)
+
+
+async def test_a_club_removed_under_its_running_bot_is_named_not_asserted(db):
+    """Issue 34: a host's club removed while its bot still runs: reading its settings is a
+    StoreError the bot knows (it stops at the host's next look), not an AssertionError."""
+    async with db.transaction() as conn:
+        await conn.execute("DELETE FROM club")
+    with pytest.raises(StoreError) as caught:
+        await club_settings(db)
+    assert caught.value.problem is StoreProblem.NO_CLUB
 
 
 async def test_round_completes_when_every_result_is_final(club):
