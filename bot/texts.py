@@ -380,6 +380,10 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
     StoreProblem.UNREADABLE: "Ik kan de database {path} niet openen of schrijven ({reason}). "
                              "Controleer het pad (of het adres van de server) en de rechten.",
     StoreProblem.NO_DRAFT: "Er is geen conceptindeling om te bevestigen.",
+    StoreProblem.ROLE_SEES_ALL: ("De database-gebruiker {role} ziet de rijen van alle clubs (hij "
+                                 "is superuser of mag om de beveiliging per rij heen), dus kan "
+                                 "de ene club de andere lezen. Geef keizerbot een eigen "
+                                 "gebruiker zonder die rechten (docs/deploy.md)."),
     StoreProblem.NO_CLUB: "Club {club} staat niet in deze database. Maak hem met keizerbot clubs "
                           "add.",
     StoreProblem.NO_GROUP: "Er is nog geen clubgroep: stuur /club in de groep.",

@@ -23,6 +23,9 @@ class StoreProblem(StrEnum):
     NEWER_DATABASE = "newer_database"
     IN_USE = "in_use"
     """Another keizerbot has this database open."""
+    ROLE_SEES_ALL = "role_sees_all"
+    """A PostgreSQL role that passes row level security (a superuser, or BYPASSRLS): a club's
+    store would see every club's rows."""
     READ_ONLY = "read_only"
     DISK_FULL = "disk_full"
     CORRUPT = "corrupt"

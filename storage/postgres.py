@@ -427,7 +427,12 @@ async def remove_club(dsn: str, club: int) -> bool:
 async def create(conn: Raw) -> int:
     """The schema on an empty database, or the upgrades an older one lacks (one transaction,
     one process at a time); an up-to-date database is left as it is. Returns the schema's
-    version."""
+    version. Refused for a role that passes row level security: each club's rows are kept
+    apart by it alone."""
+    role = await conn.fetchrow(
+        "SELECT rolname, rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user")
+    if role is not None and role[1]:
+        raise StoreError(StoreProblem.ROLE_SEES_ALL, role=role[0])
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock($1)", SCHEMA_LOCK)
         exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")

@@ -5,12 +5,15 @@ moving alike, and the store's `?` SQL in PostgreSQL's numbered form."""
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
 from pathlib import Path
 
 import aiosqlite
 import asyncpg
 import pytest
 
+from bot import texts
 from core.season import Result
 from storage import results, rounds
 from storage.club import arbiters as club_arbiters
@@ -22,6 +25,8 @@ from storage.postgres_schema import BASELINE, BASELINE_VERSION, OWNED, UPGRADES
 from storage.seasons import import_season, load_season
 from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
 from tests.seasons import build
+
+ROOT = Path(__file__).resolve().parents[2]
 
 TYPES = {"INTEGER": "bigint", "TEXT": "text"}
 """SQLite's declared types, as the PostgreSQL schema writes them."""
@@ -329,3 +334,39 @@ async def test_forty_clubs_share_eight_connections(postgres):  # noqa: F811
         for store in stores:
             await store.close()
         await pool.close()
+
+
+async def test_a_role_that_passes_row_level_security_is_refused(postgres_server):  # noqa: F811
+    """Issue 34: a superuser (or a role with BYPASSRLS) would let one club's store read every
+    club's rows: the store refuses it, saying why, before it makes anything."""
+    with pytest.raises(StoreError) as caught:
+        await Database.open(postgres_server)
+    assert caught.value.problem is StoreProblem.ROLE_SEES_ALL
+    assert "ziet de rijen van alle clubs" in texts.store_problem(caught.value)
+    conn = await asyncpg.connect(postgres_server)
+    try:
+        assert await conn.fetchval("SELECT to_regclass('schema_version')") is None
+    finally:
+        await conn.close()
+
+
+async def test_the_hosted_compose_files_database_role_is_one_the_store_takes(
+        postgres_server, tmp_path):  # noqa: F811
+    """deploy/postgres-init.sh, as the postgres image runs it on a new data folder, makes a
+    role the store accepts and a database it owns."""
+    socket_dir = postgres_server.split("host=", 1)[1]
+    env = {**os.environ, "POSTGRES_USER": "keizer", "POSTGRES_PASSWORD": "geheim",
+           "PGHOST": socket_dir}
+    subprocess.run(["bash", str(ROOT / "deploy" / "postgres-init.sh")], env=env, check=True,
+                   capture_output=True)
+    dsn = f"postgresql://keizerbot@/keizerbot?host={socket_dir}"
+    try:
+        db = await Database.open(dsn)
+        await db.close()
+    finally:
+        conn = await asyncpg.connect(postgres_server)
+        try:
+            await conn.execute("DROP DATABASE keizerbot WITH (FORCE)")
+            await conn.execute("DROP ROLE keizerbot")
+        finally:
+            await conn.close()
