@@ -10,7 +10,7 @@ from core.season import AbsenceReason, ExternalDay, external_result_text
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
-from storage.rounds import move
+from storage.rounds import drop_draft
 from storage.seasons import checked, current, player_id, round_row, season_id, unannounced
 from storage.sql import Connection, Row
 from storage.states import RoundState
@@ -86,11 +86,7 @@ async def sign_off(db: Database, round_no: int, player: str,
         draft_dropped = on_time and paired and rnd["state"] == RoundState.DRAFTED \
             and not correction
         if draft_dropped:
-            for table in ("game", "broken_rule"):
-                await conn.execute(f"DELETE FROM {table} WHERE round_id = ?", (rnd["id"],))
-            await conn.execute("DELETE FROM signoff WHERE round_id = ? AND reason = ?",
-                               (rnd["id"], AbsenceReason.BYE))
-            await move(conn, rnd, RoundState.LOCKED, actor=actor)
+            await drop_draft(conn, rnd, RoundState.LOCKED, actor=actor)
             paired = False
         values = (reason.value, None if day is None else day.value, team,
                   None if result is None else external_result_text(result), note,

@@ -6,11 +6,10 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from core.season import AbsenceReason
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
-from storage.rounds import move
+from storage.rounds import drop_draft
 from storage.seasons import checked, round_row, season_id
 from storage.states import PUBLIC, RoundState
 
@@ -47,11 +46,7 @@ async def set_schedule(db: Database, number: int, *, date: dt.date,
             raise InputStoreError(StoreProblem.MOVE_PUBLISHED, round=number)
         dropped = bool(rnd["state"] != RoundState.PLANNED)
         if dropped:
-            for table in ("game", "broken_rule"):
-                await conn.execute(f"DELETE FROM {table} WHERE round_id = ?", (rnd["id"],))
-            await conn.execute("DELETE FROM signoff WHERE round_id = ? AND reason = ?",
-                               (rnd["id"], AbsenceReason.BYE))
-            await move(conn, rnd, RoundState.PLANNED, actor=actor)
+            await drop_draft(conn, rnd, RoundState.PLANNED, actor=actor)
         await conn.execute("UPDATE round SET date = ?, deadline = ? WHERE id = ?",
                            (date.isoformat(), None if deadline is None else deadline.isoformat(),
                             rnd["id"]))

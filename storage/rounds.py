@@ -44,6 +44,17 @@ async def move(conn: Connection, rnd: Row, target: RoundState, *,
     return True
 
 
+async def drop_draft(conn: Connection, rnd: Row, target: RoundState, *,
+                     actor: int | None) -> None:
+    """The round's draft goes (its boards, its bye, its broken rules), and the round is back
+    at `target`: locked to be paired again, or planned again (postponed)."""
+    for table in ("game", "broken_rule"):
+        await conn.execute(f"DELETE FROM {table} WHERE round_id = ?", (rnd["id"],))
+    await conn.execute("DELETE FROM signoff WHERE round_id = ? AND reason = ?",
+                       (rnd["id"], AbsenceReason.BYE))
+    await move(conn, rnd, target, actor=actor)
+
+
 async def unannounced(db: Database) -> list[int]:
     """The complete rounds whose standings were not posted yet."""
     conn = db.conn
