@@ -44,8 +44,8 @@ async def set_schedule(db: Database, number: int, *, date: dt.date,
         rnd = await round_row(conn, await season_id(conn), number)
         if rnd["state"] in PUBLIC:
             raise InputStoreError(StoreProblem.MOVE_PUBLISHED, round=number)
-        dropped = bool(rnd["state"] != RoundState.PLANNED)
-        if dropped:
+        reopened = rnd["state"] != RoundState.PLANNED  # past its deadline: open again
+        if reopened:
             await drop_draft(conn, rnd, RoundState.PLANNED, actor=actor)
         await conn.execute("UPDATE round SET date = ?, deadline = ? WHERE id = ?",
                            (date.isoformat(), None if deadline is None else deadline.isoformat(),
@@ -53,9 +53,9 @@ async def set_schedule(db: Database, number: int, *, date: dt.date,
         await audit.record(conn, actor=actor, action="round.move", entity="round",
                            entity_id=number, old={"date": rnd["date"], "state": rnd["state"]},
                            new={"date": date.isoformat()})
-        if dropped:
+        if reopened:
             await checked(db)
-    return dropped
+    return bool(rnd["state"] == RoundState.DRAFTED)
 
 
 async def message_round(db: Database, chat_id: int, message_id: int) -> int | None:
