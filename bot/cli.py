@@ -12,7 +12,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from enum import IntEnum
 from pathlib import Path
@@ -33,6 +33,7 @@ from core.standings import Standings, compute_standings
 from core.trf import TrfHeader
 from storage.club_format import is_club_file, season_part
 from storage.sql import POSTGRES_SCHEMES
+from storage.states import UnsettledResults
 
 if TYPE_CHECKING:
     from storage.db import Database
@@ -623,7 +624,7 @@ async def trf_header(db: Database) -> TrfHeader:
     return await stored(db, configured)
 
 
-async def _club_site(db: Database) -> tuple[Season, str, Mapping[tuple[int, str], Any]]:
+async def _club_site(db: Database) -> tuple[Season, str, UnsettledResults]:
     """What the club's pages are made of: its season, language, results not final yet."""
     from storage.club import settings
     from storage.results import unsettled
