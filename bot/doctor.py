@@ -16,7 +16,7 @@ from bot.config import Config, ConfigError, load
 from storage import club
 from storage.db import Database, readable_by_others, schema_version
 from storage.errors import StoreError
-from storage.migrations import VERSION
+from storage.schema import VERSION
 from storage.seasons import has_season
 
 

@@ -1,4 +1,4 @@
-"""The SQLite file: connections, pragmas, migrations and write transactions.
+"""The SQLite file: connections, pragmas and write transactions (its schema: storage.migrate).
 
 One writer connection; every write transaction holds an asyncio lock from `BEGIN IMMEDIATE`
 to `COMMIT`, so writers queue in the process instead of meeting "database is locked". Reads go
@@ -26,7 +26,7 @@ from typing import Any, NamedTuple, Protocol, TypeVar
 import aiosqlite
 
 from storage.errors import StoreError, StoreProblem
-from storage.migrations import MIGRATIONS
+from storage.migrate import SqliteTarget, upgrade
 from storage.sql import POSTGRES_SCHEMES, Connection, Link
 
 log = logging.getLogger(__name__)
@@ -164,31 +164,10 @@ async def inserted(conn: Connection, sql: str, values: tuple[Any, ...]) -> int:
 
 
 async def schema_version(db: Database) -> int:
-    """The schema's version, as `migrate` (or PostgreSQL's `create`) left it."""
+    """The schema's version, as `storage.migrate` left it."""
     async with db.reader.execute(db.dialect.VERSION_QUERY) as cur:
         row = await cur.fetchone()
     return int(row[0]) if row else 0
-
-
-async def migrate(conn: aiosqlite.Connection, migrations: tuple[str, ...] = MIGRATIONS) -> int:
-    """Bring the schema to the newest version; returns it. A database from a newer keizerbot
-    is refused rather than touched."""
-    async with conn.execute("PRAGMA user_version") as cursor:
-        row = await cursor.fetchone()
-    version = int(row[0]) if row else 0
-    if version > len(migrations):
-        raise StoreError(StoreProblem.NEWER_DATABASE, version=version, known=len(migrations))
-    for number in range(version + 1, len(migrations) + 1):
-        script = f"BEGIN IMMEDIATE;\n{migrations[number - 1]}\nPRAGMA user_version = {number};\n" \
-                 "COMMIT;"
-        try:
-            await conn.executescript(script)
-        except Exception:
-            if conn.in_transaction:
-                await conn.rollback()
-            raise
-        log.info("database migrated to version %d", number)
-    return len(migrations)
 
 
 class InstanceLock:
@@ -305,7 +284,7 @@ class Database:
         opened: list[aiosqlite.Connection] = []  # SQLite's own, until they are the store's
         try:
             opened.append(await _connect(path))
-            await migrate(opened[0])
+            await upgrade(SqliteTarget(opened[0]))
             opened.append(await _connect(path))
             opened.append(await _connect(path))
         except BaseException as exc:

@@ -22,16 +22,13 @@ from asyncpg.pool import PoolConnectionProxy
 
 from storage.db import Database
 from storage.errors import StoreError, StoreProblem
-from storage.postgres_schema import BASELINE, BASELINE_VERSION, UPGRADES
+from storage.migrate import PostgresTarget, upgrade
 from storage.sql import Link
 
 WRITER_LOCK = 1
 """The advisory lock a write transaction holds (`pg_advisory_xact_lock`)."""
 INSTANCE_LOCK = 2
 """The advisory lock an exclusive store holds while it is open: one bot per database."""
-SCHEMA_LOCK = 3
-"""The advisory lock the schema's creation or upgrade holds: one process does it, the others
-wait and find it done."""
 _CHANGED = re.compile(r"^(INSERT \d+|UPDATE|DELETE) (\d+)$")
 
 
@@ -425,7 +422,7 @@ async def remove_club(dsn: str, club: int) -> bool:
 
 
 async def create(conn: Raw) -> int:
-    """The schema on an empty database, or the upgrades an older one lacks (one transaction,
+    """The schema on an empty database, or the migrations an older one lacks (storage.migrate:
     one process at a time); an up-to-date database is left as it is. Returns the schema's
     version. Refused for a role that passes row level security: each club's rows are kept
     apart by it alone."""
@@ -433,16 +430,5 @@ async def create(conn: Raw) -> int:
         "SELECT rolname, rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user")
     if role is not None and role[1]:
         raise StoreError(StoreProblem.ROLE_SEES_ALL, role=role[0])
-    async with conn.transaction():
-        await conn.execute("SELECT pg_advisory_xact_lock($1)", SCHEMA_LOCK)
-        exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
-        if not exists:
-            await conn.execute("SELECT set_config('keizer.club', '1', true)")
-            await conn.execute(BASELINE)
-        version: int = await conn.fetchval("SELECT version FROM schema_version")
-        for step in UPGRADES[max(version - BASELINE_VERSION, 0):]:
-            version += 1
-            await conn.execute(step)
-            await conn.execute("UPDATE schema_version SET version = $1", version)
-    return version
+    return await upgrade(PostgresTarget(conn))
 

@@ -19,11 +19,10 @@ from storage import results, rounds
 from storage.club import arbiters as club_arbiters
 from storage.db import Database
 from storage.errors import StoreError, StoreProblem
-from storage.migrations import VERSION
 from storage.postgres import add_club, club_pool, clubs, create, numbered, remove_club
-from storage.postgres_schema import BASELINE, BASELINE_VERSION, OWNED, UPGRADES
+from storage.schema import VERSION
 from storage.seasons import import_season, load_season
-from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
+from tests.postgres import database, postgres, postgres_server  # noqa: F401 (the fixtures)
 from tests.seasons import build
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,51 +66,89 @@ def test_the_store_sql_in_numbered_form():
     assert numbered('UPDATE "x?" SET a = ?') == 'UPDATE "x?" SET a = $1'
 
 
-async def test_the_schema_on_postgresql_is_sqlites(tmp_path, postgres):  # noqa: F811
-    # A new SQLite migration needs its PostgreSQL side too: this fails until it has one.
-    assert BASELINE_VERSION + len(UPGRADES) == VERSION
+async def catalogue(conn: asyncpg.Connection) -> dict[str, set[tuple[str, ...]]]:
+    """What a PostgreSQL schema is made of, each part by what it does (not where a column
+    stands): columns, constraints, indexes, triggers, policies, functions, and the tables
+    that keep row level security."""
+    queries = {
+        "columns": "SELECT table_name, column_name, data_type, is_nullable, "
+                   "coalesce(column_default, ''), is_identity FROM information_schema.columns "
+                   "WHERE table_schema = 'public'",
+        "constraints": "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) "
+                       "FROM pg_constraint WHERE connamespace = 'public'::regnamespace",
+        "indexes": "SELECT tablename, indexdef FROM pg_indexes WHERE schemaname = 'public'",
+        "triggers": "SELECT tgrelid::regclass::text, pg_get_triggerdef(oid) FROM pg_trigger "
+                    "WHERE NOT tgisinternal",
+        "policies": "SELECT tablename, policyname, qual, with_check FROM pg_policies",
+        "functions": "SELECT proname, prosrc FROM pg_proc "
+                     "WHERE pronamespace = 'public'::regnamespace",
+        "secured": "SELECT relname, relrowsecurity::text, relforcerowsecurity::text "
+                   "FROM pg_class WHERE relnamespace = 'public'::regnamespace "
+                   "AND relkind = 'r'",
+    }
+    found = {}
+    for part, sql in queries.items():
+        # A function's body is compared without its indentation.
+        found[part] = {tuple(" ".join(str(v).split()) for v in row)
+                       for row in await conn.fetch(sql)}
+    return found
+
+
+async def test_one_runner_makes_the_same_schema_on_both_engines(tmp_path,
+                                                               postgres):  # noqa: F811
+    """Issue 34: each migration is written once; the runner takes a new SQLite file and a new
+    PostgreSQL database to the same tables and columns, PostgreSQL's club-owned rows each
+    carrying their club and kept apart by row level security."""
     conn = await asyncpg.connect(postgres)
     try:
         assert await create(conn) == VERSION
         assert await create(conn) == VERSION  # made once; a second start leaves it
+        assert await conn.fetchval("SELECT version FROM schema_version") == VERSION
         on_postgres = await postgres_schema(conn)
+        secured = {row[0] for row in await conn.fetch(
+            "SELECT relname FROM pg_class WHERE relnamespace = 'public'::regnamespace "
+            "AND relkind = 'r' AND relrowsecurity AND relforcerowsecurity")}
     finally:
         await conn.close()
     on_sqlite = await sqlite_schema(tmp_path / "keizer.db")
     assert on_postgres.pop("schema_version") == [("version", "bigint", True)]
     assert [c[0] for c in on_postgres.pop("clubs")] == ["id", "name", "token", "created_at"]
-    # Every club-owned row carries its club: the one column PostgreSQL has beside SQLite's.
-    owned = {table: [c for c in columns if c[0] != "club_id"]
-             for table, columns in on_postgres.items()}
-    assert all(("club_id", "bigint", True) in on_postgres[t] for t in OWNED)
-    assert set(OWNED) == set(on_postgres)
-    assert owned == on_sqlite
-
-
-async def test_an_older_database_is_brought_up_to_date(tmp_path, postgres):  # noqa: F811
-    """A host's database made by the release before: the upgrades it lacks are applied once,
-    its rows kept, and the schema is then SQLite's."""
-    conn = await asyncpg.connect(postgres)
-    try:
-        async with conn.transaction():
-            await conn.execute("SELECT set_config('keizer.club', '1', true)")
-            await conn.execute(BASELINE)
-            await conn.execute("INSERT INTO season (club, name, rules, created_at) "
-                               "VALUES ('C', 'S', '\"x\"', 'nu')")
-            await conn.execute("INSERT INTO player (season_id, code, name, position) "
-                               "VALUES (1, 'a', 'Anna', 1)")
-        assert await conn.fetchval("SELECT version FROM schema_version") == BASELINE_VERSION
-        assert await create(conn) == VERSION
-        assert await create(conn) == VERSION
-        await conn.execute("SELECT set_config('keizer.club', '1', false)")
-        assert await conn.fetchval("SELECT name FROM player") == "Anna"
-        on_postgres = await postgres_schema(conn)
-    finally:
-        await conn.close()
-    on_sqlite = await sqlite_schema(tmp_path / "keizer.db")
+    assert secured == set(on_postgres) == set(on_sqlite)
+    assert all(("club_id", "bigint", True) in columns for columns in on_postgres.values())
     assert {table: [c for c in columns if c[0] != "club_id"]
-            for table, columns in on_postgres.items()
-            if table in on_sqlite} == on_sqlite
+            for table, columns in on_postgres.items()} == on_sqlite
+
+
+async def test_a_database_of_the_release_before_is_brought_up_to_date(
+        postgres_server):  # noqa: F811
+    """A host's database made before the one runner (tests/data/postgres-13.sql, as that
+    release wrote it): the runner applies what it lacks, its rows kept, and it is then the
+    schema a new database gets, constraint by constraint and trigger by trigger."""
+    with database(postgres_server) as old, database(postgres_server) as new:
+        conn = await asyncpg.connect(old)
+        try:
+            async with conn.transaction():
+                await conn.execute("SELECT set_config('keizer.club', '1', true)")
+                await conn.execute((ROOT / "tests" / "data" / "postgres-13.sql").read_text())
+                await conn.execute("INSERT INTO season (club, name, rules, created_at) "
+                                   "VALUES ('C', 'S', '\"x\"', 'nu')")
+                await conn.execute("INSERT INTO player (season_id, code, name, position) "
+                                   "VALUES (1, 'a', 'Anna', 1)")
+            assert await conn.fetchval("SELECT version FROM schema_version") == 13
+            assert await create(conn) == VERSION
+            await conn.execute("SELECT set_config('keizer.club', '1', false)")
+            assert await conn.fetchval("SELECT name FROM player") == "Anna"
+            upgraded = await catalogue(conn)
+        finally:
+            await conn.close()
+        conn = await asyncpg.connect(new)
+        try:
+            await create(conn)
+            made = await catalogue(conn)
+        finally:
+            await conn.close()
+    for part in made:
+        assert upgraded[part] == made[part], part
 
 
 # The same writes on both: after each, the data and standings versions must agree.

@@ -23,9 +23,10 @@ from core.standings import compute_standings
 from storage import attendance, audit, results, rounds
 from storage.backup import backup
 from storage.club import settings as club_settings
-from storage.db import Database, migrate
+from storage.db import Database
 from storage.errors import InputStoreError, StoreError, StoreProblem
-from storage.migrations import MIGRATIONS, VERSION
+from storage.migrate import SqliteTarget, upgrade
+from storage.schema import MIGRATIONS, VERSION
 from storage.seasons import export_json, import_season, load_season
 from storage.states import ResultState, Unsettled
 from tests.integration.conftest import EXAMPLES, NOON, ROOT, dump
@@ -270,7 +271,8 @@ async def test_a_failed_migration_leaves_the_previous_version(tmp_path):
     conn = await aiosqlite.connect(path, isolation_level=None)
     try:
         with pytest.raises(sqlite3.Error):
-            await migrate(conn, (*MIGRATIONS, "CREATE TABLE extra (x INT); SELECT broken("))
+            await upgrade(SqliteTarget(conn),
+                          (*MIGRATIONS, "CREATE TABLE extra (x INT); SELECT broken("))
         async with conn.execute("PRAGMA user_version") as cur:
             assert (await cur.fetchone())[0] == VERSION
         async with conn.execute("SELECT name FROM sqlite_master WHERE name = 'extra'") as cur:
@@ -284,9 +286,9 @@ async def at_version(path: Path, version: int, rows: str) -> AsyncIterator[aiosq
     """A database file of an older `version` holding `rows`, then migrated to this one."""
     conn = await aiosqlite.connect(path, isolation_level=None)
     try:
-        await migrate(conn, MIGRATIONS[:version])
+        await upgrade(SqliteTarget(conn), MIGRATIONS[:version])
         await conn.executescript(rows)
-        assert await migrate(conn) == VERSION
+        assert await upgrade(SqliteTarget(conn)) == VERSION
         yield conn
     finally:
         await conn.close()

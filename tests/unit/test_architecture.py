@@ -136,7 +136,8 @@ def test_the_bot_starts_without_what_only_some_commands_need():
 SQLITE_ONLY = re.compile(r"INSERT OR (IGNORE|REPLACE)|lastrowid|BEGIN IMMEDIATE|PRAGMA|"
                          r"executescript|sqlite_master|[^.]datetime\('", re.IGNORECASE)
 """SQL and calls only SQLite has (issue 27: a second database behind the same store)."""
-SQLITE_ADAPTER = {ROOT / "storage" / "db.py", ROOT / "storage" / "migrations.py",
+SQLITE_ADAPTER = {ROOT / "storage" / "db.py", ROOT / "storage" / "schema.py",
+                  ROOT / "storage" / "migrate.py",
                   ROOT / "storage" / "backup.py"}
 
 

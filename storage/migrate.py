@@ -1,0 +1,125 @@
+"""One migration runner for both engines: a SQLite file and a PostgreSQL database are brought
+to the newest schema by the same loop, one migration per transaction, one process at a time.
+
+The lock is the engine's own: SQLite's write lock (`BEGIN IMMEDIATE`), PostgreSQL's advisory
+lock `SCHEMA_LOCK`. The version is read again under it, so a process that waited finds the
+work done and does nothing. A failed migration leaves the database at the version before it;
+a database of a newer keizerbot is refused rather than touched.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+from storage.errors import StoreError, StoreProblem
+from storage.schema import MIGRATIONS, Engine, Migration, script
+
+log = logging.getLogger(__name__)
+
+SCHEMA_LOCK = 3
+"""PostgreSQL's advisory lock the schema's upgrade holds (the store's others: storage.postgres)."""
+
+
+class Target(Protocol):
+    """A database as the runner sees it."""
+
+    engine: Engine
+
+    async def begin(self) -> int:
+        """Begin a transaction holding the schema's lock; the version under it."""
+
+    async def run(self, sql: str, version: int) -> None:
+        """Run one migration's SQL and record `version`, in the open transaction."""
+
+    async def end(self, ok: bool) -> None:
+        """Commit (`ok`) or roll back."""
+
+
+async def upgrade(target: Target, migrations: tuple[Migration, ...] = MIGRATIONS) -> int:
+    """Apply the migrations `target` lacks; returns the newest version."""
+    newest = len(migrations)
+    while True:
+        version = await target.begin()
+        ok = False
+        try:
+            if version > newest:
+                raise StoreError(StoreProblem.NEWER_DATABASE, version=version, known=newest)
+            if version < newest:
+                await target.run(script(migrations[version], target.engine), version + 1)
+            ok = True
+        finally:
+            await target.end(ok)
+        if version == newest:
+            return newest
+        log.info("database migrated to version %d", version + 1)
+
+
+def statements(sql: str) -> Iterator[str]:
+    """`sql`'s statements one by one (a trigger's `;` inside BEGIN ... END stays in it): SQLite
+    runs a script only outside a transaction, and the lock is one."""
+    buffer = ""
+    for piece in sql.split(";"):
+        buffer += piece + ";"
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip(" \n;"):
+                yield buffer.strip()
+            buffer = ""
+    if buffer.strip(" \n;"):
+        yield buffer.strip().removesuffix(";")
+
+
+class SqliteTarget:
+    engine: Engine = "sqlite"
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        """An aiosqlite connection in autocommit mode."""
+
+    async def begin(self) -> int:
+        await self.conn.execute("BEGIN IMMEDIATE")
+        async with self.conn.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def run(self, sql: str, version: int) -> None:
+        for statement in statements(sql):
+            await self.conn.execute(statement)
+        await self.conn.execute(f"PRAGMA user_version = {version}")
+
+    async def end(self, ok: bool) -> None:
+        if not self.conn.in_transaction:
+            return
+        await (self.conn.commit() if ok else self.conn.rollback())
+
+
+class PostgresTarget:
+    engine: Engine = "postgres"
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        """An asyncpg connection."""
+        self._transaction: Any = None
+
+    async def begin(self) -> int:
+        self._transaction = self.conn.transaction()
+        await self._transaction.start()
+        await self.conn.execute("SELECT pg_advisory_xact_lock($1)", SCHEMA_LOCK)
+        # The first club's rows are the ones the schema makes (its settings, its versions).
+        await self.conn.execute("SELECT set_config('keizer.club', '1', true)")
+        await self.conn.execute("CREATE TABLE IF NOT EXISTS schema_version "
+                                "(version BIGINT NOT NULL)")
+        version = await self.conn.fetchval("SELECT version FROM schema_version")
+        if version is None:
+            await self.conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+        return int(version or 0)
+
+    async def run(self, sql: str, version: int) -> None:
+        await self.conn.execute(sql)
+        await self.conn.execute("UPDATE schema_version SET version = $1", version)
+
+    async def end(self, ok: bool) -> None:
+        transaction, self._transaction = self._transaction, None
+        await (transaction.commit() if ok else transaction.rollback())
