@@ -20,10 +20,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' harne
 
 from bench.latency import bot_on, print_waits
 from bot.demo.fakeapi import FakeTelegram, User
-from core.season import Season
+from core.season import season_from_data
 from storage import roster, rounds
-from storage.db import Database
 from storage.seasons import import_season
+from storage.store import open_store
 from tests.bot.conftest import ARBITER
 from tests.strategies import random_season_data
 
@@ -31,10 +31,10 @@ from tests.strategies import random_season_data
 async def prepare(path: Path, players: int, played: int) -> None:
     """Rounds paired at random (the pairing engine takes at most 1,000 players), any legal
     attendance and results; two members linked, and the next round planned."""
-    season = Season.from_data(random_season_data(random.Random(5000), players=players,
+    season = season_from_data(random_season_data(random.Random(5000), players=players,
                                                  rounds=played, preset="sliedrecht",
                                                  late=False))
-    db = await Database.open(path)
+    db = await open_store(path)
     await import_season(db, season)
     for k in range(2):
         await roster.link(db, season.players[k].id, 100 + k, actor=None)

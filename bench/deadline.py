@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' harne
 
 from bot.demo.fakeapi import FakeTelegram
 from storage import rounds
-from storage.db import Database
+from storage.store import open_store
 from tests.bot.conftest import ARBITER
 from tests.bot.process import BotProcess, make_club
 
@@ -37,7 +37,7 @@ async def once() -> float:
             path = Path(folder) / "keizer.db"
             await make_club(path)
             deadline = dt.datetime.now(dt.UTC) + LEAD
-            db = await Database.open(path)
+            db = await open_store(path)
             await rounds.add_round(db, 1, date=deadline.date(), deadline=deadline)
             await db.close()
             bot = BotProcess(tg, path)

@@ -31,11 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' harne
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, FakeTelegrams, User
 from bot.host import Host, Hosted
-from core.season import Season
+from core.season import season_from_data
 from storage import club, programme, roster, rounds
 from storage.db import Database
 from storage.postgres import add_club
 from storage.seasons import import_season
+from storage.store import open_store
 from tests.postgres import database, running_server
 from tests.seasons import season_data
 
@@ -66,7 +67,7 @@ async def _fill(db: Database, k: int) -> None:
     players = [{"id": f"p{n}", "name": f"Lid{n} Club{k}", "rating": 2000 - 10 * n}
                for n in range(MEMBERS)]
     played = ", ".join(f"p{n}-p{n + 1} 1-0" for n in range(0, MEMBERS, 2))
-    await import_season(db, Season.from_data(season_data(
+    await import_season(db, season_from_data(season_data(
         {"preset": "sliedrecht", "planned_rounds": 10, "period_length": 10}, players,
         [played], club=f"Club {k}")))
     for n in range(MEMBERS):
@@ -82,11 +83,11 @@ async def _clubs(store: str, folder: Path, count: int) -> list[Hosted]:
     for k in range(count):
         if store == "sqlite":
             hosted = Hosted(k + 1, f"Club {k}", _token(k), folder / f"club-{k + 1}.db")
-            db = await Database.open(hosted.store)
+            db = await open_store(hosted.store)
         else:
             added = await add_club(store, f"Club {k}", _token(k))
             hosted = Hosted(added.id, added.name, added.token, store)
-            db = await Database.open(store, club=added.id)
+            db = await open_store(store, club=added.id)
         try:
             await _fill(db, k)
         finally:

@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 from core.pairing import before_pairing
-from core.season import Player, Season
+from core.season import Player, Season, season_to_data
 from core.simulation import Habits, simulate
 
 HERE = Path(__file__).parent / "instances"
@@ -25,7 +25,7 @@ def members(rng: random.Random, count: int) -> tuple[Player, ...]:
 
 
 def write(name: str, season: Season) -> None:
-    (HERE / f"{name}.json").write_text(json.dumps(season.to_data(), default=str) + "\n",
+    (HERE / f"{name}.json").write_text(json.dumps(season_to_data(season), default=str) + "\n",
                                        encoding="utf-8")
     print(name)
 

@@ -27,8 +27,8 @@ from bot.demo.fakeapi import FakeTelegram, User
 from core.season import Player
 from core.simulation import simulate
 from storage import roster, rounds
-from storage.db import Database
 from storage.seasons import import_season
+from storage.store import open_store
 from tests.bot.process import BotProcess
 
 
@@ -37,7 +37,7 @@ async def prepare(path: Path, players: int, played: int) -> None:
     people = tuple(Player(f"p{k:03d}", f"Speler {k:03d}", rating=rng.randint(1000, 2300))
                    for k in range(players))
     season = simulate(rng, rules="sliedrecht", players=people, rounds=played)
-    db = await Database.open(path)
+    db = await open_store(path)
     await import_season(db, season)
     for k in range(10):
         await roster.link(db, f"p{k:03d}", 100 + k, actor=None)

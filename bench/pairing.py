@@ -16,7 +16,7 @@ from pathlib import Path
 from core.pairing import Engine, PairingRequest, baseline, blossom, pair, request_for_round
 from core.pairing.evaluate import evaluate
 from core.pairing.selection import Selection, to_pairing
-from core.season import Season
+from core.season import read_season
 
 HERE = Path(__file__).parent / "instances"
 
@@ -24,7 +24,7 @@ HERE = Path(__file__).parent / "instances"
 def load() -> list[tuple[str, PairingRequest]]:
     out = []
     for path in sorted(HERE.glob("*.json")):
-        season = Season.from_json(path.read_text(encoding="utf-8"))
+        season = read_season(path.read_text(encoding="utf-8"))
         out.append((path.stem, request_for_round(season, len(season.rounds))))
     return out
 

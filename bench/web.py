@@ -23,8 +23,8 @@ from bench.standings import season
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, User
 from bot.demo.runner import LocalBot, ManualClock
-from storage.db import Database
 from storage.seasons import import_season
+from storage.store import open_store
 
 TOKEN = "123456:" + "A" * 35
 REPEATS = 30
@@ -44,7 +44,7 @@ async def main() -> None:
     played = season()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "keizer.db"
-        db = await Database.open(path)
+        db = await open_store(path)
         await import_season(db, played)
         await db.close()
         tg = FakeTelegram()

@@ -22,6 +22,7 @@ from bench.latency import prepare, print_waits
 from storage import attendance
 from storage.db import Database
 from storage.seasons import load_season
+from storage.store import open_store
 
 NOON = dt.datetime(2027, 5, 1, 12, tzinfo=dt.UTC)
 
@@ -44,7 +45,7 @@ async def main(players: int, played: int, writes: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "keizer.db"
         await prepare(path, players, played)
-        db = await Database.open(path)
+        db = await open_store(path)
         await load_season(db)  # the bot has it from its first question
         one_round = await timed(db, writes, players, played)
         attendance.current = lambda db: None  # as before: the whole season read and checked

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from bot import tables, texts
-from bot.chat import esc
+from bot.formatting import esc
 from bot.i18n import number
 from core.numbers import format_number
 from core.season import Season

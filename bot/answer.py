@@ -17,7 +17,8 @@ from telegram.constants import ChatType
 from telegram.error import Forbidden, TelegramError
 
 from bot import texts
-from bot.chat import owe_dropped_buttons, owe_edit, owe_reply, say, split
+from bot.chat import owe_dropped_buttons, owe_edit, owe_reply, say
+from bot.formatting import split
 from bot.services import Context
 
 log = logging.getLogger(__name__)

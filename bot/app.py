@@ -8,17 +8,10 @@ import logging
 import ssl
 
 import httpx
-from telegram import (
-    BotCommand,
-    BotCommandScopeAllPrivateChats,
-    BotCommandScopeChat,
-    BotCommandScopeDefault,
-)
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes, Defaults
 
-from bot import i18n, texts
 from bot.config import Config
 from bot.flows.admin import give_deadlines
 from bot.handlers import (
@@ -34,21 +27,13 @@ from bot.handlers import (
     signoff,
     standings,
 )
-from bot.handlers.common import ENGLISH
+from bot.menu import set_menus
 from bot.services import App, Context, Services
 from bot.telegram_request import Outage, TelegramRequest
 from bot.worker import Worker
-from storage.db import Database
+from storage.store import open_store
 
 log = logging.getLogger(__name__)
-
-def commands(*, arbiter: bool) -> list[tuple[str, str]]:
-    """The command menu in the language of the moment: each command by its name in that
-    language (`/afmelden`, `/signoff`) and what it does."""
-    names = {} if i18n.current() == i18n.SOURCE else ENGLISH
-    menu = {**texts.COMMAND_MENU, **(texts.ARBITER_MENU if arbiter else {})}
-    return [(names.get(name, name), text) for name, text in menu.items()]
-
 
 @functools.cache
 def _tls() -> ssl.SSLContext:
@@ -100,33 +85,17 @@ async def _start(app: App) -> None:
     services: Services = app.bot_data
     config = services.settings
     if services.database is None:  # a host (`bot.host`) opens its clubs' stores itself
-        services.database = await Database.open(config.database, exclusive=True,
+        services.database = await open_store(config.database, exclusive=True,
                                                 club=config.club)
     if services.worker is None:
         services.worker = Worker(config.database, config.club)
     await give_deadlines(services)
     services.bot_name = app.bot.username or ""
     try:
-        await _menus(app, sorted(await services.arbiters()))
+        await set_menus(app.bot, sorted(await services.arbiters()))
     except TelegramError as exc:  # commands are a convenience; the bot works without them
         log.warning("could not set the command list: %s", exc)
     log.info("keizerbot started with database %s", services.settings.database)
-
-
-async def _menus(app: App, arbiters: list[int]) -> None:
-    """The command menus: for members everywhere and in private chats, for each arbiter in
-    his chat; each in every language, Telegram showing the one of the member's app (the
-    source language where it has none of ours)."""
-    for spoken in i18n.LANGUAGES:
-        code = None if spoken == i18n.SOURCE else spoken
-        with i18n.use(spoken):
-            members = [BotCommand(*c) for c in commands(arbiter=False)]
-            arbiter_menu = [BotCommand(*c) for c in commands(arbiter=True)]
-        for scope in (BotCommandScopeDefault(), BotCommandScopeAllPrivateChats()):
-            await app.bot.set_my_commands(members, scope=scope, language_code=code)
-        for arbiter in arbiters:
-            await app.bot.set_my_commands(arbiter_menu, scope=BotCommandScopeChat(arbiter),
-                                          language_code=code)
 
 
 async def _stop(app: App) -> None:

@@ -28,7 +28,7 @@ from core.numbers import round_half_up
 from core.pairing import Pairing, request_for_round
 from core.ratings import RatingList
 from core.rules import rules_from_toml, rules_to_mapping
-from core.season import Season
+from core.season import Season, read_season, season_to_json
 from core.standings import Standings, compute_standings
 from core.trf import TrfHeader
 from storage.club_format import is_club_file, season_part
@@ -336,7 +336,7 @@ def load_season(path: Path) -> Season:
     """A season file, or the season inside a club file (`keizerbot export --alles`)."""
     title = texts.SEASON_UNUSABLE
     try:
-        return Season.from_json(season_part(_read(path, title)))
+        return read_season(season_part(_read(path, title)))
     except InvalidInputError as exc:
         raise CliError(texts.problems_report(title.format(path=path), exc.problems),
                        ExitCode.UNUSABLE_INPUT) from exc
@@ -452,13 +452,13 @@ async def _opened(path: Path | str, work: Callable[[Database], Awaitable[T]],
     is not there: for every other, a mistyped path is named, not made an empty database."""
     import sqlite3
 
-    from storage.db import Database
     from storage.errors import StoreError
+    from storage.store import open_store
 
     if isinstance(path, Path) and not create and not path.exists():
         raise CliError(texts.DATABASE_MISSING.format(path=path), ExitCode.UNUSABLE_INPUT)
     try:
-        db = await Database.open(path, club=club)
+        db = await open_store(path, club=club)
     except StoreError as exc:
         raise CliError(texts.store_problem(exc), ExitCode.UNUSABLE_INPUT) from exc
     except (OSError, sqlite3.Error) as exc:
@@ -539,7 +539,7 @@ def _run_new_season(args: argparse.Namespace) -> ExitCode:
     except InvalidInputError as exc:
         raise CliError(texts.NEW_SEASON_NAME.format(name=old.name),
                        ExitCode.UNUSABLE_INPUT) from exc
-    write(args.file, new.to_json().encode())
+    write(args.file, season_to_json(new).encode())
     print(texts.NEW_SEASON.format(name=new.name, path=args.file, players=len(new.players),
                                   old=old.name, gone=len(old.players) - len(new.players)))
     return ExitCode.OK
@@ -659,7 +659,7 @@ def _run_import_trf(args: argparse.Namespace) -> ExitCode:
         raise CliError(texts.problems_report(title, exc.problems),
                        ExitCode.UNUSABLE_INPUT) from exc
     season = imported.season
-    write(args.file, season.to_json().encode())
+    write(args.file, season_to_json(season).encode())
     print(texts.TRF_IMPORTED.format(path=args.file, players=len(season.players),
                                     rounds=len(season.rounds),
                                     games=sum(len(r.games) for r in season.rounds)))
@@ -704,7 +704,7 @@ def _run_ratings(args: argparse.Namespace) -> ExitCode:
         return ExitCode.OK
     changes = proposal.to_apply()
     if args.season is not None:
-        write(args.season, apply(season, changes).to_json().encode())
+        write(args.season, season_to_json(apply(season, changes)).encode())
         target = args.season
     else:
         async def work(db: Database) -> None:

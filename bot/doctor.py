@@ -14,10 +14,12 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from bot import texts
 from bot.config import Config, ConfigError, load
 from storage import club
-from storage.db import Database, readable_by_others, schema_version
+from storage.db import schema_version
 from storage.errors import StoreError
 from storage.schema import VERSION
 from storage.seasons import has_season
+from storage.sqlite import readable_by_others
+from storage.store import open_store
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +96,7 @@ async def _database(config: Config) -> list[Check]:
             and not config.database.parent.is_file():  # nothing made by asking
         return [Check(False, texts.DOCTOR_NO_DATABASE.format(path=path))]
     try:
-        db = await Database.open(config.database, club=config.club)
+        db = await open_store(config.database, club=config.club)
     except (OSError, sqlite3.Error, StoreError) as exc:
         return [Check(False, texts.DOCTOR_DB_UNUSABLE.format(path=path, error=exc))]
     try:

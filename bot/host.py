@@ -30,9 +30,9 @@ from bot.runtime import Runtime
 from bot.services import Services, utc_now
 from bot.web.server import WebServer
 from bot.worker import Processes, Worker
-from storage.db import Database
 from storage.errors import StoreError
 from storage.sql import POSTGRES_SCHEMES
+from storage.store import open_store
 
 log = logging.getLogger(__name__)
 
@@ -227,7 +227,7 @@ class Host:
             log.warning("club %d (%s) runs in another process", club.id, club.name)
             return False
         try:
-            database = await Database.open(club.store, exclusive=self._claims is None,
+            database = await open_store(club.store, exclusive=self._claims is None,
                                            club=config.club, pool=self._pool)
         except BaseException:
             await self._release(club.id)

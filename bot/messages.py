@@ -9,8 +9,8 @@ from dataclasses import replace
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot import tables, texts
-from bot.chat import esc
 from bot.config import Config
+from bot.formatting import esc
 from core.pairing.request import pairing_ranking
 from core.season import Season
 from core.standings import Standings

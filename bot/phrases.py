@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot import dates, i18n, texts
-from bot.chat import esc, show_date
+from bot.formatting import esc, show_date
 from bot.services import ScheduledRound
 from core.season import AbsenceReason, ExternalDay
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from telegram import Update
 
 from bot import texts
-from bot.chat import UNWRITABLE, Handler, answer, esc, owe_to_arbiters, say
+from bot.chat import UNWRITABLE, Handler, answer, owe_to_arbiters, say
 from bot.flows import members
+from bot.formatting import esc
 from bot.services import Context, Services
 from core.errors import InvalidInputError
 from storage.errors import StoreError, StoreProblem

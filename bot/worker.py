@@ -26,11 +26,12 @@ from typing import TypeVar
 
 from bot import i18n, messages, tables
 from bot.config import store_of
-from core.season import Season
+from core.season import Season, season_from_data
 from core.standings import PlayerStanding, Standings, compute_standings
-from storage.db import Readers, snapshot, versions
+from storage.db import versions
 from storage.seasons import season_data
 from storage.sql import Link
+from storage.store import Readers, snapshot
 
 log = logging.getLogger(__name__)
 
@@ -201,7 +202,7 @@ def _current(store: Store) -> _Kept:
             return version, None if version == kept.version else await season_data(conn)
     version, data = loop.run_until_complete(read())
     if data is not None:
-        season = Season.from_data(data)
+        season = season_from_data(data)
         complete = replace(season, rounds=season.rounds[:season.complete_rounds])
         kept.version, kept.season = version, season
         kept.standings, kept.views = compute_standings(complete), {}

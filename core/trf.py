@@ -38,6 +38,7 @@ from core.season import (
     absence_data,
     data_to_line,
     player_data,
+    season_from_data,
 )
 from core.standings import PlayerStanding, compute_standings
 
@@ -439,7 +440,7 @@ class _Reading:
             self.assume(Assumed.WAITING_ROUND)
         data["players"] = self._players()
         data["rounds"] = [self._round(r) for r in range(1, self.count + 1)]
-        return Imported(Season.from_data(data), dict(self.assumed))
+        return Imported(season_from_data(data), dict(self.assumed))
 
     def _ids(self) -> dict[int, str]:
         given = {int(p["number"]): str(p["id"]) for p in self.ours.get("player", [])

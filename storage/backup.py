@@ -10,8 +10,9 @@ from pathlib import Path
 
 import aiosqlite
 
-from storage.db import Database, private_dir, private_file, storage_problem
+from storage.db import Database
 from storage.errors import StoreError, StoreProblem
+from storage.sqlite import private_dir, private_file, storage_problem
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from core.season import Season, data_to_json
+from core.season import data_to_json, season_from_data
 from storage import audit
 from storage.club_format import FORMAT
 from storage.db import Database
@@ -84,7 +84,7 @@ async def import_club(db: Database, text: str, *, replace: bool = False,
     """Load a `keizer-club/1` file: the season first (checked as any season file), then
     everything else on top, in one transaction."""
     data = json.loads(text)
-    season = Season.from_data(data["season"])
+    season = season_from_data(data["season"])
     async with db.transaction() as conn:
         sid = await import_season(db, season, replace=replace, actor=actor)
         await conn.execute("DELETE FROM arbiter")

@@ -1,9 +1,11 @@
-"""The SQLite file: connections, pragmas and write transactions (its schema: storage.migrate).
+"""The store, whatever its engine: a unit of work over three connections (writer, reader,
+bulk), its hooks and listeners, and the caches kept on the club's data version. The engines
+(`storage.sqlite`, `storage.postgres`) open the connections and say what their failures
+mean; `storage.store.open_store` picks one by the address.
 
-One writer connection; every write transaction holds an asyncio lock from `BEGIN IMMEDIATE`
-to `COMMIT`, so writers queue in the process instead of meeting "database is locked". Reads go
-through a second connection (WAL lets them run beside a write), except inside a transaction,
-where they see what the transaction wrote so far.
+Every write transaction holds an asyncio lock from its `BEGIN` to its `COMMIT` (the engine's
+begin takes the database's own write lock too), so writers queue in the process. Reads go
+through the reader, except inside a transaction, where they see what it wrote so far.
 
 A transaction opened inside another one (in the same task) joins it: a flow calls several
 repository functions and they commit together. Hooks run inside the outermost transaction
@@ -14,128 +16,20 @@ there, so the update and its effect are one fact.
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import logging
-import os
-import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, TypeVar
 
-import aiosqlite
-
 from storage.errors import StoreError, StoreProblem
-from storage.migrate import SqliteTarget, upgrade
-from storage.sql import POSTGRES_SCHEMES, Connection, Link
+from storage.sql import Connection, Link
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-BUSY_TIMEOUT_MS = 10_000
-PRIVATE_FILE = 0o600
-PRIVATE_DIR = 0o700
-
 CommitHook = Callable[[Link], Awaitable[None]]
-
-
-def storage_problem(exc: BaseException) -> StoreProblem | None:
-    """What an SQLite failure means for the club, if it is one we can name."""
-    if not isinstance(exc, sqlite3.Error):
-        return None
-    text = str(exc).lower()
-    if "readonly" in text or "read-only" in text:
-        return StoreProblem.READ_ONLY
-    if "disk is full" in text or "disk full" in text:
-        return StoreProblem.DISK_FULL
-    if "not a database" in text or "malformed" in text or "corrupt" in text:
-        return StoreProblem.CORRUPT
-    if "unable to open" in text or "disk i/o" in text:
-        return StoreProblem.UNREADABLE
-    return None
-
-
-def private_dir(directory: Path) -> None:
-    """A folder the bot makes is one only its user can read (the data holds names and
-    Telegram ids); a folder that exists is the owner's choice, and left as it is."""
-    if directory.exists():
-        return
-    directory.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
-    os.chmod(directory, PRIVATE_DIR)  # whatever the umask took off
-
-
-def private_file(path: Path) -> None:
-    """Create `path` (if missing) readable by the bot's user only; SQLite gives its WAL and
-    shared-memory files the same mode as the database file. A file that exists is left as it
-    is (`keizerbot doctor` says when others can read it)."""
-    try:
-        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, PRIVATE_FILE)
-    except FileExistsError:
-        return
-    os.close(fd)
-    os.chmod(path, PRIVATE_FILE)
-
-
-def readable_by_others(path: Path) -> bool:
-    """Whether users other than the file's owner may read it."""
-    return bool(path.exists() and path.stat().st_mode & 0o044)
-
-
-async def _connect(path: Path) -> aiosqlite.Connection:
-    conn = await aiosqlite.connect(path, isolation_level=None)
-    conn.row_factory = aiosqlite.Row
-    try:
-        for pragma in ("journal_mode = WAL", f"busy_timeout = {BUSY_TIMEOUT_MS}",
-                       "foreign_keys = ON", "synchronous = NORMAL"):
-            await conn.execute(f"PRAGMA {pragma}")
-    except BaseException:
-        await conn.close()  # its thread would keep the process from exiting
-        raise
-    return conn
-
-
-class Readers:
-    """Connections that can only read stores (for a process of the bot's own that reads
-    beside it: the bots alone write, and migrate): one per SQLite file, and for a PostgreSQL
-    database a small pool its clubs share, each club's reads set to that club."""
-
-    def __init__(self) -> None:
-        self._files: list[aiosqlite.Connection] = []
-        self._pools: dict[str, Any] = {}
-
-    async def open(self, path: Path | str, club: int | None = None) -> Link:
-        if isinstance(path, str) and path.startswith(POSTGRES_SCHEMES):
-            from storage.postgres import FIRST_CLUB, PooledConnection, reader_pool
-
-            if path not in self._pools:
-                self._pools[path] = await reader_pool(path)
-            return PooledConnection(self._pools[path], club or FIRST_CLUB)
-        conn = await aiosqlite.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True,
-                                       isolation_level=None)
-        conn.row_factory = aiosqlite.Row
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        self._files.append(conn)
-        return conn
-
-    async def close(self) -> None:
-        for conn in self._files:
-            await conn.close()
-        for pool in self._pools.values():
-            await pool.close()
-        self._files, self._pools = [], {}
-
-
-@asynccontextmanager
-async def snapshot(conn: Link) -> AsyncIterator[Link]:
-    """Several reads that see one state of the data: SQLite's read transaction, PostgreSQL's
-    repeatable read."""
-    await conn.execute("BEGIN" if isinstance(conn, aiosqlite.Connection)
-                       else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-    try:
-        yield conn
-    finally:
-        await conn.rollback()
 
 
 class Versions(NamedTuple):
@@ -170,32 +64,7 @@ async def schema_version(db: Database) -> int:
     return int(row[0]) if row else 0
 
 
-class InstanceLock:
-    """An OS lock beside the database: one bot per database file. The kernel drops it when the
-    process dies, however it dies, so a crash never leaves a stale lock."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._fd: int | None = None
-
-    def acquire(self) -> None:
-        fd = os.open(self.path, os.O_CREAT | os.O_RDWR, PRIVATE_FILE)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise StoreError(StoreProblem.IN_USE, path=self.path) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
-        self._fd = fd
-
-    def release(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-
-
-class Dialect(Protocol):
+class Engine(Protocol):
     """What a database does its own way: beginning a write, naming its failures, and where
     it keeps its schema's version."""
 
@@ -211,29 +80,11 @@ class Dialect(Protocol):
         """Let go of what the open database holds besides its connections."""
 
 
-class _Sqlite:
-    VERSION_QUERY = "PRAGMA user_version"
-
-    def __init__(self, lock: InstanceLock | None) -> None:
-        self.lock = lock
-
-    async def begin(self, writer: Link) -> None:
-        await writer.execute("BEGIN IMMEDIATE")
-
-    def problem(self, exc: BaseException) -> StoreProblem | None:
-        return storage_problem(exc)
-
-    async def release(self) -> None:
-        if self.lock is not None:
-            self.lock.release()
-
-
 class Database:
-    """An open database; use `await Database.open(path)` (a SQLite file, or a PostgreSQL
-    address) and `await db.close()`."""
+    """An open store (`await storage.store.open_store(address)`; `await db.close()`)."""
 
     def __init__(self, path: Path | str, writer: Link, reader: Link, bulk: Link,
-                 dialect: Dialect | None = None) -> None:
+                 dialect: Engine) -> None:
         self.path = path
         """The file, or the PostgreSQL address (without its password): what a refusal
         names."""
@@ -243,7 +94,7 @@ class Database:
         """For reading the whole season: a connection of its own, so that the small
         questions every message asks never queue behind it."""
         self._lock = asyncio.Lock()
-        self.dialect: Dialect = dialect or _Sqlite(None)
+        self.dialect = dialect
         self._owner: asyncio.Task[Any] | None = None
         """The task whose write transaction is open: what it opens inside joins it."""
         self._commit_listeners: list[Callable[[], None]] = []
@@ -254,50 +105,6 @@ class Database:
         self._aside = 0
         self._begun_at = (0, 0)
         """The open transaction's start: the changes made on the writer, and the version."""
-
-    @classmethod
-    async def open(cls, path: Path | str, *, exclusive: bool = False,
-                   club: int | None = None, pool: Any = None) -> Database:
-        """Open (creating it, private to this user, if new) and migrate. `exclusive` takes
-        the instance lock: a second bot on the same file is refused (StoreProblem.IN_USE).
-        An address `postgresql://...` opens that PostgreSQL database (storage.postgres), for
-        one `club` of it (the first, if none is named), on connections of its own or of a
-        `pool` the process's clubs share; a file is one club."""
-        if isinstance(path, str) and path.startswith(POSTGRES_SCHEMES):
-            from storage.postgres import FIRST_CLUB, open_postgres  # only for PostgreSQL
-
-            return await open_postgres(path, exclusive=exclusive, club=club or FIRST_CLUB,
-                                       pool=pool)
-        path = Path(path)
-        lock = None
-        try:
-            private_dir(path.parent)
-            if exclusive:
-                lock = InstanceLock(path.with_name(path.name + ".lock"))
-                lock.acquire()
-            private_file(path)
-        except OSError as exc:
-            if lock is not None:
-                lock.release()
-            raise StoreError(StoreProblem.UNREADABLE, path=path,
-                             reason=exc.strerror or exc) from exc
-        opened: list[aiosqlite.Connection] = []  # SQLite's own, until they are the store's
-        try:
-            opened.append(await _connect(path))
-            await upgrade(SqliteTarget(opened[0]))
-            opened.append(await _connect(path))
-            opened.append(await _connect(path))
-        except BaseException as exc:
-            for conn in opened:
-                await conn.close()
-            if lock is not None:
-                lock.release()
-            problem = storage_problem(exc)
-            if problem is not None:
-                raise StoreError(problem, path=path, reason=exc) from exc
-            raise
-        writer, reader, bulk = opened
-        return cls(path, writer, reader, bulk, _Sqlite(lock))
 
     async def close(self) -> None:
         await self.bulk.close()

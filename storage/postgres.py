@@ -241,8 +241,8 @@ async def club_pool(dsn: str, size: int = 10) -> asyncpg.Pool:
     return pool
 
 
-class _Postgres:
-    """PostgreSQL's ways (`storage.db.Dialect`)."""
+class PostgresEngine:
+    """PostgreSQL's ways (`storage.db.Engine`): one writer per club, by an advisory lock."""
 
     VERSION_QUERY = "SELECT version FROM schema_version"
 
@@ -310,7 +310,7 @@ async def open_postgres(dsn: str, *, club: int = FIRST_CLUB, exclusive: bool = F
             row = await cur.fetchone()
         if not row or not row[0]:
             raise StoreError(StoreProblem.NO_CLUB, club=club)
-        return Database(shown(dsn), links[0], links[1], links[2], _Postgres(None, club))
+        return Database(shown(dsn), links[0], links[1], links[2], PostgresEngine(None, club))
     opened: list[asyncpg.Connection] = []
     try:
         if exclusive:
@@ -332,7 +332,7 @@ async def open_postgres(dsn: str, *, club: int = FIRST_CLUB, exclusive: bool = F
         raise
     holder = opened.pop(0) if exclusive else None
     writer, reader, bulk = (PgConnection(conn) for conn in opened)
-    return Database(shown(dsn), writer, reader, bulk, _Postgres(holder, club))
+    return Database(shown(dsn), writer, reader, bulk, PostgresEngine(holder, club))
 
 
 class Claims:

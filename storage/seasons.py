@@ -24,6 +24,9 @@ from core.season import (
     Season,
     data_to_json,
     external_result_text,
+    season_from_data,
+    season_to_data,
+    with_round_data,
 )
 from core.season.file import absence_data, game_data, player_data
 from storage import audit
@@ -107,12 +110,12 @@ async def previous_season(db: Database) -> Season | None:
         row = await cur.fetchone()
     if row is None:
         return None
-    return await asyncio.to_thread(Season.from_data, await season_data(conn, int(row[0])))
+    return await asyncio.to_thread(season_from_data, await season_data(conn, int(row[0])))
 
 
 async def _insert(conn: Connection, season: Season, actor: int | None) -> int:
     """The season's rows, as the active season (the caller holds the transaction)."""
-    data = season.to_data()
+    data = season_to_data(season)
     sid = await inserted(conn, (
         "INSERT INTO season (club, name, rules, planned_rounds, initial_ranking, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?)"),
@@ -290,7 +293,7 @@ async def load_season(db: Database) -> Season:
         return cast(Season, checked_now)
 
     async def load() -> Season:
-        return await asyncio.to_thread(Season.from_data, await season_data(db.bulk_conn))
+        return await asyncio.to_thread(season_from_data, await season_data(db.bulk_conn))
     season: Season = await db.memo(SEASON, load)
     return season
 
@@ -314,7 +317,7 @@ async def checked(db: Database, *, round_no: int | None = None,
     if round_no is not None and before is not None:
         season = await _with_round(db, before, round_no)
     if season is None:
-        season = await asyncio.to_thread(Season.from_data, await season_data(db.writer))
+        season = await asyncio.to_thread(season_from_data, await season_data(db.writer))
     db.offer(SEASON, season)
     return season
 
@@ -331,4 +334,4 @@ async def _with_round(db: Database, before: Season, round_no: int) -> Season | N
     data = await round_data(db.writer, round_no)
     if bool(data.get("games")) != before.round(round_no).is_paired:
         return None
-    return before.with_round_data(data)
+    return with_round_data(before, data)

@@ -11,7 +11,7 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from core.season import Season
+from core.season import Season, season_from_data, season_to_json
 
 
 def players_data(spec: str) -> list[dict[str, Any]]:
@@ -64,8 +64,8 @@ def season_data(rules: Any, players: str | list[dict[str, Any]], rounds: list[st
 
 def build(rules: Any, players: str | list[dict[str, Any]], rounds: list[str],
           **extra: Any) -> Season:
-    return Season.from_data(season_data(rules, players, rounds, **extra))
+    return season_from_data(season_data(rules, players, rounds, **extra))
 
 
 def as_data(season: Season) -> Any:
-    return json.loads(season.to_json(), parse_float=Decimal)
+    return json.loads(season_to_json(season), parse_float=Decimal)

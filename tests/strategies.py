@@ -7,7 +7,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from core.season import Season
+from core.season import Season, season_from_data
 from tests.seasons import season_data
 
 PRESETS = ("sliedrecht", "drie-groepen", "drie-cycli")
@@ -91,4 +91,4 @@ def random_season(rng: random.Random, *, players: int, rounds: int, preset: str,
         if "games" not in rnd:
             data["rounds"] = data["rounds"][:i]
             break
-    return Season.from_data(data)
+    return season_from_data(data)

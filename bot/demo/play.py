@@ -23,12 +23,13 @@ from bot import i18n, texts
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, NotSent, Sent, User
 from bot.demo.runner import LocalBot, ManualClock
-from core.season import Result, Season
+from core.season import Result, Season, season_from_data
 from core.simulation import play
 from storage import club, roster, rounds
 from storage.db import Database
 from storage.seasons import import_season
 from storage.states import RoundState
+from storage.store import open_store
 
 TOKEN = "123456:" + "D" * 35
 GROUP = -1000
@@ -56,7 +57,7 @@ def club_season(rng: random.Random) -> Season:
     data = {"format": "keizer-season/1", "club": "Schaakclub Demo", "season": "2026-2027",
             "rules": {"preset": "sliedrecht", "planned_rounds": ROUNDS, "period_length": ROUNDS},
             "players": players, "rounds": []}
-    return Season.from_data(data)
+    return season_from_data(data)
 
 
 async def run(out: TextIO, *, seed: int = 2026, chat_page: Path | None = None) -> None:
@@ -74,7 +75,7 @@ async def run(out: TextIO, *, seed: int = 2026, chat_page: Path | None = None) -
     await tg.start()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "keizer.db"
-        db = await Database.open(path)
+        db = await open_store(path)
         await import_season(db, season)
         await club.change_settings(db, actor=None, language=spoken)
         await db.close()

@@ -8,10 +8,11 @@ import datetime as dt
 from dataclasses import dataclass
 
 from bot import texts
-from bot.chat import owe_to_arbiters, show_date
+from bot.chat import owe_to_arbiters
+from bot.formatting import show_date
 from bot.services import Services, deadline_for, round_start, schedule
 from core.next_season import next_season as following
-from core.season import Season
+from core.season import Season, season_from_data, season_to_data
 from core.standings import compute_standings
 from storage import club, outbox, programme, roster, seasons
 from storage.club import ClubSettings
@@ -263,7 +264,7 @@ async def change_rules(services: Services, changes: dict[str, object], *, actor:
         if played == 0 or confirmed:
             await club.set_rules(db, rules, actor=actor)
             return RulesChange(played, (), stored=True)
-        changed = Season.from_data({**season.to_data(), "rules": rules})
+        changed = season_from_data({**season_to_data(season), "rules": rules})
     before = await asyncio.to_thread(compute_standings, season, played)
     after = await asyncio.to_thread(compute_standings, changed, played)
     # A player the new rules leave out (a withdrawal, `withdrawn = "hide"`) has no new place.

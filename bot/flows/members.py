@@ -10,7 +10,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import i18n, texts
 from bot.callbacks import Link, NoLink, TakeOver
-from bot.chat import esc, owe_to_arbiters, send
+from bot.chat import owe_to_arbiters, send
+from bot.formatting import esc
 from bot.services import Services
 from storage import roster
 from storage.roster import Member

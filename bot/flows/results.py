@@ -11,7 +11,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import announce, i18n, messages, texts
 from bot.callbacks import Confirm, Dispute
-from bot.chat import esc, owe_to_arbiters, send
+from bot.chat import owe_to_arbiters, send
+from bot.formatting import esc
 from bot.services import Services, published_round
 from core.season import Result, Season
 from core.standings import Standings, compute_standings

@@ -12,7 +12,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import i18n, messages, texts
 from bot.callbacks import Attendance, Report
-from bot.chat import esc, owe_to_arbiters, send, show_date, show_moment
+from bot.chat import owe_to_arbiters, send
+from bot.formatting import esc, show_date, show_moment
 from bot.services import Services, due_rounds, round_start
 from bot.tables import PairingView
 from core.errors import InvalidInputError

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from bot import i18n, texts
-from bot.chat import esc, owe_to_arbiters, send
+from bot.chat import owe_to_arbiters, send
 from bot.flows import rounds as round_flows
 from bot.flows import views
+from bot.formatting import esc
 from bot.services import Services, open_round, published_round
 from core.preview import SignOffPrice, after_sign_off, sign_off_price
 from core.season import AbsenceReason, ExternalDay

@@ -16,8 +16,8 @@ from telegram.ext import MessageHandler, filters
 
 from bot import dates, i18n, texts
 from bot.answer import Answer, Refused
-from bot.chat import esc, show_date, show_moment
 from bot.flows import admin, members, signoff, views
+from bot.formatting import esc, show_date, show_moment
 from bot.handlers.common import (
     actor,
     arbiter_only,

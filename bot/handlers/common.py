@@ -3,7 +3,7 @@ commands, members by name, numbers as typed."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
@@ -13,10 +13,12 @@ from telegram.ext import CallbackQueryHandler, CommandHandler, filters
 from bot import callbacks, dates, i18n, texts
 from bot.answer import Answer, Refused, Toast, Write, after_commit, at_once, owe
 from bot.callbacks import Callback
-from bot.chat import Handler, answer, esc, say
+from bot.chat import Handler, answer, say
 from bot.flows import members
+from bot.formatting import esc
 from bot.refusals import refusing
 from bot.services import Context
+from bot.vocabulary import ENGLISH, WORDS
 
 
 async def member(update: Update, context: Context) -> members.Member:
@@ -101,34 +103,6 @@ async def _run(update: Update, context: Context,
             await owe(update, context, done)
         return done, True
     return made, not outside
-
-
-ENGLISH: Mapping[str, str] = {
-    "afmelden": "signoff", "aanmelden": "signon", "uitslag": "result", "stand": "standings",
-    "indeling": "pairing", "mijn": "mine", "grafiek": "chart", "agenda": "calendar",
-    "ik": "iam", "herinnering": "reminder", "taal": "language", "extern": "external",
-    "speler": "player", "spelers": "players", "ronde": "round", "instellingen": "settings",
-    "seizoen": "season",
-}
-"""Each command's English name beside its Dutch one (the club's vocabulary, kept); the
-commands named alike in both (`/start`, `/help`, `/export`, `/club`, `/arbiter`) are not
-listed."""
-WORDS: Mapping[str, str] = {
-    "me": "mij", "confirm": "bevestig", "make": "maak", "again": "opnieuw", "clear": "wis",
-    "swap": "ruil", "and": "en", "absent": "afwezig", "arrived": "erbij", "previous": "vorig",
-    "period": "periode", "group": "groep", "crosstable": "kruistabel", "on": "aan",
-    "off": "uit", "new": "nieuw", "remove": "weg", "postpone": "uitstel",
-    "cancelled": "vervalt", "flexible": "flexibel", "fixed": "vast", "youth": "jeugd",
-    "round": "ronde", "rule": "regel", "rules": "reglement", "reminder": "herinnering",
-    "city": "plaats", "ratinglist": "ratinglijst", "language": "taal", "rapid": "rapid",
-    "blitz": "snel", "classical": "klassiek", "public": "openbaar", "members": "leden",
-    "clubnight": "clubavond", "otherday": "anderedag", "external": "extern",
-    "halfbye": "halvebye", "zerobye": "nulbye", "draw": "remise",
-    "external-clubnight": "extern-clubavond", "external-otherday": "extern-anderedag",
-}
-"""The keywords of a command typed under its English name, as the Dutch command reads them
-(`/pairing confirm` is `/indeling bevestig`). Dates and sign-off phrases are no keywords:
-each language's grammar reads its own (`bot.dates`, `bot.phrases`)."""
 
 
 def typed_in_english(update: Update) -> bool:

@@ -11,11 +11,12 @@ from telegram.ext import MessageHandler, filters
 from bot import texts
 from bot.answer import Answer, Edit, File, Toast, Write
 from bot.callbacks import Rating
-from bot.chat import esc
 from bot.flows import files, ratings
+from bot.formatting import esc
 from bot.handlers.common import answering, button, is_arbiter
 from bot.services import App, Context
 from core.ratings import MAX_BYTES, ListProblem, RatingListError
+from core.season import season_to_json
 
 LABEL = 60
 """Button labels are cut to this many characters (Telegram shows little more)."""
@@ -81,7 +82,7 @@ async def _tournament(data: bytes) -> Answer:
     if isinstance(read, str):
         return Answer(esc(read))
     season, report = read
-    return Answer(esc(report), file=File(season.to_json().encode(), "seizoen.json",
+    return Answer(esc(report), file=File(season_to_json(season).encode(), "seizoen.json",
                                          texts.TRF_READ_CAPTION))
 
 

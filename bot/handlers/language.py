@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import logging
 
-from telegram import BotCommand, BotCommandScopeChat, Update
+from telegram import Update
 from telegram.constants import ChatType
-from telegram.error import TelegramError
 from telegram.ext import TypeHandler
 
 from bot import i18n, texts
 from bot.answer import Answer
 from bot.flows import members
 from bot.handlers.common import actor, command
+from bot.menu import set_member_menu
 from bot.services import App, Context
 
 log = logging.getLogger(__name__)
@@ -38,21 +38,12 @@ async def taal(update: Update, context: Context) -> Answer:
     await members.set_language(context.services, actor(update), chosen)
     with i18n.use(chosen):
         return Answer(texts.TAAL_DONE.format(language=texts.LANGUAGE_NAMES[chosen]),
-                      then=lambda: menu(context, actor(update), chosen))
+                      then=lambda: _menu(context, actor(update), chosen))
 
 
-async def menu(context: Context, user_id: int, language: str) -> None:
-    """The command menu of this member's private chat, in his language. A convenience: the
-    commands work without it."""
-    from bot.app import commands
-
+async def _menu(context: Context, user_id: int, language: str) -> None:
     arbiter = user_id in await context.services.arbiters()
-    with i18n.use(language):
-        listed = [BotCommand(name, text) for name, text in commands(arbiter=arbiter)]
-    try:
-        await context.bot.set_my_commands(listed, scope=BotCommandScopeChat(user_id))
-    except TelegramError as exc:
-        log.info("no command menu for %d: %s", user_id, exc)
+    await set_member_menu(context.bot, user_id, language, arbiter=arbiter)
 
 
 def register(app: App) -> None:

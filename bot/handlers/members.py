@@ -7,8 +7,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from bot import texts
 from bot.answer import Answer, Edit, Toast
 from bot.callbacks import Choose, Link, NoLink, TakeOver
-from bot.chat import esc
 from bot.flows import members
+from bot.formatting import esc
 from bot.handlers.common import button, command, is_arbiter
 from bot.services import App, Context
 

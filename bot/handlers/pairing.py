@@ -10,9 +10,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from bot import texts
 from bot.answer import Answer, Edit, Refused, Toast, Write
 from bot.callbacks import Swap
-from bot.chat import esc
 from bot.flows import members, views
 from bot.flows import rounds as flows
+from bot.formatting import esc
 from bot.handlers.common import (
     actor,
     arbiter_only,

@@ -7,8 +7,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from bot import texts
 from bot.answer import Answer, Edit, Toast
 from bot.callbacks import Confirm, Dispute, Report, ReportFor
-from bot.chat import esc
 from bot.flows import members, results
+from bot.formatting import esc
 from bot.handlers.common import button, command, is_arbiter, member, number
 from bot.services import App, Context
 from core.season import Result

@@ -10,8 +10,8 @@ from telegram import Update
 from bot import phrases, texts
 from bot.answer import Answer, Refused, Toast, Write
 from bot.callbacks import Attendance
-from bot.chat import esc, show_date, show_moment
 from bot.flows import members, signoff
+from bot.formatting import esc, show_date, show_moment
 from bot.handlers.common import button, command, is_arbiter, member, typed_in_english
 from bot.services import App, Context, open_round, schedule
 from core.preview import Earning

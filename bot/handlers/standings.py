@@ -10,9 +10,9 @@ from telegram.constants import ChatType
 
 from bot import announce, i18n, messages, texts
 from bot.answer import Answer, File
-from bot.chat import esc
 from bot.flows import views
 from bot.flows.members import Member
+from bot.formatting import esc
 from bot.handlers.common import command, member, own_language
 from bot.i18n import number
 from bot.services import App, Context

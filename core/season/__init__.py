@@ -1,5 +1,4 @@
-"""A season: its values (`model`) and its file (`file`, through `Season.from_json` and
-`Season.to_json`)."""
+"""A season: its values (`model`) and its file (`file`: `read_season`, `season_to_json`)."""
 
 from core.season.file import (
     EXTERNAL_RESULTS,
@@ -10,6 +9,11 @@ from core.season.file import (
     data_to_line,
     external_result_text,
     player_data,
+    read_season,
+    season_from_data,
+    season_to_data,
+    season_to_json,
+    with_round_data,
 )
 from core.season.model import (
     Absence,
@@ -25,4 +29,6 @@ from core.season.model import (
 
 __all__ = ["EXTERNAL_RESULTS", "FORMAT", "IDENTITY_FORMS", "Absence", "AbsenceReason",
            "ExternalDay", "Game", "Player", "Result", "Round", "Season", "absence_data",
-           "data_to_json", "data_to_line", "external_result_text", "player_data", "rating_order"]
+           "data_to_json", "data_to_line", "external_result_text", "player_data", "rating_order",
+           "read_season", "season_from_data", "season_to_data", "season_to_json",
+           "with_round_data"]

@@ -1,4 +1,4 @@
-"""The `keizer-season/1` file: read, validate, write (`Season.from_json`, `Season.to_json`).
+"""The `keizer-season/1` file: read, validate, write (`read_season`, `season_to_json`).
 
 Reading collects every problem with its place (`rounds[3].games[2].result`) and raises once.
 Writing produces the canonical form: optional fields only where they differ from the default,
@@ -56,7 +56,7 @@ _GAME_KEYS = ("white", "black", "result")
 _ABSENCE_KEYS = ("player", "reason", "day", "team", "result")
 
 
-def read_json(text: str) -> Season:
+def read_season(text: str) -> Season:
     """Parse and validate a season file's text; raises InvalidSeasonError with every problem."""
     try:
         data = json.loads(text, parse_float=Decimal)
@@ -64,10 +64,10 @@ def read_json(text: str) -> Season:
         problems = Problems()
         problems.add("", ProblemCode.NOT_JSON, line=exc.lineno, column=exc.colno, reason=exc.msg)
         raise InvalidSeasonError(problems.items) from exc
-    return read_data(data)
+    return season_from_data(data)
 
 
-def read_data(data: Any) -> Season:
+def season_from_data(data: Any) -> Season:
     """Validate parsed JSON (numbers as int/Decimal) into a Season; raises InvalidSeasonError."""
     problems = Problems()
     season = _Reader(problems).season(data)
@@ -76,9 +76,9 @@ def read_data(data: Any) -> Season:
     return season
 
 
-def with_round(season: Season, data: Any) -> Season:
+def with_round_data(season: Season, data: Any) -> Season:
     """`season` with one of its rounds read anew from that round's data, checked exactly as
-    `read_data` checks it in the whole file; raises InvalidSeasonError. Whether the round is
+    `season_from_data` checks it in the whole file; raises InvalidSeasonError. Whether the round is
     paired must not change (that decides which rounds the file lists after it)."""
     problems = Problems()
     number = data.get("round") if isinstance(data, Mapping) else None
@@ -417,7 +417,7 @@ def _short(data: Any) -> str:
 
 # --- writing -----------------------------------------------------------------------------------
 
-def write_data(season: Season) -> dict[str, Any]:
+def season_to_data(season: Season) -> dict[str, Any]:
     """The canonical JSON data of a season (numbers in `rules` as written when read)."""
     data: dict[str, Any] = {"format": FORMAT, "club": season.club, "season": season.name,
                             "rules": season.rules_source}
@@ -506,3 +506,8 @@ def absence_data(absence: Absence) -> dict[str, Any]:
     if absence.result is not None:
         data["result"] = external_result_text(absence.result)
     return data
+
+
+def season_to_json(season: Season) -> str:
+    """The canonical text of the season file."""
+    return data_to_json(season_to_data(season))

@@ -174,41 +174,6 @@ class Season:
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {p.id: p for p in self.players})
 
-    @classmethod
-    def from_json(cls, text: str) -> Season:
-        """Parse and validate a season file's text; raises InvalidSeasonError with every
-        problem."""
-        from core.season import file
-
-        return file.read_json(text)
-
-    @classmethod
-    def from_data(cls, data: Any) -> Season:
-        """Validate parsed JSON (numbers as int/Decimal); raises InvalidSeasonError."""
-        from core.season import file
-
-        return file.read_data(data)
-
-    def with_round_data(self, data: Any) -> Season:
-        """This season with one of its rounds read anew from that round's data (a write that
-        touched only that round), checked as `from_data` checks it; raises
-        InvalidSeasonError."""
-        from core.season import file
-
-        return file.with_round(self, data)
-
-    def to_data(self) -> dict[str, Any]:
-        """The canonical JSON data of the season file."""
-        from core.season import file
-
-        return file.write_data(self)
-
-    def to_json(self) -> str:
-        """The canonical text of the season file."""
-        from core.season import file
-
-        return file.data_to_json(file.write_data(self))
-
     def player(self, player_id: str) -> Player:
         return self._by_id[player_id]
 

@@ -14,9 +14,10 @@ import pytest
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, User
 from bot.demo.runner import LocalBot, ManualClock
-from core.season import Season
+from core.season import Season, season_from_data
 from storage.db import Database
 from storage.seasons import import_season
+from storage.store import open_store
 
 ARBITER = User(1, "Wim", "Leider")
 GROUP = -100123
@@ -79,8 +80,8 @@ async def club_bot(tg: FakeTelegram, path: Path | str, season: Season | None = N
             "players": [{"id": f"p{k}", "name": name, "rating": 2000 - 50 * k}
                         for k, name in enumerate(MEMBERS)],
             "rounds": []}
-    db = await Database.open(path)
-    await import_season(db, season or Season.from_data(json.loads(json.dumps(data))))
+    db = await open_store(path)
+    await import_season(db, season or season_from_data(json.loads(json.dumps(data))))
     await db.close()
     config = Config(token=TOKEN, base_url=tg.url, database=path, arbiters=(ARBITER.id,),
                     **{"tick_seconds": 0.2, **settings})

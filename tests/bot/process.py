@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import ClassVar
 
 from bot.demo.fakeapi import FakeTelegram, User
-from core.season import Season
+from core.season import season_from_data
 from storage import club, roster, rounds
-from storage.db import Database
 from storage.seasons import import_season
+from storage.store import open_store
 from tests.bot.conftest import ARBITER, GROUP, MEMBERS, TOKEN
 from tests.integration.conftest import ROOT
 
@@ -42,9 +42,9 @@ async def make_club(path: Path, *, rounds_ahead: int = 0, deadline_passed: bool 
             "players": [{"id": f"p{k}", "name": f"{name} {k}" if players > len(MEMBERS)
                          else name, "rating": 2000 - k} for k, name in enumerate(names)],
             "rounds": []}
-    db = await Database.open(path)
+    db = await open_store(path)
     try:
-        await import_season(db, Season.from_data(json.loads(json.dumps(data))))
+        await import_season(db, season_from_data(json.loads(json.dumps(data))))
         for k in range(players):
             await roster.link(db, f"p{k}", 100 + k, actor=None)
         await club.change_settings(db, actor=None, group_chat_id=GROUP)

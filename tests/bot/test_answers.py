@@ -14,12 +14,12 @@ from bot.answer import Answer, Refused, Write
 from bot.handlers import results, signoff, standings
 from bot.services import Context
 from core.errors import InvalidSeasonError, Problem, ProblemCode
-from core.season import Season
+from core.season import Season, season_from_data
 from core.standings import compute_standings
 from storage import roster
-from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
 from storage.seasons import load_season
+from storage.store import open_store
 from tests.bot.conftest import ARBITER, MEMBERS, club_bot
 from tests.bot.test_season import set_up_club
 from tests.seasons import season_data
@@ -29,14 +29,14 @@ PLAYERS = [{"id": f"p{k}", "name": name, "rating": 2000 - 50 * k}
 
 
 def played() -> Season:
-    return Season.from_data(season_data(
+    return season_from_data(season_data(
         {"preset": "sliedrecht", "planned_rounds": 3, "period_length": 3}, PLAYERS,
         ["p0-p1 1-0, p2-p3 1/2-1/2, p4-p5 0-1", "p1-p2 1-0, p3-p4 1-0, p5-p0 0-1"]))
 
 
 async def shown_by_the_file(path: Path) -> str:
     """The standings table as the season in the file says, computed here."""
-    db = await Database.open(path)
+    db = await open_store(path)
     try:
         season = await load_season(db)
     finally:
@@ -49,7 +49,7 @@ async def test_a_correction_shows_in_the_next_standings(tg, tmp_path, members):
     path = tmp_path / "keizer.db"
     bot = await club_bot(tg, path, played())
     try:
-        db = await Database.open(path)
+        db = await open_store(path)
         await roster.link(db, "p0", members[0].id, actor=None)
         await db.close()
         first = await bot.ask(ARBITER, "/stand")

@@ -172,8 +172,8 @@ async def test_everything_the_store_holds_survives_export_and_import(bot, member
     arbiter's fix, a reported result. Export
     with --alles, import into a new database, export again: the same file."""
     from storage.club_file import export_club, import_club
-    from storage.db import Database
     from storage.seasons import export_json
+    from storage.store import open_store
 
     await set_up_club(bot, members, rounds=3)
     await bot.ask(ARBITER, "/instellingen deadline 90")
@@ -193,7 +193,7 @@ async def test_everything_the_store_holds_survives_export_and_import(bot, member
     stored = json.loads(first)
     assert [r["signons"][0]["player"] for r in stored["rounds"] if r["signons"]] == ["p5"]
     assert [p["id"] for p in stored["season"]["players"] if p.get("flexible")] == ["p5"]
-    copy = await Database.open(tmp_path / "kopie.db")
+    copy = await open_store(tmp_path / "kopie.db")
     try:
         await import_club(copy, first)
         assert await export_club(copy) == first

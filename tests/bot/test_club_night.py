@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from bot import texts
-from core.season import Season
+from core.season import read_season
 from storage.seasons import export_json
 from tests.bot.conftest import ARBITER, GROUP, boards
 from tests.bot.test_authorization import STRANGER
@@ -75,7 +75,7 @@ async def test_the_cap_on_paid_sign_offs_is_shown_where_it_bites(bot, members):
 
 
 async def round_absences(bot, number: int) -> dict[str, str]:
-    season = Season.from_json(await export_json(bot.app.bot_data.db))
+    season = read_season(await export_json(bot.app.bot_data.db))
     names = {p.id: p.name for p in season.players}
     return {names[a.player]: a.reason.value for a in season.round(number).absent}
 
@@ -220,7 +220,7 @@ async def test_the_private_reminder_is_switched_off(bot, members):
 
 
 async def games_of(bot, number: int) -> list[tuple[str, str, str | None]]:
-    season = Season.from_json(await export_json(bot.app.bot_data.db))
+    season = read_season(await export_json(bot.app.bot_data.db))
     names = {p.id: p.name for p in season.players}
     return [(names[g.white], names[g.black], None if g.result is None else g.result.value)
             for g in season.round(number).games]

@@ -13,8 +13,8 @@ import time
 import pytest
 
 from bot.app import build
-from bot.chat import LIMIT, split, units
 from bot.config import ConfigError, load
+from bot.formatting import LIMIT, split, units
 from tests.bot.conftest import TOKEN
 from tests.integration.conftest import ROOT
 

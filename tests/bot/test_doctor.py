@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 from bot.doctor import checks
-from core.season import Season
+from core.season import season_from_data
 from storage import club
-from storage.db import Database
 from storage.seasons import import_season
+from storage.store import open_store
 from tests.bot.conftest import TOKEN
 
 
@@ -18,10 +18,10 @@ def env(tg, tmp_path, **extra):
 
 
 async def ready(tmp_path, *, group: bool = True) -> None:
-    db = await Database.open(tmp_path / "keizer.db")
+    db = await open_store(tmp_path / "keizer.db")
     data = {"format": "keizer-season/1", "rules": "sliedrecht",
             "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}], "rounds": []}
-    await import_season(db, Season.from_data(json.loads(json.dumps(data))))
+    await import_season(db, season_from_data(json.loads(json.dumps(data))))
     if group:
         await club.change_settings(db, actor=None, group_chat_id=-100)
     await db.close()
@@ -60,7 +60,7 @@ async def test_no_season_and_no_group(tg, tmp_path):
     found = failures(await checks(env(tg, tmp_path)))
     assert any("bestaat nog niet. Laad het seizoen met keizerbot import" in f for f in found)
     assert not (tmp_path / "keizer.db").exists()
-    db = await Database.open(tmp_path / "keizer.db")
+    db = await open_store(tmp_path / "keizer.db")
     await db.close()
     texts = failures(await checks(env(tg, tmp_path)))
     assert any("nog geen seizoen" in f for f in texts)

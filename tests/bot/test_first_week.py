@@ -9,7 +9,7 @@ import zipfile
 
 from bot import i18n, texts
 from bot.demo.fakeapi import User
-from core.season import Season
+from core.season import season_from_data
 from storage import attendance, results
 from storage.seasons import load_season
 from tests.bot.conftest import ARBITER, GROUP, boards
@@ -291,7 +291,7 @@ async def test_ronde_on_an_imported_season_lists_what_is_to_come_with_deadlines(
                            {"white": "p3", "black": "p4", "result": "0-1"},
                            {"white": "p5", "black": "p0", "result": "1-0"}]},
                        {"round": 3, "date": "2026-12-03", "absent": []}]}
-    bot = await club_bot(tg, tmp_path / "keizer.db", Season.from_data(data))
+    bot = await club_bot(tg, tmp_path / "keizer.db", season_from_data(data))
     try:
         shown = (await bot.ask(ARBITER, "/ronde")).text.splitlines()
         assert [line.split(" ")[1].rstrip(":") for line in shown] == ["2", "3"]
@@ -313,7 +313,7 @@ async def test_the_standings_post_says_how_many_more_there_are(tg, tmp_path):
     data = {"format": "keizer-season/1", "club": "Testclub", "season": "2026-2027",
             "rules": {"preset": "sliedrecht", "planned_rounds": 3, "period_length": 3},
             "players": players, "rounds": []}
-    bot = await club_bot(tg, tmp_path / "keizer.db", Season.from_data(data), web_port=0,
+    bot = await club_bot(tg, tmp_path / "keizer.db", season_from_data(data), web_port=0,
                          public_url=PUBLIC_URL)
     try:
         services = bot.app.bot_data

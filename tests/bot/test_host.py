@@ -24,12 +24,12 @@ from bot.demo.runner import ManualClock
 from bot.doctor import host_checks
 from bot.host import Host, postgres_clubs
 from bot.services import deadline_for
-from core.season import Season
+from core.season import season_from_data
 from storage import club, roster
-from storage.db import Database
 from storage.postgres import add_club, remove_club, set_token
 from storage.rounds import insert_round
 from storage.seasons import import_season
+from storage.store import open_store
 from tests.bot.process import BotProcess, until
 from tests.bot.test_web import init_data
 from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
@@ -66,9 +66,9 @@ async def _make_club(dsn: str, k: int, name: str, night: dt.date) -> int:
     made = await add_club(dsn, name, _token(k))
     players = [{"id": f"p{n}", "name": player, "rating": 2000 - 50 * n}
                for n, player in enumerate(CLUBS[name])]
-    db = await Database.open(dsn, club=made.id)
+    db = await open_store(dsn, club=made.id)
     try:
-        await import_season(db, Season.from_data(season_data(
+        await import_season(db, season_from_data(season_data(
             {"preset": "sliedrecht", "planned_rounds": 3, "period_length": 3}, players,
             ["p0-p1 1-0, p2-p3 0-1"], club=name)))
         for n, user in enumerate(_members(k)):
@@ -263,7 +263,7 @@ async def test_the_host_process_runs_the_clubs_and_comes_back_after_a_kill(
 
 
 async def _signed_off(dsn: str, number: int) -> int:
-    db = await Database.open(dsn, club=number)
+    db = await open_store(dsn, club=number)
     try:
         async with db.reader.execute("SELECT count(*) FROM signoff") as cur:
             row = await cur.fetchone()

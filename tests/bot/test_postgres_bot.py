@@ -29,10 +29,10 @@ async def test_a_round_on_postgresql_from_sign_off_to_standings(tg, postgres,  #
         assert "Ronde" in mine.text and "eigen waarde (startbonus)" in mine.text
         assert (await bot.ask(ARBITER, "/stand")).text.count("Femke Kok") == 1
         # One bot per database: a second one is refused while this one runs.
-        from storage.db import Database
+        from storage.store import open_store
 
         with pytest.raises(StoreError) as refused:
-            await Database.open(postgres, exclusive=True)
+            await open_store(postgres, exclusive=True)
         assert refused.value.problem is StoreProblem.IN_USE
     finally:
         await bot.stop()

@@ -19,7 +19,7 @@ import pytest
 
 from bot.demo.fakeapi import User
 from storage import roster, rounds
-from storage.db import Database
+from storage.store import open_store
 from tests.bot.conftest import ARBITER, GROUP, TOKEN
 from tests.bot.process import BotProcess, make_club, query, run_cycles, until
 from tests.integration.conftest import ROOT
@@ -204,7 +204,7 @@ async def test_killed_right_after_the_reminder_is_marked_group_and_member_hear_o
         tg, tmp_path):
     db = tmp_path / "keizer.db"
     await make_club(db)
-    handle = await Database.open(db)
+    handle = await open_store(db)
     try:
         now = dt.datetime.now(dt.UTC)  # the reminder is due: the deadline is an hour away
         await rounds.add_round(handle, 1, date=now.date(), deadline=now + dt.timedelta(hours=1))

@@ -10,7 +10,7 @@ import zipfile
 
 from bot import texts
 from core.ratings import HEADER
-from core.season import Season
+from core.season import read_season
 from storage.audit import entries
 from storage.seasons import load_season
 from tests.bot.conftest import ARBITER, GROUP
@@ -162,7 +162,7 @@ async def test_a_trf_from_another_program_comes_back_as_a_season_file(bot, membe
     assert report.text.endswith("laad het op de computer met keizerbot import seizoen.json.")
     assert plain_dutch(report.text.replace("speler-id's", "")), report.text
     sent = await bot.tg.wait_for(lambda s: s.method == "sendDocument", after=mark)
-    season = Season.from_json(sent.data.decode())
+    season = read_season(sent.data.decode())
     assert (sent.filename, len(season.players), len(season.rounds)) == ("seizoen.json", 20, 18)
     assert await ratings(bot) == before  # the club's own season is untouched
 

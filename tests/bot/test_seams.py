@@ -13,7 +13,8 @@ import pytest
 
 from bot.config import Config
 from bot.demo.runner import LocalBot, ManualClock
-from storage.db import Database
+from core.season import season_from_data
+from storage.store import open_store
 from tests.bot.conftest import ARBITER, GROUP, TOKEN, boards
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
@@ -182,7 +183,7 @@ async def test_a_second_poller_meets_409_and_the_arbiter_hears_once(bot, members
 
 async def test_no_season_yet_is_not_an_error(tg, tmp_path):
     path = tmp_path / "keizer.db"
-    await (await Database.open(path)).close()
+    await (await open_store(path)).close()
     config = Config(token=TOKEN, base_url=tg.url, database=path, arbiters=(ARBITER.id,),
                     tick_seconds=0.1)
     bot = LocalBot(tg, config, ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)))
@@ -239,12 +240,11 @@ async def test_the_redraft_notice_escapes_every_name(tg, tmp_path, members):
     draft's notice; those names are escaped like every other (the fake refuses what
     Telegram's HTML parser refuses)."""
     from core.pairing import Fixes
-    from core.season import Season
     from storage import rounds
     from tests.bot.conftest import MEMBERS, club_bot
 
     names = HOSTILE_NAMES + MEMBERS[len(HOSTILE_NAMES):]
-    season = Season.from_data({
+    season = season_from_data({
         "format": "keizer-season/1", "club": "Testclub", "season": "2026-2027",
         "rules": {"preset": "sliedrecht", "planned_rounds": 3, "period_length": 3},
         "players": [{"id": f"p{k}", "name": name, "rating": 2000 - 50 * k}
@@ -374,7 +374,7 @@ async def test_standings_owed_when_the_bot_died_are_posted_once_after_the_restar
     await pass_deadline(bot, 2)
     post = await publish(bot, 2)
     await bot.stop()
-    db = await Database.open(bot.config.database)
+    db = await open_store(bot.config.database)
     try:
         for k, _ in enumerate(boards(post.text), start=1):
             await stored_results.correct(db, 2, k, Result.DRAW, actor=1)

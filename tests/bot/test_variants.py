@@ -8,11 +8,11 @@ import json
 
 from bot import tables
 from core.pairing.request import request_for_round
-from core.season import Season
+from core.season import Season, season_from_data
 from core.standings import compute_standings
 from storage import roster
-from storage.db import Database
 from storage.seasons import load_season
+from storage.store import open_store
 from tests.bot.conftest import ARBITER, MEMBERS, boards, club_bot
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
@@ -36,14 +36,14 @@ def played() -> Season:
                                        {"white": "p3", "black": "p0", "result": "1/2-1/2"}],
                  "absent": [{"player": "p4", "reason": "notice"},
                             {"player": "p5", "reason": "bye"}]}]}
-    return Season.from_data(json.loads(json.dumps(data)))
+    return season_from_data(json.loads(json.dumps(data)))
 
 
 async def test_the_variants_are_shown_and_explained(tg, tmp_path, members):
     path = tmp_path / "keizer.db"
     bot = await club_bot(tg, path, played())
     try:
-        db = await Database.open(path)
+        db = await open_store(path)
         for k in (0, 3, 4, 5):
             await roster.link(db, f"p{k}", members[k].id, actor=None)
         await db.close()
@@ -92,7 +92,7 @@ def test_an_opponent_left_out_after_his_withdrawal_is_still_named():
     players = [{"id": "a", "name": "Anna Visser", "rating": 2000},
                {"id": "b", "name": "Bram de Boer", "rating": 1900, "withdrawn": 1},
                {"id": "c", "name": "Cor Jansen", "rating": 1800}]
-    season = Season.from_data(json.loads(json.dumps({
+    season = season_from_data(json.loads(json.dumps({
         "format": "keizer-season/1", "club": "Testclub", "season": "2026-2027",
         "rules": {"preset": "sliedrecht", "withdrawn": "hide"}, "players": players,
         "rounds": [{"round": 1, "games": [{"white": "a", "black": "b", "result": "1-0"}],

@@ -16,7 +16,7 @@ import pytest
 from bot import texts
 from bot.web.initdata import sign, user_of
 from core.numbers import format_number
-from core.season import Season
+from core.season import Season, read_season, season_from_data
 from core.standings import compute_standings
 from tests.bot.conftest import ARBITER, GROUP, TOKEN, club_bot
 from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
@@ -57,7 +57,7 @@ async def web_bot(tg, tmp_path, request):
 
 
 def example(name: str) -> Season:
-    return Season.from_json((ROOT / "examples" / f"{name}.json").read_text("utf-8"))
+    return read_season((ROOT / "examples" / f"{name}.json").read_text("utf-8"))
 
 
 @pytest.mark.parametrize("web_bot", [example(n) for n in PRESETS], indirect=True, ids=PRESETS)
@@ -152,7 +152,7 @@ HOSTILE = [{"id": "x1", "name": "<script>alert(1)</script>", "rating": 2000},
            {"id": "p3", "name": "Piet", "rating": 1800}]
 
 
-@pytest.mark.parametrize("web_bot", [Season.from_data({
+@pytest.mark.parametrize("web_bot", [season_from_data({
     "format": "keizer-season/1", "club": "<b>Club</b>", "season": "2026-2027",
     "rules": "sliedrecht", "players": HOSTILE,
     "rounds": [{"round": 1, "games": [{"white": "x1", "black": "q\"'<", "result": "1-0"}],

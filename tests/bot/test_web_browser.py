@@ -21,7 +21,7 @@ import pytest
 from aiohttp import web
 
 from core.numbers import format_number
-from core.season import Season
+from core.season import read_season
 from core.standings import compute_standings
 from tests.bot.conftest import club_bot
 
@@ -69,7 +69,7 @@ async def browser(tmp_path: Path, *args: str, width: int = 500) -> str:
 @pytest.fixture
 async def proxy(tg, tmp_path):
     """The bot with its pages, and beside it a server that frames them at a given width."""
-    season = Season.from_json((ROOT / "examples" / "drie-groepen.json").read_text("utf-8"))
+    season = read_season((ROOT / "examples" / "drie-groepen.json").read_text("utf-8"))
     running = await club_bot(tg, tmp_path / "keizer.db", season, web_port=0)
     assert running.runtime is not None and running.runtime.web is not None
     pages = running.runtime.web.url

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from core.season import Season
+from core.season import read_season
 from storage.db import Database
 from storage.seasons import import_season
+from storage.store import open_store
 from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,9 +35,9 @@ async def db(request: pytest.FixtureRequest, tmp_path: Path):
             from storage.postgres import club_pool
 
             pool = await club_pool(address, size=4)
-        database = await Database.open(address, pool=pool)
+        database = await open_store(address, pool=pool)
     else:
-        database = await Database.open(tmp_path / "keizer.db")
+        database = await open_store(tmp_path / "keizer.db")
     yield database
     await database.close()
     if pool is not None:
@@ -46,7 +47,7 @@ async def db(request: pytest.FixtureRequest, tmp_path: Path):
 @pytest.fixture
 async def club(db: Database) -> Database:
     """The sliedrecht example: 20 rounds played, round 21 waiting to be paired."""
-    season = Season.from_json((ROOT / "examples" / "sliedrecht.json").read_text("utf-8"))
+    season = read_season((ROOT / "examples" / "sliedrecht.json").read_text("utf-8"))
     await import_season(db, season)
     return db
 

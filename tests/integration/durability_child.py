@@ -18,6 +18,7 @@ from core.season import Result
 from storage import attendance, results, rounds
 from storage.db import Database
 from storage.seasons import load_season, round_row, season_id
+from storage.store import open_store
 
 RESULTS = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW)
 
@@ -62,7 +63,7 @@ async def step(db: Database, rng: random.Random) -> None:
 
 async def main(path: Path, seed: int) -> None:
     rng = random.Random(seed)
-    db = await Database.open(path)
+    db = await open_store(path)
     say("ready")
     while True:
         await step(db, rng)

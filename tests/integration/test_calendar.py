@@ -14,10 +14,10 @@ from icalendar import Calendar
 from bot.calendar import CalendarRound, rounds_ics
 from bot.cli import main
 from bot.flows import views
-from core.season import Season
+from core.season import read_season
 from storage import club
-from storage.db import Database
 from storage.seasons import import_season
+from storage.store import open_store
 from tests.integration.conftest import ROOT
 
 AMSTERDAM = ZoneInfo("Europe/Amsterdam")
@@ -25,9 +25,9 @@ STAMP = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
 
 
 async def example_calendar(tmp_path) -> bytes:
-    db = await Database.open(tmp_path / "keizer.db")
+    db = await open_store(tmp_path / "keizer.db")
     try:
-        season = Season.from_json((ROOT / "examples" / "drie-groepen.json").read_text("utf-8"))
+        season = read_season((ROOT / "examples" / "drie-groepen.json").read_text("utf-8"))
         await import_season(db, season)
         await club.change_settings(db, actor=None, round_start=dt.time(19, 45))
         made = await views.calendar(db, AMSTERDAM, stamp=STAMP)
@@ -45,7 +45,7 @@ async def test_the_example_season_as_a_calendar(tmp_path, golden):
 
 
 async def test_each_round_at_the_start_time_in_summer_and_in_winter(tmp_path):
-    season = Season.from_json((ROOT / "examples" / "drie-groepen.json").read_text("utf-8"))
+    season = read_season((ROOT / "examples" / "drie-groepen.json").read_text("utf-8"))
     events = Calendar.from_ical(await example_calendar(tmp_path)).walk("VEVENT")
     assert [str(e["summary"]) for e in events] == [
         f"{season.club}: ronde {r.number}" for r in season.rounds if r.date is not None]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from core.season import Season
+from core.season import read_season
 from tests.seasons import season_data
 
 SEASON = season_data(
@@ -207,7 +207,7 @@ def test_new_season_writes_the_next_file(tmp_path, capsys):
     example = Path(__file__).resolve().parents[2] / "examples" / "sliedrecht.json"
     assert main(["new-season", str(example), str(target)]) == 0
     assert "Seizoen 2027-2028 geschreven naar" in capsys.readouterr().out
-    assert Season.from_json(target.read_text(encoding="utf-8")).rounds == ()
+    assert read_season(target.read_text(encoding="utf-8")).rounds == ()
     data = json.loads(example.read_text(encoding="utf-8"))
     data["season"] = "najaar"
     odd = tmp_path / "najaar.json"
@@ -230,8 +230,8 @@ def test_trf_out_of_the_database_and_back_into_a_season_file(tmp_path, capsys):
     assert written.startswith(b"012 Schaakclub") and b"\r\n001    1 " in written
     code, out, _ = run(capsys, "import-trf", tmp_path / "rating.trf", tmp_path / "terug.json")
     assert code == 0 and "16 rondes, 145 partijen" in out and "Aangenomen" not in out
-    back = Season.from_json((tmp_path / "terug.json").read_text("utf-8"))
-    original = Season.from_json((EXAMPLES / "drie-groepen.json").read_text("utf-8"))
+    back = read_season((tmp_path / "terug.json").read_text("utf-8"))
+    original = read_season((EXAMPLES / "drie-groepen.json").read_text("utf-8"))
     assert (back.rules, back.players) == (original.rules, original.players)
 
 
@@ -248,7 +248,7 @@ def test_a_foreign_trf_reports_what_was_assumed(tmp_path, capsys):
     assert "Aangenomen, omdat het bestand het niet zegt:" in out
     assert "het bestand heeft geen Keizerreglement: drie-cycli genomen" in out
     assert "28 speler-id's gemaakt uit de namen" in out
-    assert Season.from_json((tmp_path / "s.json").read_text("utf-8")).rules_source == \
+    assert read_season((tmp_path / "s.json").read_text("utf-8")).rules_source == \
         "drie-cycli"
 
 
@@ -302,7 +302,7 @@ def test_ratings_are_shown_then_written_when_confirmed(tmp_path, capsys):
     code, out, _ = run(capsys, "ratings", tmp_path / "lijst.zip", "--season",
                        tmp_path / "s.json", "--bevestig", "--ook", "b")
     assert code == 0 and "2 leden bijgewerkt" in out
-    season = Season.from_json((tmp_path / "s.json").read_text("utf-8"))
+    season = read_season((tmp_path / "s.json").read_text("utf-8"))
     assert [(p.rating, p.knsb) for p in season.players] == [
         (2050, 8000001), (1950, 8000002), (1800, None), (1700, None)]
     code, _, err = run(capsys, "ratings", tmp_path / "lijst.zip", "--season",
@@ -314,8 +314,8 @@ def test_ratings_into_the_database_are_in_the_audit_log(tmp_path, capsys):
     import asyncio
 
     from storage.audit import entries
-    from storage.db import Database
     from storage.seasons import load_season
+    from storage.store import open_store
 
     db = tmp_path / "keizer.db"
     (tmp_path / "s.json").write_text(json.dumps(SEASON), encoding="utf-8")
@@ -327,7 +327,7 @@ def test_ratings_into_the_database_are_in_the_audit_log(tmp_path, capsys):
     assert code == 0 and f"1 lid bijgewerkt in {db}" in out
 
     async def read() -> tuple:
-        opened = await Database.open(db)
+        opened = await open_store(db)
         try:
             return await load_season(opened), await entries(opened.conn)
         finally:
@@ -363,7 +363,7 @@ def test_the_clubs_city_arbiter_and_list_reach_the_files(tmp_path, capsys, monke
     import zipfile
 
     from storage import club, roster
-    from storage.db import Database
+    from storage.store import open_store
 
     db = tmp_path / "keizer.db"
     season = json.loads(json.dumps(SEASON))
@@ -372,7 +372,7 @@ def test_the_clubs_city_arbiter_and_list_reach_the_files(tmp_path, capsys, monke
     assert run(capsys, "import", tmp_path / "s.json", "--db", db)[0] == 0
 
     async def set_up() -> None:
-        store = await Database.open(db)
+        store = await open_store(db)
         try:
             await club.change_settings(store, actor=None, city="Sliedrecht",
                                        rating_list=club.RatingList.BLITZ)

@@ -9,8 +9,8 @@ import random
 from core.pairing import pair, request_for_round
 from core.season import Result
 from storage import attendance, audit, results, rounds
-from storage.db import Database
 from storage.seasons import load_season
+from storage.store import open_store
 from tests.integration.conftest import NOON
 
 
@@ -59,7 +59,7 @@ async def test_two_stores_on_one_database_claim_each_deadline_once(club):
     """Issue 27: two processes' stores (each its own connections) on one database race for
     each round's deadline: every round is locked by exactly one of them, on SQLite (its
     file's lock) and on PostgreSQL (an advisory lock for each write)."""
-    other = await Database.open(club.path)
+    other = await open_store(club.path)
     try:
         for number in range(22, 32):
             await rounds.add_round(club, number, actor=1)

@@ -16,8 +16,8 @@ import pytest
 
 from core.season import Player
 from core.simulation import simulate
-from storage.db import Database
 from storage.seasons import import_season, load_season
+from storage.store import open_store
 from tests.integration.conftest import ROOT
 
 CHILD = Path(__file__).with_name("durability_child.py")
@@ -58,14 +58,14 @@ async def test_sigkill_loses_nothing_and_leaves_nothing_half_written(tmp_path, k
     rng = random.Random(2026)
     path = tmp_path / "keizer.db"
     members = tuple(Player(f"p{k:02d}", f"Lid {k}", rating=2000 - 40 * k) for k in range(11))
-    db = await Database.open(path)
+    db = await open_store(path)
     await import_season(db, simulate(random.Random(1), rules="sliedrecht", players=members,
                                      rounds=1))
     await db.close()
     written: list[list[str]] = []
     for kill in range(kills):
         written += run_and_kill(path, kill, rng)
-        db = await Database.open(path)
+        db = await open_store(path)
         try:
             async with db.reader.execute("PRAGMA integrity_check") as cur:
                 assert (await cur.fetchone())[0] == "ok"

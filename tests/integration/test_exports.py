@@ -18,7 +18,7 @@ import pytest
 
 from bot import chart
 from bot.exports import PLAIN_NUMBER, write_csv, write_html, write_xlsx
-from core.season import Season
+from core.season import read_season
 from core.standings import standings_history
 from tests.integration.conftest import EXAMPLES, ROOT
 from tests.seasons import build
@@ -39,7 +39,7 @@ def browser(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_the_html_export_is_the_club_pages_as_linked_files(tmp_path, path):
-    season = Season.from_json(path.read_text(encoding="utf-8"))
+    season = read_season(path.read_text(encoding="utf-8"))
     pages = write_html(season, tmp_path)
     names = {p.name for p in pages}
     assert names >= {"index.html", "kruistabel.html", "programma.html", "ronde-1.html",
@@ -59,7 +59,7 @@ def test_html_export_renders_in_a_browser(tmp_path):
     """The standings as a browser reads the file: the ranking, in its order. One preset: the
     pages of all three come from the same templates, read above without a browser (and the
     layout at a phone's width is checked on the live pages: test_web_browser)."""
-    season = Season.from_json((ROOT / "examples" / "drie-groepen.json").read_text("utf-8"))
+    season = read_season((ROOT / "examples" / "drie-groepen.json").read_text("utf-8"))
     site = tmp_path / "site"
     write_html(season, site)
     ranking = [row.player.name for row in standings_history(season)[-1].rows]
@@ -69,7 +69,7 @@ def test_html_export_renders_in_a_browser(tmp_path):
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_csv_export_opens_as_data(tmp_path, path):
-    season = Season.from_json(path.read_text(encoding="utf-8"))
+    season = read_season(path.read_text(encoding="utf-8"))
     files = {p.name: p for p in write_csv(season, tmp_path)}
     # Excel knows UTF-8 by its byte-order mark: without it "½-½" opens as "Â½-Â½".
     assert all(f.read_bytes().startswith(b"\xef\xbb\xbf") for f in files.values())
@@ -83,7 +83,7 @@ def test_csv_export_opens_as_data(tmp_path, path):
 
 
 def test_the_chart_is_a_real_picture():
-    season = Season.from_json(EXAMPLES[0].read_text(encoding="utf-8"))
+    season = read_season(EXAMPLES[0].read_text(encoding="utf-8"))
     history = standings_history(season)
     png = chart.race(season, history)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
@@ -116,7 +116,7 @@ def test_a_name_that_looks_like_a_formula_is_text_in_the_csv(tmp_path):
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_round_pages_name_absences_in_dutch(tmp_path, path):
-    season = Season.from_json(path.read_text(encoding="utf-8"))
+    season = read_season(path.read_text(encoding="utf-8"))
     pages = "".join(p.read_text(encoding="utf-8") for p in write_html(season, tmp_path)
                     if p.name.startswith("ronde-"))
     assert "Niet ingedeeld:" in pages
@@ -129,7 +129,7 @@ def test_the_workbook_holds_the_csv_sheets_with_numbers_as_numbers(tmp_path, pat
     number a number and each text a text."""
     from openpyxl import load_workbook
 
-    season = Season.from_json(path.read_text(encoding="utf-8"))
+    season = read_season(path.read_text(encoding="utf-8"))
     [book_path] = write_xlsx(season, tmp_path / "xlsx")
     book = load_workbook(book_path)
     assert book.sheetnames == ["stand", "partijen", "kruistabel"]

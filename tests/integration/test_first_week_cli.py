@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core.season import AbsenceReason, Season
+from core.season import AbsenceReason, read_season
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -39,7 +39,7 @@ def test_import_trf_writes_what_its_report_says(tmp_path):
     requested = entries(EXAMPLES / "toernooi.trf").count("Z")
     said = re.search(r"(\d+)× een gevraagde bye \(H of Z\) als afmelding gelezen", done.stdout)
     assert said is not None and int(said[1]) == requested == 55
-    season = Season.from_json((tmp_path / "seizoen.json").read_text("utf-8"))
+    season = read_season((tmp_path / "seizoen.json").read_text("utf-8"))
     reasons = [a.reason for r in season.rounds for a in r.absent]
     assert reasons.count(AbsenceReason.NOTICE) == requested
     assert AbsenceReason.ZERO_BYE not in reasons
@@ -49,7 +49,7 @@ def test_import_trf_writes_what_its_report_says(tmp_path):
     fide = keizerbot("import-trf", EXAMPLES / "toernooi.trf", "fide.json", "--byes", "fide",
                      cwd=tmp_path)
     assert fide.returncode == 0 and "als afmelding" not in fide.stdout
-    season = Season.from_json((tmp_path / "fide.json").read_text("utf-8"))
+    season = read_season((tmp_path / "fide.json").read_text("utf-8"))
     reasons = [a.reason for r in season.rounds for a in r.absent]
     assert reasons.count(AbsenceReason.ZERO_BYE) == requested
 

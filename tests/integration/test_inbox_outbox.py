@@ -9,20 +9,21 @@ import datetime as dt
 
 import pytest
 
+from core.season import season_from_data
 from storage import attendance, inbox, outbox, rounds
-from storage.db import Database
 from storage.errors import StoreError, StoreProblem
 from storage.states import TRANSITIONS, RoundState
+from storage.store import open_store
 from tests.integration.conftest import NOON, ROOT, dump
 
 
 async def test_one_bot_per_database_file(tmp_path):
-    first = await Database.open(tmp_path / "keizer.db", exclusive=True)
+    first = await open_store(tmp_path / "keizer.db", exclusive=True)
     with pytest.raises(StoreError) as refused:
-        await Database.open(tmp_path / "keizer.db", exclusive=True)
+        await open_store(tmp_path / "keizer.db", exclusive=True)
     assert refused.value.problem is StoreProblem.IN_USE
     await first.close()
-    again = await Database.open(tmp_path / "keizer.db", exclusive=True)  # released on close
+    again = await open_store(tmp_path / "keizer.db", exclusive=True)  # released on close
     await again.close()
 
 
@@ -87,7 +88,6 @@ def test_a_round_state_is_spelled_only_by_round_state():
 
 
 async def test_the_check_of_a_write_serves_the_reads_after_it_and_is_the_truth(club):
-    from core.season import Season
     from storage.seasons import load_season, season_data
 
     async with club.transaction():
@@ -95,7 +95,7 @@ async def test_the_check_of_a_write_serves_the_reads_after_it_and_is_the_truth(c
         await outbox.owe(club, [outbox.Outgoing(1, "afgemeld")])  # not part of the season
         inside = await load_season(club)
     after = await load_season(club)
-    fresh = Season.from_data(await season_data(club.reader))
+    fresh = season_from_data(await season_data(club.reader))
     assert inside is after  # one load and check for the whole message
     assert after == fresh and "rm0" in {a.player for a in fresh.rounds[20].absent}
 

@@ -14,14 +14,14 @@ import asyncpg
 import pytest
 
 from bot import texts
-from core.season import Result
+from core.season import Result, season_to_json
 from storage import results, rounds
 from storage.club import arbiters as club_arbiters
-from storage.db import Database
 from storage.errors import StoreError, StoreProblem
 from storage.postgres import add_club, club_pool, clubs, create, numbered, remove_club
 from storage.schema import VERSION
 from storage.seasons import import_season, load_season
+from storage.store import open_store
 from tests.postgres import database, postgres, postgres_server  # noqa: F401 (the fixtures)
 from tests.seasons import build
 
@@ -33,7 +33,7 @@ TYPES = {"INTEGER": "bigint", "TEXT": "text"}
 
 async def sqlite_schema(path: Path) -> dict[str, list[tuple[str, str, bool]]]:
     """Each table's columns in order: name, type, NOT NULL (a primary key counts as one)."""
-    db = await Database.open(path)
+    db = await open_store(path)
     try:
         async with db.reader.execute("SELECT name FROM sqlite_master WHERE type = 'table'") \
                 as cur:
@@ -183,7 +183,7 @@ REFUSED = [
 
 async def test_the_versions_move_alike_and_the_same_rows_are_refused(tmp_path,
                                                                         postgres):  # noqa: F811
-    await (await Database.open(tmp_path / "keizer.db")).close()
+    await (await open_store(tmp_path / "keizer.db")).close()
     lite = await aiosqlite.connect(tmp_path / "keizer.db", isolation_level=None)
     pg = await asyncpg.connect(postgres, server_settings={"keizer.club": "1"})
     try:
@@ -218,8 +218,8 @@ async def test_each_club_sees_and_changes_only_its_own(postgres):  # noqa: F811
     assert [c.name for c in await clubs(postgres)] == ["Sliedrecht", "De Pion"]
     first = build("sliedrecht", "a:2000 b:1900 c:1800 d:1700", ["a-b 1-0, c-d 0-1"])
     second = build("drie-cycli", "p:1500 q:1400", ["p-q 1/2-1/2"])
-    stores = [await Database.open(postgres, club=sliedrecht.id),
-              await Database.open(postgres, club=pion.id)]
+    stores = [await open_store(postgres, club=sliedrecht.id),
+              await open_store(postgres, club=pion.id)]
     try:
         await import_season(stores[0], first)
         await import_season(stores[1], second)
@@ -248,13 +248,13 @@ async def test_each_club_sees_and_changes_only_its_own(postgres):  # noqa: F811
         assert [c.name for c in await clubs(postgres)] == ["Sliedrecht"]
     finally:
         await nobody.close()
-    store = await Database.open(postgres, club=sliedrecht.id)
+    store = await open_store(postgres, club=sliedrecht.id)
     try:
         assert await load_season(store) == first  # the other's rows went, not its own
     finally:
         await store.close()
     with pytest.raises(StoreError) as missing:
-        await Database.open(postgres, club=pion.id)
+        await open_store(postgres, club=pion.id)
     assert missing.value.problem is StoreProblem.NO_CLUB
 
 
@@ -263,7 +263,7 @@ async def test_one_clubs_write_never_waits_on_anothers(postgres):  # noqa: F811
     up another's, while a second store of the same club waits for it."""
     one = await add_club(postgres, "Een", "")
     two = await add_club(postgres, "Twee", "")
-    stores = [await Database.open(postgres, club=c.id) for c in (one, two, one)]
+    stores = [await open_store(postgres, club=c.id) for c in (one, two, one)]
     try:
         for store, name in zip(stores[:2], ("x", "y"), strict=True):
             await import_season(store, build("sliedrecht", f"{name}1:2000 {name}2:1900", []))
@@ -311,7 +311,7 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path):  # noqa: F811
     assert "Club 9 staat niet in deze database." in capsys.readouterr().err
 
     async def arbiters_of(number: int) -> set[int]:
-        store = await Database.open(postgres, club=number)
+        store = await open_store(postgres, club=number)
         try:
             return await club_arbiters(store)
         finally:
@@ -325,7 +325,7 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path):  # noqa: F811
     assert "keizerbot clubs arbiter NUMMER --arbiter ID" in capsys.readouterr().err
     # The commands on a club's store name it (`--club`), and touch that club only.
     season = tmp_path / "seizoen.json"
-    season.write_text(build("sliedrecht", "a:2000 b:1900", ["a-b 1-0"]).to_json(),
+    season.write_text(season_to_json(build("sliedrecht", "a:2000 b:1900", ["a-b 1-0"])),
                       encoding="utf-8")
     assert main(["import", str(season), "--db", postgres, "--club", "3"]) == 0
     capsys.readouterr()
@@ -348,7 +348,7 @@ async def test_forty_clubs_share_eight_connections(postgres):  # noqa: F811
     once through eight connections; each keeps its own, and the server never holds more."""
     pool = await club_pool(postgres, size=8)
     made = [await add_club(postgres, f"Club {k}", "") for k in range(40)]
-    stores = [await Database.open(postgres, club=c.id, pool=pool) for c in made]
+    stores = [await open_store(postgres, club=c.id, pool=pool) for c in made]
     try:
         seasons = [build("sliedrecht", f"a{k}:2000 b{k}:1900 c{k}:1800 d{k}:1700",
                          [f"a{k}-b{k} 1-0, c{k}-d{k} 0-1"]) for k in range(40)]
@@ -377,7 +377,7 @@ async def test_a_role_that_passes_row_level_security_is_refused(postgres_server)
     """Issue 34: a superuser (or a role with BYPASSRLS) would let one club's store read every
     club's rows: the store refuses it, saying why, before it makes anything."""
     with pytest.raises(StoreError) as caught:
-        await Database.open(postgres_server)
+        await open_store(postgres_server)
     assert caught.value.problem is StoreProblem.ROLE_SEES_ALL
     assert "ziet de rijen van alle clubs" in texts.store_problem(caught.value)
     conn = await asyncpg.connect(postgres_server)
@@ -398,7 +398,7 @@ async def test_the_hosted_compose_files_database_role_is_one_the_store_takes(
                    capture_output=True)
     dsn = f"postgresql://keizerbot@/keizerbot?host={socket_dir}"
     try:
-        db = await Database.open(dsn)
+        db = await open_store(dsn)
         await db.close()
     finally:
         conn = await asyncpg.connect(postgres_server)

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from core.errors import InvalidSeasonError, ProblemCode
-from core.season import AbsenceReason, ExternalDay, Result, Season
+from core.season import AbsenceReason, ExternalDay, Result, Season, season_from_data
 from storage import attendance, results, roster, rounds, seasons
 from storage.db import versions
 from storage.errors import StoreError
@@ -20,7 +20,7 @@ RESULTS = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW, None)
 
 
 async def whole_check(db) -> Season:
-    return Season.from_data(await READ(db.reader))
+    return season_from_data(await READ(db.reader))
 
 
 async def one_write(db, rng: random.Random, codes: list[str]) -> None:

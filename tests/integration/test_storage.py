@@ -18,17 +18,17 @@ import pytest
 from core.errors import InvalidSeasonError
 from core.pairing import Fixes, before_pairing, pair, request_for_round
 from core.pairing.request import NO_FIXES, pairing_ranking, present_in
-from core.season import AbsenceReason, ExternalDay, Result, Season
+from core.season import AbsenceReason, ExternalDay, Result, read_season
 from core.standings import compute_standings
 from storage import attendance, audit, results, rounds
 from storage.backup import backup
 from storage.club import settings as club_settings
-from storage.db import Database
 from storage.errors import InputStoreError, StoreError, StoreProblem
 from storage.migrate import SqliteTarget, upgrade
 from storage.schema import MIGRATIONS, VERSION
 from storage.seasons import export_json, import_season, load_season
 from storage.states import ResultState, Unsettled
+from storage.store import open_store
 from tests.integration.conftest import EXAMPLES, NOON, ROOT, dump
 from tests.seasons import build
 
@@ -40,7 +40,7 @@ async def test_export_of_import_is_the_same_season(db, path):
     if not path.exists():
         pytest.skip(f"{path} is not here")
     text = path.read_text(encoding="utf-8")
-    await import_season(db, Season.from_json(text))
+    await import_season(db, read_season(text))
     exported = await export_json(db)
     assert json.loads(exported, parse_float=Decimal) == json.loads(text, parse_float=Decimal)
 
@@ -247,7 +247,7 @@ async def test_backup_is_a_consistent_copy_and_old_ones_are_rotated(club, tmp_pa
     for _ in range(4):
         latest = await backup(club, tmp_path / "backups", keep=3)
     assert len(list((tmp_path / "backups").glob("keizer-*.db"))) == 3
-    copy = await Database.open(latest)
+    copy = await open_store(latest)
     try:
         async with copy.reader.execute("PRAGMA integrity_check") as cur:
             assert (await cur.fetchone())[0] == "ok"
@@ -257,7 +257,7 @@ async def test_backup_is_a_consistent_copy_and_old_ones_are_rotated(club, tmp_pa
 
 
 async def test_migrations_start_from_an_empty_file(tmp_path):
-    db = await Database.open(tmp_path / "new.db")
+    db = await open_store(tmp_path / "new.db")
     try:
         async with db.reader.execute("PRAGMA user_version") as cur:
             assert (await cur.fetchone())[0] == VERSION
@@ -267,7 +267,7 @@ async def test_migrations_start_from_an_empty_file(tmp_path):
 
 async def test_a_failed_migration_leaves_the_previous_version(tmp_path):
     path = tmp_path / "old.db"
-    await (await Database.open(path)).close()  # a file at the shipped version
+    await (await open_store(path)).close()  # a file at the shipped version
     conn = await aiosqlite.connect(path, isolation_level=None)
     try:
         with pytest.raises(sqlite3.Error):
@@ -349,7 +349,7 @@ async def test_a_newer_database_is_refused(tmp_path):
     path = tmp_path / "future.db"
     sqlite3.connect(path).execute(f"PRAGMA user_version = {VERSION + 1}").connection.close()
     with pytest.raises(StoreError) as caught:
-        await Database.open(path)
+        await open_store(path)
     assert caught.value.problem is StoreProblem.NEWER_DATABASE
 
 

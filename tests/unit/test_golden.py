@@ -17,7 +17,7 @@ import pytest
 from bot.cli import pairing_json
 from core.pairing import pair, request_for_round
 from core.rules import Revaluation
-from core.season import Season
+from core.season import Season, read_season
 from core.standings import standings_history
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,6 +38,6 @@ def pinned(season: Season) -> dict[str, object]:
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_the_examples_give_what_they_gave(path, golden):
-    text = json.dumps(pinned(Season.from_json(path.read_text(encoding="utf-8"))),
+    text = json.dumps(pinned(read_season(path.read_text(encoding="utf-8"))),
                       indent=1) + "\n"
     golden(GOLDEN / path.name, text)

@@ -23,7 +23,7 @@ from core.pairing import (
 )
 from core.pairing.evaluate import evaluate
 from core.pairing.selection import Selection, to_pairing
-from core.season import Player, Season
+from core.season import Player, read_season
 from core.simulation import simulate
 from tests.pairing_oracle import board_breaks, brute_force, due_bye
 
@@ -139,7 +139,7 @@ def test_a_band_too_narrow_to_prove_the_optimum_is_widened(monkeypatch):
     """With a band of 12 places the bound cannot clear the far boards of a stored round of
     100: the engine prices the band the bound asks for, proves the optimum there, and it is
     the same as on every board."""
-    season = Season.from_json((INSTANCES / "n100-last.json").read_text(encoding="utf-8"))
+    season = read_season((INSTANCES / "n100-last.json").read_text(encoding="utf-8"))
     request = request_for_round(season, len(season.rounds))
     bands: list[int | None] = []
     solve = blossom.solve
@@ -160,6 +160,6 @@ def test_a_band_too_narrow_to_prove_the_optimum_is_widened(monkeypatch):
                                         if not p.stem.startswith(("n40", "impossible"))),
                          ids=lambda p: p.stem)
 def test_pruning_changes_no_stored_round(path):
-    season = Season.from_json(path.read_text(encoding="utf-8"))
+    season = read_season(path.read_text(encoding="utf-8"))
     pruned, full = _both_ways(request_for_round(season, len(season.rounds)))
     assert pruned == full

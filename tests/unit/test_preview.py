@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from core.preview import Earning, sign_off_price
-from core.season import AbsenceReason, ExternalDay, Season
+from core.season import AbsenceReason, ExternalDay, season_from_data
 from core.standings import compute_standings
 
 
@@ -17,7 +17,7 @@ def season(notices: int, *, waiting_absent: str | None = "a"):
                           {"player": "d", "reason": "notice"}]} for k in range(notices)]
     rounds.append({"round": notices + 1, "absent": [] if waiting_absent is None else
                    [{"player": waiting_absent, "reason": "notice"}]})
-    return Season.from_data({
+    return season_from_data({
         "format": "keizer-season/1", "club": "C", "season": "S",
         "rules": {"preset": "sliedrecht", "planned_rounds": 30, "period_length": 30},
         "players": [{"id": p, "name": p.upper(), "rating": 1500} for p in "abcd"],

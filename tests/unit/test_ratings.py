@@ -23,7 +23,7 @@ from core.ratings import (
     propose,
     read_list,
 )
-from core.season import Season
+from core.season import Season, season_from_data
 
 HEAD = ";".join(HEADER)
 
@@ -105,7 +105,7 @@ def test_a_zip_that_unpacks_too_big_is_refused_before_unpacking():
 
 
 def club(*players: dict) -> Season:
-    return Season.from_data({"format": "keizer-season/1", "club": "C", "season": "2026-2027",
+    return season_from_data({"format": "keizer-season/1", "club": "C", "season": "2026-2027",
                              "rules": "sliedrecht", "players": list(players), "rounds": []})
 
 

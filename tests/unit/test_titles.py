@@ -6,7 +6,7 @@ from collections import Counter
 from fractions import Fraction as F
 from pathlib import Path
 
-from core.season import Result, Season
+from core.season import Result, read_season
 from core.standings import compute_standings
 from core.titles import (
     Playoff,
@@ -60,8 +60,7 @@ def test_round_robin_pairs_everyone_once():
 
 
 def test_playoff_winner_by_points_then_head_to_head_then_rank():
-    season = Season.from_json(
-        (Path(__file__).parents[2] / "examples" / "sliedrecht.json").read_text())
+    season = read_season((Path(__file__).parents[2] / "examples" / "sliedrecht.json").read_text())
     standings = compute_standings(season)
     rank = standings.ranking
     games = [(g.white, g.black, g.result) for r in season.rounds for g in r.games
@@ -183,7 +182,7 @@ EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
 def example(name: str):
-    return Season.from_json((EXAMPLES / f"{name}.json").read_text(encoding="utf-8"))
+    return read_season((EXAMPLES / f"{name}.json").read_text(encoding="utf-8"))
 
 
 def test_drie_groepen_example_announces_period_champions_after_round_15():

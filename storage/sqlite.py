@@ -1,0 +1,168 @@
+"""The SQLite engine: the club's file, its connections and pragmas, what its failures mean,
+and the instance lock beside it (one bot per file). `open_sqlite` opens a file as a store.
+
+One writer connection; a write transaction begins with `BEGIN IMMEDIATE`, and the store's
+lock queues writers in the process instead of meeting "database is locked". Reads go through
+a second connection (WAL lets them run beside a write), and the whole season through a third.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+
+from storage.db import Database
+from storage.errors import StoreError, StoreProblem
+from storage.migrate import SqliteTarget, upgrade
+from storage.sql import Link
+
+BUSY_TIMEOUT_MS = 10_000
+PRIVATE_FILE = 0o600
+PRIVATE_DIR = 0o700
+
+
+def storage_problem(exc: BaseException) -> StoreProblem | None:
+    """What an SQLite failure means for the club, if it is one we can name."""
+    if not isinstance(exc, sqlite3.Error):
+        return None
+    text = str(exc).lower()
+    if "readonly" in text or "read-only" in text:
+        return StoreProblem.READ_ONLY
+    if "disk is full" in text or "disk full" in text:
+        return StoreProblem.DISK_FULL
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return StoreProblem.CORRUPT
+    if "unable to open" in text or "disk i/o" in text:
+        return StoreProblem.UNREADABLE
+    return None
+
+
+def private_dir(directory: Path) -> None:
+    """A folder the bot makes is one only its user can read (the data holds names and
+    Telegram ids); a folder that exists is the owner's choice, and left as it is."""
+    if directory.exists():
+        return
+    directory.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
+    os.chmod(directory, PRIVATE_DIR)  # whatever the umask took off
+
+
+def private_file(path: Path) -> None:
+    """Create `path` (if missing) readable by the bot's user only; SQLite gives its WAL and
+    shared-memory files the same mode as the database file. A file that exists is left as it
+    is (`keizerbot doctor` says when others can read it)."""
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, PRIVATE_FILE)
+    except FileExistsError:
+        return
+    os.close(fd)
+    os.chmod(path, PRIVATE_FILE)
+
+
+def readable_by_others(path: Path) -> bool:
+    """Whether users other than the file's owner may read it."""
+    return bool(path.exists() and path.stat().st_mode & 0o044)
+
+
+async def connect(path: Path) -> aiosqlite.Connection:
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    conn.row_factory = aiosqlite.Row
+    try:
+        for pragma in ("journal_mode = WAL", f"busy_timeout = {BUSY_TIMEOUT_MS}",
+                       "foreign_keys = ON", "synchronous = NORMAL"):
+            await conn.execute(f"PRAGMA {pragma}")
+    except BaseException:
+        await conn.close()  # its thread would keep the process from exiting
+        raise
+    return conn
+
+
+class InstanceLock:
+    """An OS lock beside the database: one bot per database file. The kernel drops it when the
+    process dies, however it dies, so a crash never leaves a stale lock."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        fd = os.open(self.path, os.O_CREAT | os.O_RDWR, PRIVATE_FILE)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise StoreError(StoreProblem.IN_USE, path=self.path) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+class SqliteEngine:
+    """SQLite's ways (`storage.db.Engine`): one file, one writer, its instance lock."""
+
+    VERSION_QUERY = "PRAGMA user_version"
+
+    def __init__(self, lock: InstanceLock | None) -> None:
+        self.lock = lock
+
+    async def begin(self, writer: Link) -> None:
+        await writer.execute("BEGIN IMMEDIATE")
+
+    def problem(self, exc: BaseException) -> StoreProblem | None:
+        return storage_problem(exc)
+
+    async def release(self) -> None:
+        if self.lock is not None:
+            self.lock.release()
+
+
+
+async def open_sqlite(path: Path, *, exclusive: bool = False) -> Database:
+    """Open (creating it, private to this user, if new) and migrate. `exclusive` takes the
+    instance lock: a second bot on the same file is refused (StoreProblem.IN_USE)."""
+    lock = None
+    try:
+        private_dir(path.parent)
+        if exclusive:
+            lock = InstanceLock(path.with_name(path.name + ".lock"))
+            lock.acquire()
+        private_file(path)
+    except OSError as exc:
+        if lock is not None:
+            lock.release()
+        raise StoreError(StoreProblem.UNREADABLE, path=path,
+                         reason=exc.strerror or exc) from exc
+    opened: list[aiosqlite.Connection] = []  # SQLite's own, until they are the store's
+    try:
+        opened.append(await connect(path))
+        await upgrade(SqliteTarget(opened[0]))
+        opened.append(await connect(path))
+        opened.append(await connect(path))
+    except BaseException as exc:
+        for conn in opened:
+            await conn.close()
+        if lock is not None:
+            lock.release()
+        problem = storage_problem(exc)
+        if problem is not None:
+            raise StoreError(problem, path=path, reason=exc) from exc
+        raise
+    writer, reader, bulk = opened
+    return Database(path, writer, reader, bulk, SqliteEngine(lock))
+
+
+async def read_only(path: Path) -> aiosqlite.Connection:
+    """A connection that can only read the file (for a process beside the bot's)."""
+    conn = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                                   isolation_level=None)
+    conn.row_factory = aiosqlite.Row
+    await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    return conn
