@@ -12,13 +12,14 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardMarkup, Update
+from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import Forbidden, TelegramError
 
 from bot import texts
 from bot.chat import owe_dropped_buttons, owe_edit, owe_reply, say
 from bot.formatting import split
+from bot.keyboard import Keyboard
 from bot.services import Context
 
 log = logging.getLogger(__name__)
@@ -39,7 +40,7 @@ class Edit:
     """The message the button sits on, changed (its buttons go, unless `markup` is given)."""
 
     text: str
-    markup: InlineKeyboardMarkup | None = None
+    markup: Keyboard | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +57,7 @@ class File:
 class Answer:
     reply: str | None = None
     """Said in the chat the update came from."""
-    markup: InlineKeyboardMarkup | None = None
+    markup: Keyboard | None = None
     """Buttons under the reply."""
     toast: Toast = Toast()
     edit: Edit | None = None
@@ -77,7 +78,7 @@ class Refused(Exception):
     first (who is this, which member is meant); nothing is stored, and the runner answers
     at once."""
 
-    def __init__(self, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+    def __init__(self, text: str, markup: Keyboard | None = None) -> None:
         super().__init__(text)
         self.text = text
         self.markup = markup

@@ -6,11 +6,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
-
 from bot import tables, texts
 from bot.config import Config
 from bot.formatting import esc
+from bot.keyboard import Button, Keyboard
 from core.pairing.request import pairing_ranking
 from core.season import Season
 from core.standings import Standings
@@ -39,20 +38,18 @@ def standings_table(standings: Standings, decimals: int, top: int | None = None)
 
 
 def page_button(config: Config, access: WebAccess, bot_name: str, *,
-                private: bool) -> InlineKeyboardMarkup | None:
+                private: bool) -> Keyboard | None:
     """The button that opens the club's pages: inside Telegram as a Mini App in a private
     chat; in a group, where web_app buttons are not allowed, the Mini App's t.me link (or the
     public page itself). None when the club has no pages, or none this chat may open."""
     if not config.public_url or config.web_port is None or access is WebAccess.OFF:
         return None
     if private:
-        button = InlineKeyboardButton(texts.WEB_BUTTON,
-                                      web_app=WebAppInfo(url=config.public_url + "/"))
+        button = Button(texts.WEB_BUTTON, web_app=config.public_url + "/")
     elif config.web_app and bot_name:
-        button = InlineKeyboardButton(texts.WEB_BUTTON,
-                                      url=f"https://t.me/{bot_name}/{config.web_app}")
+        button = Button(texts.WEB_BUTTON, url=f"https://t.me/{bot_name}/{config.web_app}")
     elif access is WebAccess.PUBLIC:
-        button = InlineKeyboardButton(texts.WEB_BUTTON, url=config.public_url + "/")
+        button = Button(texts.WEB_BUTTON, url=config.public_url + "/")
     else:
         return None
-    return InlineKeyboardMarkup([[button]])
+    return Keyboard.row(button)

@@ -104,12 +104,12 @@ class Worker:
         self._own = processes is None
         self.processes = Processes() if processes is None else processes
 
-    async def standings(self) -> StandingsView:
-        """The standings' texts in the language of the moment."""
-        return await self.processes.run(_standings_view, self.store, i18n.current())
+    async def standings(self, language: str) -> StandingsView:
+        """The standings' texts in `language`."""
+        return await self.processes.run(_standings_view, self.store, language)
 
-    async def breakdown(self, player: str) -> Breakdown:
-        return await self.processes.run(_breakdown, self.store, player, i18n.current())
+    async def breakdown(self, player: str, language: str) -> Breakdown:
+        return await self.processes.run(_breakdown, self.store, player, language)
 
     def close(self) -> None:
         if self._own:

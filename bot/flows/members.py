@@ -6,12 +6,12 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
-from bot import i18n, texts
+from bot import texts
 from bot.callbacks import Link, NoLink, TakeOver
-from bot.chat import owe_to_arbiters, send
+from bot.chat import owe_to_arbiters, tell
 from bot.formatting import esc
+from bot.keyboard import Button, Keyboard
+from bot.notice import Text
 from bot.services import Services
 from storage import roster
 from storage.roster import Member
@@ -99,13 +99,12 @@ async def ask_link(services: Services, who: Member, user: Applicant) -> bool:
     return False
 
 
-def link_buttons(who: Member, user_id: int, *, take_over: bool = False) -> InlineKeyboardMarkup:
+def link_buttons(who: Member, user_id: int, *, take_over: bool = False) -> Keyboard:
     """Approve or refuse a link request; `take_over` is the second, deliberate approval of
     one that takes a member's link from another account."""
     kind, label = (TakeOver, texts.IK_TAKE_OVER) if take_over else (Link, texts.IK_YES)
-    return InlineKeyboardMarkup([[
-        InlineKeyboardButton(label, callback_data=kind(key_of(who), user_id).pack()),
-        InlineKeyboardButton(texts.IK_NO, callback_data=NoLink(user_id).pack())]])
+    return Keyboard.row(Button(label, kind(key_of(who), user_id).pack()),
+                        Button(texts.IK_NO, NoLink(user_id).pack()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,8 +125,7 @@ async def decide(services: Services, user_id: int, who: Member | None, *, actor:
     account is told. The user hears the outcome in the same transaction."""
     async with services.db.transaction():
         if who is None:
-            with i18n.use(await services.language_of(user_id)):
-                await send(services, user_id, texts.IK_DECLINED)
+            await tell(services, user_id, Text("IK_DECLINED"))
             return Linked("", already=False)
         current = next(m for m in await roster.members(services.db) if m.code == who.code)
         if current.telegram_id == user_id:
@@ -135,12 +133,10 @@ async def decide(services: Services, user_id: int, who: Member | None, *, actor:
         if current.telegram_id is not None and not take_over:
             return Linked(who.name, already=False, to_confirm=True)
         await roster.link(services.db, who.code, user_id, actor=actor)
-        with i18n.use(await services.language_of(user_id)):
-            await send(services, user_id, texts.IK_WELCOME.format(name=esc(who.name)))
+        await tell(services, user_id, Text("IK_WELCOME", {"name": esc(who.name)}))
         if current.telegram_id is not None:
-            with i18n.use(await services.language_of(current.telegram_id)):
-                await send(services, current.telegram_id,
-                           texts.IK_TAKEN_OVER.format(name=esc(who.name)), about=esc(who.name))
+            await tell(services, current.telegram_id,
+                       Text("IK_TAKEN_OVER", {"name": esc(who.name)}), about=esc(who.name))
     return Linked(who.name, already=False)
 
 

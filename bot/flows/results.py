@@ -4,15 +4,16 @@ settles; the last result of a round owes the club group the new standings."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
-from bot import announce, i18n, messages, texts
+from bot import announce, messages, texts
 from bot.callbacks import Confirm, Dispute
-from bot.chat import owe_to_arbiters, send
+from bot.chat import owe_to_arbiters, tell, tell_group
 from bot.formatting import esc
+from bot.keyboard import Button, Keyboard
+from bot.notice import Text
 from bot.services import Services, published_round
 from core.season import Result, Season
 from core.standings import Standings, compute_standings
@@ -47,9 +48,9 @@ async def _everyone(services: Services) -> dict[str, Member]:
     return {m.code: m for m in await roster.members(services.db)}
 
 
-def _words(everyone: dict[str, Member], result: Result, white: str, black: str) -> str:
-    return texts.RESULT_WORDS[result.value].format(white=esc(everyone[white].name),
-                                                   black=esc(everyone[black].name))
+def _words(everyone: dict[str, Member], result: Result, white: str, black: str) -> Text:
+    return Text("RESULT_WORDS", {"white": esc(everyone[white].name),
+                                 "black": esc(everyone[black].name)}, pick=result.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,11 +113,10 @@ async def correct(services: Services, number: int | None, board: int, result: Re
         for code in (outcome.white, outcome.black):
             player = everyone[code]
             if player.telegram_id is not None:
-                with i18n.use(await services.language_of(player.telegram_id)):
-                    await send(services, player.telegram_id, texts.RESULT_DECIDED.format(
-                        round=number, board=board, words=_words(
-                            everyone, result, outcome.white, outcome.black)),
-                        about=esc(player.name))
+                await tell(services, player.telegram_id, Text("RESULT_DECIDED", {
+                    "round": number, "board": board,
+                    "words": _words(everyone, result, outcome.white, outcome.black)}),
+                    about=esc(player.name))
         stale = tuple((chat, message) for chat, message, code
                       in await programme.posted(services.db, number, CONFIRM)
                       if code in (outcome.white, outcome.black))
@@ -127,30 +127,27 @@ async def _announce(services: Services, everyone: dict[str, Member],
                     outcome: results.GameResult, reporter: Member | None,
                     reported: Result) -> Reported:
     assert outcome.result is not None
-    said = _words(everyone, outcome.result, outcome.white, outcome.black)
+    said = _words(everyone, outcome.result, outcome.white, outcome.black).render()
     opponent = None if reporter is None else \
         everyone[outcome.black if reporter.code == outcome.white else outcome.white]
     if outcome.outcome is Outcome.CONFLICT:
         first = outcome.result
-        await owe_to_arbiters(services, lambda: texts.CONFLICT_TO_ARBITER.format(
-            round=outcome.round, board=outcome.board,
-            first=_words(everyone, first, outcome.white, outcome.black),
-            second=_words(everyone, reported, outcome.white, outcome.black)))
+        await owe_to_arbiters(services, Text("CONFLICT_TO_ARBITER", {
+            "round": outcome.round, "board": outcome.board,
+            "first": _words(everyone, first, outcome.white, outcome.black),
+            "second": _words(everyone, reported, outcome.white, outcome.black)}))
     elif outcome.outcome is Outcome.RECORDED:
         assert reporter is not None and opponent is not None
         if opponent.telegram_id is not None:
             facts = (outcome.round, outcome.board, outcome.result.value)
-            with i18n.use(await services.language_of(opponent.telegram_id)):
-                buttons = InlineKeyboardMarkup([[
-                    InlineKeyboardButton(texts.CONFIRM_YES,
-                                         callback_data=Confirm(*facts).pack()),
-                    InlineKeyboardButton(texts.CONFIRM_NO,
-                                         callback_data=Dispute(*facts).pack())]])
-                await send(services, opponent.telegram_id, texts.CONFIRM_ASK.format(
-                    reporter=esc(reporter.name), round=outcome.round, board=outcome.board,
-                    words=_words(everyone, outcome.result, outcome.white, outcome.black)),
-                    markup=buttons, about=esc(opponent.name), round_no=outcome.round,
-                    kind=CONFIRM, player=opponent.code)
+            await tell(services, opponent.telegram_id, Text("CONFIRM_ASK", {
+                "reporter": esc(reporter.name), "round": outcome.round,
+                "board": outcome.board,
+                "words": _words(everyone, outcome.result, outcome.white, outcome.black)}),
+                markup=lambda: Keyboard.row(Button(texts.CONFIRM_YES, Confirm(*facts).pack()),
+                                            Button(texts.CONFIRM_NO, Dispute(*facts).pack())),
+                about=esc(opponent.name), round_no=outcome.round, kind=CONFIRM,
+                player=opponent.code)
     return Reported(outcome.outcome, outcome.round, outcome.board, said,
                     "" if opponent is None else opponent.name)
 
@@ -175,25 +172,20 @@ async def confirm(services: Services, user_id: int, number: int, board: int, val
                 or stored.reported_by == user_id:
             return Confirmation.NOT_YOURS, ""
         everyone = await _everyone(services)
-        said = _words(everyone, Result(value), stored.white, stored.black)
+        said = _words(everyone, Result(value), stored.white, stored.black).render()
         # Only an open report with this value can be confirmed or disputed.
         if stored.result is None or stored.result.value != value or stored.confirmed:
             return Confirmation.ALREADY_HANDLED, said
         if not agrees:
             await results.dispute(db, number, board, actor=user_id)
             disputed = Result(value)
-            await owe_to_arbiters(services, lambda: texts.DISPUTE_TO_ARBITER.format(
-                who=esc(who.name), round=number, board=board,
-                words=_words(everyone, disputed, stored.white, stored.black)))
+            facts = {"who": esc(who.name), "round": number, "board": board,
+                     "words": _words(everyone, disputed, stored.white, stored.black)}
+            await owe_to_arbiters(services, Text("DISPUTE_TO_ARBITER", facts))
             reporter = everyone[stored.black if who.code == stored.white else stored.white]
             if reporter.telegram_id is not None:
-                with i18n.use(await services.language_of(reporter.telegram_id)):
-                    await send(services, reporter.telegram_id,
-                               texts.DISPUTE_TO_REPORTER.format(
-                                   who=esc(who.name), round=number, board=board,
-                                   words=_words(everyone, disputed, stored.white,
-                                                stored.black)),
-                               about=esc(reporter.name))
+                await tell(services, reporter.telegram_id, Text("DISPUTE_TO_REPORTER", facts),
+                           about=esc(reporter.name))
             return Confirmation.DISPUTED, said
         await results.confirm(db, number, board, player=who.code, actor=user_id)
     return Confirmation.CONFIRMED, said
@@ -227,18 +219,17 @@ async def post_standings(services: Services) -> list[int]:
 async def _owe_standings(services: Services, season: Season, standings: Standings,
                          number: int) -> None:
     settings = await club.settings(services.db)
-    if settings.group_chat_id is None:
-        return
     more = len(standings.rows) - messages.GROUP_TOP
-    with i18n.use(settings.language):
-        await send(services, settings.group_chat_id,
-                   texts.ROUND_COMPLETE.format(round=number) + "\n" +
-                   messages.standings_table(standings, season.rules.display_decimals,
-                                             messages.GROUP_TOP) +
-                   ("\n" + texts.STANDINGS_MORE.format(count=more) if more > 0 else ""),
-                   thread_id=settings.group_thread_id, about=texts.THE_GROUP,
-                   markup=messages.page_button(services.settings, settings.web,
-                                               services.bot_name, private=False))
-        for item in announcements(season, number):
-            await send(services, settings.group_chat_id, announce.announcement(season, item),
-                       thread_id=settings.group_thread_id, about=texts.THE_GROUP)
+
+    def table() -> str:
+        return (texts.ROUND_COMPLETE.format(round=number) + "\n"
+                + messages.standings_table(standings, season.rules.display_decimals,
+                                           messages.GROUP_TOP)
+                + ("\n" + texts.STANDINGS_MORE.format(count=more) if more > 0 else ""))
+
+    await tell_group(services, settings, table,
+                     markup=lambda: messages.page_button(services.settings, settings.web,
+                                                         services.bot_name, private=False))
+    for item in announcements(season, number):
+        await tell_group(services, settings, functools.partial(announce.announcement, season,
+                                                               item))

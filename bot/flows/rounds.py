@@ -8,12 +8,12 @@ import functools
 import logging
 from dataclasses import dataclass, replace
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
-from bot import i18n, messages, texts
+from bot import messages, texts
 from bot.callbacks import Attendance, Report
-from bot.chat import owe_to_arbiters, send
-from bot.formatting import esc, show_date, show_moment
+from bot.chat import owe_to_arbiters, tell, tell_group
+from bot.formatting import esc, show_date
+from bot.keyboard import Button, Keyboard
+from bot.notice import Dated, Text
 from bot.services import Services, due_rounds, round_start
 from bot.tables import PairingView
 from core.errors import InvalidInputError
@@ -219,37 +219,27 @@ async def remind(services: Services) -> None:
         async with services.db.transaction():
             if not await programme.mark_reminded(services.db, rnd.number):
                 continue
-            def facts(date: dt.date = rnd.date, deadline: dt.datetime = rnd.deadline,
-                      number: int = rnd.number) -> dict[str, object]:
-                return {"round": number, "date": show_date(date),
-                        "deadline": show_moment(deadline, zone)}
-            if settings.group_chat_id is not None:
-                with i18n.use(settings.language):
-                    await send(services, settings.group_chat_id,
-                               texts.REMINDER.format(**facts()),
-                               markup=attendance_buttons(rnd.number),
-                               thread_id=settings.group_thread_id, about=texts.THE_GROUP)
+            facts = {"round": rnd.number, "date": Dated(rnd.date),
+                     "deadline": Dated(rnd.deadline, zone)}
+            buttons = functools.partial(attendance_buttons, rnd.number)
+            await tell_group(services, settings, Text("REMINDER", facts), markup=buttons)
             for member in await roster.reminded(services.db, rnd.number):
                 assert member.telegram_id is not None
-                with i18n.use(await services.language_of(member.telegram_id)):
-                    text = texts.REMINDER_FLEXIBLE if member.flexible \
-                        else texts.REMINDER_PRIVATE
-                    await send(services, member.telegram_id, text.format(**facts()),
-                               markup=attendance_buttons(rnd.number), about=esc(member.name))
+                key = "REMINDER_FLEXIBLE" if member.flexible else "REMINDER_PRIVATE"
+                await tell(services, member.telegram_id, Text(key, facts), markup=buttons,
+                           about=esc(member.name))
 
 
-def attendance_buttons(number: int) -> InlineKeyboardMarkup:
+def attendance_buttons(number: int) -> Keyboard:
     """Ik speel / Ik kan niet / Extern, for round `number`."""
-    return InlineKeyboardMarkup([[
-        InlineKeyboardButton(label, callback_data=Attendance(number, choice).pack())
-        for choice, label in texts.ATTENDANCE_BUTTONS.items()]])
+    return Keyboard.row(*(Button(label, Attendance(number, choice).pack())
+                          for choice, label in texts.ATTENDANCE_BUTTONS.items()))
 
 
-def result_buttons(number: int, board: int) -> InlineKeyboardMarkup:
+def result_buttons(number: int, board: int) -> Keyboard:
     """1-0, ½-½, 0-1 (white first) under a player's own pairing message."""
-    return InlineKeyboardMarkup([[
-        InlineKeyboardButton(label, callback_data=Report(number, board, value).pack())
-        for label, value in texts.RESULT_BUTTONS]])
+    return Keyboard.row(*(Button(label, Report(number, board, value).pack())
+                          for label, value in texts.RESULT_BUTTONS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,27 +268,26 @@ async def publish(services: Services, *, actor: int) -> Published:
             raise InputStoreError(StoreProblem.NO_DRAFT)
         number, date = upcoming.number, upcoming.date
         season = await load_season(db)  # once: a large season takes a while to read
-        with i18n.use(settings.language):
-            await send(services, settings.group_chat_id,
-                       await messages.pairing(season, stored, when=show_date(date)),
-                       thread_id=settings.group_thread_id, about=texts.THE_GROUP,
-                       round_no=number, kind="pairing",
-                       markup=messages.page_button(services.settings, settings.web,
-                                                   services.bot_name, private=False))
+        await tell_group(services, settings,
+                         lambda: messages.pairing(season, stored, when=show_date(date)),
+                         round_no=number, kind="pairing",
+                         markup=lambda: messages.page_button(services.settings, settings.web,
+                                                             services.bot_name, private=False))
         everyone = {m.code: m for m in await roster.members(db)}
         games = {me: (other, colour, board) for board in stored.boards
                  for me, other, colour in ((board.white, board.black, "white"),
                                            (board.black, board.white, "black"))}
 
-        def personal(me: str) -> str:
-            """His own game, or his bye, in the language of the moment."""
+        def personal(me: str) -> Text:
+            """His own game, or his bye."""
             if me not in games:
-                return texts.PERSONAL_BYE.format(round=number, date=show_date(date))
+                return Text("PERSONAL_BYE", {"round": number, "date": Dated(date)})
             other, colour, board = games[me]
-            return texts.PERSONAL_PAIRING.format(
-                round=number, date=show_date(date), colour=texts.COLOURS_WORD[colour],
-                opponent=esc(everyone[other].name), board=board.number,
-                tempo=texts.TEMPO_YOUTH if season.player(me).youth else texts.TEMPO)
+            return Text("PERSONAL_PAIRING", {
+                "round": number, "date": Dated(date),
+                "colour": Text("COLOURS_WORD", pick=colour),
+                "opponent": esc(everyone[other].name), "board": board.number,
+                "tempo": Text("TEMPO_YOUTH" if season.player(me).youth else "TEMPO")})
 
         told = [*games, *([stored.bye] if stored.bye is not None else [])]
         unlinked = []
@@ -307,11 +296,10 @@ async def publish(services: Services, *, actor: int) -> Published:
             if who.telegram_id is None:
                 unlinked.append(who.name)
                 continue
-            with i18n.use(await services.language_of(who.telegram_id)):
-                await send(services, who.telegram_id, personal(code), about=esc(who.name),
-                           round_no=number, kind="personal", player=code,
-                           markup=result_buttons(number, games[code][2].number)
-                           if code in games else None)
+            buttons = functools.partial(result_buttons, number, games[code][2].number) \
+                if code in games else None
+            await tell(services, who.telegram_id, personal(code), about=esc(who.name),
+                       round_no=number, kind="personal", player=code, markup=buttons)
     return Published(number, len(told) - len(unlinked), tuple(unlinked))
 
 
@@ -468,57 +456,48 @@ async def _tell(services: Services, change: NightChange, opponent: str | None, *
 
     number = change.round
 
-    def told() -> tuple[str, dict[str, str], dict[str, InlineKeyboardMarkup]]:
-        """What the group reads, and each player it concerns, in the language of the
-        moment."""
-        buttons: dict[str, InlineKeyboardMarkup] = {}
-        if change.bye:
-            line = texts.NIGHT_BYE_BACK.format(player=name(change.player))
-            private = {change.player: texts.NIGHT_YOU_BYE.format(round=number)}
-        elif change.board is None and change.forfeit is None:
-            line, private = texts.NIGHT_NO_BYE, {}
-        elif change.board is None:
-            assert change.forfeit is not None and opponent is not None
-            line = texts.NIGHT_FORFEIT.format(present=name(opponent),
-                                              board=change.forfeit.number)
-            private = {opponent: texts.NIGHT_YOU_WIN.format(round=number,
-                                                            opponent=name(change.player))}
-        else:
-            board = change.board
-            line = texts.NIGHT_REPAIRED.format(board=board.number, white=name(board.white),
-                                               black=name(board.black))
-            private = {me: texts.NIGHT_NEW_OPPONENT.format(
-                round=number, colour=texts.COLOURS_WORD[colour], opponent=name(other),
-                board=board.number)
-                for me, other, colour in ((board.white, board.black, "white"),
-                                          (board.black, board.white, "black"))}
-            # As under one's own pairing: the result is one tap away.
-            buttons = {code: result_buttons(number, board.number)
-                       for code in (board.white, board.black)}
-        if absent:
-            private[change.player] = texts.NIGHT_YOU_ABSENT.format(round=number)
-            group = texts.NIGHT_ABSENT_GROUP.format(round=number, absent=name(change.player),
-                                                    change=line)
-        else:
-            group = texts.NIGHT_ARRIVED_GROUP.format(round=number, late=name(change.player),
-                                                     change=line)
-        return group, private, buttons
+    buttons: dict[str, int] = {}
+    """The players whose new board wants the result buttons under their notice."""
+    if change.bye:
+        line = Text("NIGHT_BYE_BACK", {"player": name(change.player)})
+        private = {change.player: Text("NIGHT_YOU_BYE", {"round": number})}
+    elif change.board is None and change.forfeit is None:
+        line, private = Text("NIGHT_NO_BYE"), {}
+    elif change.board is None:
+        assert change.forfeit is not None and opponent is not None
+        line = Text("NIGHT_FORFEIT", {"present": name(opponent),
+                                      "board": change.forfeit.number})
+        private = {opponent: Text("NIGHT_YOU_WIN", {"round": number,
+                                                    "opponent": name(change.player)})}
+    else:
+        board = change.board
+        line = Text("NIGHT_REPAIRED", {"board": board.number, "white": name(board.white),
+                                       "black": name(board.black)})
+        private = {me: Text("NIGHT_NEW_OPPONENT", {
+            "round": number, "colour": Text("COLOURS_WORD", pick=colour),
+            "opponent": name(other), "board": board.number})
+            for me, other, colour in ((board.white, board.black, "white"),
+                                      (board.black, board.white, "black"))}
+        # As under one's own pairing: the result is one tap away.
+        buttons = {code: board.number for code in (board.white, board.black)}
+    if absent:
+        private[change.player] = Text("NIGHT_YOU_ABSENT", {"round": number})
+        group = Text("NIGHT_ABSENT_GROUP", {"round": number, "absent": name(change.player),
+                                            "change": line})
+    else:
+        group = Text("NIGHT_ARRIVED_GROUP", {"round": number, "late": name(change.player),
+                                             "change": line})
 
-    if settings.group_chat_id is not None:
-        # A correction under the published pairing, so the group reads them together.
-        posts = [message for chat, message, _ in await programme.posted(db, number, "pairing")
-                 if chat == settings.group_chat_id]
-        with i18n.use(settings.language):
-            await send(services, settings.group_chat_id, told()[0],
-                       thread_id=settings.group_thread_id, about=texts.THE_GROUP,
-                       reply_to=min(posts, default=None))
-    for code in told()[1]:
+    # A correction under the published pairing, so the group reads them together.
+    posts = [message for chat, message, _ in await programme.posted(db, number, "pairing")
+             if chat == settings.group_chat_id]
+    await tell_group(services, settings, group, reply_to=min(posts, default=None))
+    for code, notice in private.items():
         who = everyone[code]
         if who.telegram_id is not None:
-            with i18n.use(await services.language_of(who.telegram_id)):
-                _group, private, buttons = told()
-                await send(services, who.telegram_id, private[code], about=esc(who.name),
-                           markup=buttons.get(code))
+            await tell(services, who.telegram_id, notice, about=esc(who.name),
+                       markup=None if code not in buttons
+                       else functools.partial(result_buttons, number, buttons[code]))
 
 
 async def night_text(services: Services, change: NightChange) -> str:

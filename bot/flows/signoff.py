@@ -10,11 +10,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from bot import i18n, texts
-from bot.chat import owe_to_arbiters, send
+from bot import texts
+from bot.chat import owe_to_arbiters, tell
 from bot.flows import rounds as round_flows
 from bot.flows import views
 from bot.formatting import esc
+from bot.notice import Text
 from bot.services import Services, open_round, published_round
 from core.preview import SignOffPrice, after_sign_off, sign_off_price
 from core.season import AbsenceReason, ExternalDay
@@ -72,7 +73,7 @@ async def prices(services: Services, who: Member, request: Request) -> Prices:
     standings (the worker's, kept on their version); a round it cannot price ahead is priced
     as stored."""
     committed = await load_season(services.db)
-    values = {code: row.value for code, row in (await views.standings(services)).places.items()}
+    values = {code: row.value for code, row in (await views.places(services)).items()}
     ahead = {}
     for earlier, number in enumerate(request.rounds):
         after = after_sign_off(committed, who.code, number, request.reason, request.day)
@@ -134,9 +135,9 @@ async def _tell_about_late(services: Services, who: Member, number: int) -> None
     # A draft is not public: its opponent never knew of a game, so there is nothing to undo.
     public = stored is not None and stored.state in PUBLIC
     if public and opponent is not None and opponent.telegram_id is not None:
-        with i18n.use(await services.language_of(opponent.telegram_id)):
-            await send(services, opponent.telegram_id, texts.LATE_TO_OPPONENT.format(
-                who=esc(who.name), round=number), about=esc(opponent.name))
+        await tell(services, opponent.telegram_id,
+                   Text("LATE_TO_OPPONENT", {"who": esc(who.name), "round": number}),
+                   about=esc(opponent.name))
 
 
 async def cancel(services: Services, who: Member, number: int, *, sent_at: dt.datetime,

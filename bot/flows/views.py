@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from telegram import InlineKeyboardMarkup
-
-from bot import i18n, messages, texts
+from bot import messages, texts
 from bot.calendar import CalendarRound, rounds_ics
+from bot.keyboard import Keyboard
 from bot.services import Services, current_rounds, open_round
 from bot.worker import Breakdown, StandingsView
 from core.season import Season
@@ -36,12 +35,18 @@ async def unsettled(services: Services) -> UnsettledResults:
     return await results.unsettled(services.db.conn)
 
 
-async def standings(services: Services) -> StandingsView:
-    """The standings as the chat shows them: made in the worker process, and kept until
-    the standings change (a sign-off for the next round keeps them)."""
-    return await services.db.memo(f"standings view {i18n.current()}",
-                                  services.standings_worker.standings,
+async def standings(services: Services, language: str) -> StandingsView:
+    """The standings as the chat shows them, in `language`: made in the worker process, and
+    kept until the standings change (a sign-off for the next round keeps them)."""
+    return await services.db.memo(f"standings view {language}",
+                                  lambda: services.standings_worker.standings(language),
                                   standings_only=True)
+
+
+async def places(services: Services) -> Mapping[str, PlayerStanding]:
+    """Each player's row in the standings: the standings of any language hold them, and the
+    club's is the one its group keeps made."""
+    return (await standings(services, (await club.settings(services.db)).language)).places
 
 
 async def history(services: Services) -> Sequence[Standings]:
@@ -52,14 +57,14 @@ async def history(services: Services) -> Sequence[Standings]:
     return await services.db.memo("standings history", made, standings_only=True)
 
 
-async def breakdown(services: Services, player: str) -> Breakdown:
-    """A player's points round by round, kept like the standings."""
-    return await services.db.memo(f"breakdown {player} {i18n.current()}",
-                                  lambda: services.standings_worker.breakdown(player),
+async def breakdown(services: Services, player: str, language: str) -> Breakdown:
+    """A player's points round by round, in `language`, kept like the standings."""
+    return await services.db.memo(f"breakdown {player} {language}",
+                                  lambda: services.standings_worker.breakdown(player, language),
                                   standings_only=True)
 
 
-async def page_button(services: Services, *, private: bool) -> InlineKeyboardMarkup | None:
+async def page_button(services: Services, *, private: bool) -> Keyboard | None:
     """The button to the club's pages for this chat, as the club's setting allows."""
     access = (await club.settings(services.db)).web
     return messages.page_button(services.settings, access, services.bot_name, private=private)
@@ -115,7 +120,7 @@ class Mine:
 
 async def mine(services: Services, who: Member) -> Mine:
     season = await load_season(services.db)
-    row = (await standings(services)).places.get(who.code)
+    row = (await places(services)).get(who.code)
     upcoming = await open_round(services)
     signed = () if upcoming is None else tuple(await attendance.signed_off_rounds(
         services.db, who.code, from_round=upcoming.number))

@@ -4,7 +4,7 @@ proposal with buttons; nothing changes until he confirms), or a TRF from another
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Update
 from telegram.error import BadRequest
 from telegram.ext import MessageHandler, filters
 
@@ -14,6 +14,7 @@ from bot.callbacks import Rating
 from bot.flows import files, ratings
 from bot.formatting import esc
 from bot.handlers.common import answering, button, is_arbiter
+from bot.keyboard import Button, Keyboard
 from bot.services import App, Context
 from core.ratings import MAX_BYTES, ListProblem, RatingListError
 from core.season import season_to_json
@@ -22,20 +23,19 @@ LABEL = 60
 """Button labels are cut to this many characters (Telegram shows little more)."""
 
 
-def _markup(shown: ratings.Shown) -> InlineKeyboardMarkup | None:
+def _markup(shown: ratings.Shown) -> Keyboard | None:
     proposal = shown.proposal
     if not proposal.updates and not proposal.close:
         return None
-    rows = [[InlineKeyboardButton(
+    rows = [[Button(
         texts.RATING_BUTTON_ACCEPT.format(mark="✓ " if k in proposal.accepted else "",
                                           name=c.name, listed=c.listed.name)[:LABEL],
-        callback_data=Rating(shown.number, f"c{k}").pack())] for k, c in enumerate(proposal.close)]
-    rows.append([InlineKeyboardButton(
-        texts.RATING_BUTTON_APPLY.format(count=len(proposal.to_apply())),
-        callback_data=Rating(shown.number, "ok").pack()),
-        InlineKeyboardButton(texts.RATING_BUTTON_CANCEL,
-                             callback_data=Rating(shown.number, "no").pack())])
-    return InlineKeyboardMarkup(rows)
+        Rating(shown.number, f"c{k}").pack())] for k, c in enumerate(proposal.close)]
+    rows.append([
+        Button(texts.RATING_BUTTON_APPLY.format(count=len(proposal.to_apply())),
+               Rating(shown.number, "ok").pack()),
+        Button(texts.RATING_BUTTON_CANCEL, Rating(shown.number, "no").pack())])
+    return Keyboard.of(rows)
 
 
 def _text(shown: ratings.Shown) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Update
 
 from bot import texts
 from bot.answer import Answer, Edit, Toast
@@ -10,6 +10,7 @@ from bot.callbacks import Choose, Link, NoLink, TakeOver
 from bot.flows import members
 from bot.formatting import esc
 from bot.handlers.common import button, command, is_arbiter
+from bot.keyboard import Button, Keyboard
 from bot.services import App, Context
 
 
@@ -21,9 +22,9 @@ async def ik(update: Update, context: Context) -> Answer:
     if not found:
         return Answer(texts.IK_UNKNOWN.format(name=esc(name)))
     if len(found) > 1:
-        buttons = [[InlineKeyboardButton(m.name, callback_data=Choose(members.key_of(m)).pack())]
-                   for m in found[:10]]
-        return Answer(texts.IK_CHOOSE, markup=InlineKeyboardMarkup(buttons))
+        buttons = Keyboard.of([Button(m.name, Choose(members.key_of(m)).pack())]
+                              for m in found[:10])
+        return Answer(texts.IK_CHOOSE, markup=buttons)
     return Answer(await _ask(update, context, found[0]))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Update
 
 from bot import texts
 from bot.answer import Answer, Edit, Refused, Toast, Write
@@ -21,6 +21,7 @@ from bot.handlers.common import (
     find_member,
     is_arbiter,
 )
+from bot.keyboard import Button, Keyboard
 from bot.services import App, Context, ScheduledRound, open_round
 
 
@@ -102,12 +103,10 @@ async def _two_members(context: Context,
 
 def _which(known: members.Member, candidates: list[members.Member], typed: str) -> Refused:
     """One name is clear, the other fits several members: ask which, with a button each."""
-    buttons = [[InlineKeyboardButton(texts.SWAP_WITH.format(a=known.name, b=m.name),
-                                     callback_data=Swap(members.key_of(known),
-                                                        members.key_of(m)).pack())]
-               for m in candidates[:8]]
-    return Refused(texts.SWAP_WHICH.format(name=esc(typed)),
-                   markup=InlineKeyboardMarkup(buttons))
+    buttons = Keyboard.of([Button(texts.SWAP_WITH.format(a=known.name, b=m.name),
+                                  Swap(members.key_of(known), members.key_of(m)).pack())]
+                          for m in candidates[:8])
+    return Refused(texts.SWAP_WHICH.format(name=esc(typed)), markup=buttons)
 
 
 async def swap_button(update: Update, context: Context, pressed: Swap) -> Answer:

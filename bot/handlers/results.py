@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Update
 
 from bot import texts
 from bot.answer import Answer, Edit, Toast
@@ -10,6 +10,7 @@ from bot.callbacks import Confirm, Dispute, Report, ReportFor
 from bot.flows import members, results
 from bot.formatting import esc
 from bot.handlers.common import button, command, is_arbiter, member, number
+from bot.keyboard import Button, Keyboard
 from bot.services import App, Context
 from core.season import Result
 
@@ -45,11 +46,11 @@ async def uitslag(update: Update, context: Context) -> Answer:
     return Answer(texts.NO_PUBLISHED_ROUND if done is None else reported(done))
 
 
-def which_buttons(which: results.WhichRound) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup([[InlineKeyboardButton(
+def which_buttons(which: results.WhichRound) -> Keyboard:
+    return Keyboard.of([Button(
         texts.WHICH_ROUND_BUTTON.format(round=number, opponent=opponent),
-        callback_data=ReportFor(number, board, which.result.value).pack())]
-        for number, board, opponent in which.games])
+        ReportFor(number, board, which.result.value).pack())]
+        for number, board, opponent in which.games)
 
 
 async def _arbiter_enters(update: Update, context: Context, args: list[str]) -> Answer:

@@ -29,14 +29,15 @@ async def stand(update: Update, context: Context) -> Answer:
         return await _previous(context)
     if view in VIEWS:  # groups exist from the initial ranking on
         return await VIEWS[view](await views.season(context.services))
-    shown = await views.standings(context.services)
+    shown = await views.standings(context.services, i18n.current())
     if shown.after_round == 0:
         return Answer(texts.STAND_EMPTY)
     if view == "mij":
         who = await member(update, context)
-        with i18n.use(await own_language(update, context)):
-            mine = await views.breakdown(context.services, who.code)
-            if mine.table is None:  # joined after the last complete round
+        language = await own_language(update, context)
+        mine = await views.breakdown(context.services, who.code, language)
+        if mine.table is None:  # joined after the last complete round
+            with i18n.use(language):
                 return Answer(texts.STAND_NOT_YET.format(round=mine.joined))
         return Answer(personal=f"<pre>{esc(mine.table)}</pre>")
     chat = update.effective_chat

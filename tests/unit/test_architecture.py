@@ -132,6 +132,16 @@ def test_no_import_circle():
     assert circles(graph) == []
 
 
+def test_flows_choose_no_language_and_know_no_telegram():
+    """Issue 34: a flow says what happened and whom it concerns (`bot.notice.Text`,
+    `bot.keyboard`); `bot.chat.tell` makes each notice in its reader's language. A flow that
+    chose a language, or built Telegram's buttons, would speak past its reader."""
+    for path in (ROOT / "bot" / "flows").glob("*.py"):
+        found = {module.split(".")[0] if module.startswith("telegram") else module
+                 for module in imported_modules(path)}
+        assert not found & {"telegram", "bot.i18n"}, path
+
+
 def test_the_circle_finder_finds_a_lazy_circle():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert circles({"a": {"b"}, "b": set()}) == []
