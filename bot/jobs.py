@@ -58,14 +58,13 @@ LATE = 0.05
 
 
 class AfterChanges:
-    """What follows a commit that changed the club's data, off the writer's lock:
-
-    - a job at each coming deadline and reminder, so the draft reaches the arbiter when the
-      deadline passes rather than at the next tick (the schedule, the start time or the
-      deadline may have moved). The tick stays, as the safety net for what a restart or a
-      clock jump missed; a job only runs the tick, and what it finds due is claimed in one
-      guarded transition, as always;
-    - the standings of a round the commit completed, computed outside any transaction."""
+    """What follows a commit that changed the club's data, off the writer's lock: a job at
+    each coming deadline and reminder, so the draft reaches the arbiter when the deadline
+    passes rather than at the next tick (the schedule, the start time or the deadline may
+    have moved). The tick stays, as the safety net for what a restart or a clock jump
+    missed; a job only runs the tick, and what it finds due is claimed in one guarded
+    transition, as always. (A round's standings follow the flow that completed it:
+    `results.standings_follow`.)"""
 
     def __init__(self, app: App) -> None:
         self.app = app
@@ -86,15 +85,7 @@ class AfterChanges:
     async def _until_clean(self) -> None:
         while self.dirty:
             self.dirty = False
-            if await self.plan():
-                await self._post_standings()
-
-    async def _post_standings(self) -> None:
-        services: Services = self.app.bot_data
-        try:
-            await results.post_standings(services)
-        except StoreError as exc:  # the tick tries again
-            log.warning("standings not posted: %s", exc)
+            await self.plan()
 
     async def plan(self) -> bool:
         """The jobs planned anew; False when the club's data had not changed."""

@@ -11,8 +11,8 @@ from bot.flows import members
 from bot.formatting import esc
 from bot.services import Context, Services
 from core.errors import InvalidInputError
+from core.rounds import RoundState
 from storage.errors import StoreError, StoreProblem
-from storage.states import RoundState
 
 
 def refusing(handler: Handler) -> Handler:

@@ -14,10 +14,10 @@ from telegram.ext import Application, CallbackContext, ExtBot
 from bot import i18n
 from bot.config import Config
 from bot.throttle import Throttle
+from core.rounds import OPEN, PUBLIC, RoundState
 from storage import club, programme
 from storage.db import Database
 from storage.programme import ScheduledRound as ScheduledRound  # the handlers name it from here
-from storage.states import OPEN, PUBLIC, RoundState
 from storage.states import WebAccess as WebAccess  # the handlers name it from here
 
 if TYPE_CHECKING:

@@ -22,10 +22,11 @@ from core.errors import Expected, Problem, ProblemCode
 from core.numbers import exact_text, format_number
 from core.pairing.model import BrokenRule, Fixes, Rule
 from core.preview import Earning, SignOffPrice
+from core.rounds import ResultState, RoundState
 from core.rules import Colour, CompensationKind, Rules, rules_from_source, rules_to_mapping
 from core.season import ExternalDay, Result
 from storage.errors import StoreError, StoreProblem
-from storage.states import ResultState, RoundState, WebAccess
+from storage.states import WebAccess
 
 if TYPE_CHECKING:  # the file formats load only with the commands that read them
     from core.ratings import Change, Proposal, RatingListError

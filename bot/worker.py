@@ -104,9 +104,10 @@ class Worker:
         self._own = processes is None
         self.processes = Processes() if processes is None else processes
 
-    async def standings(self, language: str) -> StandingsView:
-        """The standings' texts in `language`."""
-        return await self.processes.run(_standings_view, self.store, language)
+    async def standings(self, language: str, after_round: int | None = None) -> StandingsView:
+        """The standings' texts in `language`: after the last complete round, or after
+        `after_round` (a round whose standings are still to be posted)."""
+        return await self.processes.run(_standings_view, self.store, language, after_round)
 
     async def breakdown(self, player: str, language: str) -> Breakdown:
         return await self.processes.run(_breakdown, self.store, player, language)
@@ -161,18 +162,23 @@ def _exit_with(sentinel: int) -> None:
     os._exit(0)
 
 
-def _standings_view(store: Store, language: str) -> StandingsView:
+def _standings_view(store: Store, language: str, after_round: int | None) -> StandingsView:
     kept = _current(store)
+    assert kept.season is not None and kept.standings is not None
+    decimals = kept.season.rules.display_decimals
+    if after_round is not None and after_round != kept.standings.after_round:
+        return _view(compute_standings(kept.season, after_round), decimals, language)
     if language not in kept.views:
-        assert kept.season is not None and kept.standings is not None
-        decimals = kept.season.rules.display_decimals
-        with i18n.use(language):
-            kept.views[language] = StandingsView(
-                kept.standings.after_round, decimals,
-                messages.standings_table(kept.standings, decimals, messages.GROUP_TOP),
-                messages.standings_table(kept.standings, decimals),
-                {row.id: row for row in kept.standings.rows})
+        kept.views[language] = _view(kept.standings, decimals, language)
     return kept.views[language]
+
+
+def _view(standings: Standings, decimals: int, language: str) -> StandingsView:
+    with i18n.use(language):
+        return StandingsView(standings.after_round, decimals,
+                             messages.standings_table(standings, decimals, messages.GROUP_TOP),
+                             messages.standings_table(standings, decimals),
+                             {row.id: row for row in standings.rows})
 
 
 def _breakdown(store: Store, player: str, language: str) -> Breakdown:

@@ -6,6 +6,8 @@ import datetime as dt
 from dataclasses import dataclass
 from fractions import Fraction
 
+from core.attendance import Earlier, on_time, rule_sign_off
+from core.rounds import RoundState
 from core.season import AbsenceReason, ExternalDay, external_result_text
 from storage import audit
 from storage.db import Database
@@ -13,7 +15,6 @@ from storage.errors import InputStoreError, StoreProblem
 from storage.rounds import drop_draft
 from storage.seasons import checked, current, player_id, round_row, season_id, unannounced
 from storage.sql import Connection, Row
-from storage.states import RoundState
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,12 +36,8 @@ class SignOff:
     `reason` and `day` are those of the one that stands."""
 
 
-def _on_time(sent_at: dt.datetime, deadline: str | None, state: str) -> bool:
-    """In time means sent before the deadline; the member's send time counts, not the time
-    the bot read it. A round without a deadline is on time until it is locked."""
-    if deadline is not None:
-        return sent_at <= dt.datetime.fromisoformat(deadline)
-    return state == RoundState.PLANNED
+def _deadline(rnd: Row) -> dt.datetime | None:
+    return None if rnd["deadline"] is None else dt.datetime.fromisoformat(rnd["deadline"])
 
 
 async def _in_time(conn: Connection, round_no: int, player: str,
@@ -49,7 +46,7 @@ async def _in_time(conn: Connection, round_no: int, player: str,
     deadline (the arbiter always)."""
     sid = await season_id(conn)
     rnd = await round_row(conn, sid, round_no)
-    if not correction and not _on_time(sent_at, rnd["deadline"], rnd["state"]):
+    if not correction and not on_time(sent_at, _deadline(rnd), RoundState(rnd["state"])):
         raise InputStoreError(StoreProblem.TOO_LATE, round=round_no)
     return rnd, await player_id(conn, sid, player)
 
@@ -68,29 +65,29 @@ async def sign_off(db: Database, round_no: int, player: str,
         if rnd["state"] == RoundState.COMPLETE and not correction:
             raise InputStoreError(StoreProblem.ROUND_CLOSED, round=round_no)
         pid = await player_id(conn, sid, player)
-        on_time = correction or _on_time(sent_at, rnd["deadline"], rnd["state"])
         async with conn.execute("SELECT * FROM signoff WHERE round_id = ? AND player_id = ?",
                                 (rnd["id"], pid)) as cur:
             old = await cur.fetchone()
-        if not on_time and old is not None and old["on_time"] \
-                and old["reason"] != AbsenceReason.BYE:
-            # A sign-off made in time is never downgraded by a later one.
-            return SignOff(round_no, player, AbsenceReason(old["reason"]), True,
-                           None if old["day"] is None else ExternalDay(old["day"]),
-                           old["team"], kept=True)
         async with conn.execute("SELECT 1 FROM game WHERE round_id = ? AND ? IN "
                                 "(white_id, black_id)", (rnd["id"], pid)) as cur:
             paired = await cur.fetchone() is not None
-        # Sent before the deadline, read after the round was drafted: the draft did not
-        # know, and it is not public yet, so it goes (the caller pairs again).
-        draft_dropped = on_time and paired and rnd["state"] == RoundState.DRAFTED \
-            and not correction
+        ruling = rule_sign_off(
+            RoundState(rnd["state"]), _deadline(rnd), sent_at, paired=paired,
+            correction=correction,
+            earlier=None if old is None else Earlier(AbsenceReason(old["reason"]),
+                                                     bool(old["on_time"])))
+        if ruling.keeps_earlier:
+            assert old is not None
+            return SignOff(round_no, player, AbsenceReason(old["reason"]), True,
+                           None if old["day"] is None else ExternalDay(old["day"]),
+                           old["team"], kept=True)
+        draft_dropped = ruling.drops_draft
         if draft_dropped:
             await drop_draft(conn, rnd, RoundState.LOCKED, actor=actor)
             paired = False
         values = (reason.value, None if day is None else day.value, team,
                   None if result is None else external_result_text(result), note,
-                  sent_at.isoformat(), actor, int(on_time))
+                  sent_at.isoformat(), actor, int(ruling.on_time))
         if old is None:
             await conn.execute(
                 "INSERT INTO signoff (reason, day, team, result, note, sent_at, entered_by, "
@@ -104,13 +101,14 @@ async def sign_off(db: Database, round_no: int, player: str,
         await conn.execute("DELETE FROM signon WHERE round_id = ? AND player_id = ?",
                            (rnd["id"], pid))
         new = {"reason": reason.value, "day": values[1], "team": team, "result": values[3],
-               "on_time": on_time}
+               "on_time": ruling.on_time}
         await audit.record(conn, actor=actor, action="signoff.set", entity="signoff",
                            entity_id=f"{round_no}/{player}",
                            old=None if old is None else dict(old),
                            new={**new, "draft_dropped": draft_dropped})
         await checked(db, round_no=round_no, before=before)
-    return SignOff(round_no, player, reason, on_time, day, team, result, paired, draft_dropped)
+    return SignOff(round_no, player, reason, ruling.on_time, day, team, result, paired,
+                   draft_dropped)
 
 
 async def cancel_sign_off(db: Database, round_no: int, player: str, *, sent_at: dt.datetime,

@@ -6,12 +6,12 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from core.rounds import PUBLIC, RoundState
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
 from storage.rounds import drop_draft
 from storage.seasons import checked, round_row, season_id
-from storage.states import PUBLIC, RoundState
 
 
 @dataclass(frozen=True, slots=True)

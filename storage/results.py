@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from core import rounds
+from core.rounds import PUBLIC, ResultState, RoundState
 from core.season import Result
 from storage import audit
 from storage.db import Database
@@ -13,7 +15,7 @@ from storage.errors import InputStoreError, StoreProblem
 from storage.rounds import move
 from storage.seasons import checked, current, player_id, round_row, season_id
 from storage.sql import Connection, Row
-from storage.states import PUBLIC, ResultState, RoundState, Unsettled
+from storage.states import Unsettled
 
 
 class Outcome(StrEnum):
@@ -235,10 +237,10 @@ async def correct(db: Database, round_no: int, board: int, result: Result | None
 
 async def _complete_if_final(conn: Connection, rnd: Row) -> bool:
     """Mark the round complete when its last result became final; True if it did just now."""
-    async with conn.execute("SELECT count(*) FROM game WHERE round_id = ? AND confirmed_at "
-                            "IS NULL", (rnd["id"],)) as cur:
-        row = await cur.fetchone()
-    if not row or row[0] != 0:
+    async with conn.execute("SELECT confirmed_at IS NOT NULL FROM game WHERE round_id = ?",
+                            (rnd["id"],)) as cur:
+        finals = [bool(row[0]) for row in await cur.fetchall()]
+    if not rounds.complete(finals):
         return False
     rnd = await round_row(conn, rnd["season_id"], rnd["number"])  # as it is now
     return await move(conn, rnd, RoundState.COMPLETE, actor=None)

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 
 from core.pairing import Board, BrokenRule, Fixes, Pairing, Rule
 from core.pairing.request import NO_FIXES
+from core.rounds import TRANSITIONS, ResultState, RoundState
 from core.season import AbsenceReason, Result
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
 from storage.seasons import checked, player_id, round_row, season_id
 from storage.sql import Connection, Row
-from storage.states import TRANSITIONS, ResultState, RoundState
 
 
 async def move(conn: Connection, rnd: Row, target: RoundState, *,

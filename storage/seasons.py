@@ -11,6 +11,7 @@ import json
 from decimal import Decimal
 from typing import Any, cast
 
+from core.rounds import RoundState
 from core.rules import Unannounced, rules_from_source
 from core.season import (
     EXTERNAL_RESULTS,
@@ -33,7 +34,6 @@ from storage import audit
 from storage.db import Database, inserted
 from storage.errors import InputStoreError, StoreError, StoreProblem
 from storage.sql import Connection, Row
-from storage.states import RoundState
 
 SEASON = "season"
 

@@ -23,12 +23,12 @@ from bot import i18n, texts
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, NotSent, Sent, User
 from bot.demo.runner import LocalBot, ManualClock
+from core.rounds import RoundState
 from core.season import Result, Season, season_from_data
 from core.simulation import play
 from storage import club, roster, rounds
 from storage.db import Database
 from storage.seasons import import_season
-from storage.states import RoundState
 from storage.store import open_store
 
 TOKEN = "123456:" + "D" * 35

@@ -12,6 +12,7 @@ from bot.chat import owe_to_arbiters
 from bot.formatting import show_date
 from bot.services import Services, deadline_for, round_start, schedule
 from core.next_season import next_season as following
+from core.rounds import RoundState
 from core.season import Season, season_from_data, season_to_data
 from core.standings import compute_standings
 from storage import club, outbox, programme, roster, seasons
@@ -21,7 +22,6 @@ from storage.programme import ScheduledRound
 from storage.roster import Member
 from storage.rounds import insert_round
 from storage.seasons import load_season
-from storage.states import RoundState
 
 
 async def _next_round(services: Services) -> int:

@@ -3,8 +3,9 @@ settles; the last result of a round owes the club group the new standings."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
+import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -15,17 +16,20 @@ from bot.formatting import esc
 from bot.keyboard import Button, Keyboard
 from bot.notice import Text
 from bot.services import Services, published_round
-from core.season import Result, Season
-from core.standings import Standings, compute_standings
+from bot.worker import StandingsView
+from core.season import Result
 from core.titles import announcements
 from storage import club, programme, results, roster, rounds
-from storage.errors import InputStoreError
+from storage.club import ClubSettings
+from storage.errors import InputStoreError, StoreError
 from storage.results import Outcome
 from storage.roster import Member
 from storage.seasons import has_season, load_season
 
+log = logging.getLogger(__name__)
+
 __all__ = ["Confirmation", "Outcome", "Reported", "WhichRound", "confirm", "correct",
-           "post_standings", "report"]
+           "post_standings", "report", "standings_follow"]
 
 CONFIRM = "confirm"
 """The kind of the message that asks the opponent to confirm (its buttons go stale)."""
@@ -42,6 +46,9 @@ class Reported:
     """The reporter's opponent (empty when the arbiter entered it)."""
     stale: tuple[tuple[int, int], ...] = ()
     """Messages (chat, message) whose confirm buttons the decision made stale."""
+    completed: bool = False
+    """The result was the round's last to become final: its standings follow the commit
+    (`standings_follow`)."""
 
 
 async def _everyone(services: Services) -> dict[str, Member]:
@@ -149,7 +156,8 @@ async def _announce(services: Services, everyone: dict[str, Member],
                 about=esc(opponent.name), round_no=outcome.round, kind=CONFIRM,
                 player=opponent.code)
     return Reported(outcome.outcome, outcome.round, outcome.board, said,
-                    "" if opponent is None else opponent.name)
+                    "" if opponent is None else opponent.name,
+                    completed=outcome.round_complete)
 
 
 class Confirmation(StrEnum):
@@ -157,6 +165,8 @@ class Confirmation(StrEnum):
     DISPUTED = "disputed"
     ALREADY_HANDLED = "already_handled"
     CONFIRMED = "confirmed"
+    COMPLETED = "completed"
+    """Confirmed, and it was the round's last result to become final."""
 
 
 async def confirm(services: Services, user_id: int, number: int, board: int, value: str, *,
@@ -187,16 +197,17 @@ async def confirm(services: Services, user_id: int, number: int, board: int, val
                 await tell(services, reporter.telegram_id, Text("DISPUTE_TO_REPORTER", facts),
                            about=esc(reporter.name))
             return Confirmation.DISPUTED, said
-        await results.confirm(db, number, board, player=who.code, actor=user_id)
-    return Confirmation.CONFIRMED, said
+        done = await results.confirm(db, number, board, player=who.code, actor=user_id)
+    return (Confirmation.COMPLETED if done.round_complete else Confirmation.CONFIRMED), said
 
 
 async def post_standings(services: Services) -> list[int]:
     """The new standings in the club group, with whatever titles and prizes the round
     decided, for every round completed since they were last posted; the rounds posted. Run
-    after the commit that completed a round (and by the tick): the standings are computed
-    outside any transaction, then claimed and owed in a short one of their own, so a crash
-    between the two leaves them to post, and two callers post them once."""
+    after the commit that completed a round (`completed` in what its flow reports) and by
+    the tick: the standings are made by the worker `/stand` asks, outside any transaction,
+    then claimed and owed in a short one of their own, so a crash between the two leaves
+    them to post, and two callers post them once."""
     db = services.db
     if not await has_season(db):
         return []
@@ -204,27 +215,37 @@ async def post_standings(services: Services) -> list[int]:
     for number in await rounds.unannounced(db):
         while True:
             version = await db.data_version()
-            season = await load_season(db)
-            standings = await asyncio.to_thread(compute_standings, season, number)
+            settings = await club.settings(db)
+            view = await services.standings_worker.standings(settings.language, number)
             async with db.transaction():
                 if await db.data_version() != version:
-                    continue  # a result changed meanwhile: compute again
+                    continue  # a result changed meanwhile: made again
                 if await rounds.claim_announcement(db, number):
-                    await _owe_standings(services, season, standings, number)
+                    await _owe_standings(services, settings, view, number)
                     posted.append(number)
             break
     return posted
 
 
-async def _owe_standings(services: Services, season: Season, standings: Standings,
+def standings_follow(services: Services) -> Callable[[], Awaitable[None]]:
+    """What follows the commit of a flow that `completed` a round: its standings posted (a
+    store that fails now leaves them to the tick)."""
+    async def post() -> None:
+        try:
+            await post_standings(services)
+        except StoreError as exc:
+            log.warning("standings not posted: %s", exc)
+    return post
+
+
+async def _owe_standings(services: Services, settings: ClubSettings, view: StandingsView,
                          number: int) -> None:
-    settings = await club.settings(services.db)
-    more = len(standings.rows) - messages.GROUP_TOP
+    """The standings `view` (the worker's, in the club's language) in the group."""
+    season = await load_season(services.db)
+    more = len(view.places) - messages.GROUP_TOP
 
     def table() -> str:
-        return (texts.ROUND_COMPLETE.format(round=number) + "\n"
-                + messages.standings_table(standings, season.rules.display_decimals,
-                                           messages.GROUP_TOP)
+        return (texts.ROUND_COMPLETE.format(round=number) + "\n" + view.group
                 + ("\n" + texts.STANDINGS_MORE.format(count=more) if more > 0 else ""))
 
     await tell_group(services, settings, table,

@@ -27,11 +27,11 @@ from core.pairing import (
     before_pairing,
 )
 from core.pairing.request import NO_FIXES, fitting_fixes, present_in, request_for_round
+from core.rounds import OPEN, RoundState
 from core.season import AbsenceReason, Result, Season
 from storage import attendance, club, programme, results, roster, rounds
 from storage.errors import InputStoreError, StoreProblem
 from storage.seasons import has_season, load_season
-from storage.states import OPEN, RoundState
 
 log = logging.getLogger(__name__)
 
@@ -319,6 +319,8 @@ class NightChange:
     """Rules the new board breaks (never a meeting rule: those rule a board out)."""
     bye: bool = False
     """He (`arrived`) has the bye back that he lost by being marked absent."""
+    completed: bool = False
+    """The forfeit was the round's last result to become final (`results.Reported`)."""
 
 
 async def absent_at_board(services: Services, code: str, *, actor: int) -> NightChange:
@@ -348,8 +350,9 @@ async def absent_at_board(services: Services, code: str, *, actor: int) -> Night
         if found is None:
             came = Result.WHITE_BY_FORFEIT if board.white == opponent \
                 else Result.BLACK_BY_FORFEIT
-            await results.correct(db, number, board.number, came, actor=actor)
-            change = NightChange(number, code, None, forfeit=board)
+            scored = await results.correct(db, number, board.number, came, actor=actor)
+            change = NightChange(number, code, None, forfeit=board,
+                                 completed=scored.round_complete)
         else:
             change = await _repair(services, number, stored, code, board.number, found,
                                    actor=actor)

@@ -18,12 +18,12 @@ from bot.formatting import esc
 from bot.notice import Text
 from bot.services import Services, open_round, published_round
 from core.preview import SignOffPrice, after_sign_off, sign_off_price
+from core.rounds import PUBLIC, RoundState
 from core.season import AbsenceReason, ExternalDay
 from storage import attendance, programme, roster, rounds
 from storage.errors import InputStoreError, StoreProblem
 from storage.roster import Member
 from storage.seasons import load_season
-from storage.states import PUBLIC, RoundState
 
 
 @dataclass(frozen=True, slots=True)

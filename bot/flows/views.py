@@ -14,6 +14,7 @@ from bot.calendar import CalendarRound, rounds_ics
 from bot.keyboard import Keyboard
 from bot.services import Services, current_rounds, open_round
 from bot.worker import Breakdown, StandingsView
+from core.rounds import PUBLIC, RoundState
 from core.season import Season
 from core.standings import PlayerStanding, Standings, standings_history
 from core.trf import TrfHeader
@@ -22,7 +23,6 @@ from storage.db import Database
 from storage.roster import Member
 from storage.seasons import load_season
 from storage.states import NONE_UNSETTLED as NONE_UNSETTLED  # the handlers name it from here
-from storage.states import PUBLIC, RoundState
 from storage.states import UnsettledResults as UnsettledResults
 
 

@@ -10,7 +10,7 @@ from telegram import Update
 from bot import texts
 from bot.answer import Answer, Edit, Refused, Toast, Write
 from bot.callbacks import Swap
-from bot.flows import members, views
+from bot.flows import members, results, views
 from bot.flows import rounds as flows
 from bot.formatting import esc
 from bot.handlers.common import (
@@ -170,7 +170,8 @@ async def _at_the_board(update: Update, context: Context,
         return Answer(texts.INDELING_USAGE)
     who = await find_member(context, name)
     done = await change(context.services, who.code, actor=actor(update))
-    return Answer(await flows.night_text(context.services, done))
+    return Answer(await flows.night_text(context.services, done),
+                  then=results.standings_follow(context.services) if done.completed else None)
 
 
 def register(app: App) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from telegram import Update
 
 from bot import texts
@@ -43,7 +45,9 @@ async def uitslag(update: Update, context: Context) -> Answer:
         replied_to=None if original is None else (message.chat_id, original.message_id))
     if isinstance(done, results.WhichRound):
         return Answer(texts.WHICH_ROUND.format(result=done.result), markup=which_buttons(done))
-    return Answer(texts.NO_PUBLISHED_ROUND if done is None else reported(done))
+    if done is None:
+        return Answer(texts.NO_PUBLISHED_ROUND)
+    return Answer(reported(done), then=_follow(context, done.completed))
 
 
 def which_buttons(which: results.WhichRound) -> Keyboard:
@@ -63,7 +67,12 @@ async def _arbiter_enters(update: Update, context: Context, args: list[str]) -> 
                                  int(args[0]), result, actor=update.effective_user.id)
     if done is None:
         return Answer(texts.UITSLAG_USAGE_ARBITER)
-    return Answer(reported(done), drop=done.stale)
+    return Answer(reported(done), drop=done.stale, then=_follow(context, done.completed))
+
+
+def _follow(context: Context, completed: bool) -> Callable[[], Awaitable[None]] | None:
+    """The standings posted after the commit, when the answer completed a round."""
+    return results.standings_follow(context.services) if completed else None
 
 
 def reported(done: results.Reported) -> str:
@@ -91,7 +100,8 @@ async def confirm_button(update: Update, context: Context, pressed: Confirm | Di
         return Answer(edit=Edit(texts.DISPUTED))
     if verdict is results.Confirmation.ALREADY_HANDLED:
         return Answer(edit=Edit(texts.ALREADY_HANDLED))
-    return Answer(edit=Edit(texts.CONFIRMED.format(words=said)))
+    return Answer(edit=Edit(texts.CONFIRMED.format(words=said)),
+                  then=_follow(context, verdict is results.Confirmation.COMPLETED))
 
 
 async def result_button(update: Update, context: Context,
@@ -107,11 +117,13 @@ async def result_button(update: Update, context: Context,
         return Answer(toast=Toast(texts.NOT_YOUR_BUTTON, alert=True))
     done = await results.report(context.services, who, Result(pressed.result), replied_to=None,
                                 actor=query.from_user.id, tapped_in=pressed.round)
-    said = texts.NO_PUBLISHED_ROUND if not isinstance(done, results.Reported) \
-        else reported(done)
+    if not isinstance(done, results.Reported):
+        said, completed = texts.NO_PUBLISHED_ROUND, False
+    else:
+        said, completed = reported(done), done.completed
     if isinstance(pressed, ReportFor):
-        return Answer(edit=Edit(said))
-    return Answer(reply=said)
+        return Answer(edit=Edit(said), then=_follow(context, completed))
+    return Answer(reply=said, then=_follow(context, completed))
 
 
 def register(app: App) -> None:

@@ -18,10 +18,11 @@ from bot import i18n, texts
 from bot.flows import members, views
 from bot.services import Services, schedule
 from bot.web import initdata, pages
+from core.rounds import PUBLIC, RoundState
 from core.season import Season
 from storage import club
 from storage.errors import StoreError
-from storage.states import PUBLIC, RoundState, WebAccess
+from storage.states import WebAccess
 
 log = logging.getLogger(__name__)
 INIT_HEADER = "X-Telegram-Init-Data"

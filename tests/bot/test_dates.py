@@ -8,9 +8,9 @@ import pytest
 
 from bot import dates
 from bot.phrases import parse
+from core.rounds import RoundState
 from core.season import AbsenceReason, ExternalDay
 from storage.programme import ScheduledRound
-from storage.states import RoundState
 
 TUESDAY = dt.date(2026, 12, 1)
 THURSDAY = 3

@@ -10,9 +10,9 @@ import pytest
 
 from bot import dates, i18n
 from bot.phrases import ENGLISH, parse
+from core.rounds import RoundState
 from core.season import AbsenceReason, ExternalDay
 from storage.programme import ScheduledRound
-from storage.states import RoundState
 
 WEDNESDAY = dt.date(2026, 12, 2)
 THURSDAY = 3

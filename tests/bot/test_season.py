@@ -6,8 +6,9 @@ import datetime as dt
 import re
 
 from bot.flows import admin
+from bot.flows import rounds as round_flows
 from storage import club, roster
-from tests.bot.conftest import ARBITER, GROUP, boards
+from tests.bot.conftest import ARBITER, GROUP, boards, club_bot
 
 
 async def link_everyone(bot, members) -> None:
@@ -107,3 +108,27 @@ async def test_a_three_round_season_from_linking_to_final_standings(bot, members
                                                                        "Waarde"]
     mine = await bot.ask(members[0], "/stand mij")
     assert "Totaal" in mine.text and "eigen waarde" in mine.text
+
+
+async def test_the_result_that_completes_a_round_brings_its_standings_without_the_tick(
+        tg, tmp_path, members):
+    """Issue 34: the flow that completes a round says so, and its standings follow that
+    commit (made by the worker `/stand` asks), not the next tick, which here comes once an
+    hour."""
+    bot = await club_bot(tg, tmp_path / "keizer.db", tick_seconds=3600)
+    try:
+        await set_up_club(bot, members, rounds=1)
+        bot.clock.now = bot.clock.now.replace(month=12, day=3, hour=18)
+        await round_flows.tick(bot.app.bot_data)  # the deadline, as the tick would meet it
+        await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and "deadline" in s.text)
+        post = await publish(bot, 1)
+        mark = len(bot.tg.sent)
+        await play_round(bot, members, 1, post)
+        standings = await bot.tg.wait_for(
+            lambda s: s.chat_id == GROUP and "Alle uitslagen van ronde 1" in s.text, after=mark)
+        shown = await bot.ask(members[0], "/stand")
+        # The group's table is the worker's: the rows /stand shows, in the same order.
+        assert standings.text.split("Pos", 1)[1].splitlines()[1:4] == \
+            shown.text.split("Pos", 1)[1].splitlines()[1:4]
+    finally:
+        await bot.stop()

@@ -142,6 +142,27 @@ def test_flows_choose_no_language_and_know_no_telegram():
         assert not found & {"telegram", "bot.i18n"}, path
 
 
+MOMENTS = {"deadline", "sent_at", "now", "at", "when"}
+"""Names of moments: a comparison of one is a rule about time (in time, due, late)."""
+
+
+def test_storage_decides_nothing_the_core_can():
+    """Issue 34: whether a sign-off is in time, what it keeps, whether it drops the draft,
+    and when a round is complete are the core's rules (`core.attendance`, `core.rounds`),
+    tested there; storage stores what they decide, and compares no moment itself."""
+    for path in (ROOT / "storage").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Compare) or not any(
+                    isinstance(op, ast.Lt | ast.LtE | ast.Gt | ast.GtE) for op in node.ops):
+                continue
+            named = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} \
+                | {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)} \
+                | {n.value for n in ast.walk(node) if isinstance(n, ast.Constant)}
+            assert not named & MOMENTS, f"{path.relative_to(ROOT)}:{node.lineno}"
+    assert "core.attendance.rule_sign_off" in imported_modules(ROOT / "storage" / "attendance.py")
+    assert "core.rounds" in imported_modules(ROOT / "storage" / "results.py")
+
+
 def test_the_circle_finder_finds_a_lazy_circle():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert circles({"a": {"b"}, "b": set()}) == []
