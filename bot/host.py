@@ -24,15 +24,13 @@ from typing import Any
 
 from telegram.error import InvalidToken, TelegramError
 
-from bot.app import build
 from bot.config import Config
-from bot.runtime import Runtime
-from bot.services import Services, utc_now
+from bot.runtime import ClubRuntime, Shared
+from bot.services import utc_now
 from bot.web.server import WebServer
-from bot.worker import Processes, Worker
+from bot.worker import Processes
 from storage.errors import StoreError
 from storage.sql import POSTGRES_SCHEMES
-from storage.store import open_store
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +90,9 @@ def club_config(config: Config, club: Hosted) -> Config:
 
 
 class Host:
-    """`start` and `stop`, like a `Runtime`; `running` holds the clubs that run."""
+    """`start` and `stop`, like a `SingleClub`; `running` holds the clubs that run. The host
+    keeps what its clubs share (the pool, the claims, the worker processes, the web server);
+    each club's `ClubRuntime` opens and closes the rest."""
 
     def __init__(self, config: Config, clubs: Source, *,
                  clock: Callable[[], dt.datetime] = utc_now, flood_limits: bool = True,
@@ -105,7 +105,7 @@ class Host:
         self.flood_limits, self.connections = flood_limits, connections
         self.known = known
         self.processes = Processes(processes)
-        self.running: dict[int, Runtime] = {}
+        self.running: dict[int, ClubRuntime] = {}
         self.web: WebServer | None = None
         self._pool: Any = None
         self._claims: Any = None
@@ -226,23 +226,12 @@ class Host:
         if self._claims is not None and not await self._claims.claim(club.id):
             log.warning("club %d (%s) runs in another process", club.id, club.name)
             return False
+        shared = Shared(self.processes, self.web, self._pool, exclusive=self._claims is None)
+        runtime = ClubRuntime(config, shared, clock=self.clock, flood_limits=self.flood_limits,
+                              path=str(club.id))
         try:
-            database = await open_store(club.store, exclusive=self._claims is None,
-                                           club=config.club, pool=self._pool)
+            await runtime.start()  # closes what it opened when it fails
         except BaseException:
-            await self._release(club.id)
-            raise
-        services = Services(clock=self.clock, database=database,
-                            worker=Worker(club.store, config.club, self.processes))
-        runtime = Runtime(build(config, services, flood_limits=self.flood_limits),
-                          web=self.web, path=str(club.id))
-        try:
-            await runtime.start()
-        except BaseException:
-            with contextlib.suppress(Exception):
-                await runtime.stop()
-            if runtime.services.database is not None:
-                await runtime.services.database.close()
             await self._release(club.id)
             raise
         self.running[club.id] = runtime

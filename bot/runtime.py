@@ -12,20 +12,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import logging
 from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from telegram import Update
 from telegram.error import Conflict, Forbidden, InvalidToken, NetworkError, TelegramError
 
 from bot import jobs, texts
+from bot.app import build, introduce
 from bot.chat import owe_to_arbiters
+from bot.config import Config
 from bot.flows import admin
 from bot.sender import Sender
-from bot.services import App, Services
+from bot.services import App, Services, utc_now
+from bot.worker import Processes, Worker
 from storage import inbox
 from storage.errors import StoreError
+from storage.store import open_store
 
 if TYPE_CHECKING:
     from bot.web.server import WebServer
@@ -39,15 +46,33 @@ STOP_GRACE = 10.0
 """Seconds in-flight updates get to finish at shutdown; the rest is handled after a restart."""
 
 
-class Runtime:
-    def __init__(self, app: App, *, poll_timeout: int = 50, web: WebServer | None = None,
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """What the clubs of one process share, made and closed by whoever runs them (`bot.serve`
+    for one club, `bot.host` for many): the standings worker processes, the web server of
+    the pages (None: no pages), and on PostgreSQL the connection pool. `exclusive`: each
+    club's store takes its instance lock (a host holds its clubs' claims instead)."""
+
+    processes: Processes
+    web: WebServer | None = None
+    pool: Any = None
+    exclusive: bool = True
+
+
+class ClubRuntime:
+    """One club's running bot. It owns its parts and opens them in this order, closing them
+    the other way: the store, the worker handle (one `Services`, made once), the Telegram
+    application, the sender, the pages on the shared web server, the inbox's updates and the
+    jobs."""
+
+    def __init__(self, config: Config, shared: Shared, *, clock: Callable[[], dt.datetime]
+                 = utc_now, flood_limits: bool = True, poll_timeout: int = 50,
                  path: str = "") -> None:
-        """`web`, `path`: the web server a host shares and the club's path on it (`bot.host`);
-        else the club's own server, when the config gives it a port."""
-        self.app = app
+        """`path`: the club's place on the shared web server (a host's club number)."""
+        self.config, self.shared, self.clock = config, shared, clock
+        self.flood_limits = flood_limits
         self.poll_timeout = poll_timeout
         self.path = path
-        self._own_web = web is None
         self.offset = 0
         self._tasks: list[asyncio.Task[None]] = []
         self._inflight: dict[int, asyncio.Task[None]] = {}
@@ -57,72 +82,101 @@ class Runtime:
         self._chat_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._slots = asyncio.Semaphore(CONCURRENCY)
         self._arrived = asyncio.Event()
-        self.sender: Sender | None = None
-        self.web = web
-        """The server of the club's live pages (and webhook)."""
+        self._services: Services | None = None
+        self._app: App | None = None
+        self._sender: Sender | None = None
+        self._pages = False
+        """The club's pages are on the shared web server."""
 
     @property
     def services(self) -> Services:
-        services: Services = self.app.bot_data
-        return services
+        if self._services is None:
+            raise RuntimeError("the club's runtime is not started")
+        return self._services
+
+    @property
+    def app(self) -> App:
+        if self._app is None:
+            raise RuntimeError("the club's runtime is not started")
+        return self._app
+
+    @property
+    def web(self) -> WebServer | None:
+        return self.shared.web
 
     async def start(self) -> None:
         """Raises InvalidToken, NetworkError (Telegram unreachable) or StoreError (the
-        database is in use, corrupt, unreadable): the caller says so in one line."""
-        app = self.app
-        await app.initialize()
+        database is in use, corrupt, unreadable): the caller says so in one line. What was
+        opened before the failure is closed again."""
         try:
-            if app.post_init is not None:
-                await app.post_init(app)
+            await self._open()
         except BaseException:
-            await app.shutdown()
+            await self.stop()
             raise
-        services = self.services
-        self.sender = Sender(app.bot, services.db, arbiters=services.arbiters,
-                             throttle=services.throttle,
-                             migrated=lambda old, new: admin.follow_migration(services, old,
-                                                                              new))
-        await app.start()
-        config = services.settings
-        if config.web_port is not None:
-            from bot.web.server import ClubSite, WebServer  # the templates: only with pages
 
-            site = ClubSite(services, config.token,
-                            updates=self._received if config.webhook else None)
-            if self.web is None:
-                self.web = WebServer(config.web_port, host=config.web_host)
-            self.web.add(self.path, site)
-            if self._own_web:
-                try:
-                    await self.web.start()
-                except OSError:
-                    await self.web.stop()
-                    await app.stop()
-                    await app.shutdown()
-                    raise
+    async def _open(self) -> None:
+        config, shared = self.config, self.shared
+        database = await open_store(config.database, exclusive=shared.exclusive,
+                                    club=config.club, pool=shared.pool)
+        services = Services(config, database, Worker(config.database, config.club,
+                                                     shared.processes), clock=self.clock)
+        self._services = services
+        app = self._app = build(services, flood_limits=self.flood_limits)
+        await app.initialize()
+        await introduce(app)
+        self._sender = Sender(app.bot, services.db, arbiters=services.arbiters,
+                              throttle=services.throttle,
+                              migrated=lambda old, new: admin.follow_migration(services, old,
+                                                                               new))
+        await app.start()
+        if self.web is not None:
+            from bot.web.server import ClubSite  # the templates: only with pages
+
+            self.web.add(self.path, ClubSite(services, config.token, updates=self._received
+                                             if config.webhook else None))
+            self._pages = True
         self.offset = await inbox.last_id(services.db) + 1
         if config.webhook:
-            assert self.web is not None  # the configuration asks for the port
-            # The configuration asks for the public address; a server on a port chosen when
-            # it listens (port 0, the tests') is reached where it listens.
-            base = config.public_url or "/".join(filter(None, (self.web.url, self.path)))
-            # Telegram keeps what came while the bot was down and brings it now.
-            await app.bot.set_webhook(f"{base}/telegram/{config.webhook_key}",
-                                      secret_token=config.webhook_secret,
-                                      allowed_updates=UPDATES)
+            await self._set_webhook()
         else:
             with contextlib.suppress(NetworkError, Conflict):
                 await self._fetch(timeout=0)  # what Telegram holds, before a deadline
         await self._drain(wait=True)
         jobs.schedule(app)
         self._tasks = [asyncio.create_task(self._process(), name="process"),
-                       asyncio.create_task(self.sender.run(), name="send")]
+                       asyncio.create_task(self._sender.run(), name="send")]
         if not config.webhook:
             self._tasks.append(asyncio.create_task(self._poll(), name="poll"))
 
+    async def _set_webhook(self) -> None:
+        config = self.config
+        assert self.web is not None  # the configuration asks for the port
+        # The configuration asks for the public address; a server on a port chosen when it
+        # listens (port 0, the tests') is reached where it listens.
+        base = config.public_url or "/".join(filter(None, (self.web.url, self.path)))
+        # Telegram keeps what came while the bot was down and brings it now.
+        await self.app.bot.set_webhook(f"{base}/telegram/{config.webhook_key}",
+                                       secret_token=config.webhook_secret,
+                                       allowed_updates=UPDATES)
+
     async def stop(self) -> None:
         """Stop taking updates, let those under way finish (up to STOP_GRACE), let the sender
-        finish the message under way; what is left waits in the database for the restart."""
+        finish the message under way; what is left waits in the database for the restart.
+        Then each part it opened is closed, the last opened first."""
+        await self._stop_tasks()
+        if self._pages and self.web is not None:
+            self.web.remove(self.path)
+            self._pages = False
+        app, self._app = self._app, None
+        if app is not None:
+            if app.running:
+                await app.stop()
+            await app.shutdown()
+        services, self._services = self._services, None
+        if services is not None:
+            await services.db.close()
+
+    async def _stop_tasks(self) -> None:
         sending = [t for t in self._tasks if t.get_name() == "send"]
         for task in self._tasks:
             if task not in sending:
@@ -132,24 +186,14 @@ class Runtime:
             for task in late:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
-        if self.sender is not None:
-            self.sender.stop()
-        if self.web is not None:
-            if self._own_web:
-                await self.web.stop()
-            else:
-                self.web.remove(self.path)
-        _, stuck = await asyncio.wait(self._tasks, timeout=STOP_GRACE)
-        for task in stuck:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._sender is not None:
+            self._sender.stop()
+        if self._tasks:
+            _, stuck = await asyncio.wait(self._tasks, timeout=STOP_GRACE)
+            for task in stuck:
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
-        app = self.app
-        if app.running:
-            await app.stop()
-        if app.post_shutdown is not None:
-            await app.post_shutdown(app)
-        await app.shutdown()
 
     # --- in ------------------------------------------------------------------------------------
 
@@ -234,3 +278,39 @@ class Runtime:
             except StoreError as exc:
                 log.warning("could not mark update %d handled: %s", update_id, exc)
                 self._unmarked.add(update_id)
+
+
+class SingleClub:
+    """A club's bot on its own (`keizerbot`, the demo, the tests): its runtime, with what a
+    host would share made for it alone, and closed after it."""
+
+    def __init__(self, config: Config, *, clock: Callable[[], dt.datetime] = utc_now,
+                 flood_limits: bool = True, poll_timeout: int = 50) -> None:
+        self.processes = Processes()
+        self.web: WebServer | None = None
+        if config.web_port is not None:
+            from bot.web.server import WebServer  # the templates: only with pages
+
+            self.web = WebServer(config.web_port, host=config.web_host)
+        self.runtime = ClubRuntime(config, Shared(self.processes, self.web), clock=clock,
+                                   flood_limits=flood_limits, poll_timeout=poll_timeout)
+
+    async def start(self) -> None:
+        """Raises OSError (the pages' port) before anything else is opened, and what
+        `ClubRuntime.start` raises."""
+        try:
+            if self.web is not None:
+                await self.web.start()
+            await self.runtime.start()
+        except BaseException:
+            await self._close()
+            raise
+
+    async def stop(self) -> None:
+        await self.runtime.stop()
+        await self._close()
+
+    async def _close(self) -> None:
+        if self.web is not None:
+            await self.web.stop()
+        self.processes.close()

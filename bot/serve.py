@@ -16,9 +16,8 @@ from typing import Protocol
 from telegram.error import InvalidToken, NetworkError
 
 from bot import texts
-from bot.app import build
 from bot.config import Config
-from bot.runtime import Runtime
+from bot.runtime import SingleClub
 from storage.errors import StoreError
 
 log = logging.getLogger(__name__)
@@ -70,7 +69,7 @@ async def serve(config: Config, service: Service | None = None) -> None:
     loop = asyncio.get_running_loop()
     for sig in SIGNALS:
         loop.add_signal_handler(sig, stop.set)
-    runtime = Runtime(build(config)) if service is None else service
+    runtime = SingleClub(config) if service is None else service
     try:
         await runtime.start()
     except InvalidToken:

@@ -32,40 +32,23 @@ def utc_now() -> dt.datetime:
 
 @dataclass
 class Services:
-    """Everything a handler needs; PTB keeps one as `bot_data`."""
+    """Everything a handler needs: made once by the club's runtime (`bot.runtime`), which
+    opened its store and its worker handle; PTB keeps it as `bot_data`."""
 
-    config: Config | None = None
+    settings: Config
+    db: Database
+    standings_worker: Worker
+    """The process that makes the standings shown in the chat (`bot.worker`)."""
     clock: Callable[[], dt.datetime] = utc_now
-    database: Database | None = None
     throttle: Throttle = field(default_factory=Throttle)
     """Faults told to the arbiters once an hour, not once per tick."""
     bot_name: str = ""
     """The bot's username, known once it started (for t.me links)."""
-    worker: Worker | None = None
-    """The process that makes the standings shown in the chat (`bot.worker`)."""
     spoken: dict[int, str] | None = None
     """Each member's language, read once: asked at every update, and written only by this
     process (one bot per database), which keeps it up to date (`keep_language`)."""
     club_spoken: str | None = None
     """The club's language, read once; forgotten when the club's settings change."""
-
-    @property
-    def db(self) -> Database:
-        if self.database is None:
-            raise RuntimeError("the database is opened in post_init")
-        return self.database
-
-    @property
-    def standings_worker(self) -> Worker:
-        if self.worker is None:
-            raise RuntimeError("the worker is made in post_init")
-        return self.worker
-
-    @property
-    def settings(self) -> Config:
-        if self.config is None:
-            raise RuntimeError("the configuration is set before the bot starts")
-        return self.config
 
     async def arbiters(self) -> set[int]:
         return set(self.settings.arbiters) | await club.arbiters(self.db)

@@ -95,14 +95,12 @@ class Processes:
 
 
 class Worker:
-    """One club's standings, asked of the worker processes: its own (`processes` None) or
-    those a host shares."""
+    """One club's standings, asked of the worker processes (its bot's, or those the clubs of
+    a host share; their owner closes them)."""
 
-    def __init__(self, path: Path | str, club: int | None = None,
-                 processes: Processes | None = None) -> None:
+    def __init__(self, path: Path | str, club: int | None, processes: Processes) -> None:
         self.store = (str(path), club)
-        self._own = processes is None
-        self.processes = Processes() if processes is None else processes
+        self.processes = processes
 
     async def standings(self, language: str, after_round: int | None = None) -> StandingsView:
         """The standings' texts in `language`: after the last complete round, or after
@@ -111,10 +109,6 @@ class Worker:
 
     async def breakdown(self, player: str, language: str) -> Breakdown:
         return await self.processes.run(_breakdown, self.store, player, language)
-
-    def close(self) -> None:
-        if self._own:
-            self.processes.close()
 
 
 # --- inside the worker process ----------------------------------------------------------------

@@ -41,8 +41,10 @@ class Target(Protocol):
 async def upgrade(target: Target, migrations: tuple[Migration, ...] = MIGRATIONS) -> int:
     """Apply the migrations `target` lacks; returns the newest version."""
     newest = len(migrations)
+    first: int | None = None
     while True:
         version = await target.begin()
+        first = version if first is None else first
         ok = False
         try:
             if version > newest:
@@ -53,8 +55,11 @@ async def upgrade(target: Target, migrations: tuple[Migration, ...] = MIGRATIONS
         finally:
             await target.end(ok)
         if version == newest:
-            return newest
-        log.info("database migrated to version %d", version + 1)
+            break
+        log.debug("database migrated to version %d", version + 1)
+    if 0 < first < newest:  # a new database is no news; an upgraded one is
+        log.info("database upgraded from version %d to %d", first, newest)
+    return newest
 
 
 def statements(sql: str) -> Iterator[str]:

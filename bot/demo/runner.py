@@ -6,11 +6,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from bot.app import build
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, Sent, User
-from bot.runtime import Runtime
-from bot.services import App, Services
+from bot.runtime import ClubRuntime, SingleClub
+from bot.services import App
 
 
 class ManualClock:
@@ -26,24 +25,28 @@ class LocalBot:
 
     def __init__(self, tg: FakeTelegram, config: Config, clock: ManualClock) -> None:
         self.tg, self.config, self.clock = tg, config, clock
-        self.runtime: Runtime | None = None
+        self.running: SingleClub | None = None
+
+    @property
+    def runtime(self) -> ClubRuntime | None:
+        return None if self.running is None else self.running.runtime
 
     @property
     def app(self) -> App | None:
-        return None if self.runtime is None else self.runtime.app
+        return None if self.running is None else self.running.runtime.app
 
     async def start(self) -> None:
         # The fake has no flood limits to keep to; holding group messages back to twenty a
         # minute would only make tests and the demo wait.
-        runtime = Runtime(build(self.config, Services(clock=self.clock), flood_limits=False),
-                          poll_timeout=1)
+        runtime = SingleClub(self.config, clock=self.clock, flood_limits=False,
+                             poll_timeout=1)
         await runtime.start()
-        self.runtime = runtime
+        self.running = runtime
 
     async def stop(self) -> None:
-        runtime, self.runtime = self.runtime, None
-        if runtime is not None:
-            await runtime.stop()
+        running, self.running = self.running, None
+        if running is not None:
+            await running.stop()
 
     def says(self, user: User, text: str, **kwargs: Any) -> int:
         kwargs.setdefault("date", self.clock.now.timestamp())

@@ -9,12 +9,16 @@ import ssl
 import subprocess
 import sys
 import time
+from typing import cast
 
 import pytest
 
 from bot.app import build
 from bot.config import ConfigError, load
 from bot.formatting import LIMIT, split, units
+from bot.services import Services
+from bot.worker import Processes, Worker
+from storage.db import Database
 from tests.bot.conftest import TOKEN
 from tests.integration.conftest import ROOT
 
@@ -116,8 +120,11 @@ async def test_keizerbot_runs_the_bot_against_a_bot_api_server(tg, tmp_path):
 def test_both_of_the_bots_http_clients_check_telegrams_certificate():
     """They share one TLS context (made once, not per client): it verifies the server and
     its name against the certificate bundle. (httpx keeps the context in its pool.)"""
-    app = build(load({"TELEGRAM_BOT_TOKEN": TOKEN, "KEIZER_ARBITERS": "1",
-                      "KEIZER_DB": "unused.db"}))
+    config = load({"TELEGRAM_BOT_TOKEN": TOKEN, "KEIZER_ARBITERS": "1",
+                   "KEIZER_DB": "unused.db"})
+    # Building opens nothing: the store and the worker are first used once it runs.
+    app = build(Services(config, cast(Database, None), Worker(config.database, None,
+                                                              Processes())))
     contexts = {id(request._client._transport._pool._ssl_context)
                 for request in app.bot._request}
     assert len(contexts) == 1
