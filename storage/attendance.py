@@ -59,7 +59,7 @@ async def sign_off(db: Database, round_no: int, player: str,
     """Record (or change) a player's sign-off. Members cannot touch a finished round; the
     arbiter can (`correction`)."""
     async with db.transaction() as conn:
-        before = current(db)
+        before = await current(db)
         sid = await season_id(conn)
         rnd = await round_row(conn, sid, round_no)
         if rnd["state"] == RoundState.COMPLETE and not correction:
@@ -115,7 +115,7 @@ async def cancel_sign_off(db: Database, round_no: int, player: str, *, sent_at: 
                           actor: int | None, correction: bool = False) -> None:
     """Undo a sign-off: members only before the deadline, the arbiter always."""
     async with db.transaction() as conn:
-        before = current(db)
+        before = await current(db)
         rnd, pid = await _in_time(conn, round_no, player, sent_at, correction)
         async with conn.execute("SELECT * FROM signoff WHERE round_id = ? AND player_id = ? "
                                 "AND reason != ?", (rnd["id"], pid, AbsenceReason.BYE)) as cur:
@@ -133,7 +133,7 @@ async def sign_on(db: Database, round_no: int, player: str, *, sent_at: dt.datet
     """A flexible member will play: before the deadline, or by the arbiter. A sign-off he
     had for the round goes. True if he was not signed on yet."""
     async with db.transaction() as conn:
-        before = current(db)
+        before = await current(db)
         rnd, pid = await _in_time(conn, round_no, player, sent_at, correction)
         await conn.execute("DELETE FROM signoff WHERE round_id = ? AND player_id = ? AND "
                            "reason != ?", (rnd["id"], pid, AbsenceReason.BYE))
@@ -153,7 +153,7 @@ async def record_unannounced(db: Database, round_no: int, reason: AbsenceReason,
     """When a round is locked: every flexible member who did not sign on is absent, as the
     rules say (`reason`). Returns their codes."""
     async with db.transaction() as conn:
-        before = current(db)
+        before = await current(db)
         sid = await season_id(conn)
         rnd = await round_row(conn, sid, round_no)
         absent = await unannounced(conn, sid, rnd)

@@ -116,8 +116,8 @@ async def languages(db: Database) -> dict[int, str]:
 
 async def keep_language(db: Database, telegram_id: int, language: str) -> None:
     """The language a member first came with, unless one is kept already. Not the season's
-    data: written aside, so the season's caches stay."""
-    async with db.aside() as conn:
+    data: the data version does not move, so the season's caches stay."""
+    async with db.transaction() as conn:
         await conn.execute("INSERT INTO language (telegram_id, language) VALUES (?, ?) "
                            "ON CONFLICT DO NOTHING", (telegram_id, language))
 

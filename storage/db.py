@@ -102,9 +102,9 @@ class Database:
         self._memo: dict[str, tuple[int, Any]] = {}
         self._memo_locks: dict[str, asyncio.Lock] = {}
         self._offers: dict[str, tuple[int, Any]] = {}
-        self._aside = 0
-        self._begun_at = (0, 0)
-        """The open transaction's start: the changes made on the writer, and the version."""
+        """Values offered in the open transaction, with the data version they were made at."""
+        self._begun_at = 0
+        """The data version the open transaction began at."""
 
     async def close(self) -> None:
         await self.bulk.close()
@@ -158,17 +158,16 @@ class Database:
         async with self._lock:
             self._owner = asyncio.current_task()
             self._offers.clear()
-            self._aside = 0
             try:
                 await self._begin()
                 try:
-                    self._begun_at = (self._changes(), await self._version(self.writer))
+                    self._begun_at = await self._version(self.writer)
                     yield self.writer
-                    written = self._changes()
                     for hook in self._before_commit:
                         await hook(self.writer)
+                    written = await self._version(self.writer)
                     await self.writer.commit()
-                    await self._keep_offers(written)
+                    self._keep_offers(written)
                 except BaseException as exc:
                     self._offers.clear()
                     if self.writer.in_transaction:
@@ -182,53 +181,43 @@ class Database:
         for listener in self._commit_listeners:
             listener()
 
-    def offer(self, key: str, value: Any) -> None:
-        """Inside a transaction: `value` is what `memo(key)` would compute from the file as
-        it now stands (the season just checked). It serves `offered` until the next write,
-        and becomes the memo at commit if nothing was written after it."""
-        self._offers[key] = (self._changes(), value)
+    async def offer(self, key: str, value: Any) -> None:
+        """Inside a transaction: `value` is what `memo(key)` would compute from the club's
+        data as it now stands (the season just checked). It serves `offered` until the data
+        changes, and becomes the memo at commit if it did not change after it. The data
+        version says: the outbox, the inbox and the messages posted move it not."""
+        self._offers[key] = (await self._version(self.writer), value)
 
-    def offered(self, key: str) -> Any:
-        """Inside a transaction, the value offered for `key` if nothing was written since."""
+    async def offered(self, key: str) -> Any:
+        """Inside a transaction, the value offered for `key` if the data did not change
+        since."""
         if not self._inside():
             return None
         offer = self._offers.get(key)
-        return None if offer is None or offer[0] != self._changes() else offer[1]
+        if offer is None or offer[0] != await self._version(self.writer):
+            return None
+        return offer[1]
 
-    def current(self, key: str) -> Any:
-        """Inside a transaction, what `memo(key)` would compute from the file as it now
-        stands, if that is at hand: the value offered since the last write, or the
-        committed memo while the transaction has written nothing."""
-        offered = self.offered(key)
+    async def current(self, key: str) -> Any:
+        """Inside a transaction, what `memo(key)` would compute from the club's data as it
+        now stands, if that is at hand: the value offered since the last change, or the
+        committed memo while the transaction has changed nothing."""
+        offered = await self.offered(key)
         if offered is not None:
             return offered
         cached = self._memo.get(key)
-        if not self._inside() or cached is None \
-                or (self._changes(), cached[0]) != self._begun_at:
+        if not self._inside() or cached is None or cached[0] != self._begun_at \
+                or await self._version(self.writer) != self._begun_at:
             return None
         return cached[1]
 
-    def _changes(self) -> int:
-        return self.writer.total_changes - self._aside
-
-    @asynccontextmanager
-    async def aside(self) -> AsyncIterator[Link]:
-        """Writes that are not part of the season (the outbox): in the transaction like any
-        other, but they leave what was offered valid."""
-        async with self.transaction() as conn:
-            before = conn.total_changes
-            yield conn
-            self._aside += conn.total_changes - before
-
-    async def _keep_offers(self, written: int) -> None:
-        """Just committed (still holding the lock, so no other commit came between)."""
-        fresh = {key: value for key, (changes, value) in self._offers.items()
-                 if changes == written}
-        self._offers.clear()
-        if fresh:
-            version = await self.data_version()
-            for key, value in fresh.items():
+    def _keep_offers(self, written: int) -> None:
+        """Just committed at data version `written` (still holding the lock, so no other
+        commit came between): what was offered at it is the memo now."""
+        for key, (version, value) in self._offers.items():
+            if version == written:
                 self._memo[key] = (version, value)
+        self._offers.clear()
 
     async def _begin(self) -> None:
         try:

@@ -46,7 +46,7 @@ class Pending:
 async def owe(db: Database, messages: list[Outgoing]) -> None:
     """Owe these messages (inside the caller's transaction, if any)."""
     now = audit.now()
-    async with db.aside() as conn:
+    async with db.transaction() as conn:
         await conn.executemany(
             "INSERT INTO outbox (chat_id, thread_id, text, markup, round_no, kind, player, "
             "about, reply_to, edits, created_at, due_at) "
@@ -59,7 +59,7 @@ async def owe(db: Database, messages: list[Outgoing]) -> None:
 async def move_chat(db: Database, old: int, new: int) -> int:
     """A group became a supergroup (a new chat id): what it is still owed goes to the new
     chat, now, as a plain message (the messages it answered stayed in the old chat)."""
-    async with db.aside() as conn:
+    async with db.transaction() as conn:
         # An edit is of a message of the old chat: it stays there, unedited.
         await conn.execute(
             "UPDATE outbox SET failed_at = ?, error = 'the chat moved' WHERE chat_id = ? AND "

@@ -92,17 +92,16 @@ Raw = asyncpg.Connection | PoolConnectionProxy
 """A connection of asyncpg's: of its own, or lent by a pool."""
 
 
-async def _on(raw: Raw, query: str,
-              parameters: Sequence[Any]) -> tuple[_Cursor, int]:
-    """One statement on a connection: its cursor, and the rows it changed."""
+async def _on(raw: Raw, query: str, parameters: Sequence[Any]) -> _Cursor:
+    """One statement on a connection: its cursor (a write's row count read from its
+    command tag, as SQLite's cursor tells it)."""
     verb = query.lstrip()[:6].upper()
     if verb in _WRITES and "RETURNING" not in query.upper():
         status = await raw.execute(query, *parameters)
         found = _CHANGED.match(status)
-        count = int(found[2]) if found else 0
-        return _Cursor([], count), count
+        return _Cursor([], int(found[2]) if found else 0)
     rows = await raw.fetch(query, *parameters)
-    return _Cursor(rows, len(rows)), len(rows) if verb in _WRITES else 0
+    return _Cursor(rows, len(rows))
 
 
 class PgConnection:
@@ -112,7 +111,6 @@ class PgConnection:
 
     def __init__(self, raw: asyncpg.Connection) -> None:
         self.raw = raw
-        self._changes = 0
         self._turn = asyncio.Lock()
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> _Statement:
@@ -120,22 +118,12 @@ class PgConnection:
 
     async def run(self, sql: str, parameters: Sequence[Any]) -> _Cursor:
         async with self._turn:
-            return await self._run(numbered(sql), parameters)
-
-    async def _run(self, query: str, parameters: Sequence[Any]) -> _Cursor:
-        cursor, changed = await _on(self.raw, query, parameters)
-        self._changes += changed
-        return cursor
+            return await _on(self.raw, numbered(sql), parameters)
 
     async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> None:
         rows = list(parameters)
         async with self._turn:
             await self.raw.executemany(numbered(sql), rows)
-        self._changes += len(rows)  # at most: what the database skipped counts too
-
-    @property
-    def total_changes(self) -> int:
-        return self._changes
 
     @property
     def in_transaction(self) -> bool:
@@ -163,7 +151,6 @@ class PooledConnection:
     def __init__(self, pool: asyncpg.Pool, club: int) -> None:
         self.pool, self.club = pool, club
         self._held: PoolConnectionProxy | None = None
-        self._changes = 0
         self._turn = asyncio.Lock()
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> _Statement:
@@ -186,13 +173,10 @@ class PooledConnection:
                 self._held = held
                 return _Cursor([], 0)
             if self._held is not None:
-                cursor, changed = await _on(self._held, query, parameters)
-            else:
-                async with self.pool.acquire() as conn:
-                    await self._as_club(conn)
-                    cursor, changed = await _on(conn, query, parameters)
-            self._changes += changed
-            return cursor
+                return await _on(self._held, query, parameters)
+            async with self.pool.acquire() as conn:
+                await self._as_club(conn)
+                return await _on(conn, query, parameters)
 
     async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> None:
         rows = list(parameters)
@@ -203,11 +187,6 @@ class PooledConnection:
                 async with self.pool.acquire() as conn:
                     await self._as_club(conn)
                     await conn.executemany(numbered(sql), rows)
-        self._changes += len(rows)
-
-    @property
-    def total_changes(self) -> int:
-        return self._changes
 
     @property
     def in_transaction(self) -> bool:

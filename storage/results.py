@@ -114,7 +114,7 @@ async def report(db: Database, round_no: int, board: int, result: Result, *,
     (`player=None`, final at once). Without `again`, the same player's same result a second
     time changes nothing (a second tap on a button)."""
     async with db.transaction() as conn:
-        before = current(db)
+        before = await current(db)
         sid = await season_id(conn)
         rnd, game = await _game(conn, sid, round_no, board)
         if rnd["state"] not in PUBLIC:
@@ -215,7 +215,7 @@ async def correct(db: Database, round_no: int, board: int, result: Result | None
     """The arbiter's correction of any result of any round (None clears it); audited, and
     every later standing follows because standings are always computed from the facts."""
     async with db.transaction() as conn:
-        before = current(db)
+        before = await current(db)
         sid = await season_id(conn)
         rnd, game = await _game(conn, sid, round_no, board)
         at = None if result is None else audit.now()

@@ -46,11 +46,7 @@ class Connection(Protocol):
 
 
 class Link(Connection, Protocol):
-    """A connection the store holds open: it also counts the rows it changed, and ends
-    transactions."""
-
-    @property
-    def total_changes(self) -> int: ...
+    """A connection the store holds open: it also ends transactions."""
 
     @property
     def in_transaction(self) -> bool: ...
