@@ -216,6 +216,7 @@ async def test_a_club_that_cannot_start_or_is_removed_leaves_the_others(
         await host.stop()
 
 
+@pytest.mark.slow
 async def test_the_host_process_runs_the_clubs_and_comes_back_after_a_kill(
         postgres, telegram, tmp_path):  # noqa: F811
     """As docs/deploy.md has it: clubs made with `keizerbot clubs add`, then `keizerbot

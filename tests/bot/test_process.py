@@ -30,6 +30,7 @@ def state(db, number: int) -> str | None:
     return str(rows[0][0]) if rows else None
 
 
+@pytest.mark.slow
 async def test_killed_right_after_the_draft_the_arbiter_still_gets_it_once(tg, tmp_path):
     db = tmp_path / "keizer.db"
     await make_club(db, deadline_passed=True)
@@ -51,6 +52,7 @@ async def test_killed_right_after_the_draft_the_arbiter_still_gets_it_once(tg, t
     bot.kill()
 
 
+@pytest.mark.slow
 async def test_killed_right_after_publication_everyone_still_hears_once(tg, tmp_path):
     db = tmp_path / "keizer.db"
     await make_club(db, deadline_passed=True)
@@ -98,6 +100,7 @@ async def published_club(tg, db) -> BotProcess:
     return bot
 
 
+@pytest.mark.slow
 async def test_killed_right_after_the_arbiter_settles_a_result_both_players_hear_once(
         tg, tmp_path):
     db = tmp_path / "keizer.db"
@@ -121,6 +124,7 @@ async def test_killed_right_after_the_arbiter_settles_a_result_both_players_hear
     bot.kill()
 
 
+@pytest.mark.slow
 async def test_killed_right_after_a_confirmation_the_question_is_still_edited_once(
         tg, tmp_path):
     """Issue 33: a *Klopt* tap is stored, and then the process dies before Telegram took
@@ -144,6 +148,7 @@ async def test_killed_right_after_a_confirmation_the_question_is_still_edited_on
     bot.kill()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("moment", ["completed", "claimed"])
 async def test_killed_around_a_rounds_last_result_the_group_gets_the_standings_once(
         tg, tmp_path, moment):
@@ -175,6 +180,7 @@ async def test_killed_around_a_rounds_last_result_the_group_gets_the_standings_o
     bot.kill()
 
 
+@pytest.mark.slow
 async def test_killed_right_after_a_change_at_the_board_everyone_it_concerns_hears_once(
         tg, tmp_path):
     db = tmp_path / "keizer.db"
@@ -200,6 +206,7 @@ async def test_killed_right_after_a_change_at_the_board_everyone_it_concerns_hea
     bot.kill()
 
 
+@pytest.mark.slow
 async def test_killed_right_after_the_reminder_is_marked_group_and_member_hear_once(
         tg, tmp_path):
     db = tmp_path / "keizer.db"
@@ -229,6 +236,7 @@ async def test_killed_right_after_the_reminder_is_marked_group_and_member_hear_o
     bot.kill()
 
 
+@pytest.mark.slow
 async def test_killed_around_the_rating_list_the_arbiter_hears_once_and_it_is_written_once(
         tg, tmp_path):
     from tests.bot.test_ratings import LIST
@@ -267,6 +275,7 @@ async def test_killed_around_the_rating_list_the_arbiter_hears_once_and_it_is_wr
     bot.kill()
 
 
+@pytest.mark.slow
 async def test_killed_right_after_a_link_is_taken_over_both_accounts_hear_once(tg, tmp_path):
     db = tmp_path / "keizer.db"
     bot = await published_club(tg, db)
@@ -291,8 +300,8 @@ async def test_killed_right_after_a_link_is_taken_over_both_accounts_hear_once(t
     bot.kill()
 
 
-@pytest.mark.parametrize("cycles", [pytest.param(2, id="quick"),
-                                    pytest.param(5, id="full", marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("cycles", [pytest.param(2, id="quick"), pytest.param(5, id="full")])
 async def test_sign_offs_survive_sigkill_under_load(tg, tmp_path, cycles):
     """Kill -9 cycles while members sign off: every message taken from Telegram is handled
     and answered (bench/crash.py runs a hundred)."""
@@ -545,6 +554,7 @@ async def test_a_killed_standings_worker_is_replaced(tg, tmp_path):
     assert " ERROR " not in bot.output
 
 
+@pytest.mark.slow
 async def test_killed_after_a_webhook_update_was_handled_its_answer_comes_once(tg, tmp_path):
     """Issue 27, the real process on a webhook: an update Telegram brought is kept and
     handled; killed before its answer went out, the bot answers it once after a restart."""

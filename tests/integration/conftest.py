@@ -22,10 +22,13 @@ NOON = dt.datetime(2026, 11, 1, 12, 0, tzinfo=dt.UTC)
 SQLITE_ONLY = "SQLite's own (its file, its pragmas, its backups)"
 
 
-@pytest.fixture(params=["sqlite", "postgresql", "postgresql-pool"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow),
+                        pytest.param("postgresql-pool", marks=pytest.mark.slow)])
 async def db(request: pytest.FixtureRequest, tmp_path: Path):
     """On SQLite; on PostgreSQL with connections of the store's own; and on PostgreSQL
-    through a pool the clubs of a process share."""
+    through a pool the clubs of a process share. The same tests on the real server run with
+    the slow ones (`-m slow`, which CI runs): what PostgreSQL alone can prove is in
+    tests/integration/test_postgres.py and tests/bot/test_postgres_bot.py, run every time."""
     pool = None
     if request.param.startswith("postgresql"):
         if request.node.get_closest_marker("sqlite_only"):

@@ -52,8 +52,8 @@ def run_and_kill(path: Path, seed: int, rng: random.Random) -> list[list[str]]:
     return lines
 
 
-@pytest.mark.parametrize("kills", [pytest.param(3, id="quick"),
-                                   pytest.param(25, id="full", marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("kills", [pytest.param(3, id="quick"), pytest.param(25, id="full")])
 async def test_sigkill_loses_nothing_and_leaves_nothing_half_written(tmp_path, kills):
     rng = random.Random(2026)
     path = tmp_path / "keizer.db"
