@@ -73,7 +73,7 @@ class Answer:
 
 
 class Refused(Exception):
-    """The request cannot go on as it stands: `text` says why (Dutch, for the sender), with
+    """The request cannot go on as it stands: `text` says why (in the sender's language), with
     `markup` to choose from where there is a choice. Raised by the questions handlers ask
     first (who is this, which member is meant); nothing is stored, and the runner answers
     at once."""

@@ -17,7 +17,7 @@ from storage.errors import StoreError, StoreProblem
 
 def refusing(handler: Handler) -> Handler:
     """A refusal (unknown player, closed round, a change that would break the season, ...)
-    becomes a Dutch reply; nothing was written."""
+    becomes a reply in the sender's language; nothing was written."""
     async def guarded(update: Update, context: Context) -> None:
         try:
             await handler(update, context)

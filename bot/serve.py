@@ -1,8 +1,9 @@
 """`keizerbot` without a subcommand: run the bot until a signal stops it.
 
-Start-up failures become one Dutch line (never the token, never a traceback). SIGTERM, SIGINT
-and SIGHUP all stop it, once: a repeated signal during shutdown (a supervisor, or `uv run`
-passing on the signal its process group got) changes nothing, and a shutdown that hangs is
+Start-up failures become one line in the shell's language (never the token, never a
+traceback). SIGTERM, SIGINT and SIGHUP all stop it, once: a repeated signal during shutdown
+(a supervisor, or `uv run` passing on the signal its process group got) changes nothing, and
+a shutdown that hangs is
 cut off after STOP_LIMIT seconds.
 """
 

@@ -60,7 +60,8 @@ _EXPECTED: Mapping[Expected, str] = {
     Expected.SURNAME: "de laatste woorden van de naam",
     Expected.BIRTH: "JJJJ of JJJJ-MM-DD",
 }
-"""What a value should have been, in Dutch, for every `core.errors.Expected`."""
+"""What a value should have been, for every `core.errors.Expected` (Dutch, the source;
+translated when used)."""
 EXPECTED_WORDS = frozenset(e.value for e in Expected)
 
 _REASONS: Mapping[str, str] = {
@@ -91,7 +92,8 @@ _PROBLEMS: Mapping[ProblemCode, str] = {
 
 
 def problem(p: Problem) -> str:
-    """One problem as a Dutch line: `rounds[3].games[2].result: ongeldige uitslag "2-0" …`."""
+    """One problem as a line in the reader's language: `rounds[3].games[2].result: ongeldige
+uitslag "2-0" …`."""
     facts = dict(p.facts)
     expected = facts.get("expected", "")
     if expected in EXPECTED_WORDS:

@@ -14,7 +14,8 @@ PRESET = "sliedrecht"
 
 
 async def season_from_trf(data: bytes) -> tuple[Season, str] | str:
-    """The season and the report, or why the file cannot be read (Dutch)."""
+    """The season and the report, or why the file cannot be read (in the language of the
+moment)."""
     from core.encoding import decode
     from core.trf import TrfError, read_trf
 
