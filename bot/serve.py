@@ -3,8 +3,7 @@
 Start-up failures become one line in the shell's language (never the token, never a
 traceback). SIGTERM, SIGINT and SIGHUP all stop it, once: a repeated signal during shutdown
 (a supervisor, or `uv run` passing on the signal its process group got) changes nothing, and
-a shutdown that hangs is
-cut off after STOP_LIMIT seconds.
+a shutdown that hangs is cut off after STOP_LIMIT seconds.
 """
 
 from __future__ import annotations
