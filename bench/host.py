@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' harne
 
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, FakeTelegrams, User
-from bot.host import Host, Hosted
+from bot.telegram.host import Host, Hosted
 from core.season import season_from_data
 from storage import club, programme, roster, rounds
 from storage.db import Database

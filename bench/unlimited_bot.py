@@ -13,7 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot import cli, serve
+from bot import cli
+from bot.telegram import serve
 
 serve.build = functools.partial(serve.build, flood_limits=False)  # type: ignore[assignment]
 

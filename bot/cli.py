@@ -18,10 +18,11 @@ from enum import IntEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bot import i18n, tables, texts
 from bot.config import TOKEN_SHAPE, ConfigError, store_of
 from bot.config import load as load_config
-from bot.i18n import _
+from bot.files import tables
+from bot.language import i18n, texts
+from bot.language.i18n import _
 from core.encoding import UTF8, WINDOWS
 from core.errors import InvalidInputError
 from core.numbers import round_half_up
@@ -246,7 +247,7 @@ def _run_bot(args: argparse.Namespace) -> ExitCode:
     """The main job: run the Telegram bot until stopped."""
     import asyncio
 
-    from bot.serve import RedactToken, StartError, serve  # the Telegram stack: bot only
+    from bot.telegram.serve import RedactToken, StartError, serve  # the Telegram stack: bot only
 
     try:
         config = load_config()
@@ -264,8 +265,8 @@ def _run_host(args: argparse.Namespace) -> ExitCode:
     """Every club of a PostgreSQL database in one process, until stopped."""
     import asyncio
 
-    from bot.host import ClubInLog, Host, postgres_clubs  # the Telegram stack: bot only
-    from bot.serve import RedactToken, StartError, serve
+    from bot.telegram.host import ClubInLog, Host, postgres_clubs  # the Telegram stack: bot only
+    from bot.telegram.serve import RedactToken, StartError, serve
 
     try:
         config = load_config(hosted=True)
@@ -568,7 +569,7 @@ def _run_ics(args: argparse.Namespace) -> ExitCode:
 
 def _run_site(args: argparse.Namespace) -> ExitCode:
     """export-html / export-csv, from a season file or the club's database."""
-    from bot import exports
+    from bot.files import exports
 
     # The club's pages in the club's language, its results not final yet marked; from a
     # season file (final results only), in the shell's.

@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dotenv import dotenv_values
 
-from bot import texts
+from bot.language import texts
 from storage.sql import POSTGRES_SCHEMES
 
 DEFAULT_BASE_URL = "https://api.telegram.org"

@@ -11,8 +11,8 @@ import asyncpg
 from telegram import Bot
 from telegram.error import InvalidToken, NetworkError, TelegramError
 
-from bot import texts
 from bot.config import Config, ConfigError, load
+from bot.language import texts
 from storage import club
 from storage.db import schema_version
 from storage.errors import StoreError
@@ -44,7 +44,7 @@ async def host_checks(env: Mapping[str, str] | None = None, *,
                       env_file: Path = Path(".env")) -> list[Check]:
     """A host's (`keizerbot host`): the settings, then each club's token and store, each
     line naming its club."""
-    from bot.host import club_config, postgres_clubs
+    from bot.telegram.host import club_config, postgres_clubs
 
     try:
         config = load(env, env_file=env_file, hosted=True)

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from telegram.ext import Application, CallbackContext, ExtBot
 
-from bot import i18n
 from bot.config import Config
+from bot.language import i18n
 from bot.throttle import Throttle
 from core.rounds import OPEN, PUBLIC, RoundState
 from storage import club, programme

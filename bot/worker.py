@@ -24,8 +24,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar
 
-from bot import i18n, messages, tables
 from bot.config import store_of
+from bot.files import messages, tables
+from bot.language import i18n
 from core.season import Season, season_from_data
 from core.standings import PlayerStanding, Standings, compute_standings
 from storage.db import versions

@@ -19,10 +19,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot import i18n, texts
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, NotSent, Sent, User
 from bot.demo.runner import LocalBot, ManualClock
+from bot.language import i18n, texts
 from core.rounds import RoundState
 from core.season import Result, Season, season_from_data
 from core.simulation import play

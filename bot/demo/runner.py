@@ -8,8 +8,8 @@ from typing import Any
 
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, Sent, User
-from bot.runtime import ClubRuntime, SingleClub
 from bot.services import App
+from bot.telegram.runtime import ClubRuntime, SingleClub
 
 
 class ManualClock:

@@ -7,9 +7,9 @@ import asyncio
 import datetime as dt
 from dataclasses import dataclass
 
-from bot import texts
-from bot.chat import owe_to_arbiters
-from bot.formatting import show_date
+from bot.language import texts
+from bot.language.formatting import show_date
+from bot.notices import owe_to_arbiters
 from bot.services import Services, deadline_for, round_start, schedule
 from core.next_season import next_season as following
 from core.rounds import RoundState

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot import texts
+from bot.language import texts
 from core.errors import InvalidInputError
 from core.season import Season
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from bot import texts
-from bot.callbacks import Link, NoLink, TakeOver
-from bot.chat import owe_to_arbiters, tell
-from bot.formatting import esc
 from bot.keyboard import Button, Keyboard
-from bot.notice import Text
+from bot.language import texts
+from bot.language.formatting import esc
+from bot.language.notice import Text
+from bot.notices import owe_to_arbiters, tell
 from bot.services import Services
+from bot.telegram.callbacks import Link, NoLink, TakeOver
 from storage import roster
 from storage.roster import Member
 from storage.seasons import has_season

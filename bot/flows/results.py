@@ -9,13 +9,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from bot import announce, messages, texts
-from bot.callbacks import Confirm, Dispute
-from bot.chat import owe_to_arbiters, tell, tell_group
-from bot.formatting import esc
+from bot.files import announce, messages
 from bot.keyboard import Button, Keyboard
-from bot.notice import Text
+from bot.language import texts
+from bot.language.formatting import esc
+from bot.language.notice import Text
+from bot.notices import owe_to_arbiters, tell, tell_group
 from bot.services import Services, published_round
+from bot.telegram.callbacks import Confirm, Dispute
 from bot.worker import StandingsView
 from core.season import Result
 from core.titles import announcements

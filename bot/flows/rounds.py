@@ -8,14 +8,15 @@ import functools
 import logging
 from dataclasses import dataclass, replace
 
-from bot import messages, texts
-from bot.callbacks import Attendance, Report
-from bot.chat import owe_to_arbiters, tell, tell_group
-from bot.formatting import esc, show_date
+from bot.files import messages
+from bot.files.tables import PairingView
 from bot.keyboard import Button, Keyboard
-from bot.notice import Dated, Text
+from bot.language import texts
+from bot.language.formatting import esc, show_date
+from bot.language.notice import Dated, Text
+from bot.notices import owe_to_arbiters, tell, tell_group
 from bot.services import Services, due_rounds, round_start
-from bot.tables import PairingView
+from bot.telegram.callbacks import Attendance, Report
 from core.errors import InvalidInputError
 from core.pairing import (
     Board,

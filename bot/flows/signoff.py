@@ -10,12 +10,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from bot import texts
-from bot.chat import owe_to_arbiters, tell
 from bot.flows import rounds as round_flows
 from bot.flows import views
-from bot.formatting import esc
-from bot.notice import Text
+from bot.language import texts
+from bot.language.formatting import esc
+from bot.language.notice import Text
+from bot.notices import owe_to_arbiters, tell
 from bot.services import Services, open_round, published_round
 from core.preview import SignOffPrice, after_sign_off, sign_off_price
 from core.rounds import PUBLIC, RoundState

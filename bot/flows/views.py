@@ -9,9 +9,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from bot import messages, texts
-from bot.calendar import CalendarRound, rounds_ics
+from bot.files import messages
+from bot.files.calendar import CalendarRound, rounds_ics
 from bot.keyboard import Keyboard
+from bot.language import texts
 from bot.services import Services, current_rounds, open_round
 from bot.worker import Breakdown, StandingsView
 from core.rounds import PUBLIC, RoundState

@@ -14,8 +14,9 @@ from urllib.parse import quote, unquote
 
 import jinja2
 
-from bot import announce, i18n, tables, texts
-from bot.i18n import number
+from bot.files import announce, tables
+from bot.language import i18n, texts
+from bot.language.i18n import number
 from core.rules import Titles
 from core.season import Season
 from core.standings import Standings, standings_history

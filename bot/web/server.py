@@ -14,8 +14,8 @@ from typing import Any
 
 from aiohttp import web
 
-from bot import i18n, texts
 from bot.flows import members, views
+from bot.language import i18n, texts
 from bot.services import Services, schedule
 from bot.web import initdata, pages
 from core.rounds import PUBLIC, RoundState

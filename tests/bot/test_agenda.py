@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from icalendar import Calendar
 
-from bot import texts
+from bot.language import texts
 from tests.bot.conftest import GROUP, boards
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from telegram import Update
 
-from bot import messages, texts
-from bot.answer import Answer, Refused, Write
-from bot.handlers import results, signoff, standings
+from bot.files import messages
+from bot.language import texts
 from bot.services import Context
+from bot.telegram.answer import Answer, Refused, Write
+from bot.telegram.handlers import results, signoff, standings
 from core.errors import InvalidSeasonError, Problem, ProblemCode
 from core.season import Season, season_from_data
 from core.standings import compute_standings

@@ -5,8 +5,8 @@ the same before and after."""
 
 from __future__ import annotations
 
-from bot import texts
 from bot.demo.fakeapi import User
+from bot.language import texts
 from storage.seasons import export_json
 from tests.bot.conftest import ARBITER, GROUP, boards, stored_rows
 from tests.bot.test_season import pass_deadline, publish, set_up_club

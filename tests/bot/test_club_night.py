@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot import texts
+from bot.language import texts
 from core.season import read_season
 from storage.seasons import export_json
 from tests.bot.conftest import ARBITER, GROUP, boards

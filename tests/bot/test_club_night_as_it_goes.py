@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot import texts
 from bot.flows import admin
+from bot.language import texts
 from storage import club, roster
 from storage.errors import StoreError, StoreProblem
 from tests.bot.conftest import ARBITER, GROUP, boards

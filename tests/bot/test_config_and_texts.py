@@ -13,10 +13,10 @@ from typing import cast
 
 import pytest
 
-from bot.app import build
 from bot.config import ConfigError, load
-from bot.formatting import LIMIT, split, units
+from bot.language.formatting import LIMIT, split, units
 from bot.services import Services
+from bot.telegram.app import build
 from bot.worker import Processes, Worker
 from storage.db import Database
 from tests.bot.conftest import TOKEN

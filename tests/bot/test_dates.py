@@ -6,8 +6,8 @@ import datetime as dt
 
 import pytest
 
-from bot import dates
-from bot.phrases import parse
+from bot.language import dates
+from bot.language.phrases import parse
 from core.rounds import RoundState
 from core.season import AbsenceReason, ExternalDay
 from storage.programme import ScheduledRound

@@ -8,8 +8,8 @@ import datetime as dt
 
 import pytest
 
-from bot import dates, i18n
-from bot.phrases import ENGLISH, parse
+from bot.language import dates, i18n
+from bot.language.phrases import ENGLISH, parse
 from core.rounds import RoundState
 from core.season import AbsenceReason, ExternalDay
 from storage.programme import ScheduledRound

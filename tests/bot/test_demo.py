@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from bot import texts
 from bot.cli import main
 from bot.demo import play as demo
+from bot.language import texts
 
 
 def test_the_demo_plays_a_season_and_prints_a_round_and_the_final_standings(tmp_path,

@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from bot import i18n, texts
 from bot.demo.fakeapi import User
-from bot.refusals import _in_words
+from bot.language import i18n, texts
+from bot.telegram.refusals import _in_words
 from core.errors import Problem, ProblemCode
 from core.ratings import ListProblem, RatingListError
 from core.trf import Assumed, TrfError, TrfProblem

@@ -7,8 +7,8 @@ import datetime as dt
 import io
 import zipfile
 
-from bot import i18n, texts
 from bot.demo.fakeapi import User
+from bot.language import i18n, texts
 from core.season import season_from_data
 from storage import attendance, results
 from storage.seasons import load_season
@@ -366,5 +366,5 @@ async def test_a_toast_telegram_fails_cancels_no_edit(bot, members, caplog):
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
     assert not [r for r in caplog.records if r.exc_info]
     warned = [r for r in caplog.records if r.levelname == "WARNING" and
-              r.name == "bot.telegram_request"]
+              r.name == "bot.telegram.request"]
     assert len(warned) == 1

@@ -22,8 +22,8 @@ from bot.config import AMSTERDAM, Config
 from bot.demo.fakeapi import FakeTelegram, FakeTelegrams, User
 from bot.demo.runner import ManualClock
 from bot.doctor import host_checks
-from bot.host import Host, postgres_clubs
 from bot.services import deadline_for
+from bot.telegram.host import Host, postgres_clubs
 from core.season import season_from_data
 from storage import club, roster
 from storage.postgres import add_club, remove_club, set_token
@@ -258,8 +258,8 @@ async def test_the_host_process_runs_the_clubs_and_comes_back_after_a_kill(
     assert await host.exited() == 0
     assert " ERROR " not in host.output and _token(0) not in host.output
     # Each line of a club's work names its club; the scheduler's routine is not logged.
-    assert f"club {second}: bot.sender: could not send message" in host.output
-    assert f"club {second}: bot.host: club {second} (De Pion) runs" in host.output
+    assert f"club {second}: bot.telegram.sender: could not send message" in host.output
+    assert f"club {second}: bot.telegram.host: club {second} (De Pion) runs" in host.output
     assert "apscheduler" not in host.output
 
 
@@ -314,7 +314,7 @@ async def test_a_fault_of_ours_starting_a_club_is_said_in_full_and_tried_again(
         return await original(self, club)
 
     monkeypatch.setattr(Host, "_start", faulty)
-    monkeypatch.setattr("bot.host.RETRY_SECONDS", (0.1, 0.1))
+    monkeypatch.setattr("bot.telegram.host.RETRY_SECONDS", (0.1, 0.1))
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
     host = await _host(postgres, telegram, clock)
     try:

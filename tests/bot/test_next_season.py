@@ -3,7 +3,7 @@ stays readable with /stand vorig, and the members stay linked."""
 
 from __future__ import annotations
 
-from bot import texts
+from bot.language import texts
 from core.trf import TrfHeader
 from storage.errors import StoreError, StoreProblem
 from tests.bot.conftest import ARBITER

@@ -449,9 +449,10 @@ async def test_the_nightly_backup_job_on_a_full_disk_tells_the_arbiter_why(tg, t
     """Issue 28: the job itself, not only the command. The disk that refuses the copy also
     refuses the outbox, so the reason goes to the arbiter directly; a warning is logged, no
     error, and nothing half is left."""
-    from bot import jobs, texts
     from bot.config import Config
     from bot.demo.runner import LocalBot, ManualClock
+    from bot.language import texts
+    from bot.telegram import jobs
     from storage.errors import StoreProblem
 
     with small_disk(tmp_path / "disk") as disk:

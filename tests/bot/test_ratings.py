@@ -8,7 +8,7 @@ import html
 import io
 import zipfile
 
-from bot import texts
+from bot.language import texts
 from core.ratings import HEADER
 from core.season import read_season
 from storage.audit import entries

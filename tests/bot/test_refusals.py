@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from bot import texts
 from bot.demo.fakeapi import User
-from bot.refusals import _in_words
+from bot.language import texts
 from bot.services import Services
+from bot.telegram.refusals import _in_words
 from core.errors import Expected, Problem, ProblemCode
 from core.ratings import HEADER, ListProblem, RatingListError
 from core.trf import Assumed, TrfError, TrfProblem

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import re
 
-from bot import texts
 from bot.demo.fakeapi import User
+from bot.language import texts
 from tests.bot.conftest import ARBITER, GROUP, boards
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 

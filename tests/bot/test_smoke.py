@@ -1,6 +1,6 @@
 import json
 
-from bot import texts
+from bot.language import texts
 from tests.bot.conftest import ARBITER
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from bot import tables
+from bot.files import tables
 from core.pairing.request import request_for_round
 from core.season import Season, season_from_data
 from core.standings import compute_standings

@@ -13,7 +13,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot import texts
+from bot.language import texts
 from bot.web.initdata import sign, user_of
 from core.numbers import format_number
 from core.season import Season, read_season, season_from_data

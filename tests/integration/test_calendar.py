@@ -11,8 +11,8 @@ import pytest
 import vobject
 from icalendar import Calendar
 
-from bot.calendar import CalendarRound, rounds_ics
 from bot.cli import main
+from bot.files.calendar import CalendarRound, rounds_ics
 from bot.flows import views
 from core.season import read_season
 from storage import club

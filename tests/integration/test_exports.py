@@ -16,8 +16,8 @@ import matplotlib.image
 import numpy as np
 import pytest
 
-from bot import chart
-from bot.exports import PLAIN_NUMBER, write_csv, write_html, write_xlsx
+from bot.files import chart
+from bot.files.exports import PLAIN_NUMBER, write_csv, write_html, write_xlsx
 from core.season import read_season
 from core.standings import standings_history
 from tests.integration.conftest import EXAMPLES, ROOT

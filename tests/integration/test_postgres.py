@@ -13,7 +13,7 @@ import aiosqlite
 import asyncpg
 import pytest
 
-from bot import texts
+from bot.language import texts
 from core.season import Result, season_to_json
 from storage import results, rounds
 from storage.club import arbiters as club_arbiters

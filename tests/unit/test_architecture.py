@@ -128,7 +128,7 @@ def test_no_import_circle():
     """Issue 34: a module can be read, tested and moved with what it imports, never with
     what imports it."""
     graph = import_graph("core", "storage", "bot")
-    assert "bot.chat" in graph["bot.flows.rounds"]  # the graph sees the imports
+    assert "bot.notices" in graph["bot.flows.rounds"]  # the graph sees the imports
     assert circles(graph) == []
 
 
@@ -139,7 +139,7 @@ def test_flows_choose_no_language_and_know_no_telegram():
     for path in (ROOT / "bot" / "flows").glob("*.py"):
         found = {module.split(".")[0] if module.startswith("telegram") else module
                  for module in imported_modules(path)}
-        assert not found & {"telegram", "bot.i18n"}, path
+        assert not found & {"telegram", "bot.language.i18n"}, path
 
 
 MOMENTS = {"deadline", "sent_at", "now", "at", "when"}
@@ -169,18 +169,19 @@ def test_the_circle_finder_finds_a_lazy_circle():
 
 
 def test_nothing_imports_a_handler_but_the_app():
-    """Flows, jobs, the runtime and the rest talk to Telegram through bot.chat; handlers are
+    """Flows, jobs, the runtime and the rest owe messages through bot.notices; handlers are
     the edge, registered by the app alone."""
     for path in [*(ROOT / "bot").rglob("*.py"), *(ROOT / "storage").rglob("*.py")]:
-        if path.parent.name == "handlers" or path == ROOT / "bot" / "app.py":
+        if path.parent.name == "handlers" or path == ROOT / "bot" / "telegram" / "app.py":
             continue
-        assert not {m for m in imported_modules(path) if m.startswith("bot.handlers")}, path
+        assert not {m for m in imported_modules(path)
+                    if m.startswith("bot.telegram.handlers")}, path
 
 
 def test_handlers_do_not_touch_the_database_file_or_the_outbox():
     """Handlers reach the store through its repositories and flows, never a connection; what
-    they say goes through bot.chat, which owes it in the outbox."""
-    for path in (ROOT / "bot" / "handlers").glob("*.py"):
+    they say goes through bot.telegram.chat, which owes it in the outbox."""
+    for path in (ROOT / "bot" / "telegram" / "handlers").glob("*.py"):
         assert not imported_modules(path) & {"aiosqlite", "sqlite3", "storage.db",
                                              "storage.outbox", "storage.inbox"}, path
 
@@ -188,8 +189,8 @@ def test_handlers_do_not_touch_the_database_file_or_the_outbox():
 def test_handlers_reach_the_store_only_through_flows():
     """Handlers parse, call a flow (or a question of bot.services) and render its report; what
     is stored, and what a change owes, is the flows' business (refusals are said by
-    bot.refusals)."""
-    for path in (ROOT / "bot" / "handlers").glob("*.py"):
+    bot.telegram.refusals)."""
+    for path in (ROOT / "bot" / "telegram" / "handlers").glob("*.py"):
         assert "storage" not in imported_roots(path), path
 
 
@@ -249,7 +250,7 @@ def test_the_file_commands_load_only_what_they_use():
 def test_the_bot_starts_without_what_only_some_commands_need():
     """A restart after a crash is quicker for it: the pairing engine, the chart, the
     calendar and the web pages load when first used."""
-    loaded = _packages_loaded("import bot.serve")
+    loaded = _packages_loaded("import bot.telegram.serve")
     assert "telegram" in loaded and "aiosqlite" in loaded
     assert loaded.isdisjoint({"numpy", "rustworkx", "matplotlib", "icalendar", "jinja2",
                               "rapidfuzz", "ortools"})

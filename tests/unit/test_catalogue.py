@@ -10,11 +10,11 @@ from fractions import Fraction
 import pytest
 from babel.messages.pofile import read_po
 
-from bot import i18n, texts
-from bot.catalogue import ROOT, messages
+from bot.language import i18n, texts
+from bot.language.catalogue import ROOT, messages
 from core.errors import Problem, ProblemCode
 
-CATALOGUE = ROOT / "bot" / "locale" / "en" / "LC_MESSAGES" / "messages.po"
+CATALOGUE = ROOT / "bot" / "language" / "locale" / "en" / "LC_MESSAGES" / "messages.po"
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 MARKUP = re.compile(r"</?[a-z]+>")
 THE_SAME = {"bye", "ext", "½bye", "0bye", "Pos", "%", "W", "#", "×", "–", "w", "Pl", "1-0",

@@ -1,0 +1,56 @@
+"""Messages that show stored facts (a pairing, the standings), rendered from the season: used
+by handlers for replies and by flows for the messages they owe."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+from bot.config import Config
+from bot.files import tables
+from bot.keyboard import Button, Keyboard
+from bot.language import texts
+from bot.language.formatting import esc
+from core.pairing.request import pairing_ranking
+from core.season import Season
+from core.standings import Standings
+from storage.rounds import StoredPairing
+from storage.states import WebAccess
+
+GROUP_TOP = 12
+"""Rows of the standings shown in the club group (the rest on request, privately)."""
+
+
+async def pairing(season: Season, stored: tables.PairingView, *, when: str = "") -> str:
+    """The pairing as a chat message: a bold title, then one line per board (with its result
+    where one is in, marked where it is not final)."""
+    ranking = await asyncio.to_thread(pairing_ranking, season, stored.round)
+    title = texts.PAIRING_TITLE.format(round=stored.round) + (f" ({when})" if when else "")
+    results = [texts.result_shown(result, state) for result, state
+               in zip(stored.results, stored.states, strict=True)] \
+        if isinstance(stored, StoredPairing) else []
+    return f"<b>{title}</b>\n{tables.pairing_lines(stored, season, ranking, results)}"
+
+
+def standings_table(standings: Standings, decimals: int, top: int | None = None) -> str:
+    """Compact, for a phone; the full columns are on the website export."""
+    shown = standings if top is None else replace(standings, rows=standings.rows[:top])
+    return f"<pre>{esc(tables.standings_table(shown, decimals, compact=True))}</pre>"
+
+
+def page_button(config: Config, access: WebAccess, bot_name: str, *,
+                private: bool) -> Keyboard | None:
+    """The button that opens the club's pages: inside Telegram as a Mini App in a private
+    chat; in a group, where web_app buttons are not allowed, the Mini App's t.me link (or the
+    public page itself). None when the club has no pages, or none this chat may open."""
+    if not config.public_url or config.web_port is None or access is WebAccess.OFF:
+        return None
+    if private:
+        button = Button(texts.WEB_BUTTON, web_app=config.public_url + "/")
+    elif config.web_app and bot_name:
+        button = Button(texts.WEB_BUTTON, url=f"https://t.me/{bot_name}/{config.web_app}")
+    elif access is WebAccess.PUBLIC:
+        button = Button(texts.WEB_BUTTON, url=config.public_url + "/")
+    else:
+        return None
+    return Keyboard.row(button)

@@ -1,0 +1,88 @@
+"""The Telegram application: built around the club's services, handlers registered in
+order."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import ssl
+from typing import cast
+
+import httpx
+from telegram.constants import ParseMode
+from telegram.error import TelegramError
+from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes, Defaults
+
+from bot.flows.admin import give_deadlines
+from bot.services import App, Context, Services
+from bot.telegram.handlers import (
+    admin,
+    errors,
+    files,
+    general,
+    language,
+    media,
+    members,
+    pairing,
+    results,
+    signoff,
+    standings,
+)
+from bot.telegram.menu import set_menus
+from bot.telegram.request import Outage, TelegramRequest
+
+log = logging.getLogger(__name__)
+
+
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """One TLS context for the bot's two HTTP clients (PTB's defaults otherwise): httpx
+    loads the certificate bundle for each client it makes, about 35 ms each time."""
+    return httpx.create_ssl_context()
+
+
+def build(services: Services, *, flood_limits: bool = True) -> App:
+    """The club's application around its `services` (made once, by `bot.runtime`). Without
+    `flood_limits` (a local fake Telegram) messages are not held back to Telegram's rates; a
+    429 is still waited out and retried."""
+    config = services.settings
+    limiter = AIORateLimiter(max_retries=3) if flood_limits else \
+        AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
+    # PTB makes `bot_data` by calling what it is given: here, the services made already.
+    context_types = ContextTypes(context=Context,
+                                 bot_data=cast(type[Services], lambda: services))
+    outage = Outage()
+    app = (
+        ApplicationBuilder()
+        .token(config.token)
+        .base_url(config.api_url)
+        .base_file_url(f"{config.base_url.rstrip('/')}/file/bot")
+        .defaults(Defaults(parse_mode=ParseMode.HTML, tzinfo=config.timezone))
+        .request(TelegramRequest(outage, httpx_kwargs={"verify": _tls()}))
+        .get_updates_request(TelegramRequest(outage, connection_pool_size=1,
+                                             httpx_kwargs={"verify": _tls()}))
+        .rate_limiter(limiter)
+        .context_types(context_types)
+        .updater(None)  # bot.telegram.runtime polls: it stores each update before confirming it
+        .build()
+    )
+    # Order matters: specific commands and buttons first, the catch-alls last.
+    for module in (language, general, members, signoff, results, standings, pairing, admin,
+                   media, files):
+        module.register(app)
+    general.register_fallbacks(app)
+    errors.register(app)
+    return app
+
+
+async def introduce(app: App) -> None:
+    """What the bot does once it is known to Telegram: deadlines given to rounds that lack
+    them, its name for t.me links, and the command menus (a convenience: the bot works
+    without them)."""
+    services: Services = app.bot_data
+    await give_deadlines(services)
+    services.bot_name = app.bot.username or ""
+    try:
+        await set_menus(app.bot, sorted(await services.arbiters()))
+    except TelegramError as exc:
+        log.warning("could not set the command list: %s", exc)

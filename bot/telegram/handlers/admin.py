@@ -1,0 +1,334 @@
+"""The arbiter's housekeeping: members, the schedule, the club group, arbiters, settings,
+external matches."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import re
+from decimal import Decimal
+from fractions import Fraction
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.ext import MessageHandler, filters
+
+from bot.flows import admin, members, signoff, views
+from bot.language import dates, i18n, texts
+from bot.language.formatting import esc, show_date, show_moment
+from bot.services import App, Context, WebAccess, schedule
+from bot.telegram.answer import Answer, Refused
+from bot.telegram.handlers.common import (
+    actor,
+    arbiter_only,
+    command,
+    find_member,
+    number,
+    spelled,
+    typed_in_english,
+)
+from core.errors import InvalidInputError
+from core.ratings import RatingList
+from core.season import EXTERNAL_RESULTS, ExternalDay
+
+
+@arbiter_only
+async def speler(update: Update, context: Context) -> Answer:
+    args = list(context.args or [])
+    kind = args[-1].lower() if args else ""
+    if len(args) >= 2 and kind in ("flexibel", "vast") \
+            and args[0].lower() not in ("nieuw", "weg"):
+        who = await find_member(context, " ".join(args[:-1]))
+        await admin.set_flexible(context.services, who, kind == "flexibel", actor=actor(update))
+        return Answer(texts.SPELER_KIND[kind == "flexibel"].format(name=esc(who.name)))
+    if len(args) < 2 or args[0].lower() not in ("nieuw", "weg"):
+        return Answer(texts.SPELER_USAGE)
+    if args[0].lower() == "weg":
+        who = await find_member(context, " ".join(args[1:]))
+        last = await admin.withdraw(context.services, who, actor=actor(update))
+        return Answer(texts.SPELER_GONE.format(name=esc(who.name), round=last))
+    words, rating, youth, flexible = args[1:], None, False, False
+    if words and words[-1].lower() == "flexibel":
+        flexible, words = True, words[:-1]
+    if words and words[-1].lower() == "jeugd":
+        youth, words = True, words[:-1]
+    if words and number(words[-1]) is not None:
+        rating, words = number(words[-1]), words[:-1]
+    if not words:
+        return Answer(texts.SPELER_USAGE)
+    name = " ".join(words)
+    joined = await admin.add_player(context.services, name, rating=rating, youth=youth,
+                                    flexible=flexible, actor=actor(update))
+    added = texts.SPELER_ADDED.format(name=esc(name), round=joined)
+    if flexible:
+        added += " " + texts.SPELER_KIND[True].format(name=esc(name))
+    return Answer(added)
+
+
+@arbiter_only
+async def spelers(update: Update, context: Context) -> Answer:
+    everyone = await members.everyone(context.services)
+    lines = [texts.SPELERS_TITLE.format(count=len(everyone))]
+    lines += [f"{esc(m.name)}{texts.SPELERS_LINKED if m.telegram_id else ''}"
+              f"{texts.SPELERS_FLEXIBLE if m.flexible else ''}" for m in everyone]
+    return Answer("\n".join(lines))
+
+
+async def _date(update: Update, context: Context, words: list[str], today: dt.date) -> dt.date:
+    """The date the words are, all of them (refused when they are not one)."""
+    night = dates.club_day(r.date for r in await schedule(context.services))
+    found = await asyncio.to_thread(dates.read, words, today, night,
+                                    dates.ENGLISH if typed_in_english(update) else dates.DUTCH)
+    if found is None or found.words != len(words):
+        raise Refused(texts.BAD_DATE.format(text=esc(" ".join(words))))
+    return found.date
+
+
+def _same_day(scheduled: admin.Scheduled) -> list[str]:
+    """A word of warning when another round is on the same day (allowed: a double round)."""
+    return [texts.RONDE_SAME_DAY.format(rounds=", ".join(map(str, scheduled.same_day)))] \
+        if scheduled.same_day else []
+
+
+@arbiter_only
+async def ronde(update: Update, context: Context) -> Answer:
+    args = list(context.args or [])
+    services = context.services
+    zone = services.settings.timezone
+    today = services.clock().astimezone(zone).date()
+    if not args:
+        lines = [(texts.RONDE_LINE if r.deadline is not None else texts.RONDE_LINE_PLAYED)
+                 .format(round=r.number, date=show_date(r.date),
+                         deadline=show_moment(r.deadline, zone),
+                         state=texts.STATE_WORDS[r.state])
+                 for r in await admin.rounds_ahead(services)] or [texts.RONDE_NONE]
+        lines += [texts.EXTERNAL_OPEN.format(round=e.round, name=esc(e.name))
+                  for e in await admin.externals_without_result(services)]
+        return Answer("\n".join(lines))
+    if args[0].lower() == "nieuw" and len(args) >= 2:
+        date = await _date(update, context, args[1:], today)
+        if date < today:
+            return Answer(texts.RONDE_PAST.format(date=show_date(date, today)))
+        planned = await admin.plan_round(services, date, actor=actor(update))
+        lines = [texts.RONDE_ADDED.format(round=planned.round, date=show_date(date, today),
+                                          deadline=show_moment(planned.deadline, zone))]
+        if planned.renumbered:
+            lines.append(texts.RONDE_RENUMBERED)
+        return Answer("\n".join(lines + _same_day(planned)))
+    if args[0].lower() == "uitstel" and len(args) >= 3 and number(args[1]) is not None:
+        date = await _date(update, context, args[2:], today)
+        if date < today:
+            return Answer(texts.RONDE_PAST.format(date=show_date(date, today)))
+        moved = await admin.move_round(services, int(args[1]), date, actor=actor(update))
+        return Answer("\n".join([texts.RONDE_MOVED.format(
+            round=moved.round, date=show_date(date, today),
+            deadline=show_moment(moved.deadline, zone)),
+            *([texts.RONDE_DRAFT_DROPPED] if moved.draft_dropped else []), *_same_day(moved)]))
+    if args[0].lower() == "vervalt" and len(args) == 2 and number(args[1]) is not None:
+        await admin.cancel_round(services, int(args[1]), actor=actor(update))
+        return Answer(texts.RONDE_CANCELLED.format(round=args[1]))
+    return Answer(texts.RONDE_USAGE)
+
+
+@arbiter_only
+async def club_group(update: Update, context: Context) -> Answer:
+    chat, message = update.effective_chat, update.effective_message
+    if chat is None or chat.type == ChatType.PRIVATE or message is None:
+        return Answer(texts.CLUB_ONLY_GROUP)
+    thread = message.message_thread_id if message.is_topic_message else None
+    await admin.set_group(context.services, chat.id, thread, chat.title or "",
+                          actor=actor(update))
+    return Answer(texts.CLUB_SET)
+
+
+async def group_migrated(update: Update, context: Context) -> None:
+    """Telegram's service message when a group becomes a supergroup (in the old chat with
+    the new id, in the new chat with the old one): the club group follows."""
+    message = update.effective_message
+    if message is None:
+        return
+    if message.migrate_to_chat_id is not None:
+        old, new = message.chat_id, message.migrate_to_chat_id
+    elif message.migrate_from_chat_id is not None:
+        old, new = message.migrate_from_chat_id, message.chat_id
+    else:
+        return
+    await admin.follow_migration(context.services, old, new)
+
+
+@arbiter_only
+async def arbiter(update: Update, context: Context) -> Answer:
+    args = list(context.args or [])
+    remove = bool(args) and args[0].lower() == "weg"
+    ids = args[1:] if remove else args
+    who = number(ids[0]) if len(ids) == 1 else None
+    if who is None:
+        return Answer(texts.ARBITER_USAGE)
+    if remove and who in context.services.settings.arbiters:
+        return Answer(texts.ARBITER_CONFIGURED.format(id=who))
+    await admin.set_arbiter(context.services, who, on=not remove, actor=actor(update))
+    return Answer((texts.ARBITER_REMOVED if remove else texts.ARBITER_ADDED)
+                  .format(id=ids[0]))
+
+
+MINUTES = {"deadline": ("deadline_minutes", 7 * 24 * 60),
+           "herinnering": ("reminder_minutes", 14 * 24 * 60)}
+"""Settings in minutes before the start, and the most each can be (a week, two weeks)."""
+CITY_LENGTH = 60
+"""A city's name, as long as a TRF's header line takes it."""
+CLOCK = re.compile(r"([0-9]{1,2})[:.u]([0-9]{2})")
+
+
+@arbiter_only
+async def instellingen(update: Update, context: Context) -> Answer:
+    args = list(context.args or [])
+    if not args:
+        settings, rules = await admin.settings(context.services)
+        return Answer(texts.INSTELLINGEN.format(
+            start=settings.round_start.strftime("%H:%M"), deadline=settings.deadline_minutes,
+            reminder=settings.reminder_minutes, web=texts.WEB_ACCESS_WORDS[settings.web],
+            city=esc(settings.city) or texts.CITY_NONE,
+            rating_list=texts.RATING_LIST_NAMES[settings.rating_list],
+            language=texts.LANGUAGE_NAMES[settings.language],
+            rules=texts.rules_in_words(rules)))
+    if args[0].lower() in ("reglement", "regel"):
+        return await _change_rules(update, context, args)
+    name = args[0].lower()
+    change: dict[str, object] = {}
+    if name == "start" and len(args) == 2:
+        clock = CLOCK.fullmatch(args[1])
+        hour, minute = (int(clock.group(1)), int(clock.group(2))) if clock else (99, 99)
+        if hour > 23 or minute > 59:
+            return Answer(texts.BAD_TIME.format(text=esc(args[1])))
+        change["round_start"] = dt.time(hour, minute)
+    elif name in MINUTES and len(args) == 2:
+        key, most = MINUTES[name]
+        minutes = number(args[1])
+        if minutes is None or minutes > most:
+            return Answer(texts.BAD_MINUTES.format(text=esc(args[1]), most=most))
+        change[key] = minutes
+    elif name == "web" and len(args) == 2 and args[1].lower() in set(WebAccess):
+        change["web"] = WebAccess(args[1].lower())
+    elif name == "plaats" and len(args) >= 2:
+        change["city"] = " ".join(args[1:])[:CITY_LENGTH]
+    elif name == "ratinglijst" and len(args) == 2 and RatingList.named(args[1]) is not None:
+        change["rating_list"] = RatingList.named(args[1])
+    elif name == "taal" and len(args) == 2 and args[1].lower() in i18n.LANGUAGES:
+        change["language"] = args[1].lower()
+    else:
+        return Answer(texts.INSTELLINGEN_USAGE)
+    moved = await admin.change_settings(context.services, actor=actor(update), **change)
+    zone = context.services.settings.timezone
+    return Answer("\n".join([texts.INSTELLINGEN_DONE] + [
+        texts.DEADLINE_MOVED.format(round=r.round, deadline=show_moment(r.deadline, zone))
+        for r in moved]))
+
+
+async def _change_rules(update: Update, context: Context, args: list[str]) -> Answer:
+    """`reglement PRESET` (keeps the club's overrides) or `regel PARAMETER WAARDE`; in
+    mid-season shown first, and stored with `bevestig` after it."""
+    confirmed = args[-1].lower() == "bevestig"
+    words = args[:-1] if confirmed else args
+    if words[0].lower() == "reglement" and len(words) == 2:
+        change: dict[str, object] = {"preset": words[1]}
+    elif words[0].lower() == "regel" and len(words) >= 3:
+        change = {words[1]: _value(" ".join(words[2:]))}
+    else:
+        return Answer(texts.INSTELLINGEN_USAGE)
+    done = await admin.change_rules(context.services, change, actor=actor(update),
+                                    confirmed=confirmed)
+    if done.stored:
+        return Answer(texts.INSTELLINGEN_DONE)
+    moves = "; ".join(texts.RULES_MOVED.format(name=esc(m.name), before=m.before, after=m.after)
+                      for m in done.moved[:10]) or texts.RULES_NO_MOVES
+    return Answer(texts.RULES_PREVIEW.format(
+        round=done.after_round, moves=moves, count=len(done.moved),
+        command=esc(spelled(update, "instellingen", *words, "bevestig"))))
+
+
+def _value(text: str) -> object:
+    """A parameter value as typed: a number (exact), null, true/false, a table, or text."""
+    try:
+        return json.loads(text, parse_float=Decimal)
+    except json.JSONDecodeError:
+        return text
+
+
+TYPED_RESULTS = {"½": "1/2", "0.5": "1/2"}
+"""How an external result may be typed besides the season file's own spelling (1, 1/2, 0)."""
+
+
+def external_result(text: str) -> Fraction | None:
+    return EXTERNAL_RESULTS.get(TYPED_RESULTS.get(text, text))
+
+
+@arbiter_only
+async def extern(update: Update, context: Context) -> Answer:
+    """`/extern NAAM TEAM UITSLAG [clubavond|anderedag] [ronde N]`."""
+    args = list(context.args or [])
+    number_named = None
+    if len(args) >= 2 and args[-2].lower() == "ronde":
+        number_named = number(args[-1])
+        if number_named is None:
+            return Answer(texts.EXTERN_USAGE)
+        args = args[:-2]
+    day = None
+    if args and args[-1].lower() in ("clubavond", "anderedag"):
+        day = ExternalDay.CLUB_NIGHT if args.pop().lower() == "clubavond" \
+            else ExternalDay.OTHER_DAY
+    team = number(args[-2]) if len(args) >= 3 else None
+    result = external_result(args[-1]) if args else None
+    if team is None or result is None:
+        return Answer(texts.EXTERN_USAGE)
+    who = await find_member(context, " ".join(args[:-2]))
+    message = update.effective_message
+    assert message is not None
+    booked = await signoff.book_external(context.services, who, team=team,
+                                         result=result, day=day,
+                                         number=number_named, sent_at=message.date,
+                                         actor=actor(update))
+    if booked is None:
+        return Answer(texts.SIGN_OFF_NO_ROUND_FOR.format(name=esc(who.name)))
+    return Answer(texts.EXTERN_DONE.format(
+        name=esc(who.name), team=team, result=texts.EXTERNAL_RESULT_WORDS[result],
+        round=booked.round, day=texts.EXTERNAL_DAY_WORDS[booked.day]))
+
+
+@arbiter_only
+async def seizoen(update: Update, context: Context) -> Answer:
+    """`/seizoen nieuw [NAAM]` shows the next season; `… bevestig` begins it."""
+    args = list(context.args or [])
+    start = bool(args) and args[-1].lower() == "bevestig"
+    words = args[1:-1] if start else args[1:]
+    if not args or args[0].lower() != "nieuw":
+        return Answer(texts.SEIZOEN_USAGE)
+    name = " ".join(words) or None
+    try:
+        made = await admin.next_season(context.services, name, start=start,
+                                       actor=actor(update))
+    except InvalidInputError:
+        season = await views.season(context.services)
+        return Answer(texts.SEIZOEN_NAME.format(name=esc(season.name)))
+    new = made.season
+    if made.started:
+        return Answer(texts.SEIZOEN_STARTED.format(name=esc(new.name), players=len(new.players)))
+    names = {p.id: p.name for p in new.players}
+    top = ", ".join(esc(names[pid]) for pid in (new.initial_ranking or ())[:5])
+    gone = texts.SEIZOEN_GONE.format(names=", ".join(map(esc, made.gone))) if made.gone else ""
+    confirm = esc(spelled(update, "seizoen", "nieuw", *([name] if name else []), "bevestig"))
+    return Answer(texts.SEIZOEN_PROPOSAL.format(
+        name=esc(new.name), players=len(new.players), gone=gone, top=top + " …",
+        confirm=confirm))
+
+
+def register(app: App) -> None:
+    app.add_handler(command("speler", speler))
+    app.add_handler(command("seizoen", seizoen))
+    app.add_handler(command("spelers", spelers))
+    app.add_handler(command("ronde", ronde))
+    app.add_handler(command("club", club_group))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group_migrated))
+    app.add_handler(command("arbiter", arbiter))
+    app.add_handler(command("instellingen", instellingen))
+    app.add_handler(command("extern", extern))

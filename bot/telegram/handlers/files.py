@@ -1,0 +1,114 @@
+"""Files sent to the bot by the arbiter, in private: the KNSB rating list (the answer is a
+proposal with buttons; nothing changes until he confirms), or a TRF from another program
+(read into a season file, sent back with what had to be assumed; nothing changes)."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.error import BadRequest
+from telegram.ext import MessageHandler, filters
+
+from bot.flows import files, ratings
+from bot.keyboard import Button, Keyboard
+from bot.language import texts
+from bot.language.formatting import esc
+from bot.services import App, Context
+from bot.telegram.answer import Answer, Edit, File, Toast, Write
+from bot.telegram.callbacks import Rating
+from bot.telegram.handlers.common import answering, button, is_arbiter
+from core.ratings import MAX_BYTES, ListProblem, RatingListError
+from core.season import season_to_json
+
+LABEL = 60
+"""Button labels are cut to this many characters (Telegram shows little more)."""
+
+
+def _markup(shown: ratings.Shown) -> Keyboard | None:
+    proposal = shown.proposal
+    if not proposal.updates and not proposal.close:
+        return None
+    rows = [[Button(
+        texts.RATING_BUTTON_ACCEPT.format(mark="✓ " if k in proposal.accepted else "",
+                                          name=c.name, listed=c.listed.name)[:LABEL],
+        Rating(shown.number, f"c{k}").pack())] for k, c in enumerate(proposal.close)]
+    rows.append([
+        Button(texts.RATING_BUTTON_APPLY.format(count=len(proposal.to_apply())),
+               Rating(shown.number, "ok").pack()),
+        Button(texts.RATING_BUTTON_CANCEL, Rating(shown.number, "no").pack())])
+    return Keyboard.of(rows)
+
+
+def _text(shown: ratings.Shown) -> str:
+    return texts.rating_proposal(shown.proposal, shown.names, escape=esc)
+
+
+async def received(update: Update, context: Context) -> Answer | Write:
+    """A file in a private chat: the arbiter's rating list, compared with the members (read
+    first, outside any transaction, then stored as a proposal); or a tournament file."""
+    message, user = update.effective_message, update.effective_user
+    assert message is not None and user is not None
+    document = message.document
+    assert document is not None
+    if not await is_arbiter(update, context):
+        return Answer(texts.FILE_ONLY_ARBITER)
+    name = (document.file_name or "").lower()
+    if not name.endswith((".zip", ".csv", ".trf", ".trfx", ".txt")):
+        return Answer(texts.FILE_UNKNOWN_KIND)
+    try:
+        if (document.file_size or 0) > MAX_BYTES:  # not fetched at all
+            raise RatingListError(ListProblem.TOO_BIG, limit=MAX_BYTES // (1024 * 1024))
+        try:
+            data = bytes(await (await document.get_file()).download_as_bytearray())
+        except BadRequest as exc:  # a network failure is not caught: the update comes again
+            if "too big" not in exc.message.lower():
+                raise
+            raise RatingListError(ListProblem.TOO_BIG,
+                                  limit=MAX_BYTES // (1024 * 1024)) from None
+        if not name.endswith((".zip", ".csv")):
+            return await _tournament(data)
+        compared = await ratings.compare(context.services, data)
+    except RatingListError as exc:
+        return Answer(esc(texts.rating_list_problem(exc)))
+
+    async def store() -> Answer:
+        shown = await ratings.keep(context.services, compared, actor=user.id)
+        return Answer(_text(shown), markup=_markup(shown))
+    return Write(store)
+
+
+async def _tournament(data: bytes) -> Answer:
+    """A TRF read into a season file: sent back, with what the file did not say."""
+    read = await files.season_from_trf(data)
+    if isinstance(read, str):
+        return Answer(esc(read))
+    season, report = read
+    return Answer(esc(report), file=File(season_to_json(season).encode(), "seizoen.json",
+                                         texts.TRF_READ_CAPTION))
+
+
+async def proposal_button(update: Update, context: Context, pressed: Rating) -> Answer:
+    query = update.callback_query
+    assert query is not None
+    if not await is_arbiter(update, context):
+        return Answer(toast=Toast(texts.ONLY_ARBITER, alert=True))
+    # What the arbiter is told follows the commit: "bijgewerkt" only once it is stored.
+    if pressed.what.startswith("c"):
+        shown = await ratings.accept(context.services, pressed.proposal, int(pressed.what[1:]))
+        if shown is None:
+            return Answer(edit=Edit(texts.RATING_DECIDED))
+        return Answer(toast=Toast(texts.RATING_ACCEPTED),
+                      edit=Edit(_text(shown), markup=_markup(shown)))
+    done = await ratings.decide(context.services, pressed.proposal,
+                                confirm=pressed.what == "ok", actor=query.from_user.id)
+    if done is None:
+        return Answer(edit=Edit(texts.RATING_DECIDED))
+    if pressed.what == "ok":
+        return Answer(edit=Edit(texts.ratings_applied(len(done))))
+    return Answer(edit=Edit(texts.RATING_CANCELLED))
+
+
+def register(app: App) -> None:
+    app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.ChatType.PRIVATE
+                                   & filters.Document.ALL,
+                                   answering(received, reads_first=True)))
+    app.add_handler(button((Rating,), proposal_button))

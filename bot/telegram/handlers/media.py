@@ -1,0 +1,101 @@
+"""/grafiek (the ranking race as a picture), /export (web pages and CSV, or TRF for the
+rating, for the arbiter) and
+/agenda (the rounds as a calendar file).
+Both are drawn off the event loop, and sent directly: a file answers a question, and can be
+asked for again; nothing is stored."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import tempfile
+import zipfile
+from pathlib import Path
+
+from telegram import Update
+from telegram.constants import ChatType
+
+from bot.files import chart, exports
+from bot.flows import members, views
+from bot.flows.views import NONE_UNSETTLED, UnsettledResults
+from bot.language import i18n, texts
+from bot.services import App, Context
+from bot.telegram.answer import Answer, File
+from bot.telegram.handlers.common import arbiter_only, command, member
+from core.season import Season
+
+
+async def grafiek(update: Update, context: Context) -> Answer:
+    season = await views.season(context.services)
+    history = await views.history(context.services)
+    if len(history) < 2:
+        return Answer(texts.CHART_NONE)
+    players = None
+    if context.args and context.args[0].lower() == "mij":
+        players = [(await member(update, context)).code]
+    picture = await asyncio.to_thread(chart.race, season, history, players)
+    return Answer(file=File(picture, "grafiek.png", texts.CHART_CAPTION.format(
+        round=history[-1].after_round), photo=True))
+
+
+@arbiter_only
+async def export(update: Update, context: Context) -> Answer:
+    """/export [trf] [vorig]: web pages and CSV, or the games as TRF16 for the rating; of
+    this season or the one before."""
+    words = {w.lower() for w in context.args or ()}
+    if not words <= {"trf", "vorig"}:
+        return Answer(texts.EXPORT_UNKNOWN)
+    if "vorig" in words:
+        found = await views.previous_season(context.services)
+        if found is None:
+            return Answer(texts.PREVIOUS_NONE)
+        season = found
+    else:
+        season = await views.season(context.services)
+    previous = texts.PREVIOUS_CAPTION.format(name=season.name) + " " if "vorig" in words else ""
+    if "trf" in words:
+        if not season.complete_rounds:
+            return Answer(texts.TRF_NONE)
+        from core.trf import trf_bytes
+
+        header = await views.trf_header(context.services)
+        made = await asyncio.to_thread(trf_bytes, season, header)
+        caption = previous + texts.TRF_CAPTION.format(round=season.complete_rounds)
+        missing = texts.trf_missing(header)
+        return Answer(file=File(made, "keizer-rating.trf",
+                                f"{caption}\n{missing}" if missing else caption))
+    unsettled = NONE_UNSETTLED if "vorig" in words else await views.unsettled(context.services)
+    with i18n.use(await context.services.club_language()):  # the club's site: its language
+        archive = await asyncio.to_thread(_archive, season, unsettled)
+    return Answer(file=File(archive, "keizer-export.zip", previous + texts.EXPORT_CAPTION.format(
+        round=season.complete_rounds)))
+
+
+def _archive(season: Season, unsettled: UnsettledResults) -> bytes:
+    archive = io.BytesIO()
+    with tempfile.TemporaryDirectory() as folder:
+        written = [path for write in (exports.write_html, exports.write_csv, exports.write_xlsx)
+                   for path in write(season, Path(folder), unsettled)]
+        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
+            for path in written:
+                zipped.write(path, path.name)
+    return archive.getvalue()
+
+
+async def agenda(update: Update, context: Context) -> Answer:
+    """/agenda: the rounds as a calendar file; in private, with the member's own games."""
+    services, chat, user = context.services, update.effective_chat, update.effective_user
+    assert chat is not None
+    who = await members.of_user(services, user.id) \
+        if user is not None and chat.type == ChatType.PRIVATE else None
+    made = await views.calendar(services.db, services.settings.timezone, who)
+    if made is None:
+        return Answer(texts.AGENDA_NONE)
+    return Answer(file=File(made[0], "keizer-agenda.ics",
+                            texts.AGENDA_CAPTION_OWN if who else texts.AGENDA_CAPTION))
+
+
+def register(app: App) -> None:
+    app.add_handler(command("grafiek", grafiek, reads_only=True))
+    app.add_handler(command("export", export, reads_only=True))
+    app.add_handler(command("agenda", agenda, reads_only=True))

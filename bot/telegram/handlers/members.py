@@ -1,0 +1,73 @@
+"""Linking a Telegram user to a member: the member says who he is, an arbiter approves."""
+
+from __future__ import annotations
+
+from telegram import Update
+
+from bot.flows import members
+from bot.keyboard import Button, Keyboard
+from bot.language import texts
+from bot.language.formatting import esc
+from bot.services import App, Context
+from bot.telegram.answer import Answer, Edit, Toast
+from bot.telegram.callbacks import Choose, Link, NoLink, TakeOver
+from bot.telegram.handlers.common import button, command, is_arbiter
+
+
+async def ik(update: Update, context: Context) -> Answer:
+    name = " ".join(context.args or [])
+    if not name:
+        return Answer(texts.IK_USAGE)
+    found = await members.matching(context.services, name)
+    if not found:
+        return Answer(texts.IK_UNKNOWN.format(name=esc(name)))
+    if len(found) > 1:
+        buttons = Keyboard.of([Button(m.name, Choose(members.key_of(m)).pack())]
+                              for m in found[:10])
+        return Answer(texts.IK_CHOOSE, markup=buttons)
+    return Answer(await _ask(update, context, found[0]))
+
+
+async def chosen(update: Update, context: Context, pressed: Choose) -> Answer:
+    match = await members.by_key(context.services, pressed.key)
+    if match is None:
+        return Answer(toast=Toast(texts.BUTTON_STALE))
+    return Answer(reply=await _ask(update, context, match))
+
+
+async def _ask(update: Update, context: Context, who: members.Member) -> str:
+    """Ask the arbiters to link the sender to `who`; what he is told."""
+    user = update.effective_user
+    assert user is not None
+    applicant = members.Applicant(user.id, user.full_name, user.username)
+    if await members.ask_link(context.services, who, applicant):
+        return texts.IK_WELCOME.format(name=esc(who.name))
+    return texts.IK_SENT.format(name=esc(who.name))
+
+
+async def decide(update: Update, context: Context, pressed: Link | TakeOver | NoLink) -> Answer:
+    query = update.callback_query
+    assert query is not None
+    if not await is_arbiter(update, context):
+        return Answer(toast=Toast(texts.ONLY_ARBITER, alert=True))
+    who = None if isinstance(pressed, NoLink) else \
+        await members.by_key(context.services, pressed.key)
+    if not isinstance(pressed, NoLink) and who is None:
+        return Answer(toast=Toast(texts.BUTTON_STALE))
+    done = await members.decide(context.services, pressed.user, who, actor=query.from_user.id,
+                                take_over=isinstance(pressed, TakeOver))
+    toast = Toast(texts.ALREADY_HANDLED if done.already else None)
+    if who is None:
+        return Answer(toast=toast, edit=Edit(texts.IK_REFUSED))
+    if done.to_confirm:
+        return Answer(toast=toast, edit=Edit(
+            texts.IK_CONFIRM_TAKE_OVER.format(user=pressed.user, name=esc(who.name)),
+            markup=members.link_buttons(who, pressed.user, take_over=True)))
+    return Answer(toast=toast, edit=Edit(texts.IK_LINKED.format(user=pressed.user,
+                                                                name=esc(done.name))))
+
+
+def register(app: App) -> None:
+    app.add_handler(command("ik", ik))
+    app.add_handler(button((Choose,), chosen))
+    app.add_handler(button((Link, TakeOver, NoLink), decide))

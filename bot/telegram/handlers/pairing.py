@@ -1,0 +1,179 @@
+"""/indeling: the pairing. Arbiters draft (maak), adjust (bye, ruil, opnieuw, wis) and
+publish (bevestig); publishing posts it in the club group and sends each player his game."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from telegram import Update
+
+from bot.flows import members, results, views
+from bot.flows import rounds as flows
+from bot.keyboard import Button, Keyboard
+from bot.language import texts
+from bot.language.formatting import esc
+from bot.services import App, Context, ScheduledRound, open_round
+from bot.telegram.answer import Answer, Edit, Refused, Toast, Write
+from bot.telegram.callbacks import Swap
+from bot.telegram.handlers.common import (
+    actor,
+    arbiter_only,
+    button,
+    command,
+    find_member,
+    is_arbiter,
+)
+
+
+async def indeling(update: Update, context: Context) -> Answer | Write:
+    args = [a.lower() for a in context.args or []]
+    actions = {"maak": make, "opnieuw": make, "bevestig": publish, "bye": bye, "ruil": swap,
+               "wis": clear, "afwezig": absent, "erbij": arrived}
+    if args:
+        action = actions.get(args[0])
+        if action is None:
+            return Answer(texts.INDELING_USAGE)
+        return await arbiter_only(action)(update, context)
+    shown = await views.pairing_text(context.services, arbiter=await is_arbiter(update, context))
+    return Answer(texts.INDELING_NONE if shown is None else shown)
+
+
+async def _open_round(context: Context) -> ScheduledRound:
+    """The round not yet published; refused if there is none."""
+    upcoming = await open_round(context.services)
+    if upcoming is None:
+        raise Refused(texts.NO_ROUND_TO_PAIR)
+    return upcoming
+
+
+async def make(update: Update, context: Context) -> Answer:
+    upcoming = await _open_round(context)
+    made = await flows.draft(context.services, upcoming.number, actor=actor(update))
+    return Answer(await flows.draft_text(context.services, made, texts.INDELING_DRAFT_TITLE))
+
+
+async def clear(update: Update, context: Context) -> Answer:
+    """Forget every fix the arbiter made for the open round (the next draft is free)."""
+    upcoming = await _open_round(context)
+    cleared = await flows.clear_fixes(context.services, upcoming.number, actor=actor(update))
+    return Answer((texts.FIXES_CLEARED if cleared else texts.NO_FIXES_TO_CLEAR)
+                  .format(round=upcoming.number))
+
+
+async def swap(update: Update, context: Context) -> Answer:
+    """A and B change places in the draft; those boards stay fixed when re-pairing."""
+    upcoming = await open_round(context.services)
+    words = " ".join((context.args or [])[1:]).replace(",", " , ").split()
+    if upcoming is None or len(words) < 2:
+        return Answer(texts.INDELING_USAGE)
+    a, b = await _two_members(context, words)
+    made = await flows.swap(context.services, upcoming.number, a.code, b.code,
+                            actor=actor(update))
+    return Answer(texts.NO_DRAFT_YET if made is None else
+                  await flows.draft_text(context.services, made, texts.INDELING_DRAFT_TITLE))
+
+
+async def _two_members(context: Context,
+                       words: list[str]) -> tuple[members.Member, members.Member]:
+    """Two members from `A en B`, `A, B` or `A B`: with a separator, its two sides; without,
+    the one way to split the words into two names that each fit one member."""
+    lowered = [w.lower() for w in words]
+    cut = next((k for k, w in enumerate(lowered) if w in (",", "en")), None)
+    if cut is not None:
+        sides = [" ".join(words[:cut]), " ".join(words[cut + 1:])]
+        left, right = [await members.matching(context.services, side) for side in sides]
+        if (len(left) == 1 and len(right) > 1) or (len(right) == 1 and len(left) > 1):
+            raise _which(*((left[0], right, sides[1]) if len(left) == 1
+                           else (right[0], left, sides[0])))
+        found = (await find_member(context, sides[0]), await find_member(context, sides[1]))
+    else:
+        splits = []
+        for k in range(1, len(words)):
+            left = await members.matching(context.services, " ".join(words[:k]))
+            right = await members.matching(context.services, " ".join(words[k:]))
+            if len(left) == 1 and len(right) == 1:
+                splits.append((left[0], right[0]))
+        if len(splits) != 1:
+            raise Refused(texts.SWAP_WHO.format(text=esc(" ".join(words))))
+        found = splits[0]
+    if found[0].code == found[1].code:
+        raise Refused(texts.SWAP_SAME.format(name=esc(found[0].name)))
+    return found
+
+
+def _which(known: members.Member, candidates: list[members.Member], typed: str) -> Refused:
+    """One name is clear, the other fits several members: ask which, with a button each."""
+    buttons = Keyboard.of([Button(texts.SWAP_WITH.format(a=known.name, b=m.name),
+                                  Swap(members.key_of(known), members.key_of(m)).pack())]
+                          for m in candidates[:8])
+    return Refused(texts.SWAP_WHICH.format(name=esc(typed)), markup=buttons)
+
+
+async def swap_button(update: Update, context: Context, pressed: Swap) -> Answer:
+    """The arbiter chose whom `_which` meant: swap those two, and show the draft."""
+    query = update.callback_query
+    assert query is not None
+    if not await is_arbiter(update, context):
+        return Answer(toast=Toast(texts.ONLY_ARBITER, alert=True))
+    a = await members.by_key(context.services, pressed.first)
+    b = await members.by_key(context.services, pressed.second)
+    upcoming = await open_round(context.services)
+    if a is None or b is None or upcoming is None:
+        return Answer(toast=Toast(texts.BUTTON_STALE))
+    made = await flows.swap(context.services, upcoming.number, a.code, b.code,
+                            actor=query.from_user.id)
+    return Answer(edit=Edit(texts.NO_DRAFT_YET if made is None else
+                            await flows.draft_text(context.services, made,
+                                                   texts.INDELING_DRAFT_TITLE)))
+
+
+async def bye(update: Update, context: Context) -> Answer:
+    """A volunteer for the bye; the round is paired again around him."""
+    upcoming = await open_round(context.services)
+    name = " ".join((context.args or [])[1:])
+    if upcoming is None or not name:
+        return Answer(texts.INDELING_USAGE)
+    who = await find_member(context, name)
+    done = await flows.volunteer_bye(context.services, upcoming.number, who.code,
+                                     actor=actor(update))
+    if not done.plays:
+        return Answer(texts.BYE_NOT_PLAYING.format(name=esc(who.name)))
+    if done.made is None:
+        return Answer(texts.BYE_EVEN.format(count=done.present))
+    return Answer(await flows.draft_text(context.services, done.made,
+                                         texts.INDELING_DRAFT_TITLE))
+
+
+async def publish(update: Update, context: Context) -> Answer:
+    done = await flows.publish(context.services, actor=actor(update))
+    note = texts.published(done.round, done.players)
+    if done.unlinked:
+        note += "\n" + texts.PUBLISH_UNLINKED.format(names=", ".join(esc(n)
+                                                                    for n in done.unlinked))
+    return Answer(note)
+
+
+async def absent(update: Update, context: Context) -> Answer:
+    """`/indeling afwezig NAAM`: he did not come to his board."""
+    return await _at_the_board(update, context, flows.absent_at_board)
+
+
+async def arrived(update: Update, context: Context) -> Answer:
+    """`/indeling erbij NAAM`: he came after all."""
+    return await _at_the_board(update, context, flows.arrived)
+
+
+async def _at_the_board(update: Update, context: Context,
+                        change: Callable[..., Awaitable[flows.NightChange]]) -> Answer:
+    name = " ".join((context.args or [])[1:])
+    if not name:
+        return Answer(texts.INDELING_USAGE)
+    who = await find_member(context, name)
+    done = await change(context.services, who.code, actor=actor(update))
+    return Answer(await flows.night_text(context.services, done),
+                  then=results.standings_follow(context.services) if done.completed else None)
+
+
+def register(app: App) -> None:
+    app.add_handler(command("indeling", indeling))
+    app.add_handler(button((Swap,), swap_button))

@@ -1,0 +1,132 @@
+"""/uitslag: players report, the opponent confirms with a button, the arbiter settles."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from telegram import Update
+
+from bot.flows import members, results
+from bot.keyboard import Button, Keyboard
+from bot.language import texts
+from bot.language.formatting import esc
+from bot.services import App, Context
+from bot.telegram.answer import Answer, Edit, Toast
+from bot.telegram.callbacks import Confirm, Dispute, Report, ReportFor
+from bot.telegram.handlers.common import button, command, is_arbiter, member, number
+from core.season import Result
+
+SPELLINGS = {"remise": "1/2-1/2", "=": "1/2-1/2", "½": "1/2-1/2", "r": "1/2-1/2"}
+
+
+def parse_result(text: str) -> Result | None:
+    try:
+        return Result.parse(SPELLINGS.get(text.lower(), text))
+    except ValueError:
+        return None
+
+
+async def uitslag(update: Update, context: Context) -> Answer:
+    args = list(context.args or [])
+    if await is_arbiter(update, context) and args and number(args[0]) is not None:
+        return await _arbiter_enters(update, context, args)
+    result = parse_result(args[0]) if len(args) == 1 else None
+    if result is None:
+        board_first = len(args) >= 2 and number(args[0]) is not None \
+            and parse_result(args[1]) is not None
+        return Answer(texts.UITSLAG_ONLY_OWN if board_first
+                      else texts.UITSLAG_USAGE)
+    who = await member(update, context)
+    message = update.effective_message
+    assert message is not None and update.effective_user is not None
+    original = message.reply_to_message
+    done = await results.report(
+        context.services, who, result, actor=update.effective_user.id,
+        replied_to=None if original is None else (message.chat_id, original.message_id))
+    if isinstance(done, results.WhichRound):
+        return Answer(texts.WHICH_ROUND.format(result=done.result), markup=which_buttons(done))
+    if done is None:
+        return Answer(texts.NO_PUBLISHED_ROUND)
+    return Answer(reported(done), then=_follow(context, done.completed))
+
+
+def which_buttons(which: results.WhichRound) -> Keyboard:
+    return Keyboard.of([Button(
+        texts.WHICH_ROUND_BUTTON.format(round=number, opponent=opponent),
+        ReportFor(number, board, which.result.value).pack())]
+        for number, board, opponent in which.games)
+
+
+async def _arbiter_enters(update: Update, context: Context, args: list[str]) -> Answer:
+    result = parse_result(args[1]) if len(args) >= 2 else None
+    named = len(args) == 4 and args[2].lower() == "ronde" and number(args[3]) is not None
+    if result is None or (len(args) > 2 and not named):
+        return Answer(texts.UITSLAG_USAGE_ARBITER)
+    assert update.effective_user is not None
+    done = await results.correct(context.services, int(args[3]) if named else None,
+                                 int(args[0]), result, actor=update.effective_user.id)
+    if done is None:
+        return Answer(texts.UITSLAG_USAGE_ARBITER)
+    return Answer(reported(done), drop=done.stale, then=_follow(context, done.completed))
+
+
+def _follow(context: Context, completed: bool) -> Callable[[], Awaitable[None]] | None:
+    """The standings posted after the commit, when the answer completed a round."""
+    return results.standings_follow(context.services) if completed else None
+
+
+def reported(done: results.Reported) -> str:
+    if done.outcome is results.Outcome.CONFLICT:
+        return texts.RESULT_CONFLICT.format(opponent=esc(done.opponent), round=done.round,
+                                            board=done.board, words=done.words)
+    if done.outcome is results.Outcome.UNCHANGED:
+        return texts.RESULT_UNCHANGED.format(round=done.round, board=done.board,
+                                             words=done.words, opponent=esc(done.opponent))
+    if done.outcome is results.Outcome.RECORDED:
+        return texts.RESULT_RECORDED.format(round=done.round, board=done.board,
+                                            words=done.words, opponent=esc(done.opponent))
+    return texts.RESULT_FINAL.format(round=done.round, board=done.board, words=done.words)
+
+
+async def confirm_button(update: Update, context: Context, pressed: Confirm | Dispute) -> Answer:
+    query = update.callback_query
+    assert query is not None
+    verdict, said = await results.confirm(context.services, query.from_user.id, pressed.round,
+                                          pressed.board, pressed.result,
+                                          agrees=isinstance(pressed, Confirm))
+    if verdict is results.Confirmation.NOT_YOURS:
+        return Answer(toast=Toast(texts.NOT_YOUR_BUTTON, alert=True))
+    if verdict is results.Confirmation.DISPUTED:
+        return Answer(edit=Edit(texts.DISPUTED))
+    if verdict is results.Confirmation.ALREADY_HANDLED:
+        return Answer(edit=Edit(texts.ALREADY_HANDLED))
+    return Answer(edit=Edit(texts.CONFIRMED.format(words=said)),
+                  then=_follow(context, verdict is results.Confirmation.COMPLETED))
+
+
+async def result_button(update: Update, context: Context,
+                        pressed: Report | ReportFor) -> Answer:
+    """A result tapped under a player's own pairing message, or under the question which
+    round a typed result is for: as `/uitslag` for that round. The question is replaced by
+    the answer; the pairing keeps its buttons."""
+    query = update.callback_query
+    assert query is not None
+    who = await members.of_user(context.services, query.from_user.id)
+    if who is None or await results.board_of(context.services, pressed.round,
+                                             who) != pressed.board:
+        return Answer(toast=Toast(texts.NOT_YOUR_BUTTON, alert=True))
+    done = await results.report(context.services, who, Result(pressed.result), replied_to=None,
+                                actor=query.from_user.id, tapped_in=pressed.round)
+    if not isinstance(done, results.Reported):
+        said, completed = texts.NO_PUBLISHED_ROUND, False
+    else:
+        said, completed = reported(done), done.completed
+    if isinstance(pressed, ReportFor):
+        return Answer(edit=Edit(said), then=_follow(context, completed))
+    return Answer(reply=said, then=_follow(context, completed))
+
+
+def register(app: App) -> None:
+    app.add_handler(command("uitslag", uitslag))
+    app.add_handler(button((Confirm, Dispute), confirm_button))
+    app.add_handler(button((Report, ReportFor), result_button))

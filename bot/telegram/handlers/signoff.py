@@ -1,0 +1,186 @@
+"""/afmelden and /aanmelden: members sign off (or undo it); arbiters on a member's behalf."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+
+from telegram import Update
+
+from bot.flows import members, signoff
+from bot.language import phrases, texts
+from bot.language.formatting import esc, show_date, show_moment
+from bot.services import App, Context, open_round, schedule
+from bot.telegram.answer import Answer, Refused, Toast, Write
+from bot.telegram.callbacks import Attendance
+from bot.telegram.handlers.common import button, command, is_arbiter, member, typed_in_english
+from core.preview import Earning
+from core.season import Absence, AbsenceReason, ExternalDay
+
+
+def grammar(update: Update) -> phrases.Grammar:
+    """The grammar of the language the command was typed in."""
+    return phrases.ENGLISH if typed_in_english(update) else phrases.DUTCH
+
+
+async def _target(update: Update, context: Context, words: list[str],
+                  arbiter: bool) -> tuple[members.Member, list[str]]:
+    """Who signs off: an arbiter may name a member first; a member only himself (naming
+    someone else is refused, not read as his reason)."""
+    named, rest = await members.named_first(context.services, words)
+    if arbiter and named is not None:
+        return named, rest
+    me = await member(update, context)
+    if named is None:
+        return me, words
+    if named.code != me.code:
+        raise Refused(texts.ONLY_YOURSELF.format(name=esc(named.name)))
+    return me, rest
+
+
+async def afmelden(update: Update, context: Context) -> Answer | Write:
+    """Priced first from the season as committed, outside any transaction (a large season
+    takes a while); then stored, and answered, in one."""
+    services = context.services
+    words = list(context.args or [])
+    arbiter = await is_arbiter(update, context)
+    who, words = await _target(update, context, words, arbiter)
+    today = services.clock().astimezone(services.settings.timezone).date()
+    upcoming = await open_round(services)
+    parsed = await asyncio.to_thread(phrases.parse, words, await schedule(services),
+                                     None if upcoming is None else upcoming.number, today,
+                                     grammar(update))
+    if parsed.problem:
+        return Answer(parsed.problem + "\n" + texts.AFMELDEN_USAGE)
+    if parsed.reason in phrases.REQUESTED_BYES and not arbiter:
+        return Answer(texts.REQUESTED_BYE_BY_ARBITER)
+    message = update.effective_message
+    assert message is not None and update.effective_user is not None
+    actor = update.effective_user.id
+    if not parsed.rounds:
+        if upcoming is None:
+            return Answer(texts.SIGN_OFF_NO_ROUND if who.telegram_id == actor
+                          else texts.SIGN_OFF_NO_ROUND_FOR.format(name=esc(who.name)))
+        parsed.rounds = [upcoming.number]
+    request = signoff.Request(tuple(parsed.rounds), parsed.reason, parsed.day, parsed.note)
+    early = await signoff.prices(services, who, request)
+
+    async def store() -> Answer:
+        done = await signoff.sign_off(services, who, request, sent_at=message.date, actor=actor,
+                                      correction=arbiter and who.telegram_id != actor,
+                                      early=early)
+        return Answer(signed_off_text(done, services.settings.timezone,
+                                      for_self=who.telegram_id == actor))
+    return Write(store)
+
+
+def signed_off_text(done: signoff.SignOffReport, zone: dt.tzinfo, *, for_self: bool) -> str:
+    """Each round on its line; the cap on paid sign-offs said once, where it matters."""
+    lines = []
+    about = None if for_self else esc(done.who.name)
+    for one in done.rounds:
+        when = show_date(one.date)
+        if one.late_after is not None:
+            lines.append(texts.SIGNED_OFF_LATE.format(
+                who=esc(done.who.name), round=one.round, date=when,
+                deadline=show_moment(one.late_after, zone)))
+            continue
+        kind = texts.SIGNED_OFF_FOR.get(Absence(done.who.code, one.reason, one.day).kind, "")
+        if one.kept:
+            lines.append(texts.SIGNED_OFF_KEPT.format(who=esc(done.who.name), round=one.round,
+                                                      date=when, kind=kind))
+            continue
+        earns = "" if one.price is None else texts.earns(one.price, done.decimals, about)
+        lines.append(texts.SIGNED_OFF.format(who=esc(done.who.name), round=one.round,
+                                             date=when, kind=kind, earns=earns).rstrip())
+    caps = {one.price.cap for one in done.rounds if one.price is not None
+            and one.price.earning in (Earning.LATER, Earning.POINTS) and one.price.cap is not None}
+    lines += [texts.EARNS_CAP.format(cap=cap) for cap in caps]
+    return "\n".join(lines)
+
+
+async def aanmelden(update: Update, context: Context) -> Answer:
+    """A flexible member signs on (he plays only then); a fixed one takes a sign-off back.
+    The rounds are named as for /afmelden."""
+    services = context.services
+    words = list(context.args or [])
+    arbiter = await is_arbiter(update, context)
+    who, words = await _target(update, context, words, arbiter)
+    today = services.clock().astimezone(services.settings.timezone).date()
+    upcoming = await open_round(services)
+    planned = await schedule(services)
+    parsed = await asyncio.to_thread(phrases.parse, words, planned,
+                                     None if upcoming is None else upcoming.number, today,
+                                     grammar(update))
+    if parsed.problem or parsed.note:
+        return Answer(parsed.problem
+                      or texts.NOT_A_ROUND.format(text=esc(parsed.note.split()[0])))
+    chosen = parsed.rounds or ([upcoming.number] if upcoming else [])
+    if not chosen:
+        return Answer(texts.NO_OPEN_ROUND)
+    message = update.effective_message
+    assert message is not None and update.effective_user is not None
+    actor = update.effective_user.id
+    if not who.flexible:
+        for number_ in chosen:
+            await signoff.cancel(services, who, number_, sent_at=message.date, actor=actor,
+                                 correction=arbiter)
+        return Answer("\n".join(texts.AANMELDEN_DONE.format(round=n) for n in chosen))
+    fresh = await signoff.sign_on(services, who, chosen, sent_at=message.date, actor=actor,
+                                  correction=arbiter)
+    when = {r.number: r.date for r in planned}
+    return Answer("\n".join(
+        (texts.SIGNED_ON if new else texts.SIGNED_ON_ALREADY).format(
+            name=esc(who.name), round=n, date=show_date(when.get(n), today))
+        for n, new in zip(chosen, fresh, strict=True)))
+
+
+async def attendance_button(update: Update, context: Context,
+                            pressed: Attendance) -> Answer | Write:
+    """Ik speel / Ik kan niet / Extern under a reminder: what the member answers for
+    himself, said back in a toast only he sees. Who is not linked is sent to the bot. The
+    price is worked out before the write, so the writer's lock is held only for storing."""
+    query = update.callback_query
+    assert query is not None
+    services = context.services
+    who = await members.of_user(services, query.from_user.id)
+    if who is None:
+        return Answer(toast=Toast(texts.ATTEND_UNLINKED,
+                                  url=f"https://t.me/{context.bot.username}?start=koppelen"))
+    pressed_at = services.clock()  # a press carries no time of its own
+    if pressed.choice == "play":
+        async def plays() -> Answer:
+            await signoff.plays(services, who, pressed.round, sent_at=pressed_at,
+                                actor=query.from_user.id)
+            return Answer(toast=Toast(texts.ATTEND_PLAYING.format(round=pressed.round),
+                                      alert=True))
+        return Write(plays)
+    reason, day = (AbsenceReason.EXTERNAL, ExternalDay.CLUB_NIGHT) if pressed.choice == "ext" \
+        else (AbsenceReason.NOTICE, None)
+    request = signoff.Request((pressed.round,), reason, day, "")
+    early = await signoff.prices(services, who, request)
+
+    async def signs_off() -> Answer:
+        done = await signoff.sign_off(services, who, request, sent_at=pressed_at,
+                                      actor=query.from_user.id, correction=False, early=early)
+        return Answer(toast=Toast(signed_off_text(done, services.settings.timezone,
+                                                  for_self=True), alert=True))
+    return Write(signs_off)
+
+
+async def herinnering(update: Update, context: Context) -> Answer:
+    words = [w.lower() for w in context.args or []]
+    if words not in (["aan"], ["uit"]):
+        return Answer(texts.HERINNERING_USAGE)
+    who = await member(update, context)
+    assert update.effective_user is not None
+    await members.set_reminder(context.services, who, words == ["aan"],
+                               actor=update.effective_user.id)
+    return Answer(texts.HERINNERING_ON if words == ["aan"] else texts.HERINNERING_OFF)
+
+
+def register(app: App) -> None:
+    app.add_handler(command("afmelden", afmelden, reads_first=True, own_words=True))
+    app.add_handler(command("aanmelden", aanmelden, own_words=True))
+    app.add_handler(command("herinnering", herinnering))
+    app.add_handler(button((Attendance,), attendance_button, reads_first=True))

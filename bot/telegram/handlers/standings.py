@@ -1,0 +1,115 @@
+"""/stand (the standings; top part in the group), /stand mij (my points round by round),
+/mijn (my sign-offs and my next game)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from telegram import Update
+from telegram.constants import ChatType
+
+from bot.files import announce, messages
+from bot.flows import views
+from bot.flows.members import Member
+from bot.language import i18n, texts
+from bot.language.formatting import esc
+from bot.language.i18n import number
+from bot.services import App, Context
+from bot.telegram.answer import Answer, File
+from bot.telegram.handlers.common import command, member, own_language
+from core.numbers import format_number
+from core.rules import Titles
+from core.season import Season
+from core.standings import compute_standings
+from core.titles import period_groups, subgroups
+
+
+async def stand(update: Update, context: Context) -> Answer:
+    view = (context.args or [""])[0].lower()
+    if view == "vorig":
+        return await _previous(context)
+    if view in VIEWS:  # groups exist from the initial ranking on
+        return await VIEWS[view](await views.season(context.services))
+    shown = await views.standings(context.services, i18n.current())
+    if shown.after_round == 0:
+        return Answer(texts.STAND_EMPTY)
+    if view == "mij":
+        who = await member(update, context)
+        language = await own_language(update, context)
+        mine = await views.breakdown(context.services, who.code, language)
+        if mine.table is None:  # joined after the last complete round
+            with i18n.use(language):
+                return Answer(texts.STAND_NOT_YET.format(round=mine.joined))
+        return Answer(personal=f"<pre>{esc(mine.table)}</pre>")
+    chat = update.effective_chat
+    private = chat is None or chat.type == ChatType.PRIVATE
+    button = await views.page_button(context.services, private=private)
+    if not private:
+        return Answer(shown.group + "\n" + texts.STAND_GROUP_MORE, markup=button)
+    return Answer(shown.full, markup=button)
+
+
+async def _previous(context: Context) -> Answer:
+    """The final standings of the season before this one."""
+    season = await views.previous_season(context.services)
+    if season is None:
+        return Answer(texts.STAND_NO_PREVIOUS)
+    final = await asyncio.to_thread(compute_standings, season)
+    return Answer(texts.STAND_PREVIOUS.format(season=esc(season.name)) + "\n"
+                  + messages.standings_table(final, season.rules.display_decimals))
+
+
+async def periode(season: Season) -> Answer:
+    if season.rules.titles is not Titles.PERIOD_GROUPS:
+        return Answer(texts.NO_PERIOD_GROUPS)
+    current = season.rules.period_of(min(season.complete_rounds + 1,
+                                         season.rules.planned_rounds))
+    return Answer(announce.period_tables(season, period_groups(season, current)))
+
+
+async def groep(season: Season) -> Answer:
+    if season.rules.titles is not Titles.SUBGROUPS:
+        return Answer(texts.NO_SUBGROUPS)
+    return Answer(announce.subgroup_tables(season, subgroups(season)))
+
+
+async def kruistabel(season: Season) -> Answer:
+    """Too wide for a chat: sent as a web page that scrolls sideways on a phone."""
+    from bot.web.pages import Site
+
+    page = await asyncio.to_thread(lambda: Site(season).crosstable())
+    return Answer(file=File(page.encode(), texts.CROSSTABLE_FILE, texts.CROSSTABLE_CAPTION.format(
+        round=season.complete_rounds)))
+
+
+VIEWS = {"periode": periode, "groep": groep, "kruistabel": kruistabel}
+
+
+async def mijn(update: Update, context: Context) -> Answer:
+    who = await member(update, context)
+    with i18n.use(await own_language(update, context)):
+        return Answer(personal=await _mine(context, who))
+
+
+async def _mine(context: Context, who: Member) -> str:
+    """A member's own summary, in the language of the moment."""
+    mine = await views.mine(context.services, who)
+    lines = []
+    if mine.place is not None:
+        lines.append(texts.MIJN.format(
+            name=esc(who.name), rank=mine.place.rank, value=format_number(mine.place.value, 0),
+            score=number(mine.place.score, mine.decimals)))
+    lines.append(texts.MIJN_SIGNOFFS.format(rounds=", ".join(map(str, mine.signed_off)))
+                 if mine.signed_off else texts.MIJN_NO_SIGNOFFS)
+    for game in mine.games:
+        lines.append(texts.MIJN_GAME.format(
+            round=game.round, board=game.board,
+            colour=texts.COLOURS_WORD["white" if game.white else "black"],
+            opponent=esc(game.opponent), result="" if game.result is None else f" ({game.result})"))
+    lines += [texts.MIJN_BYE.format(round=number) for number in mine.bye_rounds]
+    return "\n".join(lines)
+
+
+def register(app: App) -> None:
+    app.add_handler(command("stand", stand, reads_only=True))
+    app.add_handler(command("mijn", mijn, reads_only=True))

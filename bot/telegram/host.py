@@ -1,0 +1,250 @@
+"""Many clubs in one process (`keizerbot host`, issue 27): each club's bot with its own token,
+store, arbiters, rules and season; their pages and webhooks on one web server (a path per
+club), their standings in shared worker processes, their stores on one pool of PostgreSQL
+connections.
+
+Each club runs as a `Runtime` of its own: its own inbox and outbox, its own flood limits (a
+rate limiter per bot, as Telegram counts them) and its own scheduled jobs, so a club never
+waits on another beyond what the database needs, and a failure in one club's round stays in
+that club. A club whose bot cannot start is tried again later (Telegram or the database
+away) or left out until its token is put right; the others run on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import datetime as dt
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from telegram.error import InvalidToken, TelegramError
+
+from bot.config import Config
+from bot.services import utc_now
+from bot.telegram.runtime import ClubRuntime, Shared
+from bot.web.server import WebServer
+from bot.worker import Processes
+from storage.errors import StoreError
+from storage.sql import POSTGRES_SCHEMES
+
+log = logging.getLogger(__name__)
+
+CLUB: contextvars.ContextVar[int | None] = contextvars.ContextVar("club", default=None)
+"""The club whose work this is: set in each club's task, and so in every task, job and
+update its bot starts from there."""
+
+
+class ClubInLog(logging.Filter):
+    """Each log line names its club (`%(club)s`: `club 3: `, or nothing for the host's own)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        club = CLUB.get()
+        record.club = "" if club is None else f"club {club}: "
+        return True
+
+REFRESH_SECONDS = 60.0
+"""How often the host looks for clubs added or removed (`keizerbot clubs`)."""
+RETRY_SECONDS = (5.0, 300.0)
+"""The first and the longest wait before a club whose bot could not start is tried again."""
+STARTING_AT_ONCE = 16
+"""Clubs started side by side: a start is a handful of calls to Telegram and the store."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hosted:
+    """A club as the host runs it."""
+
+    id: int
+    name: str
+    token: str
+    store: Path | str
+    """The PostgreSQL database the clubs share, or the club's own SQLite file."""
+
+
+Source = Callable[[], Awaitable[list[Hosted]]]
+"""The clubs to run now (read again every REFRESH_SECONDS)."""
+
+
+def postgres_clubs(dsn: str) -> Source:
+    """The clubs of a PostgreSQL database, as `keizerbot clubs` keeps them."""
+    async def read() -> list[Hosted]:
+        from storage import postgres
+
+        return [Hosted(c.id, c.name, c.token, dsn) for c in await postgres.clubs(dsn)]
+    return read
+
+
+def club_config(config: Config, club: Hosted) -> Config:
+    """The host's settings as one club's bot takes them. The arbiters are each club's own
+    (`keizerbot clubs add --arbiter`), never the host's; a Mini App's short name belongs to
+    one bot at @BotFather, so the groups get the plain link to the club's pages instead."""
+    postgres = isinstance(club.store, str) and club.store.startswith(POSTGRES_SCHEMES)
+    return replace(config, token=club.token, database=club.store,
+                   club=club.id if postgres else None, arbiters=(), web_app="",
+                   public_url=f"{config.public_url}/{club.id}" if config.public_url else "")
+
+
+class Host:
+    """`start` and `stop`, like a `SingleClub`; `running` holds the clubs that run. The host
+    keeps what its clubs share (the pool, the claims, the worker processes, the web server);
+    each club's `ClubRuntime` opens and closes the rest."""
+
+    def __init__(self, config: Config, clubs: Source, *,
+                 clock: Callable[[], dt.datetime] = utc_now, flood_limits: bool = True,
+                 connections: int = 10, processes: int = 1,
+                 known: Callable[[str], None] = lambda token: None) -> None:
+        """`connections`: the PostgreSQL connections the clubs share; `processes`: the
+        standings workers they share; `known` is told each club's token (kept out of the
+        log)."""
+        self.config, self.clubs, self.clock = config, clubs, clock
+        self.flood_limits, self.connections = flood_limits, connections
+        self.known = known
+        self.processes = Processes(processes)
+        self.running: dict[int, ClubRuntime] = {}
+        self.web: WebServer | None = None
+        self._pool: Any = None
+        self._claims: Any = None
+        self._starting: dict[int, asyncio.Task[None]] = {}
+        self._gate = asyncio.Semaphore(STARTING_AT_ONCE)
+        self._refresher: asyncio.Task[None] | None = None
+        self._refused: dict[int, str] = {}
+        """Clubs whose token Telegram refused, with that token: tried again once it changes."""
+
+    @property
+    def _postgres(self) -> str | None:
+        store = self.config.database
+        return store if isinstance(store, str) and store.startswith(POSTGRES_SCHEMES) else None
+
+    async def start(self) -> None:
+        """Raises StoreError (the database cannot be reached) or OSError (the port); a club
+        that cannot start does not stop the others."""
+        dsn = self._postgres
+        if dsn is not None:
+            from storage import postgres
+
+            try:
+                self._pool = await postgres.club_pool(dsn, self.connections)
+                self._claims = await postgres.Claims.connect(dsn)
+            except BaseException as exc:
+                await self._close_store()
+                problem = postgres.problem_of(exc)
+                if problem is not None:
+                    raise StoreError(problem, path=postgres.shown(dsn), reason=exc) from exc
+                raise
+        if self.config.web_port is not None:
+            self.web = WebServer(self.config.web_port, host=self.config.web_host)
+            try:
+                await self.web.start()
+            except OSError:
+                await self.web.stop()
+                await self._close_store()
+                raise
+        await asyncio.gather(*(tried.wait() for tried in await self.refresh()))
+        self._refresher = asyncio.create_task(self._refresh_often(), name="clubs")
+
+    async def stop(self) -> None:
+        tasks = [*self._starting.values(), *filter(None, [self._refresher])]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*(self._stop(club) for club in list(self.running)),
+                             return_exceptions=True)
+        if self.web is not None:
+            await self.web.stop()
+        self.processes.close()
+        await self._close_store()
+
+    async def _close_store(self) -> None:
+        if self._claims is not None:
+            await self._claims.close()
+        if self._pool is not None:
+            await self._pool.close()
+        self._claims = self._pool = None
+
+    async def refresh(self) -> list[asyncio.Event]:
+        """Start the clubs that are new, stop those that were removed. Returns, for each
+        club it starts, an event set once it was tried (it may be tried again later)."""
+        wanted = {club.id: club for club in await self.clubs()}
+        for gone in set(self.running) - set(wanted):
+            log.info("club %d was removed; stopping it", gone)
+            await self._stop(gone)
+        tried = []
+        for number, club in wanted.items():
+            if number not in self.running and number not in self._starting and \
+                    self._refused.get(number) != club.token:
+                self.known(club.token)
+                tried.append(asyncio.Event())
+                task = asyncio.create_task(self._keep_trying(club, tried[-1]),
+                                           name=f"club-{number}")
+                self._starting[number] = task
+                task.add_done_callback(self._started)
+        return tried
+
+    def _started(self, task: asyncio.Task[None]) -> None:
+        self._starting = {n: t for n, t in self._starting.items() if t is not task}
+
+    async def _refresh_often(self) -> None:
+        while True:
+            await asyncio.sleep(REFRESH_SECONDS)
+            try:
+                await self.refresh()
+            except Exception as exc:  # the database away: the running clubs run on
+                log.warning("could not read the clubs: %s", exc)
+
+    async def _keep_trying(self, club: Hosted, tried: asyncio.Event) -> None:
+        CLUB.set(club.id)  # this task's own context, which the club's bot starts from
+        wait = RETRY_SECONDS[0]
+        while True:
+            try:
+                async with self._gate:
+                    if await self._start(club):
+                        return
+            except InvalidToken:
+                log.error("club %d (%s): Telegram refuses its token; give the right one with "
+                          "`keizerbot clubs token %d --token ...`", club.id, club.name, club.id)
+                self._refused[club.id] = club.token
+                return
+            except (StoreError, TelegramError, OSError) as exc:  # away for now: try again
+                log.warning("club %d (%s) did not start (%s); trying again in %.0f s",
+                            club.id, club.name, exc, wait)
+            except Exception:  # a fault of ours: said in full, and it stays in this club
+                log.exception("club %d (%s) did not start; trying again in %.0f s",
+                              club.id, club.name, wait)
+            finally:
+                tried.set()
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, RETRY_SECONDS[1])
+
+    async def _start(self, club: Hosted) -> bool:
+        """False: another process runs the club (tried again later)."""
+        config = club_config(self.config, club)
+        if self._claims is not None and not await self._claims.claim(club.id):
+            log.warning("club %d (%s) runs in another process", club.id, club.name)
+            return False
+        shared = Shared(self.processes, self.web, self._pool, exclusive=self._claims is None)
+        runtime = ClubRuntime(config, shared, clock=self.clock, flood_limits=self.flood_limits,
+                              path=str(club.id))
+        try:
+            await runtime.start()  # closes what it opened when it fails
+        except BaseException:
+            await self._release(club.id)
+            raise
+        self.running[club.id] = runtime
+        log.info("club %d (%s) runs", club.id, club.name)
+        return True
+
+    async def _stop(self, club: int) -> None:
+        runtime = self.running.pop(club, None)
+        if runtime is not None:
+            await runtime.stop()
+        await self._release(club)
+
+    async def _release(self, club: int) -> None:
+        if self._claims is not None:
+            with contextlib.suppress(Exception):
+                await self._claims.release(club)

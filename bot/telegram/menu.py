@@ -1,0 +1,56 @@
+"""The command menus Telegram shows beside the text field: for members everywhere, for each
+arbiter in his chat, in every language (Telegram shows the one of the member's app; the
+source language where it has none of ours). A convenience: the commands work without them."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import (
+    Bot,
+    BotCommand,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeChat,
+    BotCommandScopeDefault,
+)
+from telegram.error import TelegramError
+
+from bot.language import i18n, texts
+from bot.language.vocabulary import ENGLISH
+
+log = logging.getLogger(__name__)
+
+
+def commands(*, arbiter: bool) -> list[tuple[str, str]]:
+    """The command menu in the language of the moment: each command by its name in that
+    language (`/afmelden`, `/signoff`) and what it does."""
+    names = {} if i18n.current() == i18n.SOURCE else ENGLISH
+    menu = {**texts.COMMAND_MENU, **(texts.ARBITER_MENU if arbiter else {})}
+    return [(names.get(name, name), text) for name, text in menu.items()]
+
+
+def _listed(language: str, *, arbiter: bool) -> list[BotCommand]:
+    with i18n.use(language):
+        return [BotCommand(*c) for c in commands(arbiter=arbiter)]
+
+
+async def set_menus(bot: Bot, arbiters: list[int]) -> None:
+    """Every menu, in every language (at start: the arbiters may have changed)."""
+    for spoken in i18n.LANGUAGES:
+        code = None if spoken == i18n.SOURCE else spoken
+        members = _listed(spoken, arbiter=False)
+        for scope in (BotCommandScopeDefault(), BotCommandScopeAllPrivateChats()):
+            await bot.set_my_commands(members, scope=scope, language_code=code)
+        arbiter_menu = _listed(spoken, arbiter=True)
+        for arbiter in arbiters:
+            await bot.set_my_commands(arbiter_menu, scope=BotCommandScopeChat(arbiter),
+                                      language_code=code)
+
+
+async def set_member_menu(bot: Bot, user_id: int, language: str, *, arbiter: bool) -> None:
+    """The menu of this member's private chat, in the language he chose."""
+    try:
+        await bot.set_my_commands(_listed(language, arbiter=arbiter),
+                                  scope=BotCommandScopeChat(user_id))
+    except TelegramError as exc:
+        log.info("no command menu for %d: %s", user_id, exc)

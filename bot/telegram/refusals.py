@@ -1,0 +1,72 @@
+"""What the store and the core refuse, said in the asker's language: he gets the reason (nothing was
+written), and a database that cannot be written is told to the arbiters once an hour."""
+
+from __future__ import annotations
+
+from telegram import Update
+
+from bot.flows import members
+from bot.language import texts
+from bot.language.formatting import esc
+from bot.notices import UNWRITABLE, owe_to_arbiters
+from bot.services import Context, Services
+from bot.telegram.chat import Handler, answer, direct, say
+from core.errors import InvalidInputError
+from core.rounds import RoundState
+from storage.errors import StoreError, StoreProblem
+
+
+def refusing(handler: Handler) -> Handler:
+    """A refusal (unknown player, closed round, a change that would break the season, ...)
+    becomes a reply in the sender's language; nothing was written."""
+    async def guarded(update: Update, context: Context) -> None:
+        try:
+            await handler(update, context)
+        except StoreError as exc:
+            await _say(update, context, texts.NO_SEASON if no_season(exc)
+                       else texts.store_problem(await _in_words(context.services, exc)))
+            if exc.problem in UNWRITABLE and context.services.throttle.first(exc.problem):
+                refused = exc
+                await owe_to_arbiters(context.services, lambda: texts.store_problem(refused),
+                                      fallback=direct(context.bot))
+        except InvalidInputError as exc:
+            await _say(update, context, esc(texts.chat_problems(
+                exc.problems, await _names(context.services))))
+    return guarded
+
+
+async def _say(update: Update, context: Context, text: str) -> None:
+    """A refused command is answered in its chat; a refused button press on the button."""
+    if update.callback_query is not None:
+        await answer(update, text, alert=True)
+    else:
+        await say(update, context, text)
+
+
+async def _names(services: Services) -> dict[str, str]:
+    try:
+        return {m.code: m.name for m in await members.everyone(services)}
+    except StoreError:
+        return {}
+
+
+async def _in_words(services: Services, error: StoreError) -> StoreError:
+    """The refusal with its facts as the user knows them: a player by name, a round's state
+    in words (the store speaks of ids and states)."""
+    facts = dict(error.facts)
+    if "player" in facts:
+        facts["player"] = (await _names(services)).get(facts["player"], facts["player"])
+    if facts.get("state") in {state.value for state in RoundState}:
+        facts["state"] = texts.STATE_WORDS[RoundState(facts["state"])]
+    return StoreError(error.problem, **facts)
+
+
+def club_gone(error: object) -> bool:
+    """The club was removed from a host's database while its bot still ran: it stops at the
+    host's next look, and nobody is left to tell."""
+    return isinstance(error, StoreError) and error.problem is StoreProblem.NO_CLUB
+
+
+def no_season(error: object) -> bool:
+    """No season loaded yet: a state to explain, not an error."""
+    return isinstance(error, StoreError) and error.problem is StoreProblem.NO_SEASON

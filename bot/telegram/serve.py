@@ -1,0 +1,90 @@
+"""`keizerbot` without a subcommand: run the bot until a signal stops it.
+
+Start-up failures become one line in the shell's language (never the token, never a
+traceback). SIGTERM, SIGINT and SIGHUP all stop it, once: a repeated signal during shutdown
+(a supervisor, or `uv run` passing on the signal its process group got) changes nothing, and
+a shutdown that hangs is cut off after STOP_LIMIT seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from typing import Protocol
+
+from telegram.error import InvalidToken, NetworkError
+
+from bot.config import Config
+from bot.language import texts
+from bot.telegram.runtime import SingleClub
+from storage.errors import StoreError
+
+log = logging.getLogger(__name__)
+
+STOP_LIMIT = 15.0
+SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+class StartError(Exception):
+    """The bot could not start; the message (Dutch) says why and what to do."""
+
+
+class RedactToken(logging.Filter):
+    """No log line, and no traceback in one, shows a bot's token (`add` one more: a host's
+    clubs)."""
+
+    def __init__(self, *tokens: str) -> None:
+        super().__init__()
+        self.tokens = {token for token in tokens if token}
+
+    def add(self, token: str) -> None:
+        self.tokens.add(token)
+
+    def _redacted(self, text: str) -> str:
+        for token in self.tokens:
+            text = text.replace(token, "<token>")
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = self._redacted(message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self._redacted(logging.Formatter().formatException(
+                record.exc_info))
+        return True
+
+
+class Service(Protocol):
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+async def serve(config: Config, service: Service | None = None) -> None:
+    """Run the club's bot, or `service` (a host's clubs), until a signal stops it."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in SIGNALS:
+        loop.add_signal_handler(sig, stop.set)
+    runtime = SingleClub(config) if service is None else service
+    try:
+        await runtime.start()
+    except InvalidToken:
+        raise StartError(texts.START_BAD_TOKEN) from None
+    except NetworkError:
+        raise StartError(texts.START_NO_TELEGRAM.format(url=config.base_url)) from None
+    except StoreError as exc:
+        raise StartError(texts.store_problem(exc)) from None
+    except OSError as exc:  # the pages' port is taken, or may not be opened
+        raise StartError(texts.START_WEB_PORT.format(port=config.web_port,
+                                                     reason=exc.strerror)) from None
+    log.info("keizerbot is running; stop it with Ctrl-C or SIGTERM")
+    await stop.wait()
+    log.info("stopping")
+    try:
+        await asyncio.wait_for(runtime.stop(), STOP_LIMIT)
+    except TimeoutError:
+        log.warning("shutdown took longer than %.0f s; stopping anyway", STOP_LIMIT)
