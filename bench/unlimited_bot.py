@@ -14,9 +14,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot import cli
-from bot.telegram import serve
+from bot.telegram import runtime, serve
 
-serve.build = functools.partial(serve.build, flood_limits=False)  # type: ignore[assignment]
+serve.SingleClub = functools.partial(  # type: ignore[misc]
+    runtime.SingleClub, flood_limits=False)
 
 if __name__ == "__main__":
     sys.exit(cli.main())
