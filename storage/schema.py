@@ -118,41 +118,41 @@ def _signoff_table(name: str, reasons: tuple[str, ...]) -> str:
 _EVENTS = (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD"))
 
 
-def _postgres_triggers(tables: tuple[str, ...], function: str) -> str:
-    # Row by row, as SQLite's triggers fire: a write of many rows moves the version as often.
-    return "".join(
+def _triggers(tables: tuple[str, ...], *, name: str, column: str, function: str,
+              when_played: bool = False) -> Step:
+    """Triggers that move `club_version.<column>` on every write to `tables` (`when_played`:
+    only for a round published or complete). SQLite's are named `<table>_<event>_<name>`;
+    PostgreSQL's call `function()` row by row, as SQLite's fire: a write of many rows moves
+    the version as often."""
+    played = "WHEN (SELECT state FROM round WHERE id = {row}.round_id) " \
+        "IN ('published', 'complete') " if when_played else ""
+    return Step(sqlite="".join(
+        f"CREATE TRIGGER {table}_{event.lower()}_{name} AFTER {event} ON {table} "
+        + played.format(row=row)
+        + f"BEGIN UPDATE club_version SET {column} = {column} + 1; END;\n"
+        for table in tables for event, row in _EVENTS),
+        postgres="".join(
         f"CREATE TRIGGER {table}_{event.lower()}_{function} AFTER {event} ON {table} "
         f"FOR EACH ROW EXECUTE FUNCTION {function}();\n"
-        for table in tables for event, _ in _EVENTS)
+        for table in tables for event, _ in _EVENTS))
 
 
 def _bumps_version(*tables: str) -> Step:
-    """Triggers: every write to these tables moves the club's version (migration 8)."""
-    return Step(sqlite="".join(
-        f"CREATE TRIGGER {table}_{event.lower()}_bumps AFTER {event} ON {table} "
-        "BEGIN UPDATE club_version SET version = version + 1; END;\n"
-        for table in tables for event, _ in _EVENTS),
-        postgres=_postgres_triggers(tables, "bump_version"))
+    """Every write to these tables moves the club's version (migration 8)."""
+    return _triggers(tables, name="bumps", column="version", function="bump_version")
 
 
 def _moves_standings(*tables: str) -> Step:
-    """Triggers: every write to these tables moves the standings' version (migration 10)."""
-    return Step(sqlite="".join(
-        f"CREATE TRIGGER {table}_{event.lower()}_moves_standings AFTER {event} ON {table} "
-        "BEGIN UPDATE club_version SET standings = standings + 1; END;\n"
-        for table in tables for event, _ in _EVENTS),
-        postgres=_postgres_triggers(tables, "move_standings"))
+    """Every write to these tables moves the standings' version (migration 10)."""
+    return _triggers(tables, name="moves_standings", column="standings",
+                     function="move_standings")
 
 
 def _moves_standings_when_played(*tables: str) -> Step:
-    """Triggers: a write to a round's rows moves the standings' version once the round is
-    published or complete (migration 10)."""
-    return Step(sqlite="".join(
-        f"CREATE TRIGGER {table}_{event.lower()}_moves_standings AFTER {event} ON {table} "
-        f"WHEN (SELECT state FROM round WHERE id = {row}.round_id) IN ('published', 'complete') "
-        "BEGIN UPDATE club_version SET standings = standings + 1; END;\n"
-        for table in tables for event, row in _EVENTS),
-        postgres=_postgres_triggers(tables, "move_standings_when_played"))
+    """A write to a round's rows moves the standings' version once the round is published or
+    complete (migration 10)."""
+    return _triggers(tables, name="moves_standings", column="standings",
+                     function="move_standings_when_played", when_played=True)
 
 
 _VERSION_FUNCTION = Step(postgres="""
