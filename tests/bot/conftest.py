@@ -14,6 +14,8 @@ import pytest
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, User
 from bot.demo.runner import LocalBot, ManualClock
+from bot.language import i18n
+from bot.language.notice import Text
 from core.season import Season, season_from_data
 from storage.db import Database
 from storage.seasons import import_season
@@ -89,3 +91,11 @@ async def club_bot(tg: FakeTelegram, path: Path | str, season: Season | None = N
     running = LocalBot(tg, config, clock)
     await running.start()
     return running
+
+
+def said(meant: Text, language: str = "nl") -> str:
+    """What the bot says for a catalogue text and its facts (`Text(KEY, facts)`), in
+    `language`: a test that asserts on this asserts on the meaning, not on the words, and
+    holds for both languages."""
+    with i18n.use(language):
+        return meant.render()
