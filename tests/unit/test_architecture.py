@@ -163,6 +163,18 @@ def test_storage_decides_nothing_the_core_can():
     assert "core.rounds" in imported_modules(ROOT / "storage" / "results.py")
 
 
+def test_no_text_is_taken_out_of_the_catalogue_at_import():
+    """`texts.NAME` is translated when it is read, into the reader's language; a name
+    imported from it (`from bot.language.texts import NAME`) would be read once, at import,
+    and speak the source language to everyone."""
+    for layer in ("bot", "tests", "bench"):
+        for path in (ROOT / layer).rglob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            taken = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                     and node.module == "bot.language.texts"]
+            assert not taken, f"{path.relative_to(ROOT)}:{taken}"
+
+
 def test_the_circle_finder_finds_a_lazy_circle():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert circles({"a": {"b"}, "b": set()}) == []
