@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+from dataclasses import dataclass
 
 from telegram import Update
 
 from bot.flows import members, signoff
 from bot.language import phrases, texts
 from bot.language.formatting import esc, show_date, show_moment
-from bot.services import App, Context, open_round, schedule
+from bot.services import App, Context, ScheduledRound, open_round, schedule
 from bot.telegram.answer import Answer, Refused, Toast, Write
 from bot.telegram.callbacks import Attendance
 from bot.telegram.handlers.common import button, command, is_arbiter, member, typed_in_english
@@ -38,18 +39,38 @@ async def _target(update: Update, context: Context, words: list[str],
     return me, rest
 
 
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """Which rounds the words of a sign-off or sign-on name, and what they were read on."""
+
+    parsed: phrases.Request
+    planned: list[ScheduledRound]
+    upcoming: ScheduledRound | None
+    today: dt.date
+
+
+async def _read(update: Update, context: Context) -> tuple[bool, members.Member, _Read]:
+    """Whether the sender is an arbiter, whom the command is for, and what its words say,
+    read in the grammar of the language the command was typed in (off the event loop:
+    dateparser takes a while)."""
+    services = context.services
+    arbiter = await is_arbiter(update, context)
+    who, words = await _target(update, context, list(context.args or []), arbiter)
+    today = services.clock().astimezone(services.settings.timezone).date()
+    upcoming = await open_round(services)
+    planned = await schedule(services)
+    parsed = await asyncio.to_thread(phrases.parse, words, planned,
+                                     None if upcoming is None else upcoming.number, today,
+                                     grammar(update))
+    return arbiter, who, _Read(parsed, planned, upcoming, today)
+
+
 async def afmelden(update: Update, context: Context) -> Answer | Write:
     """Priced first from the season as committed, outside any transaction (a large season
     takes a while); then stored, and answered, in one."""
     services = context.services
-    words = list(context.args or [])
-    arbiter = await is_arbiter(update, context)
-    who, words = await _target(update, context, words, arbiter)
-    today = services.clock().astimezone(services.settings.timezone).date()
-    upcoming = await open_round(services)
-    parsed = await asyncio.to_thread(phrases.parse, words, await schedule(services),
-                                     None if upcoming is None else upcoming.number, today,
-                                     grammar(update))
+    arbiter, who, read = await _read(update, context)
+    parsed, upcoming = read.parsed, read.upcoming
     if parsed.problem:
         return Answer(parsed.problem + "\n" + texts.AFMELDEN_USAGE)
     if parsed.reason in phrases.REQUESTED_BYES and not arbiter:
@@ -103,15 +124,8 @@ async def aanmelden(update: Update, context: Context) -> Answer:
     """A flexible member signs on (he plays only then); a fixed one takes a sign-off back.
     The rounds are named as for /afmelden."""
     services = context.services
-    words = list(context.args or [])
-    arbiter = await is_arbiter(update, context)
-    who, words = await _target(update, context, words, arbiter)
-    today = services.clock().astimezone(services.settings.timezone).date()
-    upcoming = await open_round(services)
-    planned = await schedule(services)
-    parsed = await asyncio.to_thread(phrases.parse, words, planned,
-                                     None if upcoming is None else upcoming.number, today,
-                                     grammar(update))
+    arbiter, who, read = await _read(update, context)
+    parsed, upcoming = read.parsed, read.upcoming
     if parsed.problem or parsed.note:
         return Answer(parsed.problem
                       or texts.NOT_A_ROUND.format(text=esc(parsed.note.split()[0])))
@@ -128,10 +142,10 @@ async def aanmelden(update: Update, context: Context) -> Answer:
         return Answer("\n".join(texts.AANMELDEN_DONE.format(round=n) for n in chosen))
     fresh = await signoff.sign_on(services, who, chosen, sent_at=message.date, actor=actor,
                                   correction=arbiter)
-    when = {r.number: r.date for r in planned}
+    when = {r.number: r.date for r in read.planned}
     return Answer("\n".join(
         (texts.SIGNED_ON if new else texts.SIGNED_ON_ALREADY).format(
-            name=esc(who.name), round=n, date=show_date(when.get(n), today))
+            name=esc(who.name), round=n, date=show_date(when.get(n), read.today))
         for n, new in zip(chosen, fresh, strict=True)))
 
 
