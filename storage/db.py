@@ -59,7 +59,7 @@ async def inserted(conn: Connection, sql: str, values: tuple[Any, ...]) -> int:
 
 async def schema_version(db: Database) -> int:
     """The schema's version, as `storage.migrate` left it."""
-    async with db.reader.execute(db.dialect.VERSION_QUERY) as cur:
+    async with db.reader.execute(db.engine.VERSION_QUERY) as cur:
         row = await cur.fetchone()
     return int(row[0]) if row else 0
 
@@ -84,7 +84,7 @@ class Database:
     """An open store (`await storage.store.open_store(address)`; `await db.close()`)."""
 
     def __init__(self, path: Path | str, writer: Link, reader: Link, bulk: Link,
-                 dialect: Engine) -> None:
+                 engine: Engine) -> None:
         self.path = path
         """The file, or the PostgreSQL address (without its password): what a refusal
         names."""
@@ -94,7 +94,7 @@ class Database:
         """For reading the whole season: a connection of its own, so that the small
         questions every message asks never queue behind it."""
         self._lock = asyncio.Lock()
-        self.dialect = dialect
+        self.engine = engine
         self._owner: asyncio.Task[Any] | None = None
         """The task whose write transaction is open: what it opens inside joins it."""
         self._commit_listeners: list[Callable[[], None]] = []
@@ -110,7 +110,7 @@ class Database:
         await self.bulk.close()
         await self.reader.close()
         await self.writer.close()
-        await self.dialect.release()
+        await self.engine.release()
 
     def _inside(self) -> bool:
         """Whether this task has the write transaction open (a task it starts has not: that
@@ -172,7 +172,7 @@ class Database:
                     self._offers.clear()
                     if self.writer.in_transaction:
                         await self.writer.rollback()
-                    problem = self.dialect.problem(exc)
+                    problem = self.engine.problem(exc)
                     if problem is not None:
                         raise StoreError(problem, path=self.path, reason=exc) from exc
                     raise
@@ -221,9 +221,9 @@ class Database:
 
     async def _begin(self) -> None:
         try:
-            await self.dialect.begin(self.writer)
+            await self.engine.begin(self.writer)
         except Exception as exc:
-            problem = self.dialect.problem(exc)
+            problem = self.engine.problem(exc)
             if problem is None:
                 raise
             raise StoreError(problem, path=self.path, reason=exc) from exc
