@@ -7,8 +7,9 @@ import re
 
 from bot.flows import admin
 from bot.flows import rounds as round_flows
+from bot.language.notice import Text
 from storage import club, roster
-from tests.bot.conftest import ARBITER, GROUP, boards, club_bot
+from tests.bot.conftest import ARBITER, GROUP, boards, club_bot, said
 
 
 async def link_everyone(bot, members) -> None:
@@ -52,29 +53,33 @@ async def pass_deadline(bot, number: int):
     mark = len(bot.tg.sent)
     bot.clock.now = bot.clock.now.replace(year=2026, month=12, day=3 + 7 * (number - 1),
                                           hour=18)
-    return await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and
-                                 f"deadline van ronde {number}" in s.text, after=mark)
+    drafted = said(Text("DRAFT_TO_ARBITER", {"round": number}))
+    return await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and drafted in s.text,
+                                 after=mark)
 
 
 async def publish(bot, number: int):
     mark = len(bot.tg.sent)
     answer = await bot.ask(ARBITER, "/indeling bevestig")
     assert f"Ronde {number} is gepubliceerd" in answer.text
-    return await bot.tg.wait_for(lambda s: s.chat_id == GROUP and "Indeling ronde" in s.text,
-                                 after=mark)
+    title = said(Text("PAIRING_TITLE", {"round": number}))
+    return await bot.tg.wait_for(lambda s: s.chat_id == GROUP and title in s.text, after=mark)
 
 
 async def play_round(bot, members, number: int, post) -> None:
     """Each white player reports 1-0 replying to the pairing; black confirms by button."""
     by_name = {f"{u.first_name} {u.last_name}": u for u in members}
-    for white, black in boards(post.text):
+    for board, (white, black) in enumerate(boards(post.text), start=1):
         mark = len(bot.tg.sent)
         answer = await bot.ask(by_name[white], "/uitslag 1-0", chat_id=GROUP, reply_to=post)
-        assert "wint met wit" in answer.text and "moet nog bevestigen" in answer.text
-        ask = await bot.tg.wait_for(lambda s, b=by_name[black]: s.chat_id == b.id and
-                                    "Klopt dat" in s.text, after=mark)
+        words = Text("RESULT_WORDS", {"white": white, "black": black}, pick="1-0")
+        facts = {"round": number, "board": board, "words": words}
+        assert answer.text == said(Text("RESULT_RECORDED", {**facts, "opponent": black}))
+        asked = said(Text("CONFIRM_ASK", {**facts, "reporter": white}))
+        ask = await bot.tg.wait_for(lambda s, b=by_name[black], t=asked: s.chat_id == b.id and
+                                    s.text == t, after=mark)
         bot.tg.press(by_name[black], ask, ask.buttons[0][1])
-        await bot.tg.edited(ask, "Bevestigd")
+        await bot.tg.edited(ask, said(Text("CONFIRMED", {"words": words})))
 
 
 async def test_a_three_round_season_from_linking_to_final_standings(bot, members):
