@@ -126,7 +126,7 @@ class ClubRuntime:
         await app.initialize()
         await introduce(app)
         self._sender = Sender(app.bot, services.db, arbiters=services.arbiters,
-                              throttle=services.throttle,
+                              language_of=services.language_of, throttle=services.throttle,
                               migrated=lambda old, new: admin.follow_migration(services, old,
                                                                                new))
         await app.start()

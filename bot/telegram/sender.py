@@ -26,7 +26,8 @@ from telegram.error import (
 )
 from telegram.ext import ExtBot
 
-from bot.language import texts
+from bot.language import i18n
+from bot.language.notice import Text
 from bot.throttle import Throttle
 from storage import outbox
 from storage.db import Database
@@ -48,11 +49,14 @@ def backoff(attempts: int) -> dt.timedelta:
 class Sender:
     def __init__(self, bot: ExtBot[None], db: Database, *,
                  arbiters: Callable[[], Awaitable[set[int]]] | None = None,
+                 language_of: Callable[[int], Awaitable[str]] | None = None,
                  clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
                  throttle: Throttle | None = None,
                  migrated: Callable[[int, int], Awaitable[object]] | None = None) -> None:
         self.bot, self.db, self.clock = bot, db, clock
         self.arbiters = arbiters
+        self.language_of = language_of
+        """Each arbiter's language, for what he is told (the source language without it)."""
         self.migrated = migrated
         """Called when Telegram says a chat moved (a group became a supergroup): it moves
         what the old chat is owed, and the club group with it."""
@@ -142,7 +146,7 @@ class Sender:
             return 0
         except (NetworkError, TelegramError) as exc:  # 5xx, timeouts, no connection
             if pending.attempts + 1 >= MAX_ATTEMPTS:
-                await self._give_up(pending, exc, texts.UNDELIVERABLE_UNREACHABLE)
+                await self._give_up(pending, exc, "UNDELIVERABLE_UNREACHABLE")
                 return 0
             log.info("could not send message %d (%s); trying again", pending.id, exc)
             await outbox.retry(self.db, pending, self.clock() + backoff(pending.attempts),
@@ -159,17 +163,18 @@ class Sender:
             log.info("message %d in %d not edited: %s", message.edits, message.chat_id, exc)
             await outbox.failed(self.db, pending, str(exc))
         elif isinstance(exc, Forbidden):
-            await self._give_up(pending, exc, texts.UNDELIVERABLE_BLOCKED)
+            await self._give_up(pending, exc, "UNDELIVERABLE_BLOCKED")
         else:
             gone = "chat not found" in exc.message.lower() or \
                 "thread not found" in exc.message.lower()
             if not gone:
                 log.error("Telegram refused message %d: %s", pending.id, exc.message)
-            await self._give_up(pending, exc, texts.UNDELIVERABLE_GONE if gone
-                                else texts.UNDELIVERABLE_REFUSED)
+            await self._give_up(pending, exc, "UNDELIVERABLE_GONE" if gone
+                                else "UNDELIVERABLE_REFUSED")
 
     async def _give_up(self, pending: outbox.Pending, exc: TelegramError, reason: str) -> None:
-        """Recorded as failed; the arbiters hear it once per chat and hour, by name."""
+        """Recorded as failed; the arbiters hear it once per chat and hour, by name, each in
+        his own language (`reason`: the catalogue's key of why)."""
         await outbox.failed(self.db, pending, str(exc))
         message = pending.message
         log.info("message %d to %s not deliverable: %s", pending.id, message.chat_id, exc)
@@ -179,6 +184,12 @@ class Sender:
         if message.chat_id in arbiters or not self.throttle.first(f"undeliverable:"
                                                                   f"{message.chat_id}"):
             return
-        who = message.about or texts.UNDELIVERABLE_SOMEONE
-        await outbox.owe(self.db, [outbox.Outgoing(arbiter, texts.UNDELIVERABLE.format(
-            who=who, reason=reason)) for arbiter in sorted(arbiters)])
+        told = Text("UNDELIVERABLE", {"who": message.about or Text("UNDELIVERABLE_SOMEONE"),
+                                      "reason": Text(reason)})
+        owed = []
+        for arbiter in sorted(arbiters):
+            language = i18n.SOURCE if self.language_of is None \
+                else await self.language_of(arbiter)
+            with i18n.use(language):
+                owed.append(outbox.Outgoing(arbiter, told.render()))
+        await outbox.owe(self.db, owed)

@@ -212,3 +212,19 @@ async def test_every_problem_the_store_and_the_files_name_reads_as_english(bot):
             assert english_only(texts.trf_problem(TrfError(trf, 3, round="2", opponent="7")))
         assert all(english_only(line) for line in texts.assumed(dict.fromkeys(Assumed, 2),
                                                                  "sliedrecht"))
+
+
+async def test_the_sender_tells_each_arbiter_in_his_own_language(bot, members):
+    """Issue 34: what the bot sends by itself is made in its reader's language, the outbox
+    sender's notice of a message that did not arrive too (it spoke the process's before)."""
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    chosen = await bot.ask(ARBITER, "/taal en")
+    assert chosen.text == said(Text("TAAL_DONE", {"language": Text("LANGUAGE_NAMES",
+                                                                    pick="en")}), "en")
+    bot.tg.fail_next("sendMessage", 403, chat_id=members[3].id)
+    mark = len(bot.tg.sent)
+    await bot.ask(ARBITER, "/indeling bevestig", timeout=20)
+    told = await bot.tg.next_to(ARBITER.id, "Daan Smit", after=mark)
+    assert told.text == said(Text("UNDELIVERABLE", {
+        "who": "Daan Smit", "reason": Text("UNDELIVERABLE_BLOCKED")}), "en")
