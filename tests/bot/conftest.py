@@ -99,3 +99,13 @@ def said(meant: Text, language: str = "nl") -> str:
     holds for both languages."""
     with i18n.use(language):
         return meant.render()
+
+
+def drafted(number: int, language: str = "nl") -> str:
+    """How the arbiter is told that round `number`'s deadline passed and its draft is here."""
+    return said(Text("DRAFT_TO_ARBITER", {"round": number}), language)
+
+
+def pairing_title(number: int, language: str = "nl") -> str:
+    """The title of round `number`'s pairing, in the group and in /indeling."""
+    return said(Text("PAIRING_TITLE", {"round": number}), language)

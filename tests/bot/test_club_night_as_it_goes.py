@@ -12,7 +12,7 @@ from bot.flows import admin
 from bot.language import texts
 from storage import club, roster
 from storage.errors import StoreError, StoreProblem
-from tests.bot.conftest import ARBITER, GROUP, boards
+from tests.bot.conftest import ARBITER, GROUP, boards, pairing_title
 from tests.bot.test_club_night import games_of, round_absences, tap
 from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
 
@@ -222,7 +222,7 @@ async def test_a_group_that_becomes_a_supergroup_keeps_the_bot(bot, members):
     assert (await club.settings(bot.app.bot_data.db)).group_chat_id == SUPERGROUP
     mark = len(bot.tg.sent)
     assert "Ronde 1 is gepubliceerd" in (await bot.ask(ARBITER, "/indeling bevestig")).text
-    post = await bot.tg.wait_for(lambda s: "Indeling ronde 1" in s.text, after=mark)
+    post = await bot.tg.wait_for(lambda s: pairing_title(1) in s.text, after=mark)
     assert post.chat_id == SUPERGROUP
     assert not [s for s in bot.tg.sent if s.chat_id == GROUP and s.message_id > told.message_id]
     await bot.ask(ARBITER, "/help")
@@ -238,7 +238,7 @@ async def test_what_was_owed_to_a_group_gone_super_goes_to_the_new_one(bot, memb
     mark = len(bot.tg.sent)
     answer = await bot.ask(ARBITER, "/indeling bevestig")
     assert "Ronde 1 is gepubliceerd" in answer.text
-    post = await bot.tg.wait_for(lambda s: "Indeling ronde 1" in s.text, after=mark)
+    post = await bot.tg.wait_for(lambda s: pairing_title(1) in s.text, after=mark)
     assert post.chat_id == SUPERGROUP
     await bot.tg.next_to(ARBITER.id, "supergroep", after=mark)
     assert (await club.settings(bot.app.bot_data.db)).group_chat_id == SUPERGROUP

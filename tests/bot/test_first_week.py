@@ -12,7 +12,7 @@ from bot.language import i18n, texts
 from core.season import season_from_data
 from storage import attendance, results
 from storage.seasons import load_season
-from tests.bot.conftest import ARBITER, GROUP, boards
+from tests.bot.conftest import ARBITER, GROUP, boards, drafted, pairing_title
 from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
 
 
@@ -119,8 +119,8 @@ async def test_mijn_and_indeling_show_every_round_still_going_the_earliest_first
     assert [line.split(":")[0] for line in games] == ["Ronde 1", "Ronde 2"]
     shown = await bot.ask(anna, "/indeling")
     titles = [line for line in shown.plain.splitlines() if line.startswith("Indeling ronde")]
-    assert titles == ["Indeling ronde 1", "Indeling ronde 2"]
-    assert shown.plain.index("Indeling ronde 1") < shown.plain.index("Indeling ronde 2")
+    assert titles == [pairing_title(1), pairing_title(2)]
+    assert shown.plain.index(pairing_title(1)) < shown.plain.index(pairing_title(2))
 
 
 async def test_a_result_not_final_is_marked_everywhere_and_counts_nowhere(tg, tmp_path,
@@ -257,7 +257,7 @@ async def test_a_drafted_round_is_postponed_and_a_published_one_is_not(bot, memb
     mark = len(bot.tg.sent)
     bot.clock.now = bot.clock.now.replace(month=12, day=7, hour=18)
     draft = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and
-                                  "deadline van ronde 1" in s.text, after=mark)
+                                  drafted(1) in s.text, after=mark)
     assert "Cor Jansen" not in draft.text.split("\n\n")[0] or "Cor Jansen" not in "".join(
         f"{w} {b}" for w, b in boards(draft.text))
     await publish(bot, 1)
@@ -299,7 +299,7 @@ async def test_ronde_on_an_imported_season_lists_what_is_to_come_with_deadlines(
         assert shown[1] == "Ronde 3: do 3 dec, afmelden tot do 3 dec 18:00 – gepland"
         # Its deadline is real: at it the round is drafted.
         bot.clock.now = bot.clock.now.replace(month=12, day=3, hour=18)
-        await bot.tg.next_to(ARBITER.id, "deadline van ronde 3")
+        await bot.tg.next_to(ARBITER.id, drafted(3))
     finally:
         await bot.stop()
 

@@ -30,6 +30,7 @@ from storage.postgres import add_club, remove_club, set_token
 from storage.rounds import insert_round
 from storage.seasons import import_season
 from storage.store import open_store
+from tests.bot.conftest import drafted
 from tests.bot.process import BotProcess, until
 from tests.bot.test_web import init_data
 from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
@@ -137,15 +138,15 @@ async def test_three_clubs_run_on_one_process_each_its_own(postgres, telegram): 
         for k, fake in enumerate(bots.values()):
             if fake is fake3:
                 await asyncio.sleep(0.5)
-                assert not [s for s in fake3.sent if "deadline van ronde 2" in s.text]
+                assert not [s for s in fake3.sent if drafted(2) in s.text]
                 fake3.outage.clear()
             arbiter = _arbiter(k).id
             draft = await fake.wait_for(lambda s, a=arbiter: s.chat_id == a and
-                                        "deadline van ronde 2" in s.text)
+                                        drafted(2) in s.text)
             assert list(CLUBS.values())[k][1] in draft.text
         await asyncio.sleep(1.0)  # a few more ticks: nothing is drafted twice
         for k, fake in enumerate(bots.values()):
-            drafts = [s for s in fake.sent if "deadline van ronde 2" in s.text]
+            drafts = [s for s in fake.sent if drafted(2) in s.text]
             assert [s.chat_id for s in drafts] == [_arbiter(k).id]
         # Each club's pages under its own path, with its own data only.
         async with aiohttp.ClientSession() as session:

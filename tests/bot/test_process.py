@@ -20,7 +20,7 @@ import pytest
 from bot.demo.fakeapi import User
 from storage import roster, rounds
 from storage.store import open_store
-from tests.bot.conftest import ARBITER, GROUP, TOKEN
+from tests.bot.conftest import ARBITER, GROUP, TOKEN, drafted, pairing_title
 from tests.bot.process import BotProcess, make_club, query, run_cycles, until
 from tests.integration.conftest import ROOT
 
@@ -42,13 +42,13 @@ async def test_killed_right_after_the_draft_the_arbiter_still_gets_it_once(tg, t
     await until(lambda: state(db, 1) == "drafted")
     bot.kill()
     await asyncio.sleep(0.3)  # what the dead process had on the wire meets the outage too
-    assert not [s for s in tg.to(ARBITER.id) if "deadline van ronde 1" in s.text]
+    assert not [s for s in tg.to(ARBITER.id) if drafted(1) in s.text]
     tg.outage.clear()
     bot.start()
-    await tg.next_to(ARBITER.id, "deadline van ronde 1", timeout=30)
+    await tg.next_to(ARBITER.id, drafted(1), timeout=30)
     await bot.running()
     await asyncio.sleep(1.0)
-    assert sum("deadline van ronde 1" in s.text for s in tg.to(ARBITER.id)) == 1
+    assert sum(drafted(1) in s.text for s in tg.to(ARBITER.id)) == 1
     bot.kill()
 
 
@@ -58,7 +58,7 @@ async def test_killed_right_after_publication_everyone_still_hears_once(tg, tmp_
     await make_club(db, deadline_passed=True)
     bot = BotProcess(tg, db)
     bot.start()
-    await tg.next_to(ARBITER.id, "deadline van ronde 1", timeout=30)
+    await tg.next_to(ARBITER.id, drafted(1), timeout=30)
     await bot.running()
     await asyncio.sleep(0.5)  # the draft's messages are out; nothing is in flight
     tg.outage.add("sendMessage")
@@ -68,11 +68,11 @@ async def test_killed_right_after_publication_everyone_still_hears_once(tg, tmp_
     await asyncio.sleep(0.3)  # what the dead process had on the wire meets the outage too
     tg.outage.clear()
     bot.start()
-    await tg.next_to(GROUP, "Indeling ronde 1", timeout=30)
+    await tg.next_to(GROUP, pairing_title(1), timeout=30)
     for member in range(100, 106):
         await tg.next_to(member, "Ronde 1", timeout=30)
     await asyncio.sleep(1.0)
-    assert sum("Indeling ronde 1" in s.text for s in tg.to(GROUP)) == 1
+    assert sum(pairing_title(1) in s.text for s in tg.to(GROUP)) == 1
     assert all(sum("Ronde 1" in s.text for s in tg.to(m)) == 1 for m in range(100, 106))
     assert sum("Ronde 1 is gepubliceerd" in s.text for s in tg.to(ARBITER.id)) == 1
     bot.kill()
@@ -92,10 +92,10 @@ async def published_club(tg, db) -> BotProcess:
     await make_club(db, deadline_passed=True)
     bot = BotProcess(tg, db)
     bot.start()
-    await tg.next_to(ARBITER.id, "deadline van ronde 1", timeout=30)
+    await tg.next_to(ARBITER.id, drafted(1), timeout=30)
     await bot.running()
     tg.user_says(ARBITER, "/indeling bevestig")
-    await tg.next_to(GROUP, "Indeling ronde 1", timeout=30)
+    await tg.next_to(GROUP, pairing_title(1), timeout=30)
     await asyncio.sleep(0.5)
     return bot
 

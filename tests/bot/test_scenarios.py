@@ -7,12 +7,12 @@ import re
 
 from bot.demo.fakeapi import User
 from bot.language import texts
-from tests.bot.conftest import ARBITER, GROUP, boards
+from tests.bot.conftest import ARBITER, GROUP, boards, drafted, pairing_title
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
 
 def drafts(bot, number: int) -> list:
-    return [s for s in bot.tg.to(ARBITER.id) if f"deadline van ronde {number}" in s.text]
+    return [s for s in bot.tg.to(ARBITER.id) if drafted(number) in s.text]
 
 
 async def test_sign_off_before_and_after_the_deadline(bot, members):
@@ -59,7 +59,7 @@ async def test_restart_between_deadline_and_publication(bot, members):
     await asyncio.sleep(0.6)
     assert len(drafts(bot, 1)) == 1  # not paired again
     post = await publish(bot, 1)
-    assert post.text.count("Indeling ronde 1") == 1 and "Indeling ronde 1" in first.text
+    assert post.text.count(pairing_title(1)) == 1 and pairing_title(1) in first.text
 
 
 async def test_a_deadline_missed_while_down_is_processed_at_start(bot, members):
@@ -69,7 +69,7 @@ async def test_a_deadline_missed_while_down_is_processed_at_start(bot, members):
     bot.clock.now = bot.clock.now.replace(month=12, day=5)  # two days past the deadline
     await bot.start()
     draft = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and
-                                  "deadline van ronde 1" in s.text)
+                                  drafted(1) in s.text)
     boards = [x for x in draft.plain.splitlines() if re.match(r"\d+\. ", x)]
     assert boards and not any("Anna" in x for x in boards)
 

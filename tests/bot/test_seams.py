@@ -15,7 +15,7 @@ from bot.config import Config
 from bot.demo.runner import LocalBot, ManualClock
 from core.season import season_from_data
 from storage.store import open_store
-from tests.bot.conftest import ARBITER, GROUP, TOKEN, boards
+from tests.bot.conftest import ARBITER, GROUP, TOKEN, boards, drafted
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
 
@@ -161,9 +161,9 @@ async def test_a_sign_off_sent_before_the_deadline_and_read_after_a_restart_coun
     await bot.start()
     answer = await bot.tg.next_to(members[0].id, "afgemeld", after=mark)
     assert "te laat" not in answer.text and sent < bot.clock.now
-    draft = await bot.tg.next_to(ARBITER.id, "deadline van ronde 1", after=mark)
+    draft = await bot.tg.next_to(ARBITER.id, drafted(1), after=mark)
     assert "Anna" not in "".join(w + b for w, b in boards(draft.text))
-    assert said_to(bot, ARBITER.id, "deadline van ronde 1", mark) == 1
+    assert said_to(bot, ARBITER.id, drafted(1), mark) == 1
 
 
 async def test_a_second_poller_meets_409_and_the_arbiter_hears_once(bot, members):
@@ -327,7 +327,7 @@ async def test_the_draft_reaches_the_arbiter_at_the_deadline_not_at_the_next_tic
         mark = len(bot.tg.sent)
         bot.clock.now = soon + dt.timedelta(seconds=1)  # the bot's clock: the deadline passed
         draft = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and
-                                      "deadline van ronde 1" in s.text, after=mark, timeout=5)
+                                      drafted(1) in s.text, after=mark, timeout=5)
         assert "Concept" in draft.text
         # A new round gets its job; moved, the job moves with it.
         db = bot.app.bot_data.db
