@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 
 from bot.config import Config
-from bot.demo.fakeapi import FakeTelegram, User
+from bot.demo.fakeapi import FakeTelegram, Sent, User
 from bot.demo.runner import LocalBot, ManualClock
 from bot.language import i18n
 from bot.language.notice import Text
+from bot.telegram.callbacks import Confirm
 from core.season import Season, season_from_data
 from storage.db import Database
 from storage.seasons import import_season
@@ -109,3 +110,15 @@ def drafted(number: int, language: str = "nl") -> str:
 def pairing_title(number: int, language: str = "nl") -> str:
     """The title of round `number`'s pairing, in the group and in /indeling."""
     return said(Text("PAIRING_TITLE", {"round": number}), language)
+
+
+def asks_to_confirm(sent: Sent) -> bool:
+    """The question to confirm a reported result: the message that carries its buttons."""
+    return any(data.startswith(f"{Confirm.PREFIX}:") for _, data in sent.buttons)
+
+
+async def confirm_question(tg: FakeTelegram, chat_id: int, *, after: int = 0,
+                           timeout: float = 10.0) -> Sent:
+    """The next question to `chat_id` to confirm a reported result."""
+    return await tg.wait_for(lambda s: s.chat_id == chat_id and asks_to_confirm(s),
+                             after=after, timeout=timeout)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot.demo.fakeapi import User
 from bot.language import texts
 from storage.seasons import export_json
-from tests.bot.conftest import ARBITER, GROUP, boards, stored_rows
+from tests.bot.conftest import ARBITER, GROUP, boards, confirm_question, stored_rows
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
 STRANGER = User(777, "Onbekende", "Bezoeker")
@@ -74,8 +74,7 @@ async def test_a_member_acts_only_for_himself(bot, members):
     # White reports; the stranger and a player of another board press black's button.
     mark = len(bot.tg.sent)
     await bot.ask(by_name[white], "/uitslag 1-0", chat_id=GROUP, reply_to=post)
-    ask = await bot.tg.wait_for(lambda s: s.chat_id == by_name[black].id
-                                and "Klopt dat" in s.text, after=mark)
+    ask = await confirm_question(bot.tg, by_name[black].id, after=mark)
     reported = await everything(bot)
     for who in (STRANGER, outsider, by_name[white]):
         answered = len(bot.tg.answered)

@@ -8,7 +8,7 @@ import json
 
 from bot.demo.fakeapi import User
 from bot.language import texts
-from tests.bot.conftest import ARBITER, GROUP, boards
+from tests.bot.conftest import ARBITER, GROUP, asks_to_confirm, boards
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
 
@@ -54,7 +54,7 @@ async def test_the_arbiters_decision_reaches_both_players_and_the_stale_buttons_
     white, black = by_name(members)[white_name], by_name(members)[black_name]
     mark = len(bot.tg.sent)
     await bot.ask(white, "/uitslag 1-0", chat_id=GROUP, reply_to=post)
-    ask = await bot.tg.wait_for(lambda s: s.chat_id == black.id and "Klopt dat" in s.text,
+    ask = await bot.tg.wait_for(lambda s: s.chat_id == black.id and asks_to_confirm(s),
                                 after=mark)
     bot.tg.press(black, ask, ask.buttons[1][1])  # "Klopt niet"
     told = await bot.tg.wait_for(lambda s: s.chat_id == white.id and "niet klopt" in s.text,
@@ -62,7 +62,7 @@ async def test_the_arbiters_decision_reaches_both_players_and_the_stale_buttons_
     assert black_name in told.text and "De wedstrijdleider beslist" in told.text
     mark = len(bot.tg.sent)
     await bot.ask(white, "/uitslag 1-0", chat_id=GROUP, reply_to=post)
-    second = await bot.tg.wait_for(lambda s: s.chat_id == black.id and "Klopt dat" in s.text,
+    second = await bot.tg.wait_for(lambda s: s.chat_id == black.id and asks_to_confirm(s),
                                    after=mark)
     mark = len(bot.tg.sent)
     settled = await bot.ask(ARBITER, "/uitslag 1 1/2-1/2")

@@ -8,7 +8,7 @@ import asyncio
 from bot.language import texts
 from core.season import read_season
 from storage.seasons import export_json
-from tests.bot.conftest import ARBITER, GROUP, boards
+from tests.bot.conftest import ARBITER, GROUP, boards, confirm_question
 from tests.bot.test_authorization import STRANGER
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
@@ -139,7 +139,7 @@ async def test_a_result_is_one_tap_under_the_pairing_and_the_opponent_confirms(b
     assert await bot.tg.toast(answered) == ""
     told = await bot.tg.next_to(white.id, "bord 1", after=mark)
     assert told.text.startswith("Genoteerd, ronde 1 bord 1: ") and "wint met wit" in told.text
-    ask = await bot.tg.next_to(black.id, "Klopt dat", after=mark)
+    ask = await confirm_question(bot.tg, black.id, after=mark)
     # A second tap changes nothing and asks the opponent nothing again.
     mark = len(bot.tg.sent)
     bot.tg.press(white, mine, mine.buttons[0][1])

@@ -12,7 +12,7 @@ from bot.flows import admin
 from bot.language import texts
 from storage import club, roster
 from storage.errors import StoreError, StoreProblem
-from tests.bot.conftest import ARBITER, GROUP, boards, pairing_title
+from tests.bot.conftest import ARBITER, GROUP, boards, confirm_question, pairing_title
 from tests.bot.test_club_night import games_of, round_absences, tap
 from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
 
@@ -117,7 +117,7 @@ async def test_a_dispute_after_the_result_was_settled_is_already_handled(bot, me
     mine = await bot.tg.next_to(players[w1].id, "Ronde 1")
     mark = len(bot.tg.sent)
     bot.tg.press(players[w1], mine, mine.buttons[0][1])
-    ask = await bot.tg.next_to(players[b1].id, "Klopt dat", after=mark)
+    ask = await confirm_question(bot.tg, players[b1].id, after=mark)
     (_, yes), (_, no) = ask.buttons
     bot.tg.press(players[b1], ask, yes)
     await bot.tg.edited(ask, "Bevestigd")

@@ -12,7 +12,7 @@ from bot.language import i18n, texts
 from core.season import season_from_data
 from storage import attendance, results
 from storage.seasons import load_season
-from tests.bot.conftest import ARBITER, GROUP, boards, drafted, pairing_title
+from tests.bot.conftest import ARBITER, GROUP, boards, confirm_question, drafted, pairing_title
 from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
 
 
@@ -32,7 +32,7 @@ async def first_board_reported(bot, members):
     reporter, opponent = by_name[white], by_name[black]
     mark = len(bot.tg.sent)
     await bot.ask(reporter, "/uitslag 1-0", chat_id=GROUP, reply_to=post)
-    ask = await bot.tg.next_to(opponent.id, "Klopt dat", after=mark)
+    ask = await confirm_question(bot.tg, opponent.id, after=mark)
     return post, reporter, opponent, ask
 
 
@@ -88,7 +88,7 @@ async def test_a_result_without_a_round_goes_to_the_only_game_that_waits(bot, me
     # Round 1 settled: Anna's report confirmed by her opponent's button.
     mark = len(bot.tg.sent)
     await bot.ask(anna, "/uitslag 1-0", chat_id=GROUP, reply_to=first)
-    ask = await bot.tg.next_to(opponent.id, "Klopt dat", after=mark)
+    ask = await confirm_question(bot.tg, opponent.id, after=mark)
     bot.tg.press(opponent, ask, ask.buttons[0][1])
     await bot.tg.edited(ask, "Bevestigd")
     # Her next result without a round is for round 2, the one game left without one.

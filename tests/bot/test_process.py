@@ -20,7 +20,7 @@ import pytest
 from bot.demo.fakeapi import User
 from storage import roster, rounds
 from storage.store import open_store
-from tests.bot.conftest import ARBITER, GROUP, TOKEN, drafted, pairing_title
+from tests.bot.conftest import ARBITER, GROUP, TOKEN, confirm_question, drafted, pairing_title
 from tests.bot.process import BotProcess, make_club, query, run_cycles, until
 from tests.integration.conftest import ROOT
 
@@ -107,7 +107,7 @@ async def test_killed_right_after_the_arbiter_settles_a_result_both_players_hear
     bot = await published_club(tg, db)
     white, black = players_of_board(db, 1, 1)
     tg.user_says(User(white, "Wit"), "/uitslag 1-0")
-    await tg.next_to(black, "Klopt dat", timeout=30)
+    await confirm_question(tg, black, timeout=30)
     tg.outage.add("sendMessage")
     tg.user_says(ARBITER, "/uitslag 1 1/2-1/2")
     await until(lambda: query(db, "SELECT confirmed_at FROM game WHERE board = 1")[0][0])
@@ -134,7 +134,7 @@ async def test_killed_right_after_a_confirmation_the_question_is_still_edited_on
     bot = await published_club(tg, db)
     white, black = players_of_board(db, 1, 1)
     tg.user_says(User(white, "Wit"), "/uitslag 1-0")
-    ask = await tg.next_to(black, "Klopt dat", timeout=30)
+    ask = await confirm_question(tg, black, timeout=30)
     tg.outage.update({"answerCallbackQuery", "editMessageText"})
     tg.press(User(black, "Zwart"), ask, ask.buttons[0][1])
     await until(lambda: query(db, "SELECT confirmed_at FROM game WHERE board = 1")[0][0])

@@ -18,7 +18,7 @@ from core.errors import Expected, Problem, ProblemCode
 from core.ratings import HEADER, ListProblem, RatingListError
 from core.trf import Assumed, TrfError, TrfProblem
 from storage.errors import StoreError, StoreProblem
-from tests.bot.conftest import ARBITER, GROUP, said, stored_rows
+from tests.bot.conftest import ARBITER, GROUP, asks_to_confirm, said, stored_rows
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
 STRANGER = User(555, "Vreemde", "Eend")
@@ -168,7 +168,7 @@ async def test_a_forged_confirmation_of_ones_own_report_is_refused(bot, members)
     white = by_name[post.text.split("1. ", 1)[1].split(" (", 1)[0]]
     mark = len(bot.tg.sent)
     await bot.ask(white, "/uitslag 1-0", chat_id=GROUP, reply_to=post)
-    ask = await bot.tg.wait_for(lambda s: "Klopt dat" in s.text, after=mark)
+    ask = await bot.tg.wait_for(asks_to_confirm, after=mark)
     answered = len(bot.tg.answered)
     bot.tg.press(white, ask, ask.buttons[0][1])  # his opponent's button, pressed by him
     assert await bot.tg.toast(answered) == texts.NOT_YOUR_BUTTON

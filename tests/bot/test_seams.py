@@ -15,7 +15,7 @@ from bot.config import Config
 from bot.demo.runner import LocalBot, ManualClock
 from core.season import season_from_data
 from storage.store import open_store
-from tests.bot.conftest import ARBITER, GROUP, TOKEN, boards, drafted
+from tests.bot.conftest import ARBITER, GROUP, TOKEN, boards, confirm_question, drafted
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
 
@@ -290,7 +290,7 @@ async def test_a_slow_telegram_on_a_button_holds_up_nobody_elses_write(bot, memb
     mine = await bot.tg.next_to(by_name[white].id, "Ronde 1")
     mark = len(bot.tg.sent)
     bot.tg.press(by_name[white], mine, mine.buttons[0][1])
-    ask = await bot.tg.next_to(by_name[black].id, "Klopt dat", after=mark)
+    ask = await confirm_question(bot.tg, by_name[black].id, after=mark)
     release = bot.tg.hold("answerCallbackQuery", "editMessageText")
     try:
         bot.tg.press(by_name[black], ask, ask.buttons[0][1])
