@@ -47,7 +47,7 @@ async def standings(services: Services, language: str) -> StandingsView:
 async def places(services: Services) -> Mapping[str, PlayerStanding]:
     """Each player's row in the standings: the standings of any language hold them, and the
     club's is the one its group keeps made."""
-    return (await standings(services, (await club.settings(services.db)).language)).places
+    return (await standings(services, await services.club_language())).places
 
 
 async def history(services: Services) -> Sequence[Standings]:

@@ -47,6 +47,10 @@ class _Read:
     planned: list[ScheduledRound]
     upcoming: ScheduledRound | None
     today: dt.date
+    actor: int
+    """Who sent the command."""
+    sent_at: dt.datetime
+    """When he sent it (what counts against a deadline, not when the bot read it)."""
 
 
 async def _read(update: Update, context: Context) -> tuple[bool, members.Member, _Read]:
@@ -62,7 +66,9 @@ async def _read(update: Update, context: Context) -> tuple[bool, members.Member,
     parsed = await asyncio.to_thread(phrases.parse, words, planned,
                                      None if upcoming is None else upcoming.number, today,
                                      grammar(update))
-    return arbiter, who, _Read(parsed, planned, upcoming, today)
+    message, user = update.effective_message, update.effective_user
+    assert message is not None and user is not None
+    return arbiter, who, _Read(parsed, planned, upcoming, today, user.id, message.date)
 
 
 async def afmelden(update: Update, context: Context) -> Answer | Write:
@@ -75,9 +81,7 @@ async def afmelden(update: Update, context: Context) -> Answer | Write:
         return Answer(parsed.problem + "\n" + texts.AFMELDEN_USAGE)
     if parsed.reason in phrases.REQUESTED_BYES and not arbiter:
         return Answer(texts.REQUESTED_BYE_BY_ARBITER)
-    message = update.effective_message
-    assert message is not None and update.effective_user is not None
-    actor = update.effective_user.id
+    actor, sent_at = read.actor, read.sent_at
     if not parsed.rounds:
         if upcoming is None:
             return Answer(texts.SIGN_OFF_NO_ROUND if who.telegram_id == actor
@@ -87,7 +91,7 @@ async def afmelden(update: Update, context: Context) -> Answer | Write:
     early = await signoff.prices(services, who, request)
 
     async def store() -> Answer:
-        done = await signoff.sign_off(services, who, request, sent_at=message.date, actor=actor,
+        done = await signoff.sign_off(services, who, request, sent_at=sent_at, actor=actor,
                                       correction=arbiter and who.telegram_id != actor,
                                       early=early)
         return Answer(signed_off_text(done, services.settings.timezone,
@@ -132,15 +136,13 @@ async def aanmelden(update: Update, context: Context) -> Answer:
     chosen = parsed.rounds or ([upcoming.number] if upcoming else [])
     if not chosen:
         return Answer(texts.NO_OPEN_ROUND)
-    message = update.effective_message
-    assert message is not None and update.effective_user is not None
-    actor = update.effective_user.id
+    actor, sent_at = read.actor, read.sent_at
     if not who.flexible:
         for number_ in chosen:
-            await signoff.cancel(services, who, number_, sent_at=message.date, actor=actor,
+            await signoff.cancel(services, who, number_, sent_at=sent_at, actor=actor,
                                  correction=arbiter)
         return Answer("\n".join(texts.AANMELDEN_DONE.format(round=n) for n in chosen))
-    fresh = await signoff.sign_on(services, who, chosen, sent_at=message.date, actor=actor,
+    fresh = await signoff.sign_on(services, who, chosen, sent_at=sent_at, actor=actor,
                                   correction=arbiter)
     when = {r.number: r.date for r in read.planned}
     return Answer("\n".join(
