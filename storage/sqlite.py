@@ -84,8 +84,9 @@ class InstanceLock:
     """An OS lock beside the database: one bot per database file. The kernel drops it when the
     process dies, however it dies, so a crash never leaves a stale lock."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, database: Path) -> None:
+        self.database = database
+        self.path = database.with_name(database.name + ".lock")
         self._fd: int | None = None
 
     def acquire(self) -> None:
@@ -94,7 +95,8 @@ class InstanceLock:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise StoreError(StoreProblem.IN_USE, path=self.path) from None
+            # The arbiter knows his database, not our lock file beside it.
+            raise StoreError(StoreProblem.IN_USE, path=self.database) from None
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         self._fd = fd
@@ -132,7 +134,7 @@ async def open_sqlite(path: Path, *, exclusive: bool = False) -> Database:
     try:
         private_dir(path.parent)
         if exclusive:
-            lock = InstanceLock(path.with_name(path.name + ".lock"))
+            lock = InstanceLock(path)
             lock.acquire()
         private_file(path)
     except OSError as exc:

@@ -81,6 +81,15 @@ class Sent:
         return [(b["text"], b.get("callback_data", "")) for row in rows for b in row]
 
 
+Says = str | Callable[[str], bool]
+"""What a test waits for a message to say: words in its text, or a test of its text (a
+catalogue text with its facts, in either language)."""
+
+
+def says(sent: Sent, contains: Says) -> bool:
+    return contains in sent.text if isinstance(contains, str) else contains(sent.text)
+
+
 DESCRIPTIONS = {
     400: "Bad Request", 401: "Unauthorized", 403: "Forbidden: bot was blocked by the user",
     404: "Not Found", 409: "Conflict: terminated by other getUpdates request; make sure that "
@@ -564,10 +573,10 @@ class FakeTelegram:
             seen = "\n".join(f"  {s.chat_id}: {s.text[:120]!r}" for s in self.sent[after:])
             raise NotSent(f"no such message; the bot sent:\n{seen}") from None
 
-    async def next_to(self, chat_id: int, contains: str, *, after: int = 0,
+    async def next_to(self, chat_id: int, contains: Says, *, after: int = 0,
                       timeout: float = 10.0) -> Sent:
         """The first message to `chat_id` (from index `after`) that says `contains`."""
-        return await self.wait_for(lambda s: s.chat_id == chat_id and contains in s.text,
+        return await self.wait_for(lambda s: s.chat_id == chat_id and says(s, contains),
                                    timeout=timeout, after=after)
 
     async def toast(self, after: int, *, timeout: float = 10.0) -> str:
@@ -578,18 +587,18 @@ class FakeTelegram:
             return str(self.answered[after].get("text") or "")
         return await asyncio.wait_for(arrived(), timeout)
 
-    async def edited(self, message: Sent, contains: str, *, timeout: float = 10.0) -> Sent:
+    async def edited(self, message: Sent, contains: Says, *, timeout: float = 10.0) -> Sent:
         """Wait until the bot edits `message` to say `contains`."""
-        return await self.wait_for(lambda s: s is message and contains in s.text,
+        return await self.wait_for(lambda s: s is message and says(s, contains),
                                    timeout=timeout, after=self.sent.index(message))
 
-    async def reply_to(self, user: User, text: str, *, contains: str = "",
+    async def reply_to(self, user: User, text: str, *, contains: Says = "",
                        timeout: float = 10.0, **kwargs: Any) -> Sent:
         """`user` sends `text`; wait for the bot's next message in that chat."""
         chat_id = kwargs.get("chat_id", user.id)
         mark = len(self.sent)
         self.user_says(user, text, **kwargs)
-        return await self.wait_for(lambda s: s.chat_id == chat_id and contains in s.text,
+        return await self.wait_for(lambda s: s.chat_id == chat_id and says(s, contains),
                                    timeout=timeout, after=mark)
 
     def to(self, chat_id: int) -> list[Sent]:

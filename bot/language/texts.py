@@ -701,6 +701,7 @@ SPELER_KIND = {True: ("{name} is nu flexibel: hij speelt alleen de rondes waarvo
 SPELERS_FLEXIBLE = " (flexibel)"
 SPELER_ADDED = "{name} doet mee vanaf ronde {round}."
 SPELER_GONE = "{name} doet niet meer mee na ronde {round}."
+SPELER_REMOVED = "{name} is van de spelerslijst gehaald (nog geen ronde gespeeld)."
 SPELERS_TITLE = "Spelers ({count}):"
 SPELERS_LINKED = " (gekoppeld)"
 RONDE_USAGE = ("<code>/ronde nieuw DATUM</code>, <code>/ronde uitstel N DATUM</code> of "

@@ -6,6 +6,7 @@ import datetime as dt
 import html
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +15,12 @@ import pytest
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, Sent, User
 from bot.demo.runner import LocalBot, ManualClock
-from bot.language import i18n
-from bot.language.notice import Text
+from bot.language import i18n, texts
+from bot.language.notice import Dated, Text
 from bot.telegram.callbacks import Confirm
 from core.season import Season, season_from_data
 from storage.db import Database
+from storage.errors import StoreError, StoreProblem
 from storage.seasons import import_season
 from storage.store import open_store
 
@@ -100,6 +102,46 @@ def said(meant: Text, language: str = "nl") -> str:
     holds for both languages."""
     with i18n.use(language):
         return meant.render()
+
+
+def says(key: str, /, **facts: Any) -> str:
+    """`said(Text(key, facts))` in Dutch, the club's language in these tests."""
+    return said(Text(key, facts))
+
+
+def fits(text: str, key: str, /, language: str = "nl", pick: str | None = None,
+         **facts: Any) -> bool:
+    """Whether `text` holds catalogue text `key` (its entry `pick`) with these facts, in
+    `language`; a fact not given may be anything (a deadline the bot worked out, a count the
+    test does not care about)."""
+    with i18n.use(language):
+        template = i18n.translated(vars(texts)[key])  # a private table of texts too
+        template = str(template if pick is None else template[pick])
+        pattern = "".join(re.escape(part) if n % 2 == 0
+                          else re.escape(_fact(facts[part])) if part in facts else ".*?"
+                          for n, part in enumerate(re.split(r"\{(\w+)[^}]*\}", template)))
+        return re.search(pattern, text, re.S) is not None
+
+
+def meaning(key: str, /, language: str = "nl", pick: str | None = None,
+            **facts: Any) -> Callable[[str], bool]:
+    """`fits` as a test of a text, for waiting on a message and counting them."""
+    return lambda text: fits(text, key, language, pick, **facts)
+
+
+def heard(messages: list[Sent], key: str, /, **facts: Any) -> int:
+    """How many of `messages` say catalogue text `key` with these facts (in Dutch)."""
+    return sum(fits(m.text, key, **facts) for m in messages)
+
+
+def _fact(value: Any) -> str:
+    return value.render() if isinstance(value, Text | Dated) else str(value)
+
+
+def refused(problem: StoreProblem, language: str = "nl", **facts: object) -> str:
+    """How the bot says that the store refused a change, `problem` with its facts."""
+    with i18n.use(language):
+        return texts.store_problem(StoreError(problem, **facts))
 
 
 def drafted(number: int, language: str = "nl") -> str:

@@ -4,8 +4,12 @@ the reminder; a member's own overview."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 
-from tests.bot.conftest import ARBITER, GROUP, boards
+from bot.language.notice import Dated, Text
+from core.errors import ProblemCode
+from core.season import ExternalDay
+from tests.bot.conftest import ARBITER, GROUP, boards, fits, said, says
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
 
@@ -20,7 +24,7 @@ async def test_draft_adjustments_bye_swap_and_repair(bot, members):
     await bot.ask(members[0], "/afmelden")  # five present: somebody gets the bye
     await pass_deadline(bot, 1)
     volunteer = await bot.ask(ARBITER, "/indeling bye Bram de Boer")
-    assert "Vrij (bye): Bram de Boer" in volunteer.text
+    assert says("PAIRING_BYE", name="Bram de Boer") in volunteer.text
     before = boards(volunteer.text)
     swapped = await bot.ask(ARBITER, "/indeling ruil Cor Jansen en Eva Bos")
     after = boards(swapped.text)
@@ -29,21 +33,21 @@ async def test_draft_adjustments_bye_swap_and_repair(bot, members):
     assert opponent(after, "Eva Bos") == opponent(before, "Cor Jansen")
     again = await bot.ask(ARBITER, "/indeling opnieuw")
     # Re-pairing keeps what the arbiter fixed by hand: the volunteer and the swapped boards.
-    assert "Vrij (bye): Bram de Boer" in again.text
+    assert says("PAIRING_BYE", name="Bram de Boer") in again.text
     assert {p for p in after if {"Cor Jansen", "Eva Bos"} & set(p)} <= set(boards(again.text))
     post = await publish(bot, 1)
-    assert "Bram de Boer" in post.text.split("Vrij (bye)")[1]
+    assert says("PAIRING_BYE", name="Bram de Boer") in post.text
 
 
 async def test_members_come_and_go(bot, members):
     await set_up_club(bot, members, rounds=2)
     added = await bot.ask(ARBITER, "/speler nieuw Gijs Post 1650 jeugd")
-    assert "Gijs Post doet mee vanaf ronde 1" in added.text
+    assert says("SPELER_ADDED", name="Gijs Post", round=1) in added.text
     gone = await bot.ask(ARBITER, "/speler weg Femke Kok")
-    assert "Femke Kok doet niet meer mee" in gone.text
+    assert gone.text == says("SPELER_REMOVED", name="Femke Kok")
     listing = await bot.ask(ARBITER, "/spelers")
     # Femke never played: she is removed rather than marked as stopped.
-    assert "Spelers (6)" in listing.text and "Gijs Post" in listing.text
+    assert says("SPELERS_TITLE", count=6) in listing.text and "Gijs Post" in listing.text
     assert "Femke" not in listing.text
     await pass_deadline(bot, 1)
     post = await publish(bot, 1)
@@ -53,37 +57,40 @@ async def test_members_come_and_go(bot, members):
 async def test_schedule_postpone_and_cancel(bot, members):
     await set_up_club(bot, members, rounds=3)
     moved = await bot.ask(ARBITER, "/ronde uitstel 2 12-12-2026")
-    assert "Ronde 2 verplaatst naar za 12 dec" in moved.text
+    assert fits(moved.text, "RONDE_MOVED", round=2, date=Dated(dt.date(2026, 12, 12)))
     cancelled = await bot.ask(ARBITER, "/ronde vervalt 2")
-    assert "Ronde 2 vervalt" in cancelled.text
+    assert says("RONDE_CANCELLED", round=2) in cancelled.text
     schedule = await bot.ask(ARBITER, "/ronde")
-    assert schedule.text.count("Ronde") == 2 and "do 17 dec" in schedule.text
+    lines = [line for line in schedule.text.splitlines() if fits(line, "RONDE_LINE")]
+    assert len(lines) == 2 and fits(lines[1], "RONDE_LINE", round=2,
+                                    date=Dated(dt.date(2026, 12, 17)))
     bad = await bot.ask(ARBITER, "/ronde nieuw 31-2")
-    assert "geen datum" in bad.text
+    assert fits(bad.text, "BAD_DATE", text="31-2")
 
 
 async def test_settings_and_arbiters(bot, members):
     await set_up_club(bot, members, rounds=1)
     shown = await bot.ask(ARBITER, "/instellingen")
     assert "20:00" in shown.text and "sliedrecht" in shown.text
-    assert "Opgeslagen" in (await bot.ask(ARBITER, "/instellingen deadline 60")).text
-    assert "Opgeslagen" in (await bot.ask(ARBITER, "/instellingen start 19:30")).text
+    saved = says("INSTELLINGEN_DONE")
+    assert saved in (await bot.ask(ARBITER, "/instellingen deadline 60")).text
+    assert saved in (await bot.ask(ARBITER, "/instellingen start 19:30")).text
     shown = await bot.ask(ARBITER, "/instellingen")
-    assert "19:30" in shown.text and "tot 60 minuten" in shown.text
+    assert fits(shown.text, "INSTELLINGEN", start="19:30", deadline=60)
     await bot.ask(ARBITER, f"/arbiter {members[1].id}")
-    assert "Dit overzicht" not in (await bot.ask(members[1], "/spelers")).text
-    assert "Spelers (6)" in (await bot.ask(members[1], "/spelers")).text
+    assert says("SPELERS_TITLE", count=6) in (await bot.ask(members[1], "/spelers")).text
     await bot.ask(ARBITER, f"/arbiter weg {members[1].id}")
-    assert "alleen de wedstrijdleider" in (await bot.ask(members[1], "/spelers")).text
+    assert (await bot.ask(members[1], "/spelers")).text == says("ONLY_ARBITER")
 
 
 async def test_external_match_is_booked(bot, members):
     await set_up_club(bot, members, rounds=1)
     booked = await bot.ask(ARBITER, "/extern Daan Smit 2 1 anderedag")
-    assert booked.text == ("Externe partij van Daan Smit voor team 2 (op een andere dag): "
-                           "gewonnen. Geboekt in ronde 1.")
+    assert booked.text == says("EXTERN_DONE", name="Daan Smit", team=2, round=1,
+                               result=Text("EXTERNAL_RESULT_WORDS", pick=1),
+                               day=Text("EXTERNAL_DAY_WORDS", pick=ExternalDay.OTHER_DAY))
     mine = await bot.ask(members[3], "/mijn")
-    assert "Afgemeld voor: 1" in mine.text
+    assert says("MIJN_SIGNOFFS", rounds="1") in mine.text
 
 
 async def test_an_external_result_goes_to_the_round_he_signed_off_for(bot, members):
@@ -92,21 +99,23 @@ async def test_an_external_result_goes_to_the_round_he_signed_off_for(bot, membe
     await set_up_club(bot, members, rounds=2)
     await bot.ask(members[3], "/afmelden 2 extern-clubavond")
     booked = await bot.ask(ARBITER, "/extern Daan Smit 2 ½")
-    assert booked.text == ("Externe partij van Daan Smit voor team 2 (op de clubavond): "
-                           "remise. Geboekt in ronde 2.")
+    assert booked.text == says("EXTERN_DONE", name="Daan Smit", team=2, round=2,
+                               result=Text("EXTERNAL_RESULT_WORDS", pick=0.5),
+                               day=Text("EXTERNAL_DAY_WORDS", pick=ExternalDay.CLUB_NIGHT))
     named = await bot.ask(ARBITER, "/extern Daan Smit 2 0 anderedag ronde 1")
-    assert named.text.endswith("verloren. Geboekt in ronde 1.")
+    assert fits(named.text, "EXTERN_DONE", round=1,
+                result=Text("EXTERNAL_RESULT_WORDS", pick=0))
     mine = await bot.ask(members[3], "/mijn")
-    assert "Afgemeld voor: 1, 2" in mine.text
+    assert says("MIJN_SIGNOFFS", rounds="1, 2") in mine.text
 
 
 async def test_reminder_goes_to_the_group_once(bot, members):
     await set_up_club(bot, members, rounds=1)
     bot.clock.now = bot.clock.now.replace(month=12, day=2, hour=20)  # a day before round 1
-    reminder = await bot.tg.wait_for(lambda s: s.chat_id == GROUP and "Herinnering" in s.text)
-    assert "afmelden" in reminder.text.lower()
+    reminder = await bot.tg.wait_for(lambda s: s.chat_id == GROUP and fits(s.text, "REMINDER"))
+    assert fits(reminder.text, "REMINDER", round=1, date=Dated(dt.date(2026, 12, 3)))
     await asyncio.sleep(0.6)
-    assert len([s for s in bot.tg.to(GROUP) if "Herinnering" in s.text]) == 1
+    assert len([s for s in bot.tg.to(GROUP) if fits(s.text, "REMINDER")]) == 1
 
 
 async def test_my_overview(bot, members):
@@ -115,20 +124,21 @@ async def test_my_overview(bot, members):
     await pass_deadline(bot, 1)
     await publish(bot, 1)
     mine = await bot.ask(members[0], "/mijn")
-    assert "Afgemeld voor: 2" in mine.text and "Ronde 1: bord" in mine.text
+    assert says("MIJN_SIGNOFFS", rounds="2") in mine.text and fits(mine.text, "MIJN_GAME", round=1)
 
 
 async def test_rules_are_changed_and_checked(bot, members):
     await set_up_club(bot, members, rounds=1)
-    assert "Opgeslagen" in (await bot.ask(ARBITER, "/instellingen regel notice_cap 8")).text
-    assert "Opgeslagen" in (await bot.ask(ARBITER, "/instellingen reglement drie-cycli")).text
+    saved = says("INSTELLINGEN_DONE")
+    assert saved in (await bot.ask(ARBITER, "/instellingen regel notice_cap 8")).text
+    assert saved in (await bot.ask(ARBITER, "/instellingen reglement drie-cycli")).text
     shown = await bot.ask(ARBITER, "/instellingen")
-    assert "voorinstelling drie-cycli" in shown.text \
-        and "betaalde afmeldingen (maximaal): 8" in shown.text
+    assert "drie-cycli" in shown.text
+    assert f"{said(Text('RULE_WORDS', pick='notice_cap'))}: 8" in shown.text
     refused = await bot.ask(ARBITER, "/instellingen regel notice_kap 8")
-    assert "onbekend veld 'notice_kap'" in refused.plain
+    assert fits(refused.plain, "_PROBLEMS", pick=ProblemCode.UNKNOWN_KEY, key="notice_kap")
     refused = await bot.ask(ARBITER, "/instellingen reglement zwolle")
-    assert "onbekende voorinstelling" in refused.text
+    assert fits(refused.plain, "_PROBLEMS", pick=ProblemCode.UNKNOWN_PRESET, value="'zwolle'")
     assert "notice_kap" not in (await bot.ask(ARBITER, "/instellingen")).text
 
 
@@ -136,47 +146,47 @@ async def test_personal_details_asked_in_the_group_go_privately(bot, members):
     await set_up_club(bot, members, rounds=1)
     mark = len(bot.tg.sent)
     note = await bot.ask(members[0], "/mijn", chat_id=GROUP)
-    assert "privé gestuurd" in note.text
+    assert note.text == says("SENT_PRIVATELY")
     private = await bot.tg.wait_for(lambda s: s.chat_id == members[0].id, after=mark)
-    assert "Afmeldingen" in private.text or "afmeldingen" in private.text
+    assert says("MIJN_NO_SIGNOFFS") in private.text
     bot.tg.fail_next("sendMessage", 403, chat_id=members[1].id)
     note = await bot.ask(members[1], "/mijn", chat_id=GROUP)
-    assert "Start eerst een privégesprek" in note.text
+    assert note.text == says("START_PRIVATE_FIRST")
 
 
 async def test_chart_export_and_crosstable_are_sent(bot, members):
     await set_up_club(bot, members, rounds=1)
-    assert "nog geen ronde" in (await bot.ask(members[0], "/grafiek")).text
+    assert (await bot.ask(members[0], "/grafiek")).text == says("CHART_NONE")
     await pass_deadline(bot, 1)
     await publish(bot, 1)
     for board in range(1, 4):
         await bot.ask(ARBITER, f"/uitslag {board} 1-0")
     photo = await bot.ask(members[0], "/grafiek")
-    assert photo.method == "sendPhoto" and "verloop" in photo.text
+    assert photo.method == "sendPhoto" and photo.text == says("CHART_CAPTION", round=1)
     document = await bot.ask(ARBITER, "/export")
-    assert document.method == "sendDocument" and "CSV" in document.text
+    assert document.method == "sendDocument" and document.text == says("EXPORT_CAPTION", round=1)
     cross = await bot.ask(members[0], "/stand kruistabel")
-    assert cross.method == "sendDocument" and "Kruistabel na ronde 1" in cross.text
+    assert cross.method == "sendDocument" and cross.text == says("CROSSTABLE_CAPTION", round=1)
     refused = await bot.ask(members[0], "/export")
-    assert "alleen de wedstrijdleider" in refused.text
+    assert refused.text == says("ONLY_ARBITER")
 
 
 async def test_period_and_group_tables_follow_the_rules(bot, members):
     await set_up_club(bot, members, rounds=1)
-    assert "geen periodegroepen" in (await bot.ask(members[0], "/stand periode")).text
+    assert (await bot.ask(members[0], "/stand periode")).text == says("NO_PERIOD_GROUPS")
     await bot.ask(ARBITER, "/instellingen reglement drie-groepen")
     await pass_deadline(bot, 1)
     await publish(bot, 1)
     for board in range(1, 4):
         await bot.ask(ARBITER, f"/uitslag {board} 1-0")
     tables = await bot.ask(members[0], "/stand periode")
-    assert "Periode 1" in tables.plain and "groep 3" in tables.plain
-    assert "geen subgroepen" in (await bot.ask(members[0], "/stand groep")).text
+    assert fits(tables.plain, "PERIOD_TABLE_TITLE", period=1, group=3)
+    assert (await bot.ask(members[0], "/stand groep")).text == says("NO_SUBGROUPS")
     preview = await bot.ask(ARBITER, "/instellingen reglement drie-cycli")
-    assert preview.text.startswith("Nog niet opgeslagen")  # a round is played: shown first
+    assert fits(preview.text, "RULES_PREVIEW", round=1)  # a round is played: shown first
     await bot.ask(ARBITER, "/instellingen reglement drie-cycli bevestig")
     groups = await bot.ask(members[0], "/stand groep")
-    assert "Groep 1" in groups.plain and "Groep 2" in groups.plain
+    assert all(says("SUBGROUP_TITLE", group=g) in groups.plain for g in (1, 2))
 
 
 async def test_the_daily_backup_job_writes_a_copy(bot, members):
@@ -199,4 +209,4 @@ async def test_the_arbiters_fixes_survive_a_restart(bot, members):
     await bot.stop()
     await bot.start()
     again = await bot.ask(ARBITER, "/indeling opnieuw")
-    assert "Vrij (bye): Bram de Boer" in again.text
+    assert says("PAIRING_BYE", name="Bram de Boer") in again.text

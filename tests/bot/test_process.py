@@ -18,9 +18,23 @@ from pathlib import Path
 import pytest
 
 from bot.demo.fakeapi import User
+from bot.language import texts
 from storage import roster, rounds
+from storage.errors import StoreProblem
 from storage.store import open_store
-from tests.bot.conftest import ARBITER, GROUP, TOKEN, confirm_question, drafted, pairing_title
+from tests.bot.conftest import (
+    ARBITER,
+    GROUP,
+    TOKEN,
+    confirm_question,
+    drafted,
+    fits,
+    heard,
+    meaning,
+    pairing_title,
+    refused,
+    says,
+)
 from tests.bot.process import BotProcess, make_club, query, run_cycles, until
 from tests.integration.conftest import ROOT
 
@@ -70,11 +84,11 @@ async def test_killed_right_after_publication_everyone_still_hears_once(tg, tmp_
     bot.start()
     await tg.next_to(GROUP, pairing_title(1), timeout=30)
     for member in range(100, 106):
-        await tg.next_to(member, "Ronde 1", timeout=30)
+        await tg.next_to(member, meaning("PERSONAL_PAIRING", round=1), timeout=30)
     await asyncio.sleep(1.0)
     assert sum(pairing_title(1) in s.text for s in tg.to(GROUP)) == 1
-    assert all(sum("Ronde 1" in s.text for s in tg.to(m)) == 1 for m in range(100, 106))
-    assert sum("Ronde 1 is gepubliceerd" in s.text for s in tg.to(ARBITER.id)) == 1
+    assert all(heard(tg.to(m), "PERSONAL_PAIRING", round=1) == 1 for m in range(100, 106))
+    assert sum(s.text == texts.published(1, 6) for s in tg.to(ARBITER.id)) == 1
     bot.kill()
 
 
@@ -116,11 +130,11 @@ async def test_killed_right_after_the_arbiter_settles_a_result_both_players_hear
     tg.outage.clear()
     bot.start()
     for player in (white, black):
-        await tg.next_to(player, "heeft de uitslag van ronde 1 bord 1 vastgelegd", timeout=30)
+        await tg.next_to(player, meaning("RESULT_DECIDED", round=1, board=1), timeout=30)
     await asyncio.sleep(1.0)
     for player in (white, black):
-        assert sum("vastgelegd" in s.text for s in tg.to(player)) == 1
-    assert sum("Vastgelegd, ronde 1 bord 1" in s.text for s in tg.to(ARBITER.id)) == 1
+        assert heard(tg.to(player), "RESULT_DECIDED", round=1, board=1) == 1
+    assert heard(tg.to(ARBITER.id), "RESULT_FINAL", round=1, board=1) == 1
     bot.kill()
 
 
@@ -173,10 +187,10 @@ async def test_killed_around_a_rounds_last_result_the_group_gets_the_standings_o
     await asyncio.sleep(0.3)
     tg.outage.clear()
     bot.start()
-    await tg.next_to(GROUP, "Alle uitslagen van ronde 1", timeout=30)
+    await tg.next_to(GROUP, meaning("ROUND_COMPLETE", round=1), timeout=30)
     await bot.running()
     await asyncio.sleep(1.0)
-    assert sum("Alle uitslagen van ronde 1" in s.text for s in tg.to(GROUP)) == 1
+    assert heard(tg.to(GROUP), "ROUND_COMPLETE", round=1) == 1
     bot.kill()
 
 
@@ -194,15 +208,15 @@ async def test_killed_right_after_a_change_at_the_board_everyone_it_concerns_hea
     await asyncio.sleep(0.3)
     tg.outage.clear()
     bot.start()
-    await tg.next_to(GROUP, "Wijziging ronde 1", timeout=30)
-    await tg.next_to(black, "je wint reglementair", timeout=30)
-    await tg.next_to(white, "als afwezig genoteerd", timeout=30)
-    await tg.next_to(ARBITER.id, "wint bord 1 reglementair", timeout=30)
+    await tg.next_to(GROUP, meaning("NIGHT_ABSENT_GROUP", round=1, absent=name), timeout=30)
+    await tg.next_to(black, meaning("NIGHT_YOU_WIN", round=1), timeout=30)
+    await tg.next_to(white, meaning("NIGHT_YOU_ABSENT", round=1), timeout=30)
+    await tg.next_to(ARBITER.id, meaning("NIGHT_FORFEIT", board=1), timeout=30)
     await asyncio.sleep(1.0)
-    assert sum("Wijziging ronde 1" in s.text for s in tg.to(GROUP)) == 1
-    assert sum("je wint reglementair" in s.text for s in tg.to(black)) == 1
-    assert sum("als afwezig genoteerd" in s.text for s in tg.to(white)) == 1
-    assert sum("wint bord 1 reglementair" in s.text for s in tg.to(ARBITER.id)) == 1
+    assert heard(tg.to(GROUP), "NIGHT_ABSENT_GROUP", round=1, absent=name) == 1
+    assert heard(tg.to(black), "NIGHT_YOU_WIN", round=1) == 1
+    assert heard(tg.to(white), "NIGHT_YOU_ABSENT", round=1) == 1
+    assert heard(tg.to(ARBITER.id), "NIGHT_FORFEIT", board=1) == 1
     bot.kill()
 
 
@@ -226,13 +240,13 @@ async def test_killed_right_after_the_reminder_is_marked_group_and_member_hear_o
     await asyncio.sleep(0.3)
     tg.outage.clear()
     bot.start()
-    group = await tg.next_to(GROUP, "Herinnering: ronde 1", timeout=30)
-    private = await tg.next_to(102, "Herinnering: ronde 1", timeout=30)
+    group = await tg.next_to(GROUP, meaning("REMINDER", round=1), timeout=30)
+    private = await tg.next_to(102, meaning("REMINDER_PRIVATE", round=1), timeout=30)
     assert group.buttons and private.buttons
     await asyncio.sleep(1.0)
-    assert sum("Herinnering" in s.text for s in tg.to(GROUP)) == 1
-    assert sum("Herinnering" in s.text for s in tg.to(102)) == 1
-    assert not [s for s in tg.to(100) if "Herinnering" in s.text]  # did not ask for it
+    assert heard(tg.to(GROUP), "REMINDER") == 1
+    assert heard(tg.to(102), "REMINDER_PRIVATE") == 1
+    assert not tg.to(100)  # did not ask for it
     bot.kill()
 
 
@@ -253,14 +267,15 @@ async def test_killed_around_the_rating_list_the_arbiter_hears_once_and_it_is_wr
     await asyncio.sleep(0.3)
     tg.outage.clear()
     bot.start()
-    shown = await tg.next_to(ARBITER.id, "KNSB-ratinglijst", timeout=30)
+    shown = await tg.next_to(ARBITER.id, meaning("RATING_HEAD"), timeout=30)
     await asyncio.sleep(1.0)
-    assert sum("KNSB-ratinglijst" in s.text for s in tg.to(ARBITER.id)) == 1
+    assert heard(tg.to(ARBITER.id), "RATING_HEAD") == 1
     assert query(db, "SELECT count(*) FROM rating_proposal")[0][0] == 1  # read once
     # Confirmed, and killed before the message is edited: written once, and a second tap
     # after the restart writes nothing more.
     tg.outage.add("editMessageText")
-    apply = next(data for text, data in shown.buttons if text.startswith("Bijwerken"))
+    apply = next(data for text, data in shown.buttons
+                 if text == says("RATING_BUTTON_APPLY", count=3))
     tg.press(ARBITER, shown, apply)
     await until(lambda: query(db, "SELECT done_at FROM rating_proposal")[0][0] is not None)
     bot.kill()
@@ -270,7 +285,7 @@ async def test_killed_around_the_rating_list_the_arbiter_hears_once_and_it_is_wr
     bot.start()
     await bot.running()
     tg.press(ARBITER, shown, apply)
-    await tg.edited(shown, "al afgehandeld", timeout=30)
+    await tg.edited(shown, says("RATING_DECIDED"), timeout=30)
     assert query(db, "SELECT count(*) FROM audit WHERE action = 'player.rating'")[0][0] == 3
     bot.kill()
 
@@ -281,9 +296,11 @@ async def test_killed_right_after_a_link_is_taken_over_both_accounts_hear_once(t
     bot = await published_club(tg, db)
     newcomer = User(777, "Nieuw", "Account")
     tg.user_says(newcomer, "/ik Anna Visser")
-    ask = await tg.next_to(ARBITER.id, "Koppelen", timeout=30)
+    ask = await tg.next_to(ARBITER.id, meaning("IK_ASK_ARBITER", name="Anna Visser"),
+                           timeout=30)
     tg.press(ARBITER, ask, ask.buttons[0][1])
-    confirm = await tg.edited(ask, "echt overzetten", timeout=30)
+    confirm = await tg.edited(ask, meaning("IK_CONFIRM_TAKE_OVER", name="Anna Visser"),
+                              timeout=30)
     tg.outage.add("sendMessage")
     tg.press(ARBITER, confirm, confirm.buttons[0][1])
     await until(lambda: query(db, "SELECT telegram_id FROM player WHERE code = 'p0'")[0][0]
@@ -292,11 +309,11 @@ async def test_killed_right_after_a_link_is_taken_over_both_accounts_hear_once(t
     await asyncio.sleep(0.3)
     tg.outage.clear()
     bot.start()
-    await tg.next_to(100, "niet meer gekoppeld", timeout=30)
-    await tg.next_to(newcomer.id, "Je bent gekoppeld aan Anna Visser", timeout=30)
+    await tg.next_to(100, says("IK_TAKEN_OVER", name="Anna Visser"), timeout=30)
+    await tg.next_to(newcomer.id, says("IK_WELCOME", name="Anna Visser"), timeout=30)
     await asyncio.sleep(1.0)
-    assert sum("niet meer gekoppeld" in s.text for s in tg.to(100)) == 1
-    assert sum("Je bent gekoppeld" in s.text for s in tg.to(newcomer.id)) == 1
+    assert heard(tg.to(100), "IK_TAKEN_OVER", name="Anna Visser") == 1
+    assert heard(tg.to(newcomer.id), "IK_WELCOME", name="Anna Visser") == 1
     bot.kill()
 
 
@@ -319,10 +336,10 @@ async def test_a_second_bot_on_the_same_database_refuses_to_start(tg, tmp_path):
     second = BotProcess(tg, db)
     second.start()
     assert await second.exited() == 1
-    assert second.output.strip().splitlines()[-1].startswith("Er draait al een keizerbot")
+    assert second.output.strip().splitlines()[-1] == refused(StoreProblem.IN_USE, path=db)
     assert "Traceback" not in second.output
     answer = await tg.reply_to(ARBITER, "/help")  # the first one carries on
-    assert "Keizercompetitie" in answer.text
+    assert answer.text.startswith(says("START"))
     first.kill()
 
 
@@ -333,9 +350,7 @@ async def test_a_rejected_token_is_one_dutch_line_without_the_token(tg, tmp_path
     bot.start()
     assert await bot.exited() == 1
     assert TOKEN not in bot.output and "Traceback" not in bot.output
-    assert bot.output.strip().splitlines() == [
-        "Telegram kent dit bot-token niet (TELEGRAM_BOT_TOKEN). Kopieer het opnieuw uit "
-        "@BotFather (/mybots, API Token) en start opnieuw."]
+    assert bot.output.strip().splitlines() == [says("START_BAD_TOKEN")]
 
 
 async def test_a_corrupt_database_is_one_dutch_line(tg, tmp_path):
@@ -345,7 +360,7 @@ async def test_a_corrupt_database_is_one_dutch_line(tg, tmp_path):
     bot.start()
     assert await bot.exited() == 1
     last = bot.output.strip().splitlines()[-1]
-    assert "beschadigd" in last and "Traceback" not in bot.output
+    assert last == refused(StoreProblem.CORRUPT, path=db) and "Traceback" not in bot.output
 
 
 async def test_the_database_and_its_backups_are_private(tg, tmp_path):
@@ -417,18 +432,17 @@ async def test_a_full_disk_refuses_writes_serves_reads_and_tells_the_arbiter_onc
         mark = len(tg.sent)
         fill(disk)
         anna, bram = User(100, "Anna"), User(101, "Bram")
-        refused = await tg.reply_to(anna, "/afmelden 1 vakantie")
-        assert "de schijf is vol" in refused.text
-        again = await tg.reply_to(bram, "/afmelden 1")
-        assert "de schijf is vol" in again.text
+        full = refused(StoreProblem.DISK_FULL)
+        assert (await tg.reply_to(anna, "/afmelden 1 vakantie")).text == full
+        assert (await tg.reply_to(bram, "/afmelden 1")).text == full
         stand = await tg.reply_to(bram, "/stand")
-        assert "stand" in stand.text.lower()
+        assert stand.text == says("STAND_EMPTY")
         told = [s for s in tg.sent[mark:] if s.chat_id == ARBITER.id]
-        assert len(told) == 1 and "de schijf is vol" in told[0].text
+        assert len(told) == 1 and told[0].text == full
         assert bot.process is not None and bot.process.poll() is None
         (disk / "filler").unlink()
         stored = await tg.reply_to(anna, "/afmelden 1 vakantie")
-        assert "afgemeld voor ronde 1" in stored.text
+        assert fits(stored.text, "SIGNED_OFF", round=1)
         bot.kill()
         assert query(db, "SELECT count(*) FROM signoff")[0][0] == 1
 
@@ -513,7 +527,7 @@ async def bot_after_a_stand(tg, tmp_path) -> tuple[BotProcess, set[int]]:
     process = bot.start()
     await bot.running()
     before = set(children(process.pid))
-    assert "nog geen stand" in (await tg.reply_to(User(100, "Anna"), "/stand")).text
+    assert (await tg.reply_to(User(100, "Anna"), "/stand")).text == says("STAND_EMPTY")
     return bot, set(children(process.pid)) - before
 
 
@@ -549,7 +563,7 @@ async def test_a_killed_standings_worker_is_replaced(tg, tmp_path):
     os.kill(workers.pop(), signal.SIGKILL)
     # A new member moves the standings: the texts kept are no longer the standings.
     await tg.reply_to(ARBITER, "/speler nieuw Piet Puk 1500", contains="Piet Puk")
-    assert "nog geen stand" in (await tg.reply_to(User(101, "Bram"), "/stand")).text
+    assert (await tg.reply_to(User(101, "Bram"), "/stand")).text == says("STAND_EMPTY")
     bot.kill()
     assert "standings worker died" in bot.output
     assert " ERROR " not in bot.output
@@ -580,8 +594,8 @@ async def test_killed_after_a_webhook_update_was_handled_its_answer_comes_once(t
     assert tg.delivered == [1] and "getUpdates" not in {m for m, _ in tg.calls}
     tg.outage.clear()
     bot.start()
-    await tg.next_to(anna.id, "afgemeld voor ronde 1", timeout=30)
+    await tg.next_to(anna.id, meaning("SIGNED_OFF", round=1), timeout=30)
     await asyncio.sleep(1.0)
-    assert sum("afgemeld voor ronde 1" in s.text for s in tg.to(anna.id)) == 1
+    assert heard(tg.to(anna.id), "SIGNED_OFF", round=1) == 1
     assert query(db, "SELECT count(*) FROM signoff")[0][0] == 1
     bot.kill()

@@ -47,7 +47,9 @@ async def speler(update: Update, context: Context) -> Answer:
     if args[0].lower() == "weg":
         who = await find_member(context, " ".join(args[1:]))
         last = await admin.withdraw(context.services, who, actor=actor(update))
-        return Answer(texts.SPELER_GONE.format(name=esc(who.name), round=last))
+        # A member who never played is gone from the list; "after round 0" says nothing.
+        gone = texts.SPELER_GONE if last else texts.SPELER_REMOVED
+        return Answer(gone.format(name=esc(who.name), round=last))
     words, rating, youth, flexible = args[1:], None, False, False
     if words and words[-1].lower() == "flexibel":
         flexible, words = True, words[:-1]
