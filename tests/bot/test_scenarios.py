@@ -7,7 +7,22 @@ import re
 
 from bot.demo.fakeapi import User
 from bot.language import texts
-from tests.bot.conftest import ARBITER, GROUP, boards, drafted, pairing_title
+from bot.language.notice import Text
+from core.rounds import RoundState
+from core.rules import CompensationKind
+from storage.errors import StoreProblem
+from tests.bot.conftest import (
+    ARBITER,
+    GROUP,
+    boards,
+    drafted,
+    fits,
+    heard,
+    meaning,
+    pairing_title,
+    refused,
+    says,
+)
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
 
@@ -19,29 +34,29 @@ async def test_sign_off_before_and_after_the_deadline(bot, members):
     await set_up_club(bot, members, rounds=2)
     anna, bram = members[0], members[1]
     early = await bot.ask(anna, "/afmelden 1")
-    assert "afgemeld voor ronde 1" in early.text and "te laat" not in early.text
+    assert fits(early.text, "SIGNED_OFF", who="Anna Visser", round=1)
     undo = await bot.ask(anna, "/aanmelden")
-    assert "ingetrokken" in undo.text
+    assert undo.text == says("AANMELDEN_DONE", round=1)
     await pass_deadline(bot, 1)
     await publish(bot, 1)
     # After the deadline, already paired: recorded as late; arbiter and opponent are told.
     mark = len(bot.tg.sent)
     late = await bot.ask(bram, "/afmelden 1 ziek")
-    assert "te laat" in late.text and "afwezig zonder afmelding" in late.text
-    told = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Te late" in s.text,
-                                 after=mark)
-    assert "al ingedeeld tegen" in told.text
-    opponent = told.text.split("al ingedeeld tegen ")[1].rstrip(").")
-    who = next(u for u in members if f"{u.first_name} {u.last_name}" == opponent)
-    await bot.tg.wait_for(lambda s: s.chat_id == who.id and "te laat afgemeld" in s.text,
-                          after=mark)
+    assert fits(late.text, "SIGNED_OFF_LATE", who="Bram de Boer", round=1)
+    told = await bot.tg.next_to(ARBITER.id, meaning("LATE_TO_ARBITER", who="Bram de Boer",
+                                                    round=1), after=mark)
+    who = next(u for u in members if fits(told.text, "LATE_PAIRED",
+                                          opponent=f"{u.first_name} {u.last_name}"))
+    await bot.tg.next_to(who.id, says("LATE_TO_OPPONENT", who="Bram de Boer", round=1),
+                         after=mark)
 
 
 async def test_arbiter_signs_off_for_a_member_with_a_reason(bot, members):
     await set_up_club(bot, members, rounds=1)
     answer = await bot.ask(ARBITER, "/afmelden Cor Jansen extern-clubavond")
-    assert "Cor Jansen is afgemeld voor ronde 1" in answer.text
-    assert "voor een externe partij op de clubavond" in answer.text and "66%" in answer.text
+    assert fits(answer.text, "SIGNED_OFF", who="Cor Jansen", round=1,
+                kind=Text("SIGNED_OFF_FOR", pick=CompensationKind.EXTERNAL_CLUB_NIGHT))
+    assert fits(answer.text, "EARNS", whom="Cor Jansen ", fraction="66%")
 
 
 async def test_the_deadline_is_processed_once_however_often_the_job_fires(bot, members):
@@ -83,10 +98,12 @@ async def test_a_non_arbiter_tries_every_arbiter_command(bot, members):
                  "/ronde nieuw 1-1-2027", "/club", "/arbiter 103", "/instellingen",
                  "/instellingen start 19:00", "/extern Anna 1 1"]:
         answer = await bot.ask(outsider, text)
-        assert answer.text in ("Dat mag alleen de wedstrijdleider.", texts.UITSLAG_ONLY_OWN), text
+        assert answer.text in (says("ONLY_ARBITER"), says("UITSLAG_ONLY_OWN")), text
     # Nothing changed: still one round, still not drafted, still not an arbiter.
     schedule = await bot.ask(ARBITER, "/ronde")
-    assert schedule.text.count("Ronde") == 1 and "gepland" in schedule.text
+    lines = [line for line in schedule.text.splitlines() if fits(line, "RONDE_LINE")]
+    assert len(lines) == 1 and fits(lines[0], "RONDE_LINE", round=1,
+                                    state=Text("STATE_WORDS", pick=RoundState.PLANNED))
 
 
 async def test_a_member_cannot_report_a_game_that_is_not_his(bot, members):
@@ -95,7 +112,7 @@ async def test_a_member_cannot_report_a_game_that_is_not_his(bot, members):
     await pass_deadline(bot, 1)
     post = await publish(bot, 1)
     answer = await bot.ask(members[5], "/uitslag 1-0", chat_id=GROUP, reply_to=post)
-    assert "speelt die partij niet" in answer.text
+    assert answer.text == refused(StoreProblem.NOT_IN_GAME, player="Femke Kok", round=1)
 
 
 async def test_conflicting_results_go_to_the_arbiter(bot, members):
@@ -108,11 +125,12 @@ async def test_conflicting_results_go_to_the_arbiter(bot, members):
     await bot.ask(white, "/uitslag 1-0", chat_id=GROUP, reply_to=post)
     mark = len(bot.tg.sent)
     clash = await bot.ask(black, "/uitslag 0-1", chat_id=GROUP, reply_to=post)
-    assert "andere uitslag" in clash.text
-    await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Tegenstrijdige" in s.text,
-                          after=mark)
+    assert fits(clash.text, "RESULT_CONFLICT", opponent=white_name, round=1, board=1)
+    await bot.tg.next_to(ARBITER.id, meaning("CONFLICT_TO_ARBITER", round=1, board=1),
+                         after=mark)
     settled = await bot.ask(ARBITER, "/uitslag 1 1/2-1/2")
-    assert "Vastgelegd" in settled.text and "remise" in settled.text
+    assert settled.text == says("RESULT_FINAL", round=1, board=1, words=Text(
+        "RESULT_WORDS", {"white": white_name, "black": black_name}, pick="1/2-1/2"))
 
 
 async def test_a_member_who_blocked_the_bot_does_not_stop_publication(bot, members):
@@ -122,35 +140,34 @@ async def test_a_member_who_blocked_the_bot_does_not_stop_publication(bot, membe
     bot.tg.fail_next("sendMessage", 429, chat_id=members[4].id, retry_after=1)
     mark = len(bot.tg.sent)
     answer = await bot.ask(ARBITER, "/indeling bevestig", timeout=20)
-    assert "gepubliceerd" in answer.text and "6 spelers" in answer.text
+    assert answer.text == texts.published(1, 6)
     # The arbiter hears, by name, whom the pairing did not reach; only once.
-    told = await bot.tg.next_to(ARBITER.id, "Daan Smit", after=mark)
-    assert "kwam niet aan" in told.text and "geblokkeerd" in told.text
+    blocked = says("UNDELIVERABLE", who="Daan Smit", reason=Text("UNDELIVERABLE_BLOCKED"))
+    await bot.tg.next_to(ARBITER.id, blocked, after=mark)
     # The 429 was retried: Eva still got her board, and everyone else theirs.
-    await bot.tg.wait_for(lambda s: s.chat_id == members[4].id and "Ronde 1" in s.text,
-                          after=mark)
-    reached = {s.chat_id for s in bot.tg.sent[mark:] if "Ronde 1" in s.text
-               and s.chat_id not in (ARBITER.id, GROUP)}
+    personal = meaning("PERSONAL_PAIRING", round=1)
+    await bot.tg.next_to(members[4].id, personal, after=mark)
+    reached = {s.chat_id for s in bot.tg.sent[mark:] if personal(s.text)}
     assert reached == {m.id for m in members} - {members[3].id}
-    assert sum("kwam niet aan" in s.text for s in bot.tg.to(ARBITER.id)) == 1
+    assert heard(bot.tg.to(ARBITER.id), "UNDELIVERABLE") == 1
 
 
 async def test_group_commands_with_the_bot_name_and_edited_messages(bot, members):
     await set_up_club(bot, members, rounds=1)
     answer = await bot.ask(members[0], "/stand@keizerbot", chat_id=GROUP)
-    assert "nog geen stand" in answer.text
+    assert answer.text == says("STAND_EMPTY")
     mark = len(bot.tg.sent)
     bot.says(members[0], "/afmelden", edited=True)
     edited = await bot.tg.wait_for(lambda s: s.chat_id == members[0].id, after=mark)
-    assert "gewijzigd bericht" in edited.text
+    assert edited.text == says("EDITED")
 
 
 async def test_unlinked_users_are_asked_who_they_are(bot):
     stranger = User(555, "Onbekend")
     answer = await bot.ask(stranger, "/afmelden")
-    assert "/ik" in answer.text
+    assert answer.text == says("NOT_LINKED")
     answer = await bot.ask(stranger, "/ik Zorro")
-    assert "Ik ken geen lid" in answer.text
+    assert answer.text == says("IK_UNKNOWN", name="Zorro")
 
 
 MALFORMED = ["/afmelden morgen", "/afmelden 99", "/afmelden 31-2", "/afmelden van t/m",
@@ -169,7 +186,7 @@ async def test_every_malformed_message_is_answered_for_member_and_stranger(bot, 
             answer = await bot.tg.wait_for(lambda s, u=user: s.chat_id == u.id, after=mark)
             assert answer.text, (user.first_name, text)
     alive = await bot.ask(members[0], "/help")
-    assert "Keizercompetitie" in alive.text
+    assert alive.text.startswith(says("START"))
 
 
 async def test_a_sign_off_sent_in_time_but_read_after_the_draft_repairs_the_draft(bot, members):
@@ -180,9 +197,8 @@ async def test_a_sign_off_sent_in_time_but_read_after_the_draft_repairs_the_draf
     mark = len(bot.tg.sent)
     # The member sent it before the deadline; the bot reads it only now.
     answer = await bot.ask(members[0], "/afmelden", date=sent_before.timestamp())
-    assert "afgemeld voor ronde 1" in answer.text and "te laat" not in answer.text
-    redraft = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and
-                                    "bijgewerkt" in s.text, after=mark)
+    assert fits(answer.text, "SIGNED_OFF", who="Anna Visser", round=1)
+    redraft = await bot.tg.next_to(ARBITER.id, says("DRAFT_UPDATED", round=1), after=mark)
     assert all("Anna" not in white + black for white, black in boards(redraft.text))
     post = await publish(bot, 1)
     assert all("Anna" not in white + black for white, black in boards(post.text))
@@ -191,8 +207,9 @@ async def test_a_sign_off_sent_in_time_but_read_after_the_draft_repairs_the_draf
 async def test_signing_off_rounds_ahead(bot, members):
     await set_up_club(bot, members, rounds=3)
     answer = await bot.ask(members[0], "/afmelden van 2 t/m 3 vakantie")
-    assert answer.plain.count("afgemeld voor ronde") == 2
-    assert "33% van je waarde in die ronde" in answer.plain
-    assert "keer in het seizoen" not in answer.plain  # two of ten: the cap does not bite
+    assert [fits(line, "SIGNED_OFF", round=n) for n, line in
+            zip((2, 3), answer.plain.splitlines(), strict=True)] == [True, True]
+    assert fits(answer.plain, "EARNS_LATER", whom="", fraction="33%")
+    assert not fits(answer.plain, "EARNS_CAP")  # two of ten: the cap does not bite
     mine = await bot.ask(members[0], "/mijn")
-    assert "Afgemeld voor: 2, 3" in mine.plain
+    assert says("MIJN_SIGNOFFS", rounds="2, 3") in mine.plain
