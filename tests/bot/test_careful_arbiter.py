@@ -4,12 +4,27 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 
 from bot.demo.fakeapi import User
 from bot.language import texts
-from tests.bot.conftest import ARBITER, GROUP, asks_to_confirm, boards
+from bot.language.notice import Dated, Text
+from storage.errors import StoreProblem
+from tests.bot.conftest import (
+    ARBITER,
+    GROUP,
+    asks_to_confirm,
+    boards,
+    fits,
+    meaning,
+    refused,
+    said,
+    says,
+)
 from tests.bot.test_season import pass_deadline, publish, set_up_club
+
+DEC_10 = dt.date(2026, 12, 10)
 
 
 def by_name(members):
@@ -29,7 +44,7 @@ async def test_a_swap_takes_full_names_with_or_without_en_or_a_comma(bot, member
     assert (await bot.ask(ARBITER, f"/indeling ruil {w1} {w1}")).text == \
         texts.SWAP_SAME.format(name=w1)
     unclear = await bot.ask(ARBITER, "/indeling ruil Niemand Bekend")
-    assert unclear.text.startswith("In 'Niemand Bekend' herken ik geen twee spelers")
+    assert unclear.text == says("SWAP_WHO", text="Niemand Bekend")
 
 
 async def test_a_swap_with_someone_not_in_the_draft_is_refused(bot, members):
@@ -39,8 +54,7 @@ async def test_a_swap_with_someone_not_in_the_draft_is_refused(bot, members):
     draft = await pass_deadline(bot, 1)
     white = boards(draft.text)[0][0]
     answer = await bot.ask(ARBITER, f"/indeling ruil {white} en Femke Kok")
-    assert answer.text == ("Femke Kok staat niet in de conceptindeling van ronde 1; ruilen kan "
-                           "alleen met wie er speelt.")
+    assert answer.text == refused(StoreProblem.NOT_IN_DRAFT, player="Femke Kok", round=1)
     again = await bot.ask(ARBITER, "/indeling opnieuw")
     assert "Femke Kok" not in again.text and boards(again.text)
 
@@ -57,20 +71,19 @@ async def test_the_arbiters_decision_reaches_both_players_and_the_stale_buttons_
     ask = await bot.tg.wait_for(lambda s: s.chat_id == black.id and asks_to_confirm(s),
                                 after=mark)
     bot.tg.press(black, ask, ask.buttons[1][1])  # "Klopt niet"
-    told = await bot.tg.wait_for(lambda s: s.chat_id == white.id and "niet klopt" in s.text,
-                                 after=mark)
-    assert black_name in told.text and "De wedstrijdleider beslist" in told.text
+    await bot.tg.next_to(white.id, meaning("DISPUTE_TO_REPORTER", who=black_name, round=1,
+                                           board=1), after=mark)
     mark = len(bot.tg.sent)
     await bot.ask(white, "/uitslag 1-0", chat_id=GROUP, reply_to=post)
     second = await bot.tg.wait_for(lambda s: s.chat_id == black.id and asks_to_confirm(s),
                                    after=mark)
     mark = len(bot.tg.sent)
     settled = await bot.ask(ARBITER, "/uitslag 1 1/2-1/2")
-    assert "Vastgelegd" in settled.text
+    draw = Text("RESULT_WORDS", {"white": white_name, "black": black_name}, pick="1/2-1/2")
+    assert settled.text == says("RESULT_FINAL", round=1, board=1, words=draw)
     for player in (white, black):
-        heard = await bot.tg.wait_for(lambda s, p=player: s.chat_id == p.id
-                                      and "vastgelegd" in s.text, after=mark)
-        assert "remise" in heard.text
+        await bot.tg.next_to(player.id, says("RESULT_DECIDED", round=1, board=1, words=draw),
+                             after=mark)
     for _ in range(50):
         if second.reply_markup is None:
             break
@@ -85,9 +98,9 @@ async def test_a_late_sign_off_from_a_draft_tells_the_arbiter_not_the_opponent(b
     white, black = by_name(members)[white_name], by_name(members)[black_name]
     mark = len(bot.tg.sent)
     late = await bot.ask(white, "/afmelden")
-    assert "te laat" in late.text
-    await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Te late afmelding" in s.text,
-                          after=mark)
+    assert fits(late.text, "SIGNED_OFF_LATE", who=white_name, round=1)
+    await bot.tg.next_to(ARBITER.id, meaning("LATE_TO_ARBITER", who=white_name, round=1),
+                         after=mark)
     await asyncio.sleep(0.5)
     assert not [s for s in bot.tg.sent[mark:] if s.chat_id == black.id]
 
@@ -95,13 +108,14 @@ async def test_a_late_sign_off_from_a_draft_tells_the_arbiter_not_the_opponent(b
 async def test_a_sign_off_for_several_rounds_is_all_or_nothing(bot, members):
     await set_up_club(bot, members, rounds=3)
     signed = await bot.ask(members[2], "/afmelden van 2 t/m 3")
-    assert [line.split(" (")[0] for line in signed.text.splitlines()][:2] == [
-        "Cor Jansen is afgemeld voor ronde 2", "Cor Jansen is afgemeld voor ronde 3"]
+    lines = signed.text.splitlines()
+    assert [fits(line, "SIGNED_OFF", who="Cor Jansen", round=n)
+            for n, line in zip((2, 3), lines, strict=False)] == [True, True]
     await pass_deadline(bot, 1)
     await play_by_the_arbiter(bot, await publish(bot, 1))
     # Round 1 is over: a member cannot sign off for it any more, so round 2 is not stored.
-    refused = await bot.ask(members[3], "/afmelden 1 t/m 2")
-    assert refused.text == "Ronde 1 is al afgelopen."
+    answer = await bot.ask(members[3], "/afmelden 1 t/m 2")
+    assert answer.text == refused(StoreProblem.ROUND_CLOSED, round=1)
     mine = await bot.ask(members[3], "/mijn")
     assert texts.MIJN_NO_SIGNOFFS in mine.text
 
@@ -110,7 +124,7 @@ async def play_by_the_arbiter(bot, post) -> None:
     mark = len(bot.tg.sent)
     for board in range(1, len(boards(post.text)) + 1):
         await bot.ask(ARBITER, f"/uitslag {board} 1-0")
-    await bot.tg.wait_for(lambda s: s.chat_id == GROUP and "zijn binnen" in s.text, after=mark)
+    await bot.tg.next_to(GROUP, meaning("ROUND_COMPLETE"), after=mark)
 
 
 async def test_my_breakdown_before_my_first_round(bot, members):
@@ -122,11 +136,10 @@ async def test_my_breakdown_before_my_first_round(bot, members):
     gert = User(300, "Gert", "Nieuw")
     mark = len(bot.tg.sent)
     await bot.ask(gert, "/ik Gert Nieuw")
-    ask = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Koppelen" in s.text,
-                                after=mark)
+    ask = await bot.tg.next_to(ARBITER.id, meaning("IK_ASK_ARBITER", name="Gert Nieuw"),
+                               after=mark)
     bot.tg.press(ARBITER, ask, ask.buttons[0][1])
-    await bot.tg.wait_for(lambda s: s.chat_id == gert.id and "Je bent gekoppeld" in s.text,
-                          after=mark)
+    await bot.tg.next_to(gert.id, says("IK_WELCOME", name="Gert Nieuw"), after=mark)
     answer = await bot.ask(gert, "/stand mij")
     assert answer.text == texts.STAND_NOT_YET.format(round=2)
 
@@ -135,21 +148,21 @@ async def test_a_rules_change_in_mid_season_is_shown_first_and_stored_when_confi
                                                                                     members):
     await set_up_club(bot, members, rounds=2)
     shown = await bot.ask(ARBITER, "/instellingen")
-    assert "Reglement: voorinstelling sliedrecht, met geplande rondes: 3; rondes per " \
-           "periode: 3." in shown.text and "{" not in shown.text
+    assert fits(shown.text, "INSTELLINGEN", rules=texts.rules_in_words(
+        {"preset": "sliedrecht", "planned_rounds": 3, "period_length": 3}))
+    assert "{" not in shown.text
     await pass_deadline(bot, 1)
     await play_by_the_arbiter(bot, await publish(bot, 1))
     before = await bot.ask(members[0], "/stand")
     preview = await bot.ask(ARBITER, "/instellingen regel top_value 10")
-    assert preview.text.startswith("Nog niet opgeslagen. Met deze wijziging wordt de stand "
-                                   "na ronde 1 anders")
+    assert fits(preview.text, "RULES_PREVIEW", round=1)
     assert "<code>/instellingen regel top_value 10 bevestig</code>" in preview.text
     assert (await bot.ask(members[0], "/stand")).text == before.text
     done = await bot.ask(ARBITER, "/instellingen regel top_value 10 bevestig")
     assert done.text == texts.INSTELLINGEN_DONE
     assert (await bot.ask(members[0], "/stand")).text != before.text
     shown = await bot.ask(ARBITER, "/instellingen")
-    assert "waarde van de nummer 1: 10" in shown.text
+    assert f"{said(Text('RULE_WORDS', pick='top_value'))}: 10" in shown.text
 
 
 async def test_a_sign_off_reads_as_written_for_whom_it_is(bot, members):
@@ -207,15 +220,16 @@ async def test_an_external_without_its_result_is_shown_open_until_booked(bot, me
     await bot.ask(ARBITER, "/instellingen reglement drie-groepen")  # externals by team table
     await bot.ask(members[3], "/afmelden 1 extern-clubavond")
     shown = await bot.ask(ARBITER, "/ronde")
-    assert "Open: de externe uitslag van Daan Smit in ronde 1 ontbreekt nog" in shown.text
+    assert fits(shown.text, "EXTERNAL_OPEN", name="Daan Smit", round=1)
     await bot.ask(ARBITER, "/extern Daan Smit 2 1")
-    assert "Open:" not in (await bot.ask(ARBITER, "/ronde")).text
+    assert not fits((await bot.ask(ARBITER, "/ronde")).text, "EXTERNAL_OPEN")
 
 
 async def test_rounds_stay_in_date_order(bot, members):
     await set_up_club(bot, members, rounds=3)  # 3, 10 and 17 December
     moved = await bot.ask(ARBITER, "/ronde uitstel 1 12-12-2026")
-    assert moved.text.startswith("Dan komt ronde 1 voorbij ronde 2 (do 10 dec)")
+    assert moved.text == refused(StoreProblem.MOVE_ORDER, round=1, other=2,
+                                 date=said(Dated(DEC_10)))
     inserted = await bot.ask(ARBITER, "/ronde nieuw 8-12-2026")
     assert inserted.text.splitlines() == [
         "Ronde 2 gepland op di 8 dec; afmelden kan tot di 8 dec 18:00.",
@@ -236,11 +250,11 @@ async def test_a_swap_with_a_name_that_fits_several_asks_which_with_buttons(bot,
     other = next(p for p in (x for b in boards(draft.text) for x in b)
                  if p not in (white, black) and not p.startswith("Anna"))
     asked = await bot.ask(ARBITER, f"/indeling ruil {other} en Anna")
-    assert asked.text == "'Anna' kan meerdere spelers zijn. Wie bedoel je?"
+    assert asked.text == says("SWAP_WHICH", name="Anna")
     labels = [label for label, _ in asked.buttons]
     assert f"{other} ↔ Anna Visser" in labels and f"{other} ↔ Anna Vos" in labels
     bot.tg.press(ARBITER, asked, dict(asked.buttons)[f"{other} ↔ Anna Visser"])
-    done = await bot.tg.edited(asked, "Concept")
+    done = await bot.tg.edited(asked, meaning("INDELING_DRAFT_TITLE"))
     assert boards(done.text) != boards(draft.text) and done.reply_markup is None
 
 
@@ -259,7 +273,7 @@ async def test_a_linked_account_asking_for_another_name_is_flagged(bot, members)
     await set_up_club(bot, members, rounds=1)
     mark = len(bot.tg.sent)
     await bot.ask(members[0], "/ik Bram de Boer", contains="wedstr")
-    ask = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Koppelen" in s.text,
-                                after=mark)
-    assert "Let op: Bram de Boer is al gekoppeld aan een ander Telegram-account." in ask.text
-    assert "Let op: dat account is nu gekoppeld aan Anna Visser." in ask.text
+    ask = await bot.tg.next_to(ARBITER.id, meaning("IK_ASK_ARBITER", name="Bram de Boer"),
+                               after=mark)
+    assert says("IK_MEMBER_LINKED", name="Bram de Boer") in ask.text
+    assert says("IK_ACCOUNT_LINKED", name="Anna Visser") in ask.text
