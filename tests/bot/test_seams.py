@@ -12,15 +12,33 @@ import httpx
 import pytest
 
 from bot.config import Config
+from bot.demo.fakeapi import Says, says
 from bot.demo.runner import LocalBot, ManualClock
+from bot.language import texts
+from bot.language.notice import Text
 from core.season import season_from_data
 from storage.store import open_store
-from tests.bot.conftest import ARBITER, GROUP, TOKEN, boards, confirm_question, drafted
+from tests.bot.conftest import (
+    ARBITER,
+    GROUP,
+    TOKEN,
+    boards,
+    confirm_question,
+    drafted,
+    fits,
+    meaning,
+)
+from tests.bot.conftest import says as dutch
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
 
-def said_to(bot, chat_id: int, text: str, after: int = 0) -> int:
-    return sum(text in s.text for s in bot.tg.sent[after:] if s.chat_id == chat_id)
+def said_to(bot, chat_id: int, text: Says, after: int = 0) -> int:
+    return sum(says(s, text) for s in bot.tg.sent[after:] if s.chat_id == chat_id)
+
+
+WRONG = meaning("SOMETHING_WRONG")
+WRONG_TO_ARBITER = meaning("ERROR_TO_ARBITER")
+PERSONAL = meaning("PERSONAL_PAIRING", round=1)
 
 
 async def test_a_fix_that_no_longer_fits_is_dropped_and_the_arbiter_told(bot, members):
@@ -32,11 +50,13 @@ async def test_a_fix_that_no_longer_fits_is_dropped_and_the_arbiter_told(bot, me
     mark = len(bot.tg.sent)
     # Anna signed off in time; the bot reads it only now, after the arbiter's swap.
     answer = await bot.ask(members[0], "/afmelden", date=before_deadline.timestamp())
-    assert "afgemeld voor ronde 1" in answer.text
-    redraft = await bot.tg.next_to(ARBITER.id, "bijgewerkt", after=mark)
-    assert "vervallen" in redraft.plain and "Anna Visser" in redraft.plain.split("vervallen")[1]
+    assert fits(answer.text, "SIGNED_OFF", who="Anna Visser", round=1)
+    redraft = await bot.tg.next_to(ARBITER.id, dutch("DRAFT_UPDATED", round=1), after=mark)
+    dropped = next(line for line in redraft.plain.splitlines() if fits(line, "FIXES_DROPPED"))
+    assert "Anna Visser" in dropped
     again = await bot.ask(ARBITER, "/indeling opnieuw")
-    assert "Concept" in again.text and all("Anna" not in w + b for w, b in boards(again.text))
+    assert fits(again.text, "INDELING_DRAFT_TITLE")
+    assert all("Anna" not in w + b for w, b in boards(again.text))
     post = await publish(bot, 1)
     assert all("Anna" not in w + b for w, b in boards(post.text))
 
@@ -45,9 +65,9 @@ async def test_a_bye_in_an_even_round_is_refused_in_plain_dutch(bot, members):
     await set_up_club(bot, members, rounds=1)
     await pass_deadline(bot, 1)
     answer = await bot.ask(ARBITER, "/indeling bye Anna Visser")
-    assert answer.text.startswith("Er is geen bye: er spelen 6 spelers")
+    assert answer.text == dutch("BYE_EVEN", count=6)
     again = await bot.ask(ARBITER, "/indeling opnieuw")
-    assert "Concept" in again.text and "Vrij (bye)" not in again.text
+    assert fits(again.text, "INDELING_DRAFT_TITLE") and not fits(again.text, "PAIRING_BYE")
 
 
 async def test_swapping_back_and_clearing_the_fixes(bot, members):
@@ -59,9 +79,9 @@ async def test_swapping_back_and_clearing_the_fixes(bot, members):
     again = await bot.ask(ARBITER, "/indeling opnieuw")  # one board per player: it pairs
     assert set(boards(again.text)) >= {p for p in boards(back.text) if "Anna Visser" in p}
     cleared = await bot.ask(ARBITER, "/indeling wis")
-    assert cleared.text == "De vaste keuzes voor ronde 1 zijn gewist."
+    assert cleared.text == dutch("FIXES_CLEARED", round=1)
     nothing = await bot.ask(ARBITER, "/indeling wis")
-    assert nothing.text == "Er zijn geen vaste keuzes voor ronde 1."
+    assert nothing.text == dutch("NO_FIXES_TO_CLEAR", round=1)
 
 
 async def test_a_group_that_refuses_the_pairing_is_reported_not_hidden(bot, members):
@@ -70,11 +90,11 @@ async def test_a_group_that_refuses_the_pairing_is_reported_not_hidden(bot, memb
     bot.tg.fail_next("sendMessage", 403, chat_id=GROUP)
     mark = len(bot.tg.sent)
     answer = await bot.ask(ARBITER, "/indeling bevestig")
-    assert "gepubliceerd" in answer.text and "hoor je het" in answer.text
-    told = await bot.tg.next_to(ARBITER.id, "kwam niet aan", after=mark)
-    assert told.text.startswith("Een bericht aan de clubgroep kwam niet aan")
+    assert answer.text == texts.published(1, 6)
+    await bot.tg.next_to(ARBITER.id, meaning("UNDELIVERABLE", who=Text("THE_GROUP")),
+                         after=mark)
     for user in members:  # the players still get their boards
-        await bot.tg.next_to(user.id, "Ronde 1", after=mark)
+        await bot.tg.next_to(user.id, PERSONAL, after=mark)
 
 
 @pytest.mark.parametrize("fault", [{"status": 502}, {"status": 429, "retry_after": 1},
@@ -86,12 +106,13 @@ async def test_a_stored_sign_off_is_answered_as_stored_whatever_telegram_does(bo
     mark = len(bot.tg.sent)
     bot.tg.fail_next("sendMessage", chat_id=members[0].id, **fault)
     bot.says(members[0], "/afmelden")
-    await bot.tg.next_to(members[0].id, "afgemeld voor ronde 1", after=mark, timeout=20)
+    await bot.tg.next_to(members[0].id, meaning("SIGNED_OFF", round=1), after=mark,
+                         timeout=20)
     await asyncio.sleep(0.5)
-    assert said_to(bot, members[0].id, "mis", mark) == 0
-    assert said_to(bot, ARBITER.id, "mis", mark) == 0
+    assert said_to(bot, members[0].id, WRONG, mark) == 0
+    assert said_to(bot, ARBITER.id, WRONG_TO_ARBITER, mark) == 0
     mine = await bot.ask(members[0], "/mijn")
-    assert "Afgemeld voor: 1." in mine.text
+    assert dutch("MIJN_SIGNOFFS", rounds="1") in mine.text
 
 
 async def test_a_member_who_blocked_the_bot_is_no_error(bot, members, caplog):
@@ -100,10 +121,9 @@ async def test_a_member_who_blocked_the_bot_is_no_error(bot, members, caplog):
     bot.tg.fail_next("sendMessage", 403, chat_id=members[2].id)
     mark = len(bot.tg.sent)
     await publish(bot, 1)
-    told = await bot.tg.next_to(ARBITER.id, "Cor Jansen", after=mark)
-    assert "kwam niet aan" in told.text
+    await bot.tg.next_to(ARBITER.id, meaning("UNDELIVERABLE", who="Cor Jansen"), after=mark)
     await asyncio.sleep(0.5)
-    assert said_to(bot, ARBITER.id, "Er ging iets mis", mark) == 0
+    assert said_to(bot, ARBITER.id, WRONG_TO_ARBITER, mark) == 0
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
@@ -114,7 +134,7 @@ async def test_telegram_unreachable_for_a_while_tells_nobody(bot, members):
         bot.tg.fail_next("getUpdates", 502)
     await asyncio.sleep(0.3)
     answer = await bot.ask(members[0], "/help", timeout=20)
-    assert "Keizercompetitie" in answer.text
+    assert answer.text.startswith(dutch("START"))
     assert not bot.tg.to(ARBITER.id)[len([s for s in bot.tg.sent[:mark]
                                           if s.chat_id == ARBITER.id]):]
 
@@ -122,15 +142,16 @@ async def test_telegram_unreachable_for_a_while_tells_nobody(bot, members):
 async def test_a_second_tap_on_a_button_is_answered_not_an_error(bot, members):
     mark = len(bot.tg.sent)
     await bot.ask(members[0], "/ik Anna Visser")
-    ask = await bot.tg.next_to(ARBITER.id, "Koppelen", after=mark)
+    ask = await bot.tg.next_to(ARBITER.id, meaning("IK_ASK_ARBITER"), after=mark)
     data = ask.buttons[0][1]
     bot.tg.press(ARBITER, ask, data)
-    await bot.tg.next_to(members[0].id, "gekoppeld", after=mark)
+    welcome = dutch("IK_WELCOME", name="Anna Visser")
+    await bot.tg.next_to(members[0].id, welcome, after=mark)
     bot.tg.press(ARBITER, ask, data)  # the same tap again
     await asyncio.sleep(0.6)
-    assert said_to(bot, ARBITER.id, "mis", mark) == 0
-    assert said_to(bot, members[0].id, "Je bent gekoppeld", mark) == 1  # welcomed once
-    assert bot.tg.answered[-1].get("text") == "Dit is al afgehandeld."
+    assert said_to(bot, ARBITER.id, WRONG_TO_ARBITER, mark) == 0
+    assert said_to(bot, members[0].id, welcome, mark) == 1  # welcomed once
+    assert bot.tg.answered[-1].get("text") == dutch("ALREADY_HANDLED")
 
 
 async def test_a_button_pressed_while_the_bot_was_down_still_works(bot, members):
@@ -159,8 +180,8 @@ async def test_a_sign_off_sent_before_the_deadline_and_read_after_a_restart_coun
     bot.says(members[0], "/afmelden")  # while the bot is down
     bot.clock.now = bot.clock.now.replace(month=12, day=3, hour=19)  # past the deadline
     await bot.start()
-    answer = await bot.tg.next_to(members[0].id, "afgemeld", after=mark)
-    assert "te laat" not in answer.text and sent < bot.clock.now
+    await bot.tg.next_to(members[0].id, meaning("SIGNED_OFF", round=1), after=mark)
+    assert sent < bot.clock.now
     draft = await bot.tg.next_to(ARBITER.id, drafted(1), after=mark)
     assert "Anna" not in "".join(w + b for w, b in boards(draft.text))
     assert said_to(bot, ARBITER.id, drafted(1), mark) == 1
@@ -173,12 +194,12 @@ async def test_a_second_poller_meets_409_and_the_arbiter_hears_once(bot, members
         for _ in range(4):  # another bot instance elsewhere, with the same token
             await rogue.post(f"{bot.tg.url}/bot{TOKEN}/getUpdates", json={"timeout": 1})
             await asyncio.sleep(0.3)
-    told = await bot.tg.next_to(ARBITER.id, "ander programma", after=mark, timeout=15)
-    assert "token" in told.text
+    conflict = dutch("POLL_CONFLICT")
+    await bot.tg.next_to(ARBITER.id, conflict, after=mark, timeout=15)
     await asyncio.sleep(2.5)
-    assert said_to(bot, ARBITER.id, "ander programma", mark) == 1
+    assert said_to(bot, ARBITER.id, conflict, mark) == 1
     answer = await bot.ask(members[0], "/help", timeout=20)
-    assert "Keizercompetitie" in answer.text
+    assert answer.text.startswith(dutch("START"))
 
 
 async def test_no_season_yet_is_not_an_error(tg, tmp_path):
@@ -191,9 +212,9 @@ async def test_no_season_yet_is_not_an_error(tg, tmp_path):
     try:
         await asyncio.sleep(1.0)  # ten ticks
         help_ = await bot.ask(ARBITER, "/help")
-        assert "Keizercompetitie" in help_.text
+        assert help_.text.startswith(dutch("START"))
         stand = await bot.ask(ARBITER, "/stand")
-        assert stand.text.startswith("Er is nog geen seizoen geladen")
+        assert stand.text == dutch("NO_SEASON")
         assert [s.text for s in tg.to(ARBITER.id)] == [help_.text, stand.text]
     finally:
         await bot.stop()
@@ -260,8 +281,9 @@ async def test_the_redraft_notice_escapes_every_name(tg, tmp_path, members):
                                actor=ARBITER.id)
         mark = len(bot.tg.sent)
         await bot.ask(members[0], "/afmelden", date=before_deadline.timestamp())
-        notice = await bot.tg.next_to(ARBITER.id, "bijgewerkt", after=mark)
-        dropped = notice.plain.split("vervallen")[1]
+        notice = await bot.tg.next_to(ARBITER.id, dutch("DRAFT_UPDATED", round=1), after=mark)
+        dropped = next(line for line in notice.plain.splitlines()
+                       if fits(line, "FIXES_DROPPED"))
         for name in HOSTILE_NAMES:
             assert name in dropped, name
         assert "<b>x" not in notice.text and "&lt;b&gt;x" in notice.text
@@ -287,7 +309,7 @@ async def test_a_slow_telegram_on_a_button_holds_up_nobody_elses_write(bot, memb
     post = await publish(bot, 1)
     by_name = {f"{u.first_name} {u.last_name}": u for u in members}
     (white, black), *_ = boards(post.text)
-    mine = await bot.tg.next_to(by_name[white].id, "Ronde 1")
+    mine = await bot.tg.next_to(by_name[white].id, PERSONAL)
     mark = len(bot.tg.sent)
     bot.tg.press(by_name[white], mine, mine.buttons[0][1])
     ask = await confirm_question(bot.tg, by_name[black].id, after=mark)
@@ -297,7 +319,7 @@ async def test_a_slow_telegram_on_a_button_holds_up_nobody_elses_write(bot, memb
         await asyncio.wait_for(_until(lambda: "answerCallbackQuery" in bot.tg.held), 10)
         others = [u for u in members if u not in (by_name[white], by_name[black])]
         answer = await bot.ask(others[0], "/afmelden 2")
-        assert "afgemeld voor ronde 2" in answer.text
+        assert fits(answer.text, "SIGNED_OFF", round=2)
         assert bot.tg.held[0] == "answerCallbackQuery"  # the toast still waits
     finally:
         release.set()
@@ -328,7 +350,7 @@ async def test_the_draft_reaches_the_arbiter_at_the_deadline_not_at_the_next_tic
         bot.clock.now = soon + dt.timedelta(seconds=1)  # the bot's clock: the deadline passed
         draft = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and
                                       drafted(1) in s.text, after=mark, timeout=5)
-        assert "Concept" in draft.text
+        assert fits(draft.text, "INDELING_DRAFT_TITLE")
         # A new round gets its job; moved, the job moves with it.
         db = bot.app.bot_data.db
         later = bot.clock.now + dt.timedelta(hours=2)
@@ -370,7 +392,7 @@ async def test_standings_owed_when_the_bot_died_are_posted_once_after_the_restar
     await pass_deadline(bot, 1)
     post = await publish(bot, 1)
     await play_round(bot, members, 1, post)
-    await bot.tg.wait_for(lambda s: "Alle uitslagen van ronde 1" in s.text)
+    await bot.tg.next_to(GROUP, meaning("ROUND_COMPLETE", round=1))
     await pass_deadline(bot, 2)
     post = await publish(bot, 2)
     await bot.stop()
@@ -382,9 +404,7 @@ async def test_standings_owed_when_the_bot_died_are_posted_once_after_the_restar
         await db.close()
     mark = len(bot.tg.sent)
     await bot.start()
-    await bot.tg.wait_for(lambda s: s.chat_id == GROUP and "Alle uitslagen van ronde 2" in
-                          s.text, after=mark)
+    await bot.tg.next_to(GROUP, meaning("ROUND_COMPLETE", round=2), after=mark)
     await asyncio.sleep(1.0)  # five more ticks
-    assert said_to(bot, GROUP, "Alle uitslagen van ronde", mark) == 1
     # Round 1's were posted before: a restart does not post them again.
-    assert said_to(bot, GROUP, "Alle uitslagen van ronde 1", mark) == 0
+    assert said_to(bot, GROUP, meaning("ROUND_COMPLETE"), mark) == 1
