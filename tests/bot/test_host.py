@@ -30,7 +30,7 @@ from storage.postgres import add_club, remove_club, set_token
 from storage.rounds import insert_round
 from storage.seasons import import_season
 from storage.store import open_store
-from tests.bot.conftest import drafted
+from tests.bot.conftest import drafted, heard, meaning, says
 from tests.bot.process import BotProcess, until
 from tests.bot.test_web import init_data
 from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
@@ -129,7 +129,7 @@ async def test_three_clubs_run_on_one_process_each_its_own(postgres, telegram): 
         assert "Piet Blom" in piet and "Anna Visser" not in piet
         # A club's arbiter is no arbiter of another club.
         refused = await fake2.reply_to(_arbiter(0), "/ronde nieuw 10-12-2026")
-        assert refused.text == "Dat mag alleen de wedstrijdleider."
+        assert refused.text == says("ONLY_ARBITER")
         # Every club's deadline falls in the same minute: each draft comes once, from the
         # club's own bot to the club's own arbiter.
         # The third club's Telegram is away meanwhile: the other two are not held up.
@@ -212,7 +212,7 @@ async def test_a_club_that_cannot_start_or_is_removed_leaves_the_others(
                 hook["url"], json={"update_id": 1}, headers={
                     "X-Telegram-Bot-Api-Secret-Token": hook["secret"]}) as answer:
             assert answer.status == 404
-        assert "Hallo" in (await fake1.reply_to(_members(0)[1], "/help")).text
+        assert (await fake1.reply_to(_members(0)[1], "/help")).text.startswith(says("START"))
     finally:
         await host.stop()
 
@@ -250,10 +250,10 @@ async def test_the_host_process_runs_the_clubs_and_comes_back_after_a_kill(
         fake.webhook = None  # the dead host's; the new one sets them again
     host.start()
     await until(lambda: all(fake.webhook is not None for fake in fakes), timeout=60)
-    await fakes[1].next_to(lies.id, "afgemeld voor ronde 2", timeout=30)
+    await fakes[1].next_to(lies.id, meaning("SIGNED_OFF", round=2), timeout=30)
     await asyncio.sleep(1.0)
-    assert sum("afgemeld voor ronde 2" in s.text for s in fakes[1].to(lies.id)) == 1
-    assert not any("afgemeld" in s.text for s in fakes[0].sent + fakes[2].sent)
+    assert heard(fakes[1].to(lies.id), "SIGNED_OFF", round=2) == 1
+    assert not heard(fakes[0].sent + fakes[2].sent, "SIGNED_OFF")
     assert await _signed_off(postgres, second) == 1
     host.process.send_signal(signal.SIGTERM)
     assert await host.exited() == 0

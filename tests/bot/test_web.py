@@ -18,7 +18,7 @@ from bot.web.initdata import sign, user_of
 from core.numbers import format_number
 from core.season import Season, read_season, season_from_data
 from core.standings import compute_standings
-from tests.bot.conftest import ARBITER, GROUP, TOKEN, club_bot
+from tests.bot.conftest import ARBITER, GROUP, TOKEN, club_bot, meaning, says
 from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -180,11 +180,11 @@ async def test_a_result_is_on_the_page_at_the_next_reload(web_bot, members):
     again = await get(web_bot, "/ronde-1", **{"If-None-Match": headers["ETag"]})
     assert again[0] == 304 and again[1] == ""  # a phone reloads cheaply
     await play_round(web_bot, members, 1, post)
-    await web_bot.tg.wait_for(lambda s: "Alle uitslagen van ronde 1" in s.text)
+    await web_bot.tg.next_to(GROUP, meaning("ROUND_COMPLETE", round=1))
     status, page, fresh = await get(web_bot, "/ronde-1", **{"If-None-Match": headers["ETag"]})
     assert status == 200 and fresh["ETag"] != headers["ETag"]
     assert plain(page).count("1-0") == 3
-    assert "Stand na ronde 1" in plain((await get(web_bot, "/"))[1])
+    assert says("STANDINGS_TITLE", round=1) in plain((await get(web_bot, "/"))[1])
 
 
 async def test_the_club_decides_who_may_look(web_bot, members):
@@ -194,7 +194,7 @@ async def test_the_club_decides_who_may_look(web_bot, members):
     answer = await web_bot.ask(ARBITER, "/instellingen web leden")
     assert answer.text == texts.INSTELLINGEN_DONE
     status, page, _ = await get(web_bot, "/")
-    assert status == 200 and "Anna Visser" not in page and "alleen voor leden" in page
+    assert status == 200 and "Anna Visser" not in page and 'id="wait"' in page
     assert (await get(web_bot, "/speler-p0"))[1].count("Anna") == 0
     signed = {"X-Telegram-Init-Data": init_data(anna.id)}
     status, page, _ = await get(web_bot, "/", **signed)
@@ -236,7 +236,7 @@ async def test_stand_carries_the_button_to_the_pages(web_bot, members):
     post = await publish(web_bot, 1)
     assert post.reply_markup["inline_keyboard"][0][0]["url"] == "https://t.me/keizerbot/stand"
     await play_round(web_bot, members, 1, post)
-    await web_bot.tg.wait_for(lambda s: "Alle uitslagen van ronde 1" in s.text)
+    await web_bot.tg.next_to(GROUP, meaning("ROUND_COMPLETE", round=1))
     private = await web_bot.ask(members[0], "/stand")
     button = private.reply_markup["inline_keyboard"][0][0]
     assert button == {"text": texts.WEB_BUTTON, "web_app": {"url": PUBLIC_URL + "/"}}
