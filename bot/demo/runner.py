@@ -7,7 +7,7 @@ import datetime as dt
 from typing import Any
 
 from bot.config import Config
-from bot.demo.fakeapi import FakeTelegram, Sent, User
+from bot.demo.fakeapi import FakeTelegram, Says, Sent, User
 from bot.services import App
 from bot.telegram.runtime import ClubRuntime, SingleClub
 
@@ -52,6 +52,6 @@ class LocalBot:
         kwargs.setdefault("date", self.clock.now.timestamp())
         return self.tg.user_says(user, text, **kwargs)
 
-    async def ask(self, user: User, text: str, *, contains: str = "", **kwargs: Any) -> Sent:
+    async def ask(self, user: User, text: str, *, contains: Says = "", **kwargs: Any) -> Sent:
         kwargs.setdefault("date", self.clock.now.timestamp())
         return await self.tg.reply_to(user, text, contains=contains, **kwargs)

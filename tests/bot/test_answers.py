@@ -21,7 +21,7 @@ from storage import roster
 from storage.errors import InputStoreError, StoreProblem
 from storage.seasons import load_season
 from storage.store import open_store
-from tests.bot.conftest import ARBITER, MEMBERS, club_bot
+from tests.bot.conftest import ARBITER, MEMBERS, club_bot, meaning, says
 from tests.bot.test_season import set_up_club
 from tests.seasons import season_data
 
@@ -56,12 +56,13 @@ async def test_a_correction_shows_in_the_next_standings(tg, tmp_path, members):
         first = await bot.ask(ARBITER, "/stand")
         assert first.text == await shown_by_the_file(path)
         mine = await bot.ask(members[0], "/stand mij")
-        await bot.ask(ARBITER, "/uitslag 1 0-1 ronde 1", contains="Vastgelegd")
+        await bot.ask(ARBITER, "/uitslag 1 0-1 ronde 1",
+                      contains=meaning("RESULT_FINAL", round=1, board=1))
         again = await bot.ask(ARBITER, "/stand")
         assert again.text != first.text
         assert again.text == await shown_by_the_file(path)
         mine_again = await bot.ask(members[0], "/stand mij")
-        assert "Totaal" in mine_again.text and mine_again.text != mine.text
+        assert says("BREAKDOWN_TOTAL") in mine_again.text and mine_again.text != mine.text
     finally:
         await bot.stop()
 

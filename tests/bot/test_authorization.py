@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot.demo.fakeapi import User
 from bot.language import texts
 from storage.seasons import export_json
-from tests.bot.conftest import ARBITER, GROUP, boards, confirm_question, stored_rows
+from tests.bot.conftest import ARBITER, GROUP, boards, confirm_question, meaning, says, stored_rows
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
 STRANGER = User(777, "Onbekende", "Bezoeker")
@@ -64,9 +64,9 @@ async def test_a_member_acts_only_for_himself(bot, members):
         assert (await bot.ask(outsider, text)).text == refusal, text
     # A member taps the arbiter's link buttons: refused, nobody linked.
     mark = len(bot.tg.sent)
-    await bot.ask(STRANGER, "/ik Eva Bos", contains="wedstr")
-    link = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Koppelen" in s.text,
-                                 after=mark)
+    await bot.ask(STRANGER, "/ik Eva Bos", contains=says("IK_SENT", name="Eva Bos"))
+    link = await bot.tg.next_to(ARBITER.id, meaning("IK_ASK_ARBITER", name="Eva Bos"),
+                                after=mark)
     answered = len(bot.tg.answered)
     bot.tg.press(outsider, link, link.buttons[0][1])
     assert await bot.tg.toast(answered) == texts.ONLY_ARBITER

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from storage.errors import StoreError, StoreProblem
-from tests.bot.conftest import ARBITER, GROUP, club_bot
+from tests.bot.conftest import ARBITER, GROUP, club_bot, fits, meaning, says
 from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
 from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
 
@@ -18,15 +18,15 @@ async def test_a_round_on_postgresql_from_sign_off_to_standings(tg, postgres,  #
     try:
         await set_up_club(bot, members, rounds=2)
         off = await bot.ask(members[5], "/afmelden")
-        assert "afgemeld voor ronde 1" in off.text
+        assert fits(off.text, "SIGNED_OFF", who="Femke Kok", round=1)
         await pass_deadline(bot, 1)
         post = await publish(bot, 1)
         await play_round(bot, members, 1, post)
-        standings = await bot.tg.wait_for(lambda s: s.chat_id == GROUP and
-                                          "Alle uitslagen van ronde 1" in s.text)
+        standings = await bot.tg.next_to(GROUP, meaning("ROUND_COMPLETE", round=1))
         assert "Anna Visser" in standings.text
         mine = await bot.ask(members[0], "/stand mij")  # made by the worker, from PostgreSQL
-        assert "Ronde" in mine.text and "eigen waarde (startbonus)" in mine.text
+        assert fits(mine.text, "BREAKDOWN_HEAD", name="Anna Visser", round=1)
+        assert says("BREAKDOWN_TOTAL") in mine.text
         assert (await bot.ask(ARBITER, "/stand")).text.count("Femke Kok") == 1
         # One bot per database: a second one is refused while this one runs.
         from storage.store import open_store

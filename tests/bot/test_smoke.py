@@ -1,12 +1,12 @@
 import json
 
 from bot.language import texts
-from tests.bot.conftest import ARBITER
+from tests.bot.conftest import ARBITER, says
 
 
 async def test_start_and_help(bot):
     answer = await bot.ask(ARBITER, "/start")
-    assert "Keizercompetitie" in answer.text and "wedstrijdleider" in answer.text
+    assert answer.text.startswith(says("START")) and texts.HELP_ARBITER.strip() in answer.text
 
 
 async def test_the_command_menus_list_what_each_may_use_and_every_entry_works(bot):
@@ -31,4 +31,4 @@ async def test_the_command_menus_list_what_each_may_use_and_every_entry_works(bo
 
 async def test_unknown_command(bot, members):
     answer = await bot.ask(members[0], "/onzin")
-    assert "ken ik niet" in answer.text
+    assert answer.text == texts.UNKNOWN_COMMAND

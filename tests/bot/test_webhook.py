@@ -10,7 +10,7 @@ import asyncio
 import aiohttp
 
 from storage import inbox
-from tests.bot.conftest import club_bot
+from tests.bot.conftest import club_bot, says
 
 
 async def test_updates_come_by_webhook_kept_before_they_are_taken(tg, tmp_path, members):
@@ -21,7 +21,7 @@ async def test_updates_come_by_webhook_kept_before_they_are_taken(tg, tmp_path, 
         assert tg.webhook["url"] == f"{bot.runtime.web.url}/telegram/{settings.webhook_key}"
         assert settings.token not in tg.webhook["url"]
         answer = await bot.ask(members[0], "/help")
-        assert answer.text.startswith("Hallo!")
+        assert answer.text.startswith(says("START"))
         stored = {u.update_id for u in await inbox.pending(bot.app.bot_data.db, after=0)}
         async with bot.app.bot_data.db.reader.execute("SELECT update_id FROM inbox") as cur:
             kept = {row[0] for row in await cur.fetchall()}
@@ -52,7 +52,7 @@ async def test_an_update_the_inbox_cannot_keep_is_brought_again(tg, tmp_path, me
         assert not tg.delivered and not tg.sent[mark:]  # not kept, so not taken
         await db.writer.execute("PRAGMA query_only = OFF")
         answer = await tg.wait_for(lambda s: s.chat_id == members[0].id, after=mark)
-        assert answer.text.startswith("Hallo!")
+        assert answer.text.startswith(says("START"))
         assert len(tg.delivered) == 1
     finally:
         await bot.stop()
