@@ -281,22 +281,21 @@ async def test_the_doctor_checks_every_club_of_a_host(postgres, telegram):  # no
     bare = await add_club(postgres, "Nieuw", _token(5))  # no bot at Telegram, nothing set
     found = await host_checks({"KEIZER_DB": postgres, "TELEGRAM_BASE_URL": telegram.url},
                               env_file=Path("/nonexistent"))
+    def of_club(number: int, name: str, check: str) -> str:
+        return says("DOCTOR_OF_CLUB", id=number, name=name, check=check)
+
     wrong = [c.text for c in found if not c.ok]
     assert wrong == [
-        f"Club {bare.id} (Nieuw): Telegram weigert het token. " + wrong[0].split(". ", 1)[1],
-        f"Club {bare.id} (Nieuw): Er is nog geen seizoen. Laad het met 'uv run keizerbot "
-        f"import SEIZOEN.json --club {bare.id}'.",
-        f"Club {bare.id} (Nieuw): Er is nog geen clubgroep. Voeg de bot toe aan de groep en "
-        "stuur daar /club.",
-        f"Club {bare.id} (Nieuw): Er is geen wedstrijdleider. Geef er een met keizerbot clubs "
-        f"arbiter {bare.id} --arbiter TELEGRAMNUMMER (vraag het op bij @userinfobot)."]
+        of_club(bare.id, "Nieuw", says("DOCTOR_TOKEN_REFUSED")),
+        of_club(bare.id, "Nieuw", says("DOCTOR_NO_CLUB_SEASON", id=bare.id)),
+        of_club(bare.id, "Nieuw", says("DOCTOR_NO_GROUP")),
+        of_club(bare.id, "Nieuw", says("DOCTOR_NO_CLUB_ARBITER", id=bare.id))]
     for number, name in zip(bots, CLUBS, strict=True):
-        assert f"Club {number} ({name}): Het token werkt: dit is @" \
-               f"{name.replace(' ', '').lower()}bot." in [c.text for c in found]
+        assert of_club(number, name, says("DOCTOR_TOKEN_OK", name=name.replace(" ", "").lower()
+                                          + "bot")) in [c.text for c in found]
     assert [c.text for c in await host_checks({"KEIZER_DB": "data/keizer.db"},
                                               env_file=Path("/nonexistent"))] == \
-        ["keizerbot host draait de clubs van een PostgreSQL-database: zet "
-         "KEIZER_DB=postgresql://... en maak de clubs met keizerbot clubs add."]
+        [says("HOST_NEEDS_POSTGRES")]
 
 
 async def test_a_fault_of_ours_starting_a_club_is_said_in_full_and_tried_again(

@@ -19,6 +19,7 @@ import pytest
 
 from bot.demo.fakeapi import User
 from bot.language import texts
+from bot.language.notice import Text
 from storage import roster, rounds
 from storage.errors import StoreProblem
 from storage.store import open_store
@@ -33,6 +34,7 @@ from tests.bot.conftest import (
     meaning,
     pairing_title,
     refused,
+    said,
     says,
 )
 from tests.bot.process import BotProcess, make_club, query, run_cycles, until
@@ -454,7 +456,8 @@ async def test_a_backup_on_a_full_disk_leaves_nothing_half_and_says_so_in_dutch(
         done = subprocess.run([sys.executable, "-m", "bot.cli", "backup", str(target),
                                "--db", str(db)], cwd=ROOT, capture_output=True, text=True)
         assert done.returncode != 0
-        assert "de schijf is vol" in done.stderr.lower() and "Traceback" not in done.stderr
+        assert said(Text("BACKUP_REASONS", pick=StoreProblem.DISK_FULL)) in done.stderr
+        assert "Traceback" not in done.stderr
         assert list(target.iterdir()) == []
 
 

@@ -13,7 +13,7 @@ from core.ratings import HEADER
 from core.season import read_season
 from storage.audit import entries
 from storage.seasons import load_season
-from tests.bot.conftest import ARBITER, GROUP
+from tests.bot.conftest import ARBITER, GROUP, meaning, says
 from tests.bot.test_refusals import plain_dutch
 from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
 from tests.integration.conftest import ROOT
@@ -111,7 +111,7 @@ async def test_cancelled_nothing_changes(bot, members):
 async def test_a_file_that_is_no_rating_list_gets_a_dutch_reason(bot, members):
     await set_up_club(bot, members, rounds=0)
     before = await ratings(bot)
-    for data, name, says in [
+    for data, name, reason in [
         (b"Nr;Naam;Elo\r\n1;A;1500", "lijst.csv",
          "de eerste regel is niet de kop van de KNSB-lijst"),
         (zipfile_empty(), "leeg.zip", "het zip-bestand is leeg"),
@@ -121,7 +121,7 @@ async def test_a_file_that_is_no_rating_list_gets_a_dutch_reason(bot, members):
                                                      "staan geen spelers in"),
     ]:
         answer = await send_list(bot, data, name=name)
-        assert says in answer.text and plain_dutch(answer.text), answer.text
+        assert reason in answer.text and plain_dutch(answer.text), answer.text
     calls = len([c for c in bot.tg.calls if c[0] == "getFile"])
     huge = await send_list(bot, b"PK", name="groot.zip", size=50 * 1024 * 1024)
     assert huge.text == ("Deze ratinglijst kan ik niet gebruiken: het bestand is te groot "
@@ -155,11 +155,10 @@ async def test_a_trf_from_another_program_comes_back_as_a_season_file(bot, membe
     foreign = (ROOT / "examples" / "toernooi.trf").read_bytes()
     mark = len(bot.tg.sent)
     bot.tg.user_sends_file(ARBITER, "toernooi.trf", foreign)
-    report = await bot.tg.next_to(ARBITER.id, "Gelezen", after=mark)
-    assert report.text.startswith("Gelezen: 20 spelers, 18 rondes, 143 partijen.\n"
-                                  "Aangenomen, omdat het bestand het niet zegt:\n")
+    report = await bot.tg.next_to(ARBITER.id, meaning("TRF_READ"), after=mark)
+    assert report.text.startswith(says("TRF_READ", players=20, rounds=18, games=143))
     assert "• 20 speler-id's gemaakt uit de namen" in html.unescape(report.text)
-    assert report.text.endswith("laad het op de computer met keizerbot import seizoen.json.")
+    assert report.text.endswith(says("TRF_READ_NEXT"))
     assert plain_dutch(report.text.replace("speler-id's", "")), report.text
     sent = await bot.tg.wait_for(lambda s: s.method == "sendDocument", after=mark)
     season = read_season(sent.data.decode())
@@ -173,7 +172,7 @@ async def test_the_games_for_the_rating_administration(bot, members):
     await pass_deadline(bot, 1)
     post = await publish(bot, 1)
     await play_round(bot, members, 1, post)
-    await bot.tg.wait_for(lambda s: s.chat_id == GROUP and "Alle uitslagen" in s.text)
+    await bot.tg.next_to(GROUP, meaning("ROUND_COMPLETE", round=1))
     assert (await bot.ask(ARBITER, "/instellingen plaats Hardinxveld-Giessendam")).text == \
         texts.INSTELLINGEN_DONE
     sent = await bot.ask(ARBITER, "/export trf")

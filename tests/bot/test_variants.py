@@ -7,13 +7,15 @@ from __future__ import annotations
 import json
 
 from bot.files import tables
+from bot.language.notice import Text
 from core.pairing.request import request_for_round
+from core.rules import CompensationKind
 from core.season import Season, season_from_data
 from core.standings import compute_standings
 from storage import roster
 from storage.seasons import load_season
 from storage.store import open_store
-from tests.bot.conftest import ARBITER, MEMBERS, boards, club_bot
+from tests.bot.conftest import ARBITER, MEMBERS, boards, club_bot, fits, says
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 
 RULES = {"preset": "freekeizer", "absence_decay": "1/2", "planned_rounds": 5,
@@ -62,10 +64,9 @@ async def test_the_variants_are_shown_and_explained(tg, tmp_path, members):
         assert "0,167" in anna.text
         # Back to a loss worth nothing, in mid-season: shown first, as any rules change.
         preview = await bot.ask(ARBITER, '/instellingen regel result_fractions {"loss": 0}')
-        assert "Nog niet opgeslagen" in preview.text and "spelers op een andere plaats" \
-            in preview.text
+        assert fits(preview.text, "RULES_PREVIEW", round=2)
         done = await bot.ask(ARBITER, '/instellingen regel result_fractions {"loss": 0} bevestig')
-        assert "Opgeslagen" in done.text
+        assert done.text == says("INSTELLINGEN_DONE")
         assert "verlies 1/6" not in (await bot.ask(ARBITER, "/instellingen")).text
     finally:
         await bot.stop()
@@ -74,11 +75,10 @@ async def test_the_variants_are_shown_and_explained(tg, tmp_path, members):
 async def test_a_requested_bye_is_granted_by_the_arbiter_and_is_no_pairing_bye(bot, members):
     await set_up_club(bot, members, rounds=2)
     refused = await bot.ask(members[4], "/afmelden halvebye")
-    assert refused.text.startswith("Een gevraagde bye (halvebye, nulbye) kent de "
-                                   "wedstrijdleider toe.")
+    assert refused.text == says("REQUESTED_BYE_BY_ARBITER")
     granted = await bot.ask(ARBITER, "/afmelden Eva Bos halvebye")
-    assert "Eva Bos is afgemeld voor ronde 1" in granted.text
-    assert "met een gevraagde bye (halve punt)" in granted.text
+    assert fits(granted.text, "SIGNED_OFF", who="Eva Bos", round=1,
+                kind=Text("SIGNED_OFF_FOR", pick=CompensationKind.HALF_BYE))
     await pass_deadline(bot, 1)
     post = await publish(bot, 1)
     paired = {name for board in boards(post.text) for name in board}

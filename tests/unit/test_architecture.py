@@ -285,3 +285,55 @@ def test_sqlite_only_sql_stays_in_the_sqlite_adapter():
              for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
              if SQLITE_ONLY.search(line)]
     assert not found, "\n".join(found)
+
+
+CONVERSATIONS = {
+    # The conversations whose words are the point, kept word for word: a club's first week
+    # and its club night in Dutch, the same in English, the date grammars of both, every
+    # refusal in both, and what the command line and the demo print.
+    "test_first_week.py", "test_club_night.py", "test_club_night_as_it_goes.py",
+    "test_english.py", "test_dates.py", "test_dates_english.py", "test_refusals.py",
+    "test_doctor.py", "test_demo.py",
+}
+WAITS = {"next_to", "wait_for", "edited", "reply_to", "ask"}
+
+
+def _catalogue_words() -> list[str]:
+    """The fixed words of every Dutch text of the catalogue (what stands between facts)."""
+    from bot.language import texts
+
+    found = []
+    for value in vars(texts).values():
+        items = (value.values() if isinstance(value, Mapping)
+                 else value if isinstance(value, tuple) else (value,))
+        found += [part for item in items if isinstance(item, str)
+                  for part in re.split(r"\{[^}]*\}", item)]
+    return found
+
+
+def _worded(path: Path, words: list[str]) -> list[tuple[int, str]]:
+    """Literal catalogue words a test asserts on or waits for (commands it sends aside)."""
+    hits = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        checks = isinstance(node, ast.Assert) or (
+            isinstance(node, ast.Call) and getattr(node.func, "attr", None) in WAITS)
+        if not checks:
+            continue
+        sent = set(map(id, node.args[1:2] if isinstance(node, ast.Call) else ()))
+        for sub in ast.walk(node):
+            literal = sub.value if isinstance(sub, ast.Constant) else None
+            if isinstance(literal, str) and id(sub) not in sent and len(literal) >= 8 \
+                    and " " in literal.strip() and not literal.startswith("/") \
+                    and any(literal in part for part in words):
+                hits.append((sub.lineno, literal))
+    return hits
+
+
+def test_bot_tests_assert_on_meaning_not_on_dutch_words():
+    """Issue 34: outside the conversations kept word for word, a bot test names what the bot
+    means (`says`, `fits`, `meaning`: a catalogue key and its facts), so it holds whatever
+    the wording and in either language."""
+    words = _catalogue_words()
+    worded = {path.name: hits for path in sorted((ROOT / "tests" / "bot").glob("test_*.py"))
+              if path.name not in CONVERSATIONS and (hits := _worded(path, words))}
+    assert not worded, worded
