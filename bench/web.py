@@ -11,6 +11,7 @@ pages stay kept), and a reload with the ETag (304).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import statistics
 import tempfile
@@ -23,6 +24,7 @@ from bench.standings import season
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, User
 from bot.demo.runner import LocalBot, ManualClock
+from bot.worker import Processes
 from storage.seasons import import_season
 from storage.store import open_store
 
@@ -42,7 +44,7 @@ async def timed(session: aiohttp.ClientSession, url: str, **headers: str) -> tup
 
 async def main() -> None:
     played = season()
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, contextlib.closing(Processes()) as processes:
         path = Path(folder) / "keizer.db"
         db = await open_store(path)
         await import_season(db, played)
@@ -50,7 +52,7 @@ async def main() -> None:
         tg = FakeTelegram()
         await tg.start()
         bot = LocalBot(tg, Config(token=TOKEN, base_url=tg.url, database=path, web_port=0),
-                       ManualClock(dt.datetime(2026, 11, 30, tzinfo=dt.UTC)))
+                       ManualClock(dt.datetime(2026, 11, 30, tzinfo=dt.UTC)), processes)
         await bot.start()
         assert bot.runtime is not None and bot.runtime.web is not None
         base = bot.runtime.web.url

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 # The project machine sets PYTHONDONTWRITEBYTECODE. Without a cache every test worker, and
 # every keizerbot process the tests start, compiles core/, storage/ and bot/ again, and
@@ -22,6 +23,19 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 for _name in ("LC_ALL", "LC_MESSAGES"):
     os.environ.pop(_name, None)
 os.environ["LANG"] = "C.UTF-8"
+
+# Property tests try a third as many examples in a developer's run as in CI's, which sets
+# HYPOTHESIS_PROFILE=ci (.ci/run): the same invariants every few minutes, the full search on
+# every landing. A test that names its own count names CI's (`examples`).
+THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "ci"
+settings.register_profile("ci", max_examples=60, deadline=None)
+settings.register_profile("dev", max_examples=20, deadline=None)
+settings.load_profile("ci" if THOROUGH else "dev")
+
+
+def examples(thorough: int) -> int:
+    """How many examples a property test with CI's count `thorough` tries in this run."""
+    return thorough if THOROUGH else max(5, thorough // 3)
 
 
 @pytest.fixture(autouse=True)

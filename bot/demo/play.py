@@ -10,6 +10,7 @@ line: the members and the club speak it, and type the commands under its names.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import html
 import random
@@ -23,6 +24,7 @@ from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, NotSent, Sent, User
 from bot.demo.runner import LocalBot, ManualClock
 from bot.language import i18n, texts
+from bot.worker import Processes
 from core.rounds import RoundState
 from core.season import Result, Season, season_from_data
 from core.simulation import play
@@ -73,7 +75,7 @@ async def run(out: TextIO, *, seed: int = 2026, chat_page: Path | None = None) -
     by_code = {p.id: u for u, p in zip(members, season.players, strict=True)}
     tg = FakeTelegram()
     await tg.start()
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, contextlib.closing(Processes()) as processes:
         path = Path(folder) / "keizer.db"
         db = await open_store(path)
         await import_season(db, season)
@@ -81,7 +83,7 @@ async def run(out: TextIO, *, seed: int = 2026, chat_page: Path | None = None) -
         await db.close()
         config = Config(token=TOKEN, base_url=tg.url, database=path, arbiters=(ARBITER.id,),
                         tick_seconds=0.1)
-        bot = LocalBot(tg, config, ManualClock(START))
+        bot = LocalBot(tg, config, ManualClock(START), processes)
         await bot.start()
         try:
             typed = _Typing(bot, arbiter, COMMANDS.get(spoken, {}))

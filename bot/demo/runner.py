@@ -10,6 +10,7 @@ from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, Says, Sent, User
 from bot.services import App
 from bot.telegram.runtime import ClubRuntime, SingleClub
+from bot.worker import Processes
 
 
 class ManualClock:
@@ -21,10 +22,12 @@ class ManualClock:
 
 
 class LocalBot:
-    """One running bot process; it can be stopped and started again on the same database."""
+    """One running bot process; it can be stopped and started again on the same database.
+    Its standings worker processes are the caller's, who closes them."""
 
-    def __init__(self, tg: FakeTelegram, config: Config, clock: ManualClock) -> None:
-        self.tg, self.config, self.clock = tg, config, clock
+    def __init__(self, tg: FakeTelegram, config: Config, clock: ManualClock,
+                 processes: Processes) -> None:
+        self.tg, self.config, self.clock, self.processes = tg, config, clock, processes
         self.running: SingleClub | None = None
 
     @property
@@ -38,7 +41,7 @@ class LocalBot:
     async def start(self) -> None:
         # The fake has no flood limits to keep to; holding group messages back to twenty a
         # minute would only make tests and the demo wait.
-        runtime = SingleClub(self.config, clock=self.clock, flood_limits=False,
+        runtime = SingleClub(self.config, self.processes, clock=self.clock, flood_limits=False,
                              poll_timeout=1)
         await runtime.start()
         self.running = runtime

@@ -282,12 +282,15 @@ class ClubRuntime:
 
 
 class SingleClub:
-    """A club's bot on its own (`keizerbot`, the demo, the tests): its runtime, with what a
-    host would share made for it alone, and closed after it."""
+    """A club's bot on its own (`keizerbot`, the demo, the tests): its runtime, with the web
+    server a host would share made for it alone and closed after it. The worker processes
+    are its caller's (made and closed around it: by `bot.serve`, or shared by the tests of one
+    test process as a host shares them between clubs)."""
 
-    def __init__(self, config: Config, *, clock: Callable[[], dt.datetime] = utc_now,
-                 flood_limits: bool = True, poll_timeout: int = 50) -> None:
-        self.processes = Processes()
+    def __init__(self, config: Config, processes: Processes, *,
+                 clock: Callable[[], dt.datetime] = utc_now, flood_limits: bool = True,
+                 poll_timeout: int = 50) -> None:
+        self.processes = processes
         self.web: WebServer | None = None
         if config.web_port is not None:
             from bot.web.server import WebServer  # the templates: only with pages
@@ -314,4 +317,3 @@ class SingleClub:
     async def _close(self) -> None:
         if self.web is not None:
             await self.web.stop()
-        self.processes.close()

@@ -9,6 +9,7 @@ a shutdown that hangs is cut off after STOP_LIMIT seconds.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 from typing import Protocol
@@ -18,6 +19,7 @@ from telegram.error import InvalidToken, NetworkError
 from bot.config import Config
 from bot.language import texts
 from bot.telegram.runtime import SingleClub
+from bot.worker import Processes
 from storage.errors import StoreError
 
 log = logging.getLogger(__name__)
@@ -65,11 +67,18 @@ class Service(Protocol):
 
 async def serve(config: Config, service: Service | None = None) -> None:
     """Run the club's bot, or `service` (a host's clubs), until a signal stops it."""
+    if service is not None:
+        await _serve(config, service)
+        return
+    with contextlib.closing(Processes()) as processes:
+        await _serve(config, SingleClub(config, processes))
+
+
+async def _serve(config: Config, runtime: Service) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in SIGNALS:
         loop.add_signal_handler(sig, stop.set)
-    runtime = SingleClub(config) if service is None else service
     try:
         await runtime.start()
     except InvalidToken:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import datetime as dt
 import html
 import json
 import re
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +22,7 @@ from bot.demo.runner import LocalBot, ManualClock
 from bot.language import i18n, texts
 from bot.language.notice import Dated, Text
 from bot.telegram.callbacks import Confirm
+from bot.worker import Processes
 from core.season import Season, season_from_data
 from storage.db import Database
 from storage.errors import StoreError, StoreProblem
@@ -60,6 +65,14 @@ def no_bot_outlives_its_test():
     BotProcess.kill_all()
 
 
+@pytest.fixture(scope="session")
+def processes():
+    """The standings worker of this test process, shared by its bots as a host's clubs
+    share theirs: a worker started once instead of once per test."""
+    with contextlib.closing(Processes()) as shared:
+        yield shared
+
+
 @pytest.fixture
 async def tg():
     fake = FakeTelegram()
@@ -69,15 +82,33 @@ async def tg():
 
 
 @pytest.fixture
-async def bot(tg, tmp_path: Path):
+async def bot(tg, tmp_path: Path, processes):
     """A club with six members (not linked yet), no rounds, and a running bot."""
-    running = await club_bot(tg, tmp_path / "keizer.db")
+    running = await club_bot(tg, tmp_path / "keizer.db", processes)
     yield running
     await running.stop()
 
 
-async def club_bot(tg: FakeTelegram, path: Path | str, season: Season | None = None,
-                   **settings: Any) -> LocalBot:
+_TEMPLATE: list[Path] = []
+
+
+async def new_store(path: Path | str) -> Database:
+    """A new club store at `path`. A database file is a copy of one this test process
+    migrated once: the runner's own tests make theirs anew, and the hundreds of bot tests
+    need not repeat its 200 statements each. A PostgreSQL address is opened as it is."""
+    if isinstance(path, str):
+        return await open_store(path)
+    if not _TEMPLATE:
+        folder = Path(tempfile.mkdtemp(prefix="keizer-template-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        await (await open_store(folder / "keizer.db")).close()
+        _TEMPLATE.append(folder / "keizer.db")
+    shutil.copy2(_TEMPLATE[0], path)  # its mode too: private, as the store makes it
+    return await open_store(path)
+
+
+async def club_bot(tg: FakeTelegram, path: Path | str, processes: Processes,
+                   season: Season | None = None, **settings: Any) -> LocalBot:
     """The bot of the fixture, started: six members not linked yet, no rounds (or `season`),
     the clock on Monday 30 November 2026; `settings` go into its Config."""
     data = {"format": "keizer-season/1", "club": "Testclub", "season": "2026-2027",
@@ -85,13 +116,13 @@ async def club_bot(tg: FakeTelegram, path: Path | str, season: Season | None = N
             "players": [{"id": f"p{k}", "name": name, "rating": 2000 - 50 * k}
                         for k, name in enumerate(MEMBERS)],
             "rounds": []}
-    db = await open_store(path)
+    db = await new_store(path)
     await import_season(db, season or season_from_data(json.loads(json.dumps(data))))
     await db.close()
     config = Config(token=TOKEN, base_url=tg.url, database=path, arbiters=(ARBITER.id,),
                     **{"tick_seconds": 0.2, **settings})
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
-    running = LocalBot(tg, config, clock)
+    running = LocalBot(tg, config, clock, processes)
     await running.start()
     return running
 

@@ -23,8 +23,7 @@ from bot.demo.fakeapi import FakeTelegram, User
 from core.season import season_from_data
 from storage import club, roster, rounds
 from storage.seasons import import_season
-from storage.store import open_store
-from tests.bot.conftest import ARBITER, GROUP, MEMBERS, TOKEN
+from tests.bot.conftest import ARBITER, GROUP, MEMBERS, TOKEN, new_store
 from tests.integration.conftest import ROOT
 
 ZONE = dt.UTC
@@ -42,7 +41,7 @@ async def make_club(path: Path, *, rounds_ahead: int = 0, deadline_passed: bool 
             "players": [{"id": f"p{k}", "name": f"{name} {k}" if players > len(MEMBERS)
                          else name, "rating": 2000 - k} for k, name in enumerate(names)],
             "rounds": []}
-    db = await open_store(path)
+    db = await new_store(path)
     try:
         await import_season(db, season_from_data(json.loads(json.dumps(data))))
         for k in range(players):

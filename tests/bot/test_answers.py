@@ -46,9 +46,9 @@ async def shown_by_the_file(path: Path) -> str:
                                     season.rules.display_decimals)
 
 
-async def test_a_correction_shows_in_the_next_standings(tg, tmp_path, members):
+async def test_a_correction_shows_in_the_next_standings(tg, tmp_path, members, processes):
     path = tmp_path / "keizer.db"
-    bot = await club_bot(tg, path, played())
+    bot = await club_bot(tg, path, processes, played())
     try:
         db = await open_store(path)
         await roster.link(db, "p0", members[0].id, actor=None)

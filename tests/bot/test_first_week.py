@@ -124,11 +124,11 @@ async def test_mijn_and_indeling_show_every_round_still_going_the_earliest_first
 
 
 async def test_a_result_not_final_is_marked_everywhere_and_counts_nowhere(tg, tmp_path,
-                                                                          members):
+                                                                          members, processes):
     from tests.bot.conftest import club_bot
     from tests.bot.test_web import PUBLIC_URL, get, plain
 
-    bot = await club_bot(tg, tmp_path / "keizer.db", web_port=0, public_url=PUBLIC_URL)
+    bot = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0, public_url=PUBLIC_URL)
     try:
         _, reporter, opponent, ask = await first_board_reported(bot, members)
         waiting = dutch("RESULT_WAITING", result="1-0")
@@ -274,7 +274,8 @@ async def test_the_arbiter_signing_off_a_member_with_no_round_left_is_told_about
     assert own.text == dutch("SIGN_OFF_NO_ROUND")
 
 
-async def test_ronde_on_an_imported_season_lists_what_is_to_come_with_deadlines(tg, tmp_path):
+async def test_ronde_on_an_imported_season_lists_what_is_to_come_with_deadlines(tg, tmp_path,
+                                                                           processes):
     """A season file with two rounds played and the third waiting to be paired."""
     from tests.bot.conftest import MEMBERS, club_bot
 
@@ -291,7 +292,7 @@ async def test_ronde_on_an_imported_season_lists_what_is_to_come_with_deadlines(
                            {"white": "p3", "black": "p4", "result": "0-1"},
                            {"white": "p5", "black": "p0", "result": "1-0"}]},
                        {"round": 3, "date": "2026-12-03", "absent": []}]}
-    bot = await club_bot(tg, tmp_path / "keizer.db", season_from_data(data))
+    bot = await club_bot(tg, tmp_path / "keizer.db", processes, season_from_data(data))
     try:
         shown = (await bot.ask(ARBITER, "/ronde")).text.splitlines()
         assert [line.split(" ")[1].rstrip(":") for line in shown] == ["2", "3"]
@@ -304,7 +305,7 @@ async def test_ronde_on_an_imported_season_lists_what_is_to_come_with_deadlines(
         await bot.stop()
 
 
-async def test_the_standings_post_says_how_many_more_there_are(tg, tmp_path):
+async def test_the_standings_post_says_how_many_more_there_are(tg, tmp_path, processes):
     from tests.bot.conftest import club_bot
     from tests.bot.test_web import PUBLIC_URL
 
@@ -313,7 +314,7 @@ async def test_the_standings_post_says_how_many_more_there_are(tg, tmp_path):
     data = {"format": "keizer-season/1", "club": "Testclub", "season": "2026-2027",
             "rules": {"preset": "sliedrecht", "planned_rounds": 3, "period_length": 3},
             "players": players, "rounds": []}
-    bot = await club_bot(tg, tmp_path / "keizer.db", season_from_data(data), web_port=0,
+    bot = await club_bot(tg, tmp_path / "keizer.db", processes, season_from_data(data), web_port=0,
                          public_url=PUBLIC_URL)
     try:
         services = bot.app.bot_data
@@ -333,11 +334,11 @@ async def test_the_standings_post_says_how_many_more_there_are(tg, tmp_path):
         await bot.stop()
 
 
-async def test_the_mini_apps_refusals_speak_the_browsers_language(tg, tmp_path, members):
+async def test_the_mini_apps_refusals_speak_the_browsers_language(tg, tmp_path, members, processes):
     from tests.bot.conftest import club_bot
     from tests.bot.test_web import PUBLIC_URL, get, init_data
 
-    bot = await club_bot(tg, tmp_path / "keizer.db", web_port=0, public_url=PUBLIC_URL)
+    bot = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0, public_url=PUBLIC_URL)
     try:
         await set_up_club(bot, members, rounds=1)
         forged = init_data(members[0].id, at=bot.clock.now, forge=True)

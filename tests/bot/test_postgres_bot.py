@@ -4,17 +4,28 @@ reading PostgreSQL, and a second bot on the same database refused."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
+from bot.worker import Processes
 from storage.errors import StoreError, StoreProblem
 from tests.bot.conftest import ARBITER, GROUP, club_bot, fits, meaning, says
 from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
 from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
 
 
+@pytest.fixture
+def own_processes():
+    """A worker of its own: the shared one would keep its PostgreSQL readers after the
+    server of these tests has stopped, and retry them for the rest of the run."""
+    with contextlib.closing(Processes()) as processes:
+        yield processes
+
+
 async def test_a_round_on_postgresql_from_sign_off_to_standings(tg, postgres,  # noqa: F811
-                                                                members):
-    bot = await club_bot(tg, postgres)
+                                                                members, own_processes):
+    bot = await club_bot(tg, postgres, own_processes)
     try:
         await set_up_club(bot, members, rounds=2)
         off = await bot.ask(members[5], "/afmelden")

@@ -462,7 +462,7 @@ async def test_a_backup_on_a_full_disk_leaves_nothing_half_and_says_so_in_dutch(
 
 
 async def test_the_nightly_backup_job_on_a_full_disk_tells_the_arbiter_why(tg, tmp_path,
-                                                                           caplog):
+                                                                           caplog, processes):
     """Issue 28: the job itself, not only the command. The disk that refuses the copy also
     refuses the outbox, so the reason goes to the arbiter directly; a warning is logged, no
     error, and nothing half is left."""
@@ -477,7 +477,7 @@ async def test_the_nightly_backup_job_on_a_full_disk_tells_the_arbiter_why(tg, t
         await make_club(db, rounds_ahead=2)
         bot = LocalBot(tg, Config(token=TOKEN, base_url=tg.url, database=db,
                                   arbiters=(ARBITER.id,)),
-                       ManualClock(dt.datetime(2026, 11, 30, 4, tzinfo=dt.UTC)))
+                       ManualClock(dt.datetime(2026, 11, 30, 4, tzinfo=dt.UTC)), processes)
         await bot.start()
         try:
             fill(disk)

@@ -202,12 +202,13 @@ async def test_a_second_poller_meets_409_and_the_arbiter_hears_once(bot, members
     assert answer.text.startswith(dutch("START"))
 
 
-async def test_no_season_yet_is_not_an_error(tg, tmp_path):
+async def test_no_season_yet_is_not_an_error(tg, tmp_path, processes):
     path = tmp_path / "keizer.db"
     await (await open_store(path)).close()
     config = Config(token=TOKEN, base_url=tg.url, database=path, arbiters=(ARBITER.id,),
                     tick_seconds=0.1)
-    bot = LocalBot(tg, config, ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)))
+    bot = LocalBot(tg, config, ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)),
+                   processes)
     await bot.start()
     try:
         await asyncio.sleep(1.0)  # ten ticks
@@ -256,7 +257,7 @@ HOSTILE_NAMES = ["<b>x", "&amp;INJ5", "Jan \"de\" O'Brien & zn", "<script>alert(
 """Names Telegram's HTML would take for markup (a `<b>x` makes it refuse the whole message)."""
 
 
-async def test_the_redraft_notice_escapes_every_name(tg, tmp_path, members):
+async def test_the_redraft_notice_escapes_every_name(tg, tmp_path, members, processes):
     """Issue 28: the arbiter's fixes that a late-read sign-off lets go are named in the new
     draft's notice; those names are escaped like every other (the fake refuses what
     Telegram's HTML parser refuses)."""
@@ -270,7 +271,7 @@ async def test_the_redraft_notice_escapes_every_name(tg, tmp_path, members):
         "rules": {"preset": "sliedrecht", "planned_rounds": 3, "period_length": 3},
         "players": [{"id": f"p{k}", "name": name, "rating": 2000 - 50 * k}
                     for k, name in enumerate(names)], "rounds": []})
-    bot = await club_bot(tg, tmp_path / "keizer.db", season)
+    bot = await club_bot(tg, tmp_path / "keizer.db", processes, season)
     try:
         await set_up_club(bot, members, rounds=1)
         before_deadline = bot.clock.now
@@ -332,13 +333,13 @@ async def _until(condition) -> None:
 
 
 async def test_the_draft_reaches_the_arbiter_at_the_deadline_not_at_the_next_tick(
-        tg, tmp_path, members):
+        tg, tmp_path, members, processes):
     """Issue 23: a job at each coming deadline. The tick here runs once at start and then
     not for an hour, so only the deadline's own job can draft the round."""
     from storage import attendance, programme, rounds
     from tests.bot.conftest import club_bot
 
-    bot = await club_bot(tg, tmp_path / "keizer.db", tick_seconds=3600)
+    bot = await club_bot(tg, tmp_path / "keizer.db", processes, tick_seconds=3600)
     try:
         await set_up_club(bot, members, rounds=0)
         queue = bot.app.job_queue

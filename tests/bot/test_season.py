@@ -127,11 +127,11 @@ async def test_a_three_round_season_from_linking_to_final_standings(bot, members
 
 
 async def test_the_result_that_completes_a_round_brings_its_standings_without_the_tick(
-        tg, tmp_path, members):
+        tg, tmp_path, members, processes):
     """Issue 34: the flow that completes a round says so, and its standings follow that
     commit (made by the worker `/stand` asks), not the next tick, which here comes once an
     hour."""
-    bot = await club_bot(tg, tmp_path / "keizer.db", tick_seconds=3600)
+    bot = await club_bot(tg, tmp_path / "keizer.db", processes, tick_seconds=3600)
     try:
         await set_up_club(bot, members, rounds=1)
         bot.clock.now = bot.clock.now.replace(month=12, day=3, hour=18)

@@ -41,9 +41,9 @@ def played() -> Season:
     return season_from_data(json.loads(json.dumps(data)))
 
 
-async def test_the_variants_are_shown_and_explained(tg, tmp_path, members):
+async def test_the_variants_are_shown_and_explained(tg, tmp_path, members, processes):
     path = tmp_path / "keizer.db"
-    bot = await club_bot(tg, path, played())
+    bot = await club_bot(tg, path, processes, played())
     try:
         db = await open_store(path)
         for k in (0, 3, 4, 5):

@@ -48,9 +48,9 @@ def plain(page: str) -> str:
 
 
 @pytest.fixture
-async def web_bot(tg, tmp_path, request):
+async def web_bot(tg, tmp_path, request, processes):
     season = getattr(request, "param", None)
-    running = await club_bot(tg, tmp_path / "keizer.db", season, web_port=0,
+    running = await club_bot(tg, tmp_path / "keizer.db", processes, season, web_port=0,
                              public_url=PUBLIC_URL, web_app="stand")
     yield running
     await running.stop()

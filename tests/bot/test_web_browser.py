@@ -67,10 +67,10 @@ async def browser(tmp_path: Path, *args: str, width: int = 500) -> str:
 
 
 @pytest.fixture
-async def proxy(tg, tmp_path):
+async def proxy(tg, tmp_path, processes):
     """The bot with its pages, and beside it a server that frames them at a given width."""
     season = read_season((ROOT / "examples" / "drie-groepen.json").read_text("utf-8"))
-    running = await club_bot(tg, tmp_path / "keizer.db", season, web_port=0)
+    running = await club_bot(tg, tmp_path / "keizer.db", processes, season, web_port=0)
     assert running.runtime is not None and running.runtime.web is not None
     pages = running.runtime.web.url
 

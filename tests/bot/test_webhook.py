@@ -13,8 +13,8 @@ from storage import inbox
 from tests.bot.conftest import club_bot, says
 
 
-async def test_updates_come_by_webhook_kept_before_they_are_taken(tg, tmp_path, members):
-    bot = await club_bot(tg, tmp_path / "keizer.db", web_port=0, webhook=True)
+async def test_updates_come_by_webhook_kept_before_they_are_taken(tg, tmp_path, members, processes):
+    bot = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0, webhook=True)
     settings = bot.app.bot_data.settings
     try:
         assert tg.webhook is not None and tg.webhook["secret"] == settings.webhook_secret
@@ -39,10 +39,10 @@ async def test_updates_come_by_webhook_kept_before_they_are_taken(tg, tmp_path, 
         await bot.stop()
 
 
-async def test_an_update_the_inbox_cannot_keep_is_brought_again(tg, tmp_path, members):
+async def test_an_update_the_inbox_cannot_keep_is_brought_again(tg, tmp_path, members, processes):
     """The database refuses the write: the webhook answers 503, Telegram tries again, and
     once the database takes it the update is handled (once)."""
-    bot = await club_bot(tg, tmp_path / "keizer.db", web_port=0, webhook=True)
+    bot = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0, webhook=True)
     try:
         db = bot.app.bot_data.db
         await db.writer.execute("PRAGMA query_only = ON")  # as a read-only disk would

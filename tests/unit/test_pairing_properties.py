@@ -25,10 +25,11 @@ from core.pairing.evaluate import evaluate
 from core.pairing.selection import Selection, to_pairing
 from core.season import Player, read_season
 from core.simulation import simulate
+from tests.conftest import examples
 from tests.pairing_oracle import board_breaks, brute_force, due_bye
 
 INSTANCES = Path(__file__).parents[2] / "bench" / "instances"
-SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SLOW = settings(max_examples=examples(25), suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -82,7 +83,7 @@ def test_never_worse_than_top_down_where_it_keeps_every_rule(request):
         assert ours.objective <= theirs.objective
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(requests(max_players=10))
 def test_equal_to_brute_force_on_small_rounds(request):
     p = pair(request)
@@ -90,7 +91,7 @@ def test_equal_to_brute_force_on_small_rounds(request):
         brute_force(request)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15))
 @given(requests(max_players=40))
 def test_cpsat_and_blossom_agree(request):
     a, b = pair(request), pair(request, Engine.CPSAT)
@@ -122,7 +123,7 @@ def _both_ways(request: PairingRequest) -> tuple[object, object]:
     return pruned, full
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), suppress_health_check=[HealthCheck.too_slow])
 @given(requests(min_players=blossom.PRUNE_FROM, max_players=120),
        st.randoms(use_true_random=False))
 def test_pruning_the_far_boards_changes_no_pairing(request, rng):

@@ -14,11 +14,9 @@ from core.rules import Revaluation
 from core.season import Game, Result, season_from_data
 from core.standings import compute_standings, standings_history
 from core.values import valuation
+from tests.conftest import examples
 from tests.seasons import as_data
 from tests.strategies import seasons
-
-settings.register_profile("default", max_examples=60, deadline=None)
-settings.load_profile("default")
 
 
 @given(seasons())
@@ -132,7 +130,7 @@ def test_later_rounds_do_not_change_earlier_standings(season):
 
 
 @given(seasons())
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 def test_standings_depend_only_on_the_complete_rounds(season):
     """The bot computes the standings once per state of the complete rounds (a sign-off for
     the next round does not recompute them): that is only right if this holds."""
