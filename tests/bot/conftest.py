@@ -144,7 +144,8 @@ def fits(text: str, key: str, /, language: str = "nl", pick: str | None = None,
          **facts: Any) -> bool:
     """Whether `text` holds catalogue text `key` (its entry `pick`) with these facts, in
     `language`; a fact not given may be anything (a deadline the bot worked out, a count the
-    test does not care about)."""
+    test does not care about), so a text that another one contains with more words (a
+    sign-off on time, and one too late) is told apart by asserting the other is absent."""
     with i18n.use(language):
         template = i18n.translated(vars(texts)[key])  # a private table of texts too
         template = str(template if pick is None else template[pick])

@@ -23,7 +23,7 @@ from bot.demo.fakeapi import FakeTelegram, User
 from core.season import season_from_data
 from storage import club, roster, rounds
 from storage.seasons import import_season
-from tests.bot.conftest import ARBITER, GROUP, MEMBERS, TOKEN, new_store
+from tests.bot.conftest import ARBITER, GROUP, MEMBERS, TOKEN, fits, new_store
 from tests.integration.conftest import ROOT
 
 ZONE = dt.UTC
@@ -192,7 +192,8 @@ async def run_cycles(tg: FakeTelegram, db: Path, *, cycles: int, rng: random.Ran
     def answers() -> dict[tuple[int, int], int]:
         counts: dict[tuple[int, int], int] = {}
         for chat, number in expected:
-            counts[chat, number] = sum(f"afgemeld voor ronde {number} (" in s.text
+            counts[chat, number] = sum(fits(s.text, "SIGNED_OFF", round=number)
+                                       or fits(s.text, "SIGNED_OFF_KEPT", round=number)
                                        for s in tg.to(chat))
         return counts
 

@@ -35,6 +35,7 @@ async def test_sign_off_before_and_after_the_deadline(bot, members):
     anna, bram = members[0], members[1]
     early = await bot.ask(anna, "/afmelden 1")
     assert fits(early.text, "SIGNED_OFF", who="Anna Visser", round=1)
+    assert not fits(early.text, "SIGNED_OFF_LATE")
     undo = await bot.ask(anna, "/aanmelden")
     assert undo.text == says("AANMELDEN_DONE", round=1)
     await pass_deadline(bot, 1)
@@ -198,6 +199,7 @@ async def test_a_sign_off_sent_in_time_but_read_after_the_draft_repairs_the_draf
     # The member sent it before the deadline; the bot reads it only now.
     answer = await bot.ask(members[0], "/afmelden", date=sent_before.timestamp())
     assert fits(answer.text, "SIGNED_OFF", who="Anna Visser", round=1)
+    assert not fits(answer.text, "SIGNED_OFF_LATE")  # sent in time, read late
     redraft = await bot.tg.next_to(ARBITER.id, says("DRAFT_UPDATED", round=1), after=mark)
     assert all("Anna" not in white + black for white, black in boards(redraft.text))
     post = await publish(bot, 1)

@@ -180,8 +180,8 @@ async def test_a_sign_off_sent_before_the_deadline_and_read_after_a_restart_coun
     bot.says(members[0], "/afmelden")  # while the bot is down
     bot.clock.now = bot.clock.now.replace(month=12, day=3, hour=19)  # past the deadline
     await bot.start()
-    await bot.tg.next_to(members[0].id, meaning("SIGNED_OFF", round=1), after=mark)
-    assert sent < bot.clock.now
+    answer = await bot.tg.next_to(members[0].id, meaning("SIGNED_OFF", round=1), after=mark)
+    assert not fits(answer.text, "SIGNED_OFF_LATE") and sent < bot.clock.now
     draft = await bot.tg.next_to(ARBITER.id, drafted(1), after=mark)
     assert "Anna" not in "".join(w + b for w, b in boards(draft.text))
     assert said_to(bot, ARBITER.id, drafted(1), mark) == 1
