@@ -12,7 +12,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import replace
 from enum import IntEnum
 from pathlib import Path
@@ -458,6 +458,8 @@ async def _opened(path: Path | str, work: Callable[[Database], Awaitable[T]],
 
     if isinstance(path, Path) and not create and not path.exists():
         raise CliError(texts.DATABASE_MISSING.format(path=path), ExitCode.UNUSABLE_INPUT)
+    if isinstance(path, str) and club is None:
+        await _one_club_only(path)
     try:
         db = await open_store(path, club=club)
     except StoreError as exc:
@@ -722,15 +724,13 @@ def _run_ratings(args: argparse.Namespace) -> ExitCode:
 def _run_clubs(args: argparse.Namespace) -> ExitCode:
     """clubs add NAME --token T [--arbiter ID] | list | token NUMBER --token T | arbiter NUMBER
     --arbiter ID | remove NUMBER, on a PostgreSQL database."""
-    import asyncio
-
     from storage import postgres
 
     store = args.db or os.environ.get("KEIZER_DB") or ""
     if not store.startswith(POSTGRES_SCHEMES):
         raise CliError(texts.CLUBS_NEED_POSTGRES, ExitCode.FAILURE)
     if args.action == "list":
-        for found in asyncio.run(postgres.clubs(store)):
+        for found in _registered(postgres.clubs(store)):
             print(texts.CLUBS_LINE.format(id=found.id, name=found.name))
         return ExitCode.OK
     if not args.club:
@@ -738,7 +738,7 @@ def _run_clubs(args: argparse.Namespace) -> ExitCode:
     if args.action in ("add", "token") and not TOKEN_SHAPE.match(args.token):
         raise CliError(texts.CLUBS_TOKEN, ExitCode.FAILURE)
     if args.action == "add":
-        added = asyncio.run(postgres.add_club(store, args.club, args.token))
+        added = _registered(postgres.add_club(store, args.club, args.token))
         if args.arbiter:
             _add_arbiters(store, added.id, args.arbiter)
         print(texts.CLUBS_ADDED.format(id=added.id, name=added.name))
@@ -751,11 +751,39 @@ def _run_clubs(args: argparse.Namespace) -> ExitCode:
         return ExitCode.OK
     change = postgres.remove_club if args.action == "remove" else \
         functools.partial(postgres.set_token, token=args.token)
-    if not args.club.isdecimal() or not asyncio.run(change(store, int(args.club))):
+    if not args.club.isdecimal() or not _registered(change(store, int(args.club))):
         raise CliError(texts.CLUBS_UNKNOWN.format(club=args.club), ExitCode.FAILURE)
     print((texts.CLUBS_REMOVED if args.action == "remove" else texts.CLUBS_TOKEN_SET)
           .format(id=args.club))
     return ExitCode.OK
+
+
+async def _one_club_only(dsn: str) -> None:
+    """A PostgreSQL database of one club is that club; one that holds `keizerbot clubs`
+    needs to be told which (else the work would go to a club no command shows)."""
+    from storage import postgres
+    from storage.errors import StoreError
+
+    try:
+        hosted = await postgres.clubs(dsn)
+    except StoreError as exc:
+        raise CliError(texts.store_problem(exc), ExitCode.UNUSABLE_INPUT) from exc
+    if hosted:
+        raise CliError(texts.CLUBS_WHICH.format(clubs=", ".join(
+            texts.CLUBS_LINE.format(id=c.id, name=c.name) for c in hosted)), ExitCode.FAILURE)
+
+
+def _registered(work: Coroutine[Any, Any, T]) -> T:
+    """A change of the table of clubs, or a look at it; what the store refuses (the database
+    out of reach, a name or a bot another club has) is said in a sentence."""
+    import asyncio
+
+    from storage.errors import StoreError
+
+    try:
+        return asyncio.run(work)
+    except StoreError as exc:
+        raise CliError(texts.store_problem(exc), ExitCode.FAILURE) from exc
 
 
 def _add_arbiters(store: str, number: int, arbiters: list[int]) -> list[int]:

@@ -76,11 +76,14 @@ def _shown(store: Path | str) -> str:
 
 
 async def _token(config: Config) -> Check:
+    """Whether Telegram knows the bot; a host's club (`config.club`) gets its token with
+    `keizerbot clubs token`, not in .env."""
     try:
         async with Bot(config.token, base_url=config.api_url) as bot:
             me = await bot.get_me()
     except InvalidToken:
-        return Check(False, texts.DOCTOR_TOKEN_REFUSED)
+        return Check(False, texts.DOCTOR_TOKEN_REFUSED if config.club is None
+                     else texts.DOCTOR_CLUB_TOKEN_REFUSED.format(id=config.club))
     except NetworkError as exc:
         return Check(False, texts.DOCTOR_NO_TELEGRAM.format(url=config.base_url, error=exc))
     except TelegramError as exc:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import AsyncIterator, Generator, Iterable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
@@ -349,55 +350,85 @@ class Club:
     token: str
 
 
-async def add_club(dsn: str, name: str, token: str) -> Club:
-    """A new club in the database: its row in `clubs`, and its own settings and versions."""
-    conn = await asyncpg.connect(dsn)
+@asynccontextmanager
+async def _registry(dsn: str, *, changing: bool = True) -> AsyncIterator[asyncpg.Connection]:
+    """A connection to the table of clubs (the command line's `clubs`, a host's look), in a
+    transaction that, `changing` it, holds it against another change (two adds of one name,
+    or of one token); the schema made or upgraded first. A database that cannot be reached is
+    a StoreError that names it."""
+    try:
+        conn = await asyncpg.connect(dsn)
+    except (OSError, asyncpg.PostgresError) as exc:
+        problem = problem_of(exc)
+        if problem is None:
+            raise
+        raise StoreError(problem, path=shown(dsn), reason=exc) from exc
     try:
         await create(conn)
         async with conn.transaction():
-            found = await conn.fetchval(
-                "INSERT INTO clubs (name, token, created_at) VALUES ($1, $2, now()::text) "
-                "RETURNING id", name, token)
-            await conn.execute("SELECT set_config('keizer.club', $1, true)", str(found))
-            await conn.execute("INSERT INTO club (id, name) VALUES (1, $1)", name)
-            await conn.execute("INSERT INTO club_version (id, version) VALUES (1, 0)")
-        return Club(int(found), name, token)
+            if changing:
+                await conn.execute("LOCK TABLE clubs IN SHARE ROW EXCLUSIVE MODE")
+            yield conn
     finally:
         await conn.close()
+
+
+async def _refuse_taken(conn: asyncpg.Connection, *, name: str | None = None,
+                        token: str, other_than: int | None = None) -> None:
+    """Refused if another club has `name` or `token`: a club's name says which it is, and
+    one bot serves one club."""
+    taken = await conn.fetchrow(
+        "SELECT id, name, name = $1 AS same_name FROM clubs WHERE name <> '' "
+        "AND (name = $1 OR token = $2) AND id IS DISTINCT FROM $3 ORDER BY name = $1 DESC, id "
+        "LIMIT 1", name, token, other_than)
+    if taken is not None:
+        problem = StoreProblem.CLUB_NAME_TAKEN if taken["same_name"] \
+            else StoreProblem.CLUB_TOKEN_TAKEN
+        raise StoreError(problem, club=taken["id"], name=taken["name"])
+
+
+async def add_club(dsn: str, name: str, token: str) -> Club:
+    """A new club in the database: its row in `clubs`, and its own settings and versions.
+    Refused before a club number is used up when the name or the bot is another club's."""
+    async with _registry(dsn) as conn:
+        await _refuse_taken(conn, name=name, token=token)
+        found = await conn.fetchval(
+            "INSERT INTO clubs (name, token, created_at) VALUES ($1, $2, now()::text) "
+            "RETURNING id", name, token)
+        await conn.execute("SELECT set_config('keizer.club', $1, true)", str(found))
+        await conn.execute("INSERT INTO club (id, name) VALUES (1, $1)", name)
+        await conn.execute("INSERT INTO club_version (id, version) VALUES (1, 0)")
+    return Club(int(found), name, token)
 
 
 async def clubs(dsn: str) -> list[Club]:
-    conn = await asyncpg.connect(dsn)
-    try:
-        await create(conn)
+    async with _registry(dsn, changing=False) as conn:
         return [Club(row["id"], row["name"], row["token"]) for row in await conn.fetch(
             "SELECT id, name, token FROM clubs WHERE name <> '' ORDER BY id")]
-    finally:
-        await conn.close()
 
 
 async def set_token(dsn: str, club: int, token: str) -> bool:
     """The club's bot has a new token (@BotFather's /revoke, or one mistyped); False if the
-    club is not there. A host starts the club on it at its next look."""
-    conn = await asyncpg.connect(dsn)
-    try:
-        status = await conn.execute("UPDATE clubs SET token = $1 WHERE id = $2 AND name <> ''",
-                                    token, club)
-        return bool(status.endswith(" 1"))
-    finally:
-        await conn.close()
+    club is not there, refused if another club has that bot. A host starts the club on it at
+    its next look."""
+    async with _registry(dsn) as conn:
+        if not await conn.fetchval("SELECT count(*) FROM clubs WHERE id = $1 AND name <> ''",
+                                   club):
+            return False
+        await _refuse_taken(conn, token=token, other_than=club)
+        await conn.execute("UPDATE clubs SET token = $1 WHERE id = $2", token, club)
+    return True
 
 
 async def remove_club(dsn: str, club: int) -> bool:
     """The club and every row of it gone (the rows follow their club); False if it was not
     there."""
-    conn = await asyncpg.connect(dsn)
-    try:
+    async with _registry(dsn) as conn:
+        # Its rows go as that club's: what their triggers write falls to it, and goes too.
+        await conn.execute("SELECT set_config('keizer.club', $1, true)", str(club))
         status = await conn.execute("DELETE FROM clubs WHERE id = $1 AND id <> $2", club,
                                     FIRST_CLUB)
-        return bool(status.endswith(" 1"))
-    finally:
-        await conn.close()
+    return bool(status.endswith(" 1"))
 
 
 async def create(conn: Raw) -> int:

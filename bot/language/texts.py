@@ -300,6 +300,9 @@ Eerst zien hoe het werkt? uv run keizerbot demo speelt een heel seizoen na, zond
 DOCTOR_SETTINGS = "Instellingen in orde; tijdzone {zone}."
 DOCTOR_TOKEN_REFUSED = ("Telegram weigert het token. Maak een nieuw token bij @BotFather (/token) "
                         "en zet het in .env.")
+DOCTOR_CLUB_TOKEN_REFUSED = ("Telegram weigert het token. Maak een nieuw token bij @BotFather "
+                             "(/token) en geef het de club met keizerbot clubs token {id} "
+                             "--token TOKEN.")
 DOCTOR_NO_TELEGRAM = ("Telegram is niet bereikbaar op {url}: {error}. Controleer de "
                       "internetverbinding of TELEGRAM_BASE_URL.")
 DOCTOR_TOKEN_ERROR = "Telegram gaf een fout bij het controleren van het token: {error}."
@@ -347,6 +350,7 @@ CLUBS_TOKEN = ("Geef het bot-token van de club mee, zoals @BotFather het gaf: ke
 HOST_NEEDS_POSTGRES = ("keizerbot host draait de clubs van een PostgreSQL-database: zet "
                        "KEIZER_DB=postgresql://... en maak de clubs met keizerbot clubs add.")
 CLUBS_LINE = "{id}: {name}"
+CLUBS_WHICH = "Deze database heeft meerdere clubs; zeg met --club NUMMER welke ({clubs})."
 CLUBS_ADDED = "Club {id} gemaakt: {name}."
 CLUBS_REMOVED = "Club {id} is weg, met alles wat van hem was."
 CLUBS_TOKEN_SET = ("Club {id} heeft een nieuw bot-token; de host start de bot daarmee binnen "
@@ -389,6 +393,10 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
                                  "gebruiker zonder die rechten (docs/deploy.md)."),
     StoreProblem.NO_CLUB: "Club {club} staat niet in deze database. Maak hem met keizerbot clubs "
                           "add.",
+    StoreProblem.CLUB_NAME_TAKEN: "Er is al een club {name} (club {club}). Kies een andere naam.",
+    StoreProblem.CLUB_TOKEN_TAKEN: ("Dat bot-token is van club {club} ({name}): twee clubs kunnen "
+                                    "niet één bot delen. Maak bij @BotFather een bot voor deze "
+                                    "club (/newbot) en geef zijn token."),
     StoreProblem.NO_GROUP: "Er is nog geen clubgroep: stuur /club in de groep.",
     StoreProblem.NOT_ON_BOARD: "{player} heeft geen partij in ronde {round}.",
     StoreProblem.RESULT_IN: ("Bord {board} van ronde {round} heeft al een uitslag; die blijft "

@@ -286,7 +286,7 @@ async def test_the_doctor_checks_every_club_of_a_host(postgres, telegram):  # no
 
     wrong = [c.text for c in found if not c.ok]
     assert wrong == [
-        of_club(bare.id, "Nieuw", says("DOCTOR_TOKEN_REFUSED")),
+        of_club(bare.id, "Nieuw", says("DOCTOR_CLUB_TOKEN_REFUSED", id=bare.id)),
         of_club(bare.id, "Nieuw", says("DOCTOR_NO_CLUB_SEASON", id=bare.id)),
         of_club(bare.id, "Nieuw", says("DOCTOR_NO_GROUP")),
         of_club(bare.id, "Nieuw", says("DOCTOR_NO_CLUB_ARBITER", id=bare.id))]

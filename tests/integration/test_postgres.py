@@ -13,7 +13,7 @@ import aiosqlite
 import asyncpg
 import pytest
 
-from bot.language import texts
+from bot.language import i18n, texts
 from core.season import Result, season_to_json
 from storage import results, rounds
 from storage.club import arbiters as club_arbiters
@@ -261,8 +261,8 @@ async def test_each_club_sees_and_changes_only_its_own(postgres):  # noqa: F811
 async def test_one_clubs_write_never_waits_on_anothers(postgres):  # noqa: F811
     """Each club has its own writer's place: a write held open in one club does not hold
     up another's, while a second store of the same club waits for it."""
-    one = await add_club(postgres, "Een", "")
-    two = await add_club(postgres, "Twee", "")
+    one = await add_club(postgres, "Een", "1:a")
+    two = await add_club(postgres, "Twee", "2:b")
     stores = [await open_store(postgres, club=c.id) for c in (one, two, one)]
     try:
         for store, name in zip(stores[:2], ("x", "y"), strict=True):
@@ -289,7 +289,7 @@ async def test_one_clubs_write_never_waits_on_anothers(postgres):  # noqa: F811
             await store.close()
 
 
-def test_clubs_on_the_command_line(postgres, capsys, tmp_path):  # noqa: F811
+def test_clubs_on_the_command_line(postgres, capsys, tmp_path, monkeypatch):  # noqa: F811
     from bot.cli import main
 
     token = "123456:" + "A" * 35
@@ -301,6 +301,35 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path):  # noqa: F811
     out = capsys.readouterr().out.splitlines()
     assert out == ["Club 2 gemaakt: Sliedrecht.", "Club 3 gemaakt: De Pion.", "2: Sliedrecht",
                    "3: De Pion"]
+    # Issue 35: one bot serves one club, a name says which club it is; refused in a
+    # sentence, and no club number is used up by it.
+    assert main(["clubs", "add", "De Toren", "--token", token, "--db", postgres]) == 1
+    assert capsys.readouterr().err.strip() == texts.store_problem(
+        StoreError(StoreProblem.CLUB_TOKEN_TAKEN, club=2, name="Sliedrecht"))
+    assert main(["clubs", "add", "De Pion", "--token", token.replace("A", "D"),
+                 "--db", postgres]) == 1
+    assert capsys.readouterr().err.strip() == texts.store_problem(
+        StoreError(StoreProblem.CLUB_NAME_TAKEN, club=3, name="De Pion"))
+    assert main(["clubs", "token", "3", "--token", token, "--db", postgres]) == 1
+    assert "Sliedrecht" in capsys.readouterr().err
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")  # the command line speaks the shell's language
+    assert main(["clubs", "add", "De Toren", "--token", token, "--db", postgres]) == 1
+    with i18n.use("en"):
+        assert capsys.readouterr().err.strip() == texts.store_problem(
+            StoreError(StoreProblem.CLUB_TOKEN_TAKEN, club=2, name="Sliedrecht"))
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert main(["clubs", "add", "De Toren", "--token", token.replace("A", "D"),
+                 "--db", postgres]) == 0
+    assert capsys.readouterr().out == "Club 4 gemaakt: De Toren.\n"
+    assert main(["clubs", "remove", "4", "--db", postgres]) == 0
+    capsys.readouterr()
+    # A command on one club's store, on a database of clubs, is told which.
+    elsewhere = tmp_path / "elders.json"
+    elsewhere.write_text(season_to_json(build("sliedrecht", "a:2000 b:1900", [])),
+                         encoding="utf-8")
+    assert main(["import", str(elsewhere), "--db", postgres]) == 1
+    assert capsys.readouterr().err.strip() == texts.CLUBS_WHICH.format(
+        clubs="2: Sliedrecht, 3: De Pion")
     assert main(["clubs", "add", "De Toren", "--token", "1:a", "--db", postgres]) == 1
     assert "Geef het bot-token van de club mee" in capsys.readouterr().err
     assert main(["clubs", "token", "3", "--token", token.replace("A", "C"),
@@ -340,14 +369,33 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path):  # noqa: F811
     assert main(["clubs", "remove", "3", "--db", postgres]) == 1
     assert "Club 3 staat niet in deze database." in capsys.readouterr().err
     assert main(["clubs", "list", "--db", str(tmp_path / "keizer.db")]) == 1
-    assert "een databasebestand is één club" in capsys.readouterr().err
+    assert capsys.readouterr().err.strip() == texts.CLUBS_NEED_POSTGRES
+
+
+ANY_TOKEN = "123456:" + "A" * 35
+
+
+@pytest.mark.parametrize("command", [["list"], ["add", "De Toren", "--token", ANY_TOKEN],
+                                     ["remove", "3"], ["token", "3", "--token", ANY_TOKEN]])
+def test_clubs_on_a_database_out_of_reach_say_so(command, capsys):
+    """Issue 35: no traceback when the server is not there (a socket that is not there) or
+    refuses the user; the line names the database, without a password."""
+    from bot.cli import main
+
+    for dsn in ("postgresql://keizer:geheim@/keizer?host=/nonexistent",
+                "postgresql://keizer:geheim@127.0.0.1:1/keizer"):
+        assert main(["clubs", *command, "--db", dsn]) == 1
+        said = capsys.readouterr().err.strip()
+        assert said.startswith(texts.store_problem(StoreError(
+            StoreProblem.UNREADABLE, path="{path}", reason="{reason}")).split("{")[0]), said
+        assert "geheim" not in said and "Traceback" not in said
 
 
 async def test_forty_clubs_share_eight_connections(postgres):  # noqa: F811
     """A service's clubs on one pool: forty clubs import, read and correct their seasons at
     once through eight connections; each keeps its own, and the server never holds more."""
     pool = await club_pool(postgres, size=8)
-    made = [await add_club(postgres, f"Club {k}", "") for k in range(40)]
+    made = [await add_club(postgres, f"Club {k}", f"{k}:t") for k in range(40)]
     stores = [await open_store(postgres, club=c.id, pool=pool) for c in made]
     try:
         seasons = [build("sliedrecht", f"a{k}:2000 b{k}:1900 c{k}:1800 d{k}:1700",
