@@ -7,7 +7,6 @@ cannot be used (reasons on stderr), 1 anything else.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import logging
 import os
@@ -229,6 +228,8 @@ def _parser() -> argparse.ArgumentParser:
                                "arbiter; herhaalbaar)"))
     hosted.add_argument("--db", default=None, metavar="postgresql://...",
                         help=_("de database (standaard: KEIZER_DB)"))
+    hosted.add_argument("--ja", action="store_true",
+                        help=_("weghalen zonder de naam van de club over te typen (remove)"))
     hosted.set_defaults(run=_run_clubs)
 
     host = sub.add_parser("host", help=_("alle clubs van een PostgreSQL-database (KEIZER_DB) "
@@ -743,19 +744,61 @@ def _run_clubs(args: argparse.Namespace) -> ExitCode:
             _add_arbiters(store, added.id, args.arbiter)
         print(texts.CLUBS_ADDED.format(id=added.id, name=added.name))
         return ExitCode.OK
+    if args.action == "remove":
+        return _remove_club(store, args.club, confirmed=args.ja)
     if args.action == "arbiter":
         if not args.club.isdecimal() or not args.arbiter:
             raise CliError(texts.CLUBS_USAGE, ExitCode.FAILURE)
         arbiters = _add_arbiters(store, int(args.club), args.arbiter)
         print(texts.CLUBS_ARBITERS.format(id=args.club, ids=", ".join(map(str, arbiters))))
         return ExitCode.OK
-    change = postgres.remove_club if args.action == "remove" else \
-        functools.partial(postgres.set_token, token=args.token)
-    if not args.club.isdecimal() or not _registered(change(store, int(args.club))):
+    if not args.club.isdecimal() or \
+            not _registered(postgres.set_token(store, int(args.club), args.token)):
         raise CliError(texts.CLUBS_UNKNOWN.format(club=args.club), ExitCode.FAILURE)
-    print((texts.CLUBS_REMOVED if args.action == "remove" else texts.CLUBS_TOKEN_SET)
-          .format(id=args.club))
+    print(texts.CLUBS_TOKEN_SET.format(id=args.club))
     return ExitCode.OK
+
+
+def _remove_club(store: str, number: str, *, confirmed: bool) -> ExitCode:
+    """The club gone, once its name is typed back (or `--ja`), and then its bot's webhook:
+    else Telegram would go on posting its members' messages to a path that answers 404."""
+    from storage import postgres
+
+    club = next((c for c in _registered(postgres.clubs(store)) if str(c.id) == number), None)
+    if club is None:
+        raise CliError(texts.CLUBS_UNKNOWN.format(club=number), ExitCode.FAILURE)
+    if not confirmed:
+        try:
+            typed = input(texts.CLUBS_REMOVE_ASK.format(id=club.id, name=club.name))
+        except EOFError:
+            typed = ""
+        if typed.strip().casefold() != club.name.casefold():
+            raise CliError(texts.CLUBS_REMOVE_KEPT.format(id=club.id), ExitCode.FAILURE)
+    if not _registered(postgres.remove_club(store, club.id)):
+        raise CliError(texts.CLUBS_UNKNOWN.format(club=number), ExitCode.FAILURE)
+    print(texts.CLUBS_REMOVED.format(id=club.id))
+    print(_drop_webhook(club.id, club.token))
+    return ExitCode.OK
+
+
+def _drop_webhook(number: int, token: str) -> str:
+    """What became of the bot's webhook, in a line."""
+    import asyncio
+
+    from telegram import Bot
+    from telegram.error import InvalidToken, TelegramError
+
+    async def drop() -> None:
+        async with Bot(token, base_url=load_config(hosted=True).api_url) as bot:
+            await bot.delete_webhook()
+
+    try:
+        asyncio.run(drop())
+    except InvalidToken:  # a bot Telegram no longer knows posts nothing anywhere
+        pass
+    except (TelegramError, ConfigError) as exc:
+        return texts.CLUBS_WEBHOOK_LEFT.format(id=number, error=exc)
+    return texts.CLUBS_WEBHOOK_GONE.format(id=number)
 
 
 async def _one_club_only(dsn: str) -> None:

@@ -343,7 +343,7 @@ CLUBS_NEED_POSTGRES = ("Meerdere clubs kunnen alleen in een PostgreSQL-database 
                        "(KEIZER_DB=postgresql://...); een databasebestand is één club.")
 CLUBS_USAGE = ("keizerbot clubs add NAAM --token TOKEN [--arbiter ID], keizerbot clubs list, "
                "keizerbot clubs token NUMMER --token TOKEN, keizerbot clubs arbiter NUMMER "
-               "--arbiter ID of keizerbot clubs remove NUMMER.")
+               "--arbiter ID of keizerbot clubs remove NUMMER [--ja].")
 CLUBS_ARBITERS = "Club {id}: wedstrijdleiders {ids}."
 CLUBS_TOKEN = ("Geef het bot-token van de club mee, zoals @BotFather het gaf: keizerbot clubs "
                "add NAAM --token 123456789:ABC...")
@@ -353,6 +353,15 @@ CLUBS_LINE = "{id}: {name}"
 CLUBS_WHICH = "Deze database heeft meerdere clubs; zeg met --club NUMMER welke ({clubs})."
 CLUBS_ADDED = "Club {id} gemaakt: {name}."
 CLUBS_REMOVED = "Club {id} is weg, met alles wat van hem was."
+CLUBS_REMOVE_ASK = ("Club {id} ({name}) weghalen, met alles wat van hem is? Typ de naam van de "
+                    "club over om het te bevestigen: ")
+CLUBS_REMOVE_KEPT = ("Club {id} blijft: de naam is niet overgetypt. Typ hem over, of geef --ja "
+                     "mee.")
+CLUBS_WEBHOOK_GONE = "De bot van club {id} krijgt geen berichten meer van Telegram (webhook weg)."
+CLUBS_WEBHOOK_LEFT = ("De webhook van de bot van club {id} kon niet weg ({error}): Telegram "
+                      "blijft berichten sturen naar een adres dat ze niet meer aanneemt. "
+                      "Verwijder hem met deleteWebhook van de Bot API zodra Telegram bereikbaar "
+                      "is.")
 CLUBS_TOKEN_SET = ("Club {id} heeft een nieuw bot-token; de host start de bot daarmee binnen "
                    "een minuut.")
 CLUBS_UNKNOWN = "Club {club} staat niet in deze database."

@@ -30,7 +30,7 @@ from storage.postgres import add_club, remove_club, set_token
 from storage.rounds import insert_round
 from storage.seasons import import_season
 from storage.store import open_store
-from tests.bot.conftest import drafted, heard, meaning, says
+from tests.bot.conftest import drafted, fits, heard, meaning, says
 from tests.bot.process import BotProcess, until
 from tests.bot.test_web import init_data
 from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
@@ -325,3 +325,36 @@ async def test_a_fault_of_ours_starting_a_club_is_said_in_full_and_tried_again(
         caplog.clear()  # the error this test is about
     finally:
         await host.stop()
+
+
+async def test_a_removed_club_is_confirmed_by_name_and_its_webhook_goes(postgres, telegram,  # noqa: F811
+                                                                        monkeypatch, capsys):
+    """Issue 35: `clubs remove` asks for the club's name typed back (or `--ja`), and deletes
+    the bot's webhook, so that Telegram stops posting its members' messages to a path that
+    answers 404; a Telegram out of reach is said, and the club goes all the same."""
+    from bot.cli import main
+
+    made = [await add_club(postgres, name, _token(k)) for k, name in enumerate(CLUBS)]
+    fakes = [telegram.add(_token(k), name.replace(" ", "").lower() + "bot")
+             for k, name in enumerate(CLUBS)]
+    for fake in fakes:
+        fake.webhook = {"url": "https://keizer.example.nl/x/telegram/y", "secret": "z"}
+    monkeypatch.setenv("TELEGRAM_BASE_URL", telegram.url)
+    monkeypatch.setattr("builtins.input", lambda prompt: "Het Paard")
+    remove = ["clubs", "remove", str(made[0].id), "--db", postgres]
+    assert await asyncio.to_thread(main, remove) == 1  # the wrong name: the club stays
+    assert capsys.readouterr().err.strip() == says("CLUBS_REMOVE_KEPT", id=made[0].id)
+    assert [c.id for c in await postgres_clubs(postgres)()] == [c.id for c in made]
+    assert fakes[0].webhook is not None
+    monkeypatch.setattr("builtins.input", lambda prompt: " sliedrecht ")
+    assert await asyncio.to_thread(main, remove) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        says("CLUBS_REMOVED", id=made[0].id), says("CLUBS_WEBHOOK_GONE", id=made[0].id)]
+    assert fakes[0].webhook is None and fakes[1].webhook is not None
+    monkeypatch.setenv("TELEGRAM_BASE_URL", "http://127.0.0.1:1")  # Telegram out of reach
+    assert await asyncio.to_thread(main, ["clubs", "remove", str(made[1].id), "--ja",
+                                          "--db", postgres]) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert said[0] == says("CLUBS_REMOVED", id=made[1].id)
+    assert fits(said[1], "CLUBS_WEBHOOK_LEFT", id=made[1].id)
+    assert [c.id for c in await postgres_clubs(postgres)()] == [made[2].id]
