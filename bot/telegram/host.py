@@ -239,10 +239,15 @@ class Host:
         return True
 
     async def _stop(self, club: int) -> None:
-        runtime = self.running.pop(club, None)
-        if runtime is not None:
-            await runtime.stop()
-        await self._release(club)
+        # The club's own lines as it stops (PTB's among them) name it, as while it ran.
+        named = CLUB.set(club)
+        try:
+            runtime = self.running.pop(club, None)
+            if runtime is not None:
+                await runtime.stop()
+            await self._release(club)
+        finally:
+            CLUB.reset(named)
 
     async def _release(self, club: int) -> None:
         if self._claims is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import re
 import signal
 import socket
 import sys
@@ -262,6 +263,10 @@ async def test_the_host_process_runs_the_clubs_and_comes_back_after_a_kill(
     assert f"club {second}: bot.telegram.sender: could not send message" in host.output
     assert f"club {second}: bot.telegram.host: club {second} (De Pion) runs" in host.output
     assert "apscheduler" not in host.output
+    # Also as the clubs stop (issue 35): PTB's own lines of a club's application.
+    stopping = [line for line in host.output.splitlines() if "telegram.ext" in line]
+    assert stopping and all(re.search(r" club \d+: telegram\.ext", line) for line in stopping), \
+        stopping
 
 
 async def _signed_off(dsn: str, number: int) -> int:
