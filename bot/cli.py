@@ -770,7 +770,7 @@ def _remove_club(store: str, number: str, *, confirmed: bool) -> ExitCode:
     if not confirmed:
         try:
             typed = input(texts.CLUBS_REMOVE_ASK.format(id=club.id, name=club.name))
-        except EOFError:
+        except (EOFError, OSError):  # no one at a keyboard: not confirmed
             typed = ""
         if typed.strip().casefold() != club.name.casefold():
             raise CliError(texts.CLUBS_REMOVE_KEPT.format(id=club.id), ExitCode.FAILURE)

@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
+from asyncpg.connect_utils import SessionAttribute
 from asyncpg.pool import PoolConnectionProxy
 
 from storage.db import Database
@@ -272,9 +273,11 @@ def _club(club: int) -> dict[str, str]:
 
 async def reader_pool(dsn: str) -> asyncpg.Pool:
     """Connections that only read, for the clubs a standings worker serves
-    (`PooledConnection` sets each statement to its club)."""
+    (`PooledConnection` sets each statement to its club). Of the servers an address names
+    they take a standby where there is one: read-only, they would fail an address that asks
+    for the primary (`target_session_attrs=read-write`, as a failover pair is named)."""
     pool: asyncpg.Pool = await asyncpg.create_pool(
-        dsn, min_size=1, max_size=2,
+        dsn, min_size=1, max_size=2, target_session_attrs=SessionAttribute.prefer_standby,
         server_settings={"default_transaction_read_only": "on"})
     return pool
 

@@ -292,6 +292,7 @@ async def test_one_clubs_write_never_waits_on_anothers(postgres):  # noqa: F811
 def test_clubs_on_the_command_line(postgres, capsys, tmp_path, monkeypatch):  # noqa: F811
     from bot.cli import main
 
+    monkeypatch.setenv("TELEGRAM_BASE_URL", "http://127.0.0.1:1")  # no Telegram: no webhook
     token = "123456:" + "A" * 35
     assert main(["clubs", "add", "Sliedrecht", "--token", token, "--arbiter", "42",
                  "--arbiter", "43", "--db", postgres]) == 0
@@ -321,7 +322,7 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path, monkeypatch):  # 
     assert main(["clubs", "add", "De Toren", "--token", token.replace("A", "D"),
                  "--db", postgres]) == 0
     assert capsys.readouterr().out == "Club 4 gemaakt: De Toren.\n"
-    assert main(["clubs", "remove", "4", "--db", postgres]) == 0
+    assert main(["clubs", "remove", "4", "--ja", "--db", postgres]) == 0
     capsys.readouterr()
     # A command on one club's store, on a database of clubs, is told which.
     elsewhere = tmp_path / "elders.json"
@@ -365,8 +366,10 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path, monkeypatch):  # 
     assert main(["export", "--db", postgres, "--club", "9"]) == 2
     refused = capsys.readouterr().err
     assert "9" in refused and "club_store" not in refused, refused
-    assert main(["clubs", "remove", "3", "--db", postgres]) == 0
-    assert main(["clubs", "remove", "3", "--db", postgres]) == 1
+    assert main(["clubs", "remove", "3", "--db", postgres]) == 1  # not confirmed: it stays
+    assert capsys.readouterr().err.strip() == texts.CLUBS_REMOVE_KEPT.format(id=3)
+    assert main(["clubs", "remove", "3", "--ja", "--db", postgres]) == 0
+    assert main(["clubs", "remove", "3", "--ja", "--db", postgres]) == 1
     assert "Club 3 staat niet in deze database." in capsys.readouterr().err
     assert main(["clubs", "list", "--db", str(tmp_path / "keizer.db")]) == 1
     assert capsys.readouterr().err.strip() == texts.CLUBS_NEED_POSTGRES
@@ -455,3 +458,32 @@ async def test_the_hosted_compose_files_database_role_is_one_the_store_takes(
             await conn.execute("DROP ROLE keizerbot")
         finally:
             await conn.close()
+
+
+async def test_an_address_of_a_primary_among_several_servers_reads_and_writes(
+        postgres):  # noqa: F811
+    """Issue 35: KEIZER_DB naming the servers of a failover pair, the primary wanted
+    (`target_session_attrs=read-write`): the store writes on the primary, and the standings
+    worker's read-only connections are not refused for being read-only (they may go to a
+    standby)."""
+    from urllib.parse import parse_qs, urlsplit, urlunsplit
+
+    from storage.postgres import reader_pool
+
+    parts = urlsplit(postgres)
+    socket_dir = parse_qs(parts.query)["host"][0]
+    dsn = urlunsplit(parts._replace(
+        query=f"host=/nonexistent,{socket_dir}&target_session_attrs=read-write"))
+    store = await open_store(dsn)
+    try:
+        await import_season(store, build("sliedrecht", "a:2000 b:1900", ["a-b 1-0"]))
+    finally:
+        await store.close()
+    pool = await reader_pool(dsn)
+    try:
+        async with pool.acquire() as conn:
+            assert await conn.fetchval("SHOW transaction_read_only") == "on"
+            await conn.execute("SELECT set_config('keizer.club', '1', false)")
+            assert await conn.fetchval("SELECT count(*) FROM player") == 2
+    finally:
+        await pool.close()
