@@ -321,7 +321,8 @@ async def open_postgres(dsn: str, *, club: int = FIRST_CLUB, exclusive: bool = F
 class Claims:
     """The clubs one process runs (a host, `bot.host`): each club's instance lock, held on
     one connection of its own, so a club runs in one process only, as a single club's bot
-    holds it with its exclusive store."""
+    holds it with its exclusive store. On the same connection the host says it is alive
+    (`beat`): the hosts alive share the clubs."""
 
     def __init__(self, conn: asyncpg.Connection) -> None:
         self.conn = conn
@@ -341,6 +342,25 @@ class Claims:
     async def release(self, club: int) -> None:
         async with self._turn:
             await self.conn.execute("SELECT pg_advisory_unlock($1, $2)", INSTANCE_LOCK, club)
+
+    async def beat(self, host: str, alive: float) -> list[str]:
+        """Host `host` is alive now (the database's clock, the same for every host); the
+        hosts seen in the last `alive` seconds, itself among them, in order."""
+        async with self._turn:
+            await self.conn.execute(
+                "INSERT INTO hosts (id, seen_at) VALUES ($1, now()) "
+                "ON CONFLICT (id) DO UPDATE SET seen_at = now()", host)
+            # A host gone for a day is no news to anyone: its row goes.
+            await self.conn.execute("DELETE FROM hosts WHERE seen_at < now() - interval '1 day'")
+            rows = await self.conn.fetch(
+                "SELECT id FROM hosts WHERE seen_at > now() - make_interval(secs => $1) "
+                "ORDER BY id", alive)
+            return [row["id"] for row in rows]
+
+    async def leave(self, host: str) -> None:
+        """Host `host` stops: the others need not wait for its beat to run out."""
+        async with self._turn:
+            await self.conn.execute("DELETE FROM hosts WHERE id = $1", host)
 
     async def close(self) -> None:
         await self.conn.close()

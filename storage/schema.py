@@ -445,6 +445,14 @@ MIGRATIONS: tuple[Migration, ...] = (
     """
     ALTER TABLE outbox ADD COLUMN edits INTEGER;
     """,
+    # 17: the hosts that share a PostgreSQL database's clubs (`keizerbot host`), each with
+    # the moment it last said it is alive; the clubs are shared among those alive.
+    (Step(postgres="""
+    CREATE TABLE hosts (
+        id TEXT PRIMARY KEY,
+        seen_at TIMESTAMPTZ NOT NULL
+    );
+    """),),
 )
 
 VERSION = len(MIGRATIONS)

@@ -16,8 +16,12 @@ import asyncio
 import contextlib
 import contextvars
 import datetime as dt
+import hashlib
 import logging
-from collections.abc import Awaitable, Callable
+import os
+import socket
+import uuid
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -47,8 +51,11 @@ class ClubInLog(logging.Filter):
         record.club = "" if club is None else f"club {club}: "
         return True
 
-REFRESH_SECONDS = 60.0
-"""How often the host looks for clubs added or removed (`keizerbot clubs`)."""
+BEAT_SECONDS = 3.0
+"""How often a host says it is alive, and looks at the clubs (added or removed with
+`keizerbot clubs`) and at the other hosts."""
+ALIVE_SECONDS = 12.0
+"""A host not heard of for this long is gone: at their next beat the others share its clubs."""
 RETRY_SECONDS = (5.0, 300.0)
 """The first and the longest wait before a club whose bot could not start is tried again."""
 STARTING_AT_ONCE = 16
@@ -67,7 +74,29 @@ class Hosted:
 
 
 Source = Callable[[], Awaitable[list[Hosted]]]
-"""The clubs to run now (read again every REFRESH_SECONDS)."""
+"""The clubs to run now (read again at every beat)."""
+
+
+def share(clubs: Iterable[int], hosts: Sequence[str]) -> dict[int, str]:
+    """Which of the `hosts` alive runs each club: each host at most its even share (clubs /
+    hosts, rounded up), each club the first host of its own order (rendezvous: a hash of
+    host and club) that has room. Every host works out the same from the same clubs and
+    hosts, and a host that comes or goes moves few clubs besides its own."""
+    if not hosts:
+        return {}
+    ordered = sorted(clubs)
+    room = -(-len(ordered) // len(hosts))
+    load = dict.fromkeys(hosts, 0)
+    shared = {}
+    for club in ordered:
+        host = next(h for h in sorted(hosts, key=lambda h: _rank(h, club)) if load[h] < room)
+        shared[club] = host
+        load[host] += 1
+    return shared
+
+
+def _rank(host: str, club: int) -> bytes:
+    return hashlib.sha256(f"{host}/{club}".encode()).digest()
 
 
 def postgres_clubs(dsn: str) -> Source:
@@ -97,11 +126,15 @@ class Host:
     def __init__(self, config: Config, clubs: Source, *,
                  clock: Callable[[], dt.datetime] = utc_now, flood_limits: bool = True,
                  connections: int = 10, processes: int = 1,
-                 known: Callable[[str], None] = lambda token: None) -> None:
+                 known: Callable[[str], None] = lambda token: None,
+                 beat: float = BEAT_SECONDS, alive: float = ALIVE_SECONDS) -> None:
         """`connections`: the PostgreSQL connections the clubs share; `processes`: the
         standings workers they share; `known` is told each club's token (kept out of the
-        log)."""
+        log); `beat` and `alive` as BEAT_SECONDS and ALIVE_SECONDS."""
         self.config, self.clubs, self.clock = config, clubs, clock
+        self.beat, self.alive = beat, alive
+        self.id = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        """This host among those that share the database's clubs."""
         self.flood_limits, self.connections = flood_limits, connections
         self.known = known
         self.processes = Processes(processes)
@@ -148,6 +181,9 @@ class Host:
         self._refresher = asyncio.create_task(self._refresh_often(), name="clubs")
 
     async def stop(self) -> None:
+        if self._claims is not None:  # the others take its clubs at their next beat
+            with contextlib.suppress(Exception):
+                await self._claims.leave(self.id)
         tasks = [*self._starting.values(), *filter(None, [self._refresher])]
         for task in tasks:
             task.cancel()
@@ -167,12 +203,20 @@ class Host:
         self._claims = self._pool = None
 
     async def refresh(self) -> list[asyncio.Event]:
-        """Start the clubs that are new, stop those that were removed. Returns, for each
-        club it starts, an event set once it was tried (it may be tried again later)."""
-        wanted = {club.id: club for club in await self.clubs()}
+        """Say this host is alive; start the clubs that are its share now, stop those that
+        were removed or are another host's share now. Returns, for each club it starts, an
+        event set once it was tried (it may be tried again later)."""
+        listed = {club.id: club for club in await self.clubs()}
+        wanted = listed
+        if self._claims is not None:
+            mine = share(listed, await self._claims.beat(self.id, self.alive))
+            wanted = {n: club for n, club in listed.items() if mine.get(n) == self.id}
         for gone in set(self.running) - set(wanted):
-            log.info("club %d was removed; stopping it", gone)
+            log.info("club %d %s; stopping it", gone,
+                     "goes to another host" if gone in listed else "was removed")
             await self._stop(gone)
+        for other in set(self._starting) - set(wanted):
+            self._starting[other].cancel()
         tried = []
         for number, club in wanted.items():
             if number not in self.running and number not in self._starting and \
@@ -190,7 +234,7 @@ class Host:
 
     async def _refresh_often(self) -> None:
         while True:
-            await asyncio.sleep(REFRESH_SECONDS)
+            await asyncio.sleep(self.beat)
             try:
                 await self.refresh()
             except Exception as exc:  # the database away: the running clubs run on
@@ -202,8 +246,8 @@ class Host:
         while True:
             try:
                 async with self._gate:
-                    if await self._start(club):
-                        return
+                    await self._start(club)  # not started: held elsewhere, tried at a beat
+                    return
             except InvalidToken:
                 log.error("club %d (%s): Telegram refuses its token; give the right one with "
                           "`keizerbot clubs token %d --token ...`", club.id, club.name, club.id)
@@ -224,7 +268,7 @@ class Host:
         """False: another process runs the club (tried again later)."""
         config = club_config(self.config, club)
         if self._claims is not None and not await self._claims.claim(club.id):
-            log.warning("club %d (%s) runs in another process", club.id, club.name)
+            log.info("club %d (%s) runs in another process", club.id, club.name)
             return False
         shared = Shared(self.processes, self.web, self._pool, exclusive=self._claims is None)
         runtime = ClubRuntime(config, shared, clock=self.clock, flood_limits=self.flood_limits,

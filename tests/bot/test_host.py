@@ -363,3 +363,50 @@ async def test_a_removed_club_is_confirmed_by_name_and_its_webhook_goes(postgres
     assert said[0] == says("CLUBS_REMOVED", id=made[1].id)
     assert fits(said[1], "CLUBS_WEBHOOK_LEFT", id=made[1].id)
     assert [c.id for c in await postgres_clubs(postgres)()] == [made[2].id]
+
+
+async def test_hosts_share_the_clubs_take_a_dead_ones_and_give_a_new_one_its_share(
+        postgres, telegram):  # noqa: F811
+    """Issue 35: hosts on one database share its clubs evenly; a host that stops beating
+    (dead: its bots and its connection gone, no goodbye) has its clubs taken by the others
+    within a few beats; a host that comes later takes its share. At every look, a club runs
+    on one host at most."""
+    clubs = [(await add_club(postgres, f"Club {k}", _token(k))).id for k in range(6)]
+    for k in range(6):
+        telegram.add(_token(k), f"club{k}bot")
+    clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
+    config = Config(token="", base_url=telegram.url, database=postgres, tick_seconds=0.2)
+
+    async def host() -> Host:
+        made = Host(config, postgres_clubs(postgres), clock=clock, flood_limits=False,
+                    beat=0.2, alive=1.0)
+        await made.start()
+        return made
+
+    async def shared_as(hosts: list[Host], loads: list[int]) -> None:
+        for _ in range(100):
+            running = [n for h in hosts for n in h.running]
+            assert len(running) == len(set(running)), running  # never on two hosts
+            if sorted(running) == clubs and sorted(len(h.running) for h in hosts) == loads:
+                return
+            await asyncio.sleep(0.1)
+        raise AssertionError([sorted(h.running) for h in hosts])
+
+    hosts = [await host() for _ in range(3)]
+    try:
+        await shared_as(hosts, [2, 2, 2])
+        dead = hosts.pop(0)
+        assert dead._refresher is not None and dead._claims is not None
+        dead._refresher.cancel()  # it beats no more, and its bots go with it
+        for number in list(dead.running):
+            await dead.running.pop(number).stop()
+        await dead._claims.close()
+        await shared_as(hosts, [3, 3])
+        hosts.append(await host())
+        await shared_as(hosts, [2, 2, 2])
+    finally:
+        for running in hosts:
+            await running.stop()
+        dead.processes.close()
+        if dead._pool is not None:
+            await dead._pool.close()

@@ -113,6 +113,7 @@ async def test_one_runner_makes_the_same_schema_on_both_engines(tmp_path,
     on_sqlite = await sqlite_schema(tmp_path / "keizer.db")
     assert on_postgres.pop("schema_version") == [("version", "bigint", True)]
     assert [c[0] for c in on_postgres.pop("clubs")] == ["id", "name", "token", "created_at"]
+    assert [c[0] for c in on_postgres.pop("hosts")] == ["id", "seen_at"]  # the hosts alive
     assert secured == set(on_postgres) == set(on_sqlite)
     assert all(("club_id", "bigint", True) in columns for columns in on_postgres.values())
     assert {table: [c for c in columns if c[0] != "club_id"]
