@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Generator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Generator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from types import TracebackType
@@ -357,6 +357,11 @@ class Claims:
                 "ORDER BY id", alive)
             return [row["id"] for row in rows]
 
+    async def listen(self, arrived: Callable[[int], None]) -> None:
+        """`arrived(club)` when another process kept an update in that club's inbox."""
+        await self.conn.add_listener(
+            INBOX_CHANNEL, lambda conn, pid, channel, payload: arrived(int(payload)))
+
     async def leave(self, host: str) -> None:
         """Host `host` stops: the others need not wait for its beat to run out."""
         async with self._turn:
@@ -364,6 +369,16 @@ class Claims:
 
     async def close(self) -> None:
         await self.conn.close()
+
+
+INBOX_CHANNEL = "keizer_inbox"
+"""Where a process says it kept an update in a club's inbox (the club's number)."""
+
+
+async def notify_inbox(pool: asyncpg.Pool, club: int) -> None:
+    """Tell the process that runs `club` that an update waits in its inbox."""
+    async with pool.acquire() as conn:
+        await conn.execute("SELECT pg_notify($1, $2)", INBOX_CHANNEL, str(club))
 
 
 @dataclass(frozen=True, slots=True)

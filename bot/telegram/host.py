@@ -17,6 +17,7 @@ import contextlib
 import contextvars
 import datetime as dt
 import hashlib
+import hmac
 import logging
 import os
 import socket
@@ -26,12 +27,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from aiohttp import web
 from telegram.error import InvalidToken, TelegramError
 
 from bot.config import Config
 from bot.services import utc_now
 from bot.telegram.runtime import ClubRuntime, Shared
-from bot.web.server import WebServer
+from bot.web.server import WebServer, take_update
 from bot.worker import Processes
 from storage.errors import StoreError
 from storage.sql import POSTGRES_SCHEMES
@@ -145,6 +147,8 @@ class Host:
         self._starting: dict[int, asyncio.Task[None]] = {}
         self._gate = asyncio.Semaphore(STARTING_AT_ONCE)
         self._refresher: asyncio.Task[None] | None = None
+        self._listed: dict[int, Hosted] = {}
+        """The clubs of the last look, by number."""
         self._refused: dict[int, str] = {}
         """Clubs whose token Telegram refused, with that token: tried again once it changes."""
 
@@ -163,6 +167,7 @@ class Host:
             try:
                 self._pool = await postgres.club_pool(dsn, self.connections)
                 self._claims = await postgres.Claims.connect(dsn)
+                await self._claims.listen(self._arrived)
             except BaseException as exc:
                 await self._close_store()
                 problem = postgres.problem_of(exc)
@@ -171,6 +176,8 @@ class Host:
                 raise
         if self.config.web_port is not None:
             self.web = WebServer(self.config.web_port, host=self.config.web_host)
+            if self._pool is not None:
+                self.web.elsewhere = self._keep_for_another
             try:
                 await self.web.start()
             except OSError:
@@ -206,7 +213,7 @@ class Host:
         """Say this host is alive; start the clubs that are its share now, stop those that
         were removed or are another host's share now. Returns, for each club it starts, an
         event set once it was tried (it may be tried again later)."""
-        listed = {club.id: club for club in await self.clubs()}
+        listed = self._listed = {club.id: club for club in await self.clubs()}
         wanted = listed
         if self._claims is not None:
             mine = share(listed, await self._claims.beat(self.id, self.alive))
@@ -217,6 +224,8 @@ class Host:
             await self._stop(gone)
         for other in set(self._starting) - set(wanted):
             self._starting[other].cancel()
+        for runtime in self.running.values():  # what another host kept and none announced
+            runtime.wake()
         tried = []
         for number, club in wanted.items():
             if number not in self.running and number not in self._starting and \
@@ -228,6 +237,36 @@ class Host:
                 self._starting[number] = task
                 task.add_done_callback(self._started)
         return tried
+
+    def _arrived(self, club: int) -> None:
+        runtime = self.running.get(club)
+        if runtime is not None:
+            runtime.wake()
+
+    async def _keep_for_another(self, number: str, request: web.Request) -> web.Response:
+        """A webhook for a club another host runs (a proxy before the hosts knows not who
+        runs what): checked against the club's own key and secret, kept in its inbox, and
+        its host told (the inbox is looked at every beat besides)."""
+        from storage import postgres
+        from storage.inbox import store
+        from storage.store import open_store
+
+        club = self._listed.get(int(number)) if number.isdecimal() else None
+        if club is None or self._pool is None:
+            return web.Response(status=404)
+        config = club_config(self.config, club)
+        if not hmac.compare_digest(request.match_info["key"], config.webhook_key):
+            return web.Response(status=404)
+        pool = self._pool
+
+        async def keep(payload: dict[str, Any]) -> None:
+            db = await open_store(club.store, club=club.id, pool=pool)
+            try:
+                await store(db, [payload])
+            finally:
+                await db.close()
+            await postgres.notify_inbox(pool, club.id)
+        return await take_update(request, config.webhook_secret, keep)
 
     def _started(self, task: asyncio.Task[None]) -> None:
         self._starting = {n: t for n, t in self._starting.items() if t is not task}

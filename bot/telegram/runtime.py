@@ -218,6 +218,11 @@ class ClubRuntime:
             await asyncio.sleep(pause)
             pause = min(pause * 2, 60.0)
 
+    def wake(self) -> None:
+        """Updates may wait in the inbox that this process did not take (another host's web
+        server kept them): handle them."""
+        self._arrived.set()
+
     async def _received(self, payload: dict[str, Any]) -> None:
         """An update the webhook brought: kept in the inbox (raises StoreError if it cannot
         be), then handled as a polled one is."""

@@ -41,6 +41,9 @@ class WebServer:
         """By webhook key (`Config.webhook_key`)."""
         self.runner: web.AppRunner | None = None
         self.url = ""
+        self.elsewhere: Callable[[str, web.Request], Awaitable[web.Response]] | None = None
+        """A webhook for a club this process does not run (hosts that share the clubs,
+        `bot.telegram.host`): kept for the host that runs it."""
 
     def add(self, path: str, site: ClubSite) -> None:
         self.sites[path] = site
@@ -74,7 +77,12 @@ class WebServer:
 
     async def _update(self, request: web.Request) -> web.Response:
         site = self.hooks.get(request.match_info["key"])
-        return web.Response(status=404) if site is None else await site.update(request)
+        if site is not None:
+            return await site.update(request)
+        club = request.match_info.get("club")
+        if club is not None and self.elsewhere is not None:
+            return await self.elsewhere(club, request)
+        return web.Response(status=404)
 
     async def _page(self, request: web.Request) -> web.StreamResponse:
         club = request.match_info.get("club")
@@ -90,6 +98,29 @@ class WebServer:
         return await site.page(request)
 
 
+async def take_update(request: web.Request, secret: str,
+                      keep: Callable[[dict[str, Any]], Awaitable[None]]) -> web.Response:
+    """A webhook's update, signed with the bot's `secret`, given to `keep` (the inbox):
+    200 once kept, 503 when it could not be (Telegram brings it again), 403 or 400 for what
+    is not Telegram's."""
+    signed = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
+    if not hmac.compare_digest(signed.encode(), secret.encode()):
+        return web.Response(status=403)
+    try:
+        payload = await request.json()
+    except ValueError:
+        return web.Response(status=400)
+    if not isinstance(payload, dict) or not isinstance(payload.get("update_id"), int):
+        return web.Response(status=400)
+    try:
+        await keep(payload)
+    except StoreError as exc:
+        log.warning("update %s not kept (%s): Telegram brings it again",
+                    payload["update_id"], exc)
+        return web.Response(status=503)
+    return web.Response(status=200)
+
+
 class ClubSite:
     """One club's pages and its bot's webhook."""
 
@@ -102,24 +133,8 @@ class ClubSite:
     async def update(self, request: web.Request) -> web.Response:
         """An update from Telegram: answered 200 only once it is kept in the inbox, so one
         that could not be kept is brought again (as polling confirms only what is stored)."""
-        secret = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
-        if not hmac.compare_digest(secret.encode(),
-                                   self.services.settings.webhook_secret.encode()):
-            return web.Response(status=403)
-        try:
-            payload = await request.json()
-        except ValueError:
-            return web.Response(status=400)
-        if not isinstance(payload, dict) or not isinstance(payload.get("update_id"), int):
-            return web.Response(status=400)
         assert self.updates is not None
-        try:
-            await self.updates(payload)
-        except StoreError as exc:
-            log.warning("update %s not kept (%s): Telegram brings it again",
-                        payload["update_id"], exc)
-            return web.Response(status=503)
-        return web.Response(status=200)
+        return await take_update(request, self.services.settings.webhook_secret, self.updates)
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         signed = request.headers.get(INIT_HEADER)

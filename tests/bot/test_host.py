@@ -410,3 +410,62 @@ async def test_hosts_share_the_clubs_take_a_dead_ones_and_give_a_new_one_its_sha
         dead.processes.close()
         if dead._pool is not None:
             await dead._pool.close()
+
+
+async def test_any_host_takes_any_clubs_webhook_and_the_host_that_runs_it_answers(
+        postgres, telegram):  # noqa: F811
+    """Issue 35: a proxy before the hosts knows not which runs a club. A webhook that reaches
+    the other host is checked against the club's own key and secret, kept in the club's
+    inbox and answered 200; the host that runs the club is told (LISTEN/NOTIFY) and answers
+    the member once."""
+    bots = await _three_clubs(postgres, telegram)
+    clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
+    config = Config(token="", base_url=telegram.url, database=postgres, web_port=0,
+                    webhook=True, tick_seconds=0.2)
+
+    async def host() -> Host:
+        made = Host(config, postgres_clubs(postgres), clock=clock, flood_limits=False,
+                    beat=0.2, alive=1.0)
+        await made.start()
+        return made
+
+    hosts = [await host(), await host()]
+    try:
+        for _ in range(100):
+            if sorted(n for h in hosts for n in h.running) == sorted(bots) and \
+                    all(h.running for h in hosts):
+                break
+            await asyncio.sleep(0.1)
+        owner = next(h for h in hosts if h.running)
+        other = next(h for h in hosts if h is not owner)
+        number = next(iter(owner.running))
+        fake = bots[number]
+        await until(lambda: fake.webhook is not None and
+                    fake.webhook["url"].startswith(owner.web.url), timeout=10)
+        assert fake.webhook is not None and other.web is not None and owner.web is not None
+        # The proxy sends this club's webhooks to the other host from now on; the hosts'
+        # beats (which look at the inboxes too) slow down, so that the owner hears of it by
+        # LISTEN/NOTIFY.
+        for running in hosts:
+            running.beat = 60.0
+        await asyncio.sleep(0.5)
+        hook = dict(fake.webhook)
+        fake.webhook["url"] = hook["url"].replace(owner.web.url, other.web.url)
+        k = list(bots).index(number)
+        member = _members(k)[2]
+        answer = await fake.reply_to(member, "/help", timeout=15)
+        assert answer.text.startswith(says("START"))
+        await asyncio.sleep(1.0)  # a few beats: answered once, not again from the inbox
+        assert [s.text for s in fake.to(member.id)] == [answer.text]
+        async with aiohttp.ClientSession() as session:
+            forged = hook["url"].replace(owner.web.url, other.web.url)
+            async with session.post(forged, json={"update_id": 99}, headers={
+                    "X-Telegram-Bot-Api-Secret-Token": "not-the-secret"}) as refused:
+                assert refused.status == 403
+            unknown = f"{other.web.url}/999/telegram/{hook['url'].rsplit('/', 1)[1]}"
+            async with session.post(unknown, json={"update_id": 99}, headers={
+                    "X-Telegram-Bot-Api-Secret-Token": hook["secret"]}) as missing:
+                assert missing.status == 404
+    finally:
+        for running in hosts:
+            await running.stop()
