@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import aiohttp
+import asyncpg
 import pytest
 
 from bot.config import AMSTERDAM, Config
@@ -469,3 +470,62 @@ async def test_any_host_takes_any_clubs_webhook_and_the_host_that_runs_it_answer
     finally:
         for running in hosts:
             await running.stop()
+
+
+@pytest.mark.slow
+async def test_three_host_processes_one_killed_in_the_deadline_minute_every_draft_once(
+        postgres, telegram):  # noqa: F811
+    """Issue 35, the real processes: three `keizerbot host` on one database share three
+    clubs; SIGKILL one of them seconds before the clubs' deadline. Every club's draft reaches
+    its arbiter exactly once, within 30 s of the deadline (the dead host's clubs are taken
+    over when its beat has run out, and their missed deadline is processed then)."""
+    from storage.postgres import INSTANCE_LOCK
+
+    deadline = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=20)
+    bots = {}
+    for k, name in enumerate(CLUBS):
+        number = await _make_club(postgres, k, name, deadline.date())
+        db = await open_store(postgres, club=number)
+        try:
+            async with db.transaction() as conn:
+                await conn.execute("UPDATE round SET deadline = ? WHERE number = 2",
+                                   (deadline.isoformat(),))
+        finally:
+            await db.close()
+        bots[number] = telegram.add(_token(k), f"{name.replace(' ', '')}Bot")
+    hosts = []
+    for _ in range(3):
+        made = BotProcess(telegram, Path("unused.db"),  # type: ignore[arg-type]
+                          command=[sys.executable, "-m", "bot.cli", "host"])
+        made.env.update(KEIZER_DB=postgres)
+        del made.env["TELEGRAM_BOT_TOKEN"], made.env["KEIZER_ARBITERS"]
+        made.start()
+        hosts.append(made)
+
+    async def holders() -> int:
+        """How many processes hold a club's instance lock: three once the clubs are shared."""
+        conn = await asyncpg.connect(postgres)
+        try:
+            return int(await conn.fetchval(
+                "SELECT count(DISTINCT pid) FROM pg_locks WHERE locktype = 'advisory' "
+                "AND classid = $1 AND granted", INSTANCE_LOCK))
+        finally:
+            await conn.close()
+
+    while await holders() < len(hosts):
+        assert dt.datetime.now(dt.UTC) < deadline - dt.timedelta(seconds=3), "not started"
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(max(0.0, (deadline - dt.datetime.now(dt.UTC)).total_seconds() - 3))
+    hosts[0].kill()
+    for k, fake in enumerate(bots.values()):
+        arbiter = _arbiter(k).id
+        await fake.wait_for(lambda s, a=arbiter: s.chat_id == a and drafted(2) in s.text,
+                            timeout=max(1.0, (deadline + dt.timedelta(seconds=30)
+                                              - dt.datetime.now(dt.UTC)).total_seconds()))
+    await asyncio.sleep(3.0)  # a beat more: nothing drafted twice
+    for k, fake in enumerate(bots.values()):
+        assert [s.chat_id for s in fake.sent if drafted(2) in s.text] == [_arbiter(k).id]
+    for running in hosts[1:]:
+        running.process.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
+        assert await running.exited() == 0
+        assert " ERROR " not in running.output
