@@ -50,6 +50,11 @@ class Services:
     club_spoken: str | None = None
     """The club's language, read once; forgotten when the club's settings change."""
 
+    def read_again(self) -> None:
+        """Forget the languages kept: another process writes them (the host that runs the
+        club, while this one only shows its pages)."""
+        self.spoken = self.club_spoken = None
+
     async def arbiters(self) -> set[int]:
         return set(self.settings.arbiters) | await club.arbiters(self.db)
 

@@ -31,9 +31,9 @@ from aiohttp import web
 from telegram.error import InvalidToken, TelegramError
 
 from bot.config import Config
-from bot.services import utc_now
+from bot.services import Services, utc_now
 from bot.telegram.runtime import ClubRuntime, Shared
-from bot.web.server import WebServer, take_update
+from bot.web.server import ClubSite, WebServer, take_update
 from bot.worker import Processes
 from storage.errors import StoreError
 from storage.sql import POSTGRES_SCHEMES
@@ -149,6 +149,8 @@ class Host:
         self._refresher: asyncio.Task[None] | None = None
         self._listed: dict[int, Hosted] = {}
         """The clubs of the last look, by number."""
+        self._visiting: dict[int, ClubSite] = {}
+        """The pages of clubs other hosts run, shown here too, by number."""
         self._refused: dict[int, str] = {}
         """Clubs whose token Telegram refused, with that token: tried again once it changes."""
 
@@ -178,6 +180,7 @@ class Host:
             self.web = WebServer(self.config.web_port, host=self.config.web_host)
             if self._pool is not None:
                 self.web.elsewhere = self._keep_for_another
+                self.web.visiting = self._pages_of_another
             try:
                 await self.web.start()
             except OSError:
@@ -199,6 +202,7 @@ class Host:
                              return_exceptions=True)
         if self.web is not None:
             await self.web.stop()
+        await self._stop_visiting(set())
         self.processes.close()
         await self._close_store()
 
@@ -226,6 +230,7 @@ class Host:
             self._starting[other].cancel()
         for runtime in self.running.values():  # what another host kept and none announced
             runtime.wake()
+        await self._stop_visiting(set(listed) - set(self.running))
         tried = []
         for number, club in wanted.items():
             if number not in self.running and number not in self._starting and \
@@ -267,6 +272,30 @@ class Host:
                 await db.close()
             await postgres.notify_inbox(pool, club.id)
         return await take_update(request, config.webhook_secret, keep)
+
+    async def _pages_of_another(self, number: str) -> ClubSite | None:
+        """A club another host runs, its pages shown here too (a proxy before the hosts
+        sends a page's request to any of them): its store opened on the shared pool at the
+        first page, and read as the host that runs it wrote it."""
+        from bot.worker import Worker
+        from storage.store import open_store
+
+        club = self._listed.get(int(number)) if number.isdecimal() else None
+        if club is None or club.id in self.running or self._pool is None:
+            return None
+        site = self._visiting.get(club.id)
+        if site is None:
+            config = club_config(self.config, club)
+            db = await open_store(club.store, club=club.id, pool=self._pool)
+            site = ClubSite(Services(config, db, Worker(club.store, club.id, self.processes),
+                                     clock=self.clock), club.token)
+            self._visiting[club.id] = site
+        site.services.read_again()
+        return site
+
+    async def _stop_visiting(self, keep: set[int]) -> None:
+        for number in set(self._visiting) - keep:
+            await self._visiting.pop(number).services.db.close()
 
     def _started(self, task: asyncio.Task[None]) -> None:
         self._starting = {n: t for n, t in self._starting.items() if t is not task}

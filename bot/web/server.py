@@ -44,6 +44,8 @@ class WebServer:
         self.elsewhere: Callable[[str, web.Request], Awaitable[web.Response]] | None = None
         """A webhook for a club this process does not run (hosts that share the clubs,
         `bot.telegram.host`): kept for the host that runs it."""
+        self.visiting: Callable[[str], Awaitable[ClubSite | None]] | None = None
+        """The pages of a club this process does not run (hosts that share the clubs)."""
 
     def add(self, path: str, site: ClubSite) -> None:
         self.sites[path] = site
@@ -87,6 +89,8 @@ class WebServer:
     async def _page(self, request: web.Request) -> web.StreamResponse:
         club = request.match_info.get("club")
         site = self.sites.get(club or "")
+        if site is None and club is not None and self.visiting is not None:
+            site = await self.visiting(club)
         if club is None and "" not in self.sites:
             # A host: `/3` is club 3's front page, whose links are relative to `/3/`.
             if request.match_info.get("name", "") in self.sites:

@@ -467,6 +467,15 @@ async def test_any_host_takes_any_clubs_webhook_and_the_host_that_runs_it_answer
             async with session.post(unknown, json={"update_id": 99}, headers={
                     "X-Telegram-Bot-Api-Secret-Token": hook["secret"]}) as missing:
                 assert missing.status == 404
+            # The club's pages too, from either host, as the host that runs it has them.
+            name = list(CLUBS)[k]
+            for web_of in (owner.web, other.web):
+                async with session.get(f"{web_of.url}/{number}/") as page:
+                    body = await page.text()
+                    assert page.status == 200 and name in body, body[:200]
+                    assert _members(k)[1].first_name in body
+            async with session.get(f"{other.web.url}/999/") as nowhere:
+                assert nowhere.status == 404
     finally:
         for running in hosts:
             await running.stop()
