@@ -324,41 +324,73 @@ class Claims:
     holds it with its exclusive store. On the same connection the host says it is alive
     (`beat`): the hosts alive share the clubs."""
 
-    def __init__(self, conn: asyncpg.Connection) -> None:
-        self.conn = conn
+    def __init__(self, dsn: str, conn: asyncpg.Connection) -> None:
+        self.dsn, self.conn = dsn, conn
         self._turn = asyncio.Lock()
+        self.held: set[int] = set()
+        """The clubs this process holds."""
+        self.lost: set[int] = set()
+        """Clubs it held, and another process holds since this one's connection broke."""
+        self._arrived: Callable[[int], None] | None = None
 
     @classmethod
     async def connect(cls, dsn: str) -> Claims:
-        return cls(await asyncpg.connect(dsn))
+        return cls(dsn, await asyncpg.connect(dsn))
 
     async def claim(self, club: int) -> bool:
         """False: another process runs the club."""
         async with self._turn:
             claimed: bool = await self.conn.fetchval("SELECT pg_try_advisory_lock($1, $2)",
                                                      INSTANCE_LOCK, club)
+            if claimed:
+                self.held.add(club)
             return claimed
 
     async def release(self, club: int) -> None:
         async with self._turn:
+            self.held.discard(club)
             await self.conn.execute("SELECT pg_advisory_unlock($1, $2)", INSTANCE_LOCK, club)
+
+    async def _reconnect(self) -> None:
+        """The connection broke (the server restarted, or another took the primary's place):
+        a new one, listening again, holding again what it held; what another process took
+        meanwhile is `lost`. Raises what connecting raises while the server is away."""
+        self.conn.terminate()
+        self.conn = await asyncpg.connect(self.dsn)
+        if self._arrived is not None:
+            await self.listen(self._arrived)
+        for club in sorted(self.held):
+            if not await self.conn.fetchval("SELECT pg_try_advisory_lock($1, $2)",
+                                            INSTANCE_LOCK, club):
+                self.held.discard(club)
+                self.lost.add(club)
 
     async def beat(self, host: str, alive: float) -> list[str]:
         """Host `host` is alive now (the database's clock, the same for every host); the
-        hosts seen in the last `alive` seconds, itself among them, in order."""
+        hosts seen in the last `alive` seconds, itself among them, in order. A connection
+        that broke is made again first."""
         async with self._turn:
-            await self.conn.execute(
-                "INSERT INTO hosts (id, seen_at) VALUES ($1, now()) "
-                "ON CONFLICT (id) DO UPDATE SET seen_at = now()", host)
-            # A host gone for a day is no news to anyone: its row goes.
-            await self.conn.execute("DELETE FROM hosts WHERE seen_at < now() - interval '1 day'")
-            rows = await self.conn.fetch(
-                "SELECT id FROM hosts WHERE seen_at > now() - make_interval(secs => $1) "
-                "ORDER BY id", alive)
-            return [row["id"] for row in rows]
+            if self.conn.is_closed():
+                await self._reconnect()
+            try:
+                return await self._beat(host, alive)
+            except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError):
+                await self._reconnect()
+                return await self._beat(host, alive)
+
+    async def _beat(self, host: str, alive: float) -> list[str]:
+        await self.conn.execute("INSERT INTO hosts (id, seen_at) VALUES ($1, now()) "
+                                "ON CONFLICT (id) DO UPDATE SET seen_at = now()", host)
+        # A host gone for a day is no news to anyone: its row goes.
+        await self.conn.execute("DELETE FROM hosts WHERE seen_at < now() - interval '1 day'")
+        rows = await self.conn.fetch(
+            "SELECT id FROM hosts WHERE seen_at > now() - make_interval(secs => $1) "
+            "ORDER BY id", alive)
+        return [row["id"] for row in rows]
 
     async def listen(self, arrived: Callable[[int], None]) -> None:
         """`arrived(club)` when another process kept an update in that club's inbox."""
+        self._arrived = arrived
         await self.conn.add_listener(
             INBOX_CHANNEL, lambda conn, pid, channel, payload: arrived(int(payload)))
 

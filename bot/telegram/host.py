@@ -222,6 +222,12 @@ class Host:
         if self._claims is not None:
             mine = share(listed, await self._claims.beat(self.id, self.alive))
             wanted = {n: club for n, club in listed.items() if mine.get(n) == self.id}
+            for taken in self._claims.lost & set(self.running):
+                # Its lock went with a broken connection, and another process has it now.
+                log.warning("club %d runs in another process since the database came back; "
+                            "stopping it here", taken)
+                await self._stop(taken)
+            self._claims.lost.clear()
         for gone in set(self.running) - set(wanted):
             log.info("club %d %s; stopping it", gone,
                      "goes to another host" if gone in listed else "was removed")

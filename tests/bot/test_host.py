@@ -538,3 +538,44 @@ async def test_three_host_processes_one_killed_in_the_deadline_minute_every_draf
         running.process.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
         assert await running.exited() == 0
         assert " ERROR " not in running.output
+
+
+async def test_a_host_whose_connection_broke_holds_its_clubs_again_or_lets_them_go(
+        postgres, telegram):  # noqa: F811
+    """Issue 35: the database drops the host's connection (restarted, or a standby promoted
+    in its place). At its next beat the host connects again, says it is alive and holds its
+    clubs again; a club another process took meanwhile stops here, so it never runs twice."""
+    bots = await _three_clubs(postgres, telegram)
+    clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
+    config = Config(token="", base_url=telegram.url, database=postgres, tick_seconds=0.2)
+    host = Host(config, postgres_clubs(postgres), clock=clock, flood_limits=False, beat=0.2,
+                alive=5.0)
+    await host.start()
+    admin = await asyncpg.connect(postgres)
+    try:
+        assert sorted(host.running) == sorted(bots) and host._claims is not None
+        first, taken, _ = bots
+        host.beat = 60.0  # its next look is the test's own
+        await asyncio.sleep(0.5)
+        await admin.execute("SELECT pg_terminate_backend($1)", host._claims.conn.get_server_pid())
+        # Another process takes one of its clubs while its connection is gone.
+        from storage.postgres import INSTANCE_LOCK
+        for _ in range(50):
+            if await admin.fetchval("SELECT pg_try_advisory_lock($1, $2)", INSTANCE_LOCK,
+                                    taken):
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the broken connection's locks were never let go")
+        await host.refresh()
+        assert sorted(host.running) == sorted(set(bots) - {taken})
+        held = await admin.fetchval(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 "
+            "AND granted AND pid = $2", INSTANCE_LOCK, host._claims.conn.get_server_pid())
+        assert held == 2
+        members = _members(0)
+        answer = await bots[first].reply_to(members[3], "/help", timeout=10)
+        assert answer.text.startswith(says("START"))
+    finally:
+        await admin.close()
+        await host.stop()
