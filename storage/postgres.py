@@ -161,13 +161,31 @@ class PooledConnection:
     async def _as_club(self, conn: Raw) -> None:
         await conn.execute("SELECT set_config('keizer.club', $1, false)", str(self.club))
 
+    async def _acquire(self) -> PoolConnectionProxy:
+        """A connection of the pool, set to the club. One the server dropped (it restarted,
+        or a standby took the primary's place) shows at this first statement: it is let go,
+        and another taken (made anew by the pool, on whichever server is the primary)."""
+        left = self.pool.get_max_size() + 1  # every connection the pool had, and a new one
+        while True:
+            try:
+                conn = await self.pool.acquire()
+            except BROKEN as exc:  # no server to be had now: a passing outage
+                raise StoreError(StoreProblem.UNREADABLE, path="PostgreSQL", reason=exc) from exc
+            try:
+                await self._as_club(conn)
+                return conn
+            except BROKEN:
+                await self.pool.release(conn)
+                left -= 1
+                if not left:
+                    raise
+
     async def run(self, sql: str, parameters: Sequence[Any]) -> _Cursor:
         query = numbered(sql)
         async with self._turn:
             if self._held is None and query.lstrip().upper().startswith("BEGIN"):
-                held = await self.pool.acquire()
+                held = await self._acquire()
                 try:
-                    await self._as_club(held)
                     await held.execute(query)
                 except BaseException:
                     await self.pool.release(held)
@@ -176,9 +194,11 @@ class PooledConnection:
                 return _Cursor([], 0)
             if self._held is not None:
                 return await _on(self._held, query, parameters)
-            async with self.pool.acquire() as conn:
-                await self._as_club(conn)
+            conn = await self._acquire()
+            try:
                 return await _on(conn, query, parameters)
+            finally:
+                await self.pool.release(conn)
 
     async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> None:
         rows = list(parameters)
@@ -186,9 +206,11 @@ class PooledConnection:
             if self._held is not None:
                 await self._held.executemany(numbered(sql), rows)
             else:
-                async with self.pool.acquire() as conn:
-                    await self._as_club(conn)
+                conn = await self._acquire()
+                try:
                     await conn.executemany(numbered(sql), rows)
+                finally:
+                    await self.pool.release(conn)
 
     @property
     def in_transaction(self) -> bool:
@@ -243,13 +265,18 @@ class PostgresEngine:
             await self.holder.close()
 
 
+BROKEN = (OSError, asyncpg.InterfaceError, asyncpg.PostgresConnectionError,
+          asyncpg.CannotConnectNowError)
+"""A connection the server dropped, or one that cannot be made now."""
+
+
 def problem_of(exc: BaseException) -> StoreProblem | None:
     """What a PostgreSQL failure means for the club, if it is one we can name."""
     if isinstance(exc, asyncpg.DiskFullError):
         return StoreProblem.DISK_FULL
     if isinstance(exc, asyncpg.ReadOnlySQLTransactionError):
         return StoreProblem.READ_ONLY
-    if isinstance(exc, (OSError, asyncpg.InvalidCatalogNameError,
+    if isinstance(exc, (*BROKEN, asyncpg.InvalidCatalogNameError,
                         asyncpg.InvalidAuthorizationSpecificationError)):
         return StoreProblem.UNREADABLE
     return None
@@ -374,7 +401,7 @@ class Claims:
                 await self._reconnect()
             try:
                 return await self._beat(host, alive)
-            except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError):
+            except BROKEN:
                 await self._reconnect()
                 return await self._beat(host, alive)
 

@@ -11,8 +11,9 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -91,9 +92,81 @@ def postgres(postgres_server: str) -> Iterator[str]:
 @contextlib.contextmanager
 def database(server: str) -> Iterator[str]:
     """A new, empty database on `server`, owned by the store's role; its address."""
-    name = f"t_{uuid.uuid4().hex[:12]}"
-    _admin(server, f"CREATE DATABASE {name} OWNER {STORE_ROLE}")
+    name, dsn = _new_database(server)
     try:
-        yield server.replace("keizer@/postgres?", f"{STORE_ROLE}@/{name}?")
+        yield dsn
     finally:
         _admin(server, f"DROP DATABASE {name} WITH (FORCE)")
+
+
+def _new_database(server: str) -> tuple[str, str]:
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    _admin(server, f"CREATE DATABASE {name} OWNER {STORE_ROLE}")
+    return name, server.replace("keizer@/postgres?", f"{STORE_ROLE}@/{name}?")
+
+
+@contextlib.contextmanager
+def failover_pair() -> Iterator[tuple[str, Callable[[], None]]]:
+    """A primary and its synchronous standby (streaming replication, `synchronous_commit =
+    on`: a commit returns once the standby has it), each on a socket of its own; a database
+    for the store's role on them. Yields its address naming both servers, the primary wanted
+    (`target_session_attrs=read-write`), and `fail_over()`: the primary killed, the standby
+    promoted in its place."""
+    bindir = binaries()
+    assert bindir is not None, MISSING
+    as_root = os.geteuid() == 0
+    run_as = ["runuser", "-u", "postgres", "--"] if as_root else []
+
+    def pg(*args: str) -> None:
+        subprocess.run([*run_as, *args], check=True, capture_output=True, cwd="/")
+
+    with running_server() as server:
+        primary = server.split("host=", 1)[1]
+        standby = tempfile.mkdtemp(prefix="keizer-pg-", dir="/var/lib/postgresql" if as_root
+                                   else None)
+        if as_root:
+            shutil.chown(standby, "postgres")
+        data = os.path.join(standby, "data")
+        _, dsn = _new_database(server)  # gone with the servers' folders
+        pg(str(bindir / "pg_basebackup"), "-D", data, "-R", "-X", "stream", "--checkpoint=fast",
+           "-d", f"host={primary} user=keizer application_name=standby")
+        pg(str(bindir / "pg_ctl"), "-D", data, "-l", os.path.join(standby, "log"), "-w",
+           "-o", f"-k {standby} -c listen_addresses= -c fsync=off", "start")
+        try:
+            _until_sql(server, "SELECT count(*) FROM pg_stat_replication "
+                               "WHERE state = 'streaming'", "1")
+            _admin(server, "ALTER SYSTEM SET synchronous_standby_names = 'standby'")
+            _admin(server, "SELECT pg_reload_conf()")
+            _until_sql(server, "SELECT count(*) FROM pg_stat_replication "
+                               "WHERE sync_state = 'sync'", "1")
+
+            def fail_over() -> None:
+                pg(str(bindir / "pg_ctl"), "-D", server_data(primary), "-m", "immediate",
+                   "stop")
+                pg(str(bindir / "pg_ctl"), "-D", data, "-w", "promote")
+
+            yield dsn.replace(f"host={primary}", f"host={primary},{standby}") + \
+                "&target_session_attrs=read-write", fail_over
+        finally:
+            subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", data, "-m", "immediate",
+                            "stop"], capture_output=True, cwd="/")
+            shutil.rmtree(standby, ignore_errors=True)
+
+
+def server_data(socket_dir: str) -> str:
+    """The data folder of a server `running_server` started (beside its socket)."""
+    return os.path.join(socket_dir, "data")
+
+
+def _until_sql(server: str, sql: str, expected: str, *, seconds: float = 30.0) -> None:
+    bindir = binaries()
+    assert bindir is not None
+    psql = shutil.which("psql") or str(bindir / "psql")
+    deadline = time.monotonic() + seconds
+    while True:
+        done = subprocess.run([psql, server, "-X", "-A", "-t", "-c", sql], capture_output=True,
+                              text=True)
+        if done.stdout.strip() == expected:
+            return
+        assert time.monotonic() < deadline, (sql, done.stdout, done.stderr)
+        time.sleep(0.1)

@@ -61,6 +61,11 @@ async def _in_words(services: Services, error: StoreError) -> StoreError:
     return StoreError(error.problem, **facts)
 
 
+def database_away(error: object) -> bool:
+    """The database could not be reached (restarted, a standby taking the primary's place)."""
+    return isinstance(error, StoreError) and error.problem is StoreProblem.UNREADABLE
+
+
 def club_gone(error: object) -> bool:
     """The club was removed from a host's database while its bot still ran: it stops at the
     host's next look, and nobody is left to tell."""

@@ -13,7 +13,7 @@ from bot.language import texts
 from bot.notices import owe_to_arbiters
 from bot.services import App, Context
 from bot.telegram.chat import answer, direct, owe_reply
-from bot.telegram.refusals import club_gone, no_season
+from bot.telegram.refusals import club_gone, database_away, no_season
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +29,11 @@ async def on_error(update: object, context: Context) -> None:
             return
         if isinstance(error, BadRequest) and "query is too old" in error.message.lower():
             log.info("an old button press: %s", error)
+            return
+        if database_away(error):
+            # The database away for a moment (restarted, a standby taking over): what was not
+            # stored is tried again (the update waits in Telegram or in the inbox).
+            log.warning("the database cannot be reached: %s", error)
             return
         if club_gone(error):
             log.info("the club is no longer in the database; its bot stops at the host's "
