@@ -10,6 +10,7 @@ one bot per database."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import AsyncIterator, Callable, Generator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -174,11 +175,17 @@ class PooledConnection:
             try:
                 await self._as_club(conn)
                 return conn
-            except BROKEN:
-                await self.pool.release(conn)
+            except BROKEN as exc:
+                await self._let_go(conn)
                 left -= 1
                 if not left:
-                    raise
+                    raise StoreError(StoreProblem.UNREADABLE, path="PostgreSQL",
+                                     reason=exc) from exc
+
+    async def _let_go(self, conn: PoolConnectionProxy) -> None:
+        """Back to the pool; one the server dropped the pool makes anew."""
+        with contextlib.suppress(*BROKEN):
+            await self.pool.release(conn)
 
     async def run(self, sql: str, parameters: Sequence[Any]) -> _Cursor:
         query = numbered(sql)
@@ -188,7 +195,7 @@ class PooledConnection:
                 try:
                     await held.execute(query)
                 except BaseException:
-                    await self.pool.release(held)
+                    await self._let_go(held)
                     raise
                 self._held = held
                 return _Cursor([], 0)
@@ -197,8 +204,11 @@ class PooledConnection:
             conn = await self._acquire()
             try:
                 return await _on(conn, query, parameters)
+            except BROKEN as exc:  # dropped under the statement: a passing outage
+                raise StoreError(StoreProblem.UNREADABLE, path="PostgreSQL",
+                                 reason=exc) from exc
             finally:
-                await self.pool.release(conn)
+                await self._let_go(conn)
 
     async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> None:
         rows = list(parameters)
@@ -210,7 +220,7 @@ class PooledConnection:
                 try:
                     await conn.executemany(numbered(sql), rows)
                 finally:
-                    await self.pool.release(conn)
+                    await self._let_go(conn)
 
     @property
     def in_transaction(self) -> bool:
@@ -223,7 +233,7 @@ class PooledConnection:
                 try:
                     await held.execute(how)
                 finally:
-                    await self.pool.release(held)
+                    await self._let_go(held)
 
     async def commit(self) -> None:
         await self._end("COMMIT")

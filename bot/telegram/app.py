@@ -3,6 +3,7 @@ order."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import ssl
@@ -34,6 +35,19 @@ from bot.telegram.request import Outage, TelegramRequest
 log = logging.getLogger(__name__)
 
 
+class _CutOffAtStop(logging.Filter):
+    """APScheduler logs a job its scheduler's shutdown cancelled as an error. PTB hands every
+    failure of a job to the error handler (`handlers.errors`), so what reaches APScheduler's
+    log is only that: a job cut off because the club's bot stops (a club moving to another
+    host, a restart). Its work waits in the database for the next run."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError))
+
+
+_CUT_OFF = _CutOffAtStop()
+
+
 @functools.cache
 def _tls() -> ssl.SSLContext:
     """One TLS context for the bot's two HTTP clients (PTB's defaults otherwise): httpx
@@ -46,6 +60,7 @@ def build(services: Services, *, flood_limits: bool = True) -> App:
     `flood_limits` (a local fake Telegram) messages are not held back to Telegram's rates; a
     429 is still waited out and retried."""
     config = services.settings
+    logging.getLogger("apscheduler.executors.default").addFilter(_CUT_OFF)  # kept once
     limiter = AIORateLimiter(max_retries=3) if flood_limits else \
         AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
     # PTB makes `bot_data` by calling what it is given: here, the services made already.

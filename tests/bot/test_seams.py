@@ -409,3 +409,21 @@ async def test_standings_owed_when_the_bot_died_are_posted_once_after_the_restar
     await asyncio.sleep(1.0)  # five more ticks
     # Round 1's were posted before: a restart does not post them again.
     assert said_to(bot, GROUP, meaning("ROUND_COMPLETE"), mark) == 1
+
+
+def test_a_job_cut_off_by_the_stop_is_no_error_but_a_failing_one_still_is(bot):
+    """APScheduler logs a job its shutdown cancelled at ERROR; a club's bot that stops (a
+    club moving to another host) cuts off its tick now and then: that is no error."""
+    import sys
+
+    scheduler_log = logging.getLogger("apscheduler.executors.default")
+
+    def record(error: BaseException) -> logging.LogRecord:
+        try:
+            raise error
+        except BaseException:
+            return scheduler_log.makeRecord(scheduler_log.name, logging.ERROR, __file__, 1,
+                                            "Error running job %s", ("tick",), sys.exc_info())
+
+    assert not scheduler_log.filter(record(asyncio.CancelledError()))
+    assert scheduler_log.filter(record(RuntimeError("a fault")))
