@@ -366,6 +366,7 @@ async def test_a_removed_club_is_confirmed_by_name_and_its_webhook_goes(postgres
     assert [c.id for c in await postgres_clubs(postgres)()] == [made[2].id]
 
 
+@pytest.mark.slow  # several hosts: the federation's, with the kill runs
 async def test_hosts_share_the_clubs_take_a_dead_ones_and_give_a_new_one_its_share(
         postgres, telegram):  # noqa: F811
     """Issue 35: hosts on one database share its clubs evenly; a host that stops beating
@@ -413,6 +414,7 @@ async def test_hosts_share_the_clubs_take_a_dead_ones_and_give_a_new_one_its_sha
             await dead._pool.close()
 
 
+@pytest.mark.slow  # several hosts: the federation's, with the kill runs
 async def test_any_host_takes_any_clubs_webhook_and_the_host_that_runs_it_answers(
         postgres, telegram):  # noqa: F811
     """Issue 35: a proxy before the hosts knows not which runs a club. A webhook that reaches
