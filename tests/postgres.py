@@ -35,12 +35,26 @@ def binaries() -> Path | None:
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
     """A server for this test process; its address (`postgresql://...`, no database yet)."""
+    _installed()
+    with running_server() as server:
+        yield server
+
+
+@pytest.fixture
+def failover() -> Iterator[tuple[str, Callable[[], None]]]:
+    """`failover_pair()` for one test: a primary and its synchronous standby."""
+    _installed()
+    with failover_pair() as pair:
+        yield pair
+
+
+def _installed() -> None:
+    """PostgreSQL's programs are here; where they are not, the test skips, and fails where
+    they must be (CI sets KEIZER_REQUIRE_POSTGRES)."""
     if binaries() is None:
         if os.environ.get("KEIZER_REQUIRE_POSTGRES"):
             pytest.fail(MISSING)
         pytest.skip(MISSING)
-    with running_server() as server:
-        yield server
 
 
 @contextlib.contextmanager

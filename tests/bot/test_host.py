@@ -35,7 +35,7 @@ from storage.store import open_store
 from tests.bot.conftest import drafted, fits, heard, meaning, says
 from tests.bot.process import BotProcess, until
 from tests.bot.test_web import init_data
-from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
+from tests.postgres import failover, postgres, postgres_server  # noqa: F401 (the fixtures)
 from tests.seasons import season_data
 
 CLUBS = {
@@ -584,35 +584,32 @@ async def test_a_host_whose_connection_broke_holds_its_clubs_again_or_lets_them_
 
 
 @pytest.mark.slow
-async def test_a_standby_promoted_in_the_primarys_place_loses_no_sign_off(telegram):
+async def test_a_standby_promoted_in_the_primarys_place_loses_no_sign_off(
+        telegram, failover):  # noqa: F811
     """Issue 35: a primary with a synchronous standby, named together in KEIZER_DB. Sign-offs
     the bot answered are on the standby too; the primary killed and the standby promoted,
     the host connects to the new primary, holds its club again and answers within 15 s, and
     every answered sign-off is there."""
-    from tests.postgres import binaries, failover_pair
-
-    if binaries() is None:
-        pytest.skip("PostgreSQL is not installed here")
-    with failover_pair() as (dsn, fail_over):
-        number = await _make_club(dsn, 0, "Sliedrecht", dt.date(2026, 12, 10))
-        fake = telegram.add(_token(0), "SliedrechtBot")
-        config = Config(token="", base_url=telegram.url, database=dsn, tick_seconds=0.2)
-        clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
-        host = Host(config, postgres_clubs(dsn), clock=clock, flood_limits=False, beat=0.5,
-                    alive=5.0)
-        await host.start()
-        try:
-            assert list(host.running) == [number]
-            members = _members(0)
-            for member in members[:2]:
-                answer = await fake.reply_to(member, "/afmelden", timeout=10)
-                assert fits(answer.text, "SIGNED_OFF", round=2)
-            await asyncio.to_thread(fail_over)
-            started = asyncio.get_running_loop().time()
-            answer = await fake.reply_to(members[2], "/afmelden", timeout=30)
+    dsn, fail_over = failover
+    number = await _make_club(dsn, 0, "Sliedrecht", dt.date(2026, 12, 10))
+    fake = telegram.add(_token(0), "SliedrechtBot")
+    config = Config(token="", base_url=telegram.url, database=dsn, tick_seconds=0.2)
+    clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
+    host = Host(config, postgres_clubs(dsn), clock=clock, flood_limits=False, beat=0.5,
+                alive=5.0)
+    await host.start()
+    try:
+        assert list(host.running) == [number]
+        members = _members(0)
+        for member in members[:2]:
+            answer = await fake.reply_to(member, "/afmelden", timeout=10)
             assert fits(answer.text, "SIGNED_OFF", round=2)
-            assert asyncio.get_running_loop().time() - started < 15
-            assert list(host.running) == [number]
-            assert await _signed_off(dsn, number) == 3
-        finally:
-            await host.stop()
+        await asyncio.to_thread(fail_over)
+        started = asyncio.get_running_loop().time()
+        answer = await fake.reply_to(members[2], "/afmelden", timeout=30)
+        assert fits(answer.text, "SIGNED_OFF", round=2)
+        assert asyncio.get_running_loop().time() - started < 15
+        assert list(host.running) == [number]
+        assert await _signed_off(dsn, number) == 3
+    finally:
+        await host.stop()
