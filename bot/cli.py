@@ -255,6 +255,8 @@ def _run_bot(args: argparse.Namespace) -> ExitCode:
     except ConfigError as exc:
         raise CliError(str(exc), ExitCode.FAILURE) from exc
     _log_to(RedactToken(config.token))
+    if isinstance(config.database, str):
+        asyncio.run(_one_club_only(config.database, texts.SINGLE_ON_HOSTED))
     try:
         asyncio.run(serve(config))
     except StartError as exc:
@@ -801,9 +803,10 @@ def _drop_webhook(number: int, token: str) -> str:
     return texts.CLUBS_WEBHOOK_GONE.format(id=number)
 
 
-async def _one_club_only(dsn: str) -> None:
+async def _one_club_only(dsn: str, refusal: str | None = None) -> None:
     """A PostgreSQL database of one club is that club; one that holds `keizerbot clubs`
-    needs to be told which (else the work would go to a club no command shows)."""
+    needs to be told which (else the work would go to a club no command shows): `refusal`
+    (else CLUBS_WHICH) lists them."""
     from storage import postgres
     from storage.errors import StoreError
 
@@ -812,7 +815,7 @@ async def _one_club_only(dsn: str) -> None:
     except StoreError as exc:
         raise CliError(texts.store_problem(exc), ExitCode.UNUSABLE_INPUT) from exc
     if hosted:
-        raise CliError(texts.CLUBS_WHICH.format(clubs=", ".join(
+        raise CliError((refusal or texts.CLUBS_WHICH).format(clubs=", ".join(
             texts.CLUBS_LINE.format(id=c.id, name=c.name) for c in hosted)), ExitCode.FAILURE)
 
 

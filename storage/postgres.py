@@ -499,13 +499,33 @@ async def add_club(dsn: str, name: str, token: str) -> Club:
     Refused before a club number is used up when the name or the bot is another club's."""
     async with _registry(dsn) as conn:
         await _refuse_taken(conn, name=name, token=token)
+        if await _slot_unused(conn):
+            # The administrator's first club is club 1, not the slot's neighbour.
+            await conn.execute("UPDATE clubs SET name = $1, token = $2, created_at = now()::text"
+                               " WHERE id = $3", name, token, FIRST_CLUB)
+            await conn.execute("UPDATE club SET name = $1", name)
+            return Club(FIRST_CLUB, name, token)
         found = await conn.fetchval(
             "INSERT INTO clubs (name, token, created_at) VALUES ($1, $2, now()::text) "
             "RETURNING id", name, token)
-        await conn.execute("SELECT set_config('keizer.club', $1, true)", str(found))
+        await _as_club(conn, found)
         await conn.execute("INSERT INTO club (id, name) VALUES (1, $1)", name)
         await conn.execute("INSERT INTO club_version (id, version) VALUES (1, 0)")
     return Club(int(found), name, token)
+
+
+async def _as_club(conn: asyncpg.Connection, club: int) -> None:
+    """The rest of the transaction reads and writes `club`'s rows."""
+    await conn.execute("SELECT set_config('keizer.club', $1, true)", str(club))
+
+
+async def _slot_unused(conn: asyncpg.Connection) -> bool:
+    """Club 1, the one a store is when no club is named, is no club of `clubs` and has
+    never held a season or an arbiter: the next club added may be it."""
+    await _as_club(conn, FIRST_CLUB)
+    return bool(await conn.fetchval(
+        "SELECT name = '' AND NOT EXISTS (SELECT 1 FROM season) "
+        "AND NOT EXISTS (SELECT 1 FROM arbiter) FROM clubs WHERE id = $1", FIRST_CLUB))
 
 
 async def clubs(dsn: str) -> list[Club]:
@@ -532,9 +552,14 @@ async def remove_club(dsn: str, club: int) -> bool:
     there."""
     async with _registry(dsn) as conn:
         # Its rows go as that club's: what their triggers write falls to it, and goes too.
-        await conn.execute("SELECT set_config('keizer.club', $1, true)", str(club))
-        status = await conn.execute("DELETE FROM clubs WHERE id = $1 AND id <> $2", club,
-                                    FIRST_CLUB)
+        await _as_club(conn, club)
+        status = await conn.execute("DELETE FROM clubs WHERE id = $1 AND name <> ''", club)
+        if club == FIRST_CLUB and status.endswith(" 1"):
+            # Club 1 is also the store of no club named: it is there again, empty, as made.
+            await conn.execute("INSERT INTO clubs (id, name, created_at) VALUES ($1, '', '')",
+                               FIRST_CLUB)
+            await conn.execute("INSERT INTO club (id) VALUES (1)")
+            await conn.execute("INSERT INTO club_version (id, version) VALUES (1, 0)")
     return bool(status.endswith(" 1"))
 
 

@@ -10,15 +10,18 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import random
 import re
 import signal
 import socket
+import string
 import sys
 from pathlib import Path
 
 import aiohttp
 import asyncpg
 import pytest
+from aiohttp import web
 
 from bot.config import AMSTERDAM, Config
 from bot.demo.fakeapi import FakeTelegram, FakeTelegrams, User
@@ -48,17 +51,23 @@ BOTH = User(7, "Anna", "Visser")
 
 
 def _token(k: int) -> str:
-    return f"{700000 + k}:" + "ABCDEFGH"[k] * 35
+    return f"{700000 + k}:" + string.ascii_uppercase[k] * 35
 
 
 def _arbiter(k: int) -> User:
     return User(900 + k, "Arbiter", str(k))
 
 
+def _names(k: int) -> list[str]:
+    """The members of club `k`: the three clubs above, then as many more as a test makes."""
+    if k < len(CLUBS):
+        return list(CLUBS.values())[k]
+    return [f"{first} {k}" for first in ("Ada Lof", "Bas Kuip", "Cas Hoek", "Dora Ree")]
+
+
 def _members(k: int) -> list[User]:
-    names = list(CLUBS.values())[k]
     return [BOTH if k < 2 and n == 0 else User(100 * (k + 1) + n, *name.split(" ", 1))
-            for n, name in enumerate(names)]
+            for n, name in enumerate(_names(k))]
 
 
 def _group(k: int) -> int:
@@ -68,7 +77,7 @@ def _group(k: int) -> int:
 async def _make_club(dsn: str, k: int, name: str, night: dt.date) -> int:
     made = await add_club(dsn, name, _token(k))
     players = [{"id": f"p{n}", "name": player, "rating": 2000 - 50 * n}
-               for n, player in enumerate(CLUBS[name])]
+               for n, player in enumerate(_names(k))]
     db = await open_store(dsn, club=made.id)
     try:
         await import_season(db, season_from_data(season_data(
@@ -366,6 +375,60 @@ async def test_a_removed_club_is_confirmed_by_name_and_its_webhook_goes(postgres
     assert [c.id for c in await postgres_clubs(postgres)()] == [made[2].id]
 
 
+async def test_three_hosts_on_the_last_releases_database_one_migrates_the_others_wait(
+        postgres, telegram, caplog):  # noqa: F811
+    """Issue 35: three hosts of the new release started at once on a database the release
+    before made (its schema: every migration but the newest; two clubs as its `clubs add`
+    made them, a season in each). One host migrates it, the others wait for the schema's lock
+    and find it done; every club runs, once, with its season as it was."""
+    from storage.migrate import PostgresTarget, upgrade
+    from storage.schema import MIGRATIONS, VERSION
+
+    numbers = []
+    conn = await asyncpg.connect(postgres)
+    try:
+        assert await upgrade(PostgresTarget(conn), MIGRATIONS[:-1]) == VERSION - 1
+        for k, name in enumerate(list(CLUBS)[:2]):
+            async with conn.transaction():
+                number = await conn.fetchval(
+                    "INSERT INTO clubs (name, token, created_at) VALUES ($1, $2, 'toen') "
+                    "RETURNING id", name, _token(k))
+                numbers.append(number)
+                await conn.execute("SELECT set_config('keizer.club', $1, true)", str(number))
+                await conn.execute("INSERT INTO club (id, name) VALUES (1, $1)", name)
+                await conn.execute("INSERT INTO club_version (id, version) VALUES (1, 0)")
+                await conn.execute("INSERT INTO season (club, name, rules, created_at) "
+                                   "VALUES ($1, '2026-2027', '{\"preset\": \"sliedrecht\"}', "
+                                   "'toen')", name)
+                for n, player in enumerate(_names(k)):
+                    await conn.execute(
+                        "INSERT INTO player (season_id, code, name, position) "
+                        "VALUES ((SELECT id FROM season), $1, $2, $3)", f"p{n}", player, n + 1)
+            telegram.add(_token(k), f"Club{k}Bot")
+    finally:
+        await conn.close()
+    clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
+    config = Config(token="", base_url=telegram.url, database=postgres, tick_seconds=0.2)
+    hosts = [Host(config, postgres_clubs(postgres), clock=clock, flood_limits=False,
+                  beat=0.2, alive=1.0) for _ in range(3)]
+    with caplog.at_level(logging.INFO, logger="storage.migrate"):
+        await asyncio.gather(*(host.start() for host in hosts))
+    try:
+        upgraded = [r for r in caplog.records if r.name == "storage.migrate"]
+        assert [r.getMessage() for r in upgraded] == [
+            f"database upgraded from version {VERSION - 1} to {VERSION}"]
+        await until(lambda: sorted(n for h in hosts for n in h.running) == numbers, timeout=10)
+        for k, number in enumerate(numbers):
+            db = await open_store(postgres, club=number)
+            try:
+                assert [m.name for m in await roster.members(db)] == _names(k)
+            finally:
+                await db.close()
+    finally:
+        for host in hosts:
+            await host.stop()
+
+
 @pytest.mark.slow  # several hosts: the federation's, with the kill runs
 async def test_hosts_share_the_clubs_take_a_dead_ones_and_give_a_new_one_its_share(
         postgres, telegram):  # noqa: F811
@@ -483,18 +546,70 @@ async def test_any_host_takes_any_clubs_webhook_and_the_host_that_runs_it_answer
             await running.stop()
 
 
+class _Proxy:
+    """A reverse proxy before the hosts, as docs/deploy.md's Caddy is: each request to a host
+    picked at random, to another one when that one does not answer. It knows not which host
+    runs which club."""
+
+    def __init__(self, ports: list[int]) -> None:
+        self.ports = ports
+        self.url = ""
+        self._runner: web.AppRunner | None = None
+        self._session: aiohttp.ClientSession | None = None
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_route("*", "/{tail:.*}", self._pass)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, "127.0.0.1", 0).start()
+        self.url = f"http://127.0.0.1:{self._runner.addresses[0][1]}"
+        self._session = aiohttp.ClientSession()
+
+    async def stop(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _pass(self, request: web.Request) -> web.Response:
+        assert self._session is not None
+        body = await request.read()
+        headers = {k: v for k, v in request.headers.items()
+                   if k.lower() in ("content-type", "x-telegram-bot-api-secret-token")}
+        for port in random.sample(self.ports, len(self.ports)):
+            try:
+                async with self._session.request(
+                        request.method, f"http://127.0.0.1:{port}{request.path_qs}",
+                        data=body, headers=headers) as answer:
+                    return web.Response(status=answer.status, body=await answer.read())
+            except aiohttp.ClientConnectionError:
+                continue  # a host that is not there (killed, or not yet up): the next
+        return web.Response(status=502)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 @pytest.mark.slow
-async def test_three_host_processes_one_killed_in_the_deadline_minute_every_draft_once(
+async def test_three_host_processes_twelve_clubs_one_killed_in_the_deadline_minute(
         postgres, telegram):  # noqa: F811
-    """Issue 35, the real processes: three `keizerbot host` on one database share three
-    clubs; SIGKILL one of them seconds before the clubs' deadline. Every club's draft reaches
-    its arbiter exactly once, within 30 s of the deadline (the dead host's clubs are taken
-    over when its beat has run out, and their missed deadline is processed then)."""
+    """Issue 35, the real processes behind a proxy: three `keizerbot host` on one database
+    share twelve clubs 4/4/4, each club's webhook going to any host. SIGKILL one host seconds
+    before the clubs' deadline: every club's draft reaches its arbiter exactly once, within
+    30 s of the deadline; every message the members sent during the whole run (to whichever
+    host the proxy chose) is answered exactly once; a host started later takes its share; a
+    club removed stops everywhere."""
     from storage.postgres import INSTANCE_LOCK
 
-    deadline = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=20)
-    bots = {}
-    for k, name in enumerate(CLUBS):
+    count = 12
+    deadline = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=30)
+    bots: dict[int, FakeTelegram] = {}
+    for k in range(count):
+        name = list(CLUBS)[k] if k < len(CLUBS) else f"Club {k}"
         number = await _make_club(postgres, k, name, deadline.date())
         db = await open_store(postgres, club=number)
         try:
@@ -503,43 +618,100 @@ async def test_three_host_processes_one_killed_in_the_deadline_minute_every_draf
                                    (deadline.isoformat(),))
         finally:
             await db.close()
-        bots[number] = telegram.add(_token(k), f"{name.replace(' ', '')}Bot")
-    hosts = []
-    for _ in range(3):
+        bots[number] = telegram.add(_token(k), f"Club{k}Bot")
+    ports = [_free_port() for _ in range(4)]
+    proxy = _Proxy(ports[:3])
+    await proxy.start()
+
+    def host(port: int) -> BotProcess:
         made = BotProcess(telegram, Path("unused.db"),  # type: ignore[arg-type]
                           command=[sys.executable, "-m", "bot.cli", "host"])
-        made.env.update(KEIZER_DB=postgres)
+        made.env.update(KEIZER_DB=postgres, KEIZER_WEBHOOK="1", KEIZER_WEB_PORT=str(port),
+                        KEIZER_PUBLIC_URL=proxy.url)
         del made.env["TELEGRAM_BOT_TOKEN"], made.env["KEIZER_ARBITERS"]
         made.start()
-        hosts.append(made)
+        return made
 
-    async def holders() -> int:
-        """How many processes hold a club's instance lock: three once the clubs are shared."""
+    async def held(club: int | None = None) -> list[int]:
+        """How many clubs each process holds (the instance locks), fewest first."""
         conn = await asyncpg.connect(postgres)
         try:
-            return int(await conn.fetchval(
-                "SELECT count(DISTINCT pid) FROM pg_locks WHERE locktype = 'advisory' "
-                "AND classid = $1 AND granted", INSTANCE_LOCK))
+            return sorted(row[1] for row in await conn.fetch(
+                "SELECT pid, count(*) FROM pg_locks WHERE locktype = 'advisory' "
+                "AND classid = $1 AND granted AND ($2::int IS NULL OR objid = $2) "
+                "GROUP BY pid", INSTANCE_LOCK, club))
         finally:
             await conn.close()
 
-    while await holders() < len(hosts):
-        assert dt.datetime.now(dt.UTC) < deadline - dt.timedelta(seconds=3), "not started"
-        await asyncio.sleep(0.2)
-    await asyncio.sleep(max(0.0, (deadline - dt.datetime.now(dt.UTC)).total_seconds() - 3))
-    hosts[0].kill()
-    for k, fake in enumerate(bots.values()):
-        arbiter = _arbiter(k).id
-        await fake.wait_for(lambda s, a=arbiter: s.chat_id == a and drafted(2) in s.text,
-                            timeout=max(1.0, (deadline + dt.timedelta(seconds=30)
-                                              - dt.datetime.now(dt.UTC)).total_seconds()))
-    await asyncio.sleep(3.0)  # a beat more: nothing drafted twice
-    for k, fake in enumerate(bots.values()):
-        assert [s.chat_id for s in fake.sent if drafted(2) in s.text] == [_arbiter(k).id]
+    async def shared_as(loads: list[int], by: dt.datetime) -> None:
+        while await held() != loads:
+            assert dt.datetime.now(dt.UTC) < by, await held()
+            await asyncio.sleep(0.2)
+
+    sent: dict[tuple[int, int], int] = {}
+    talking = list(bots)
+    stop_talking = asyncio.Event()
+
+    async def members_talk() -> None:
+        """A message every 0.2 s from a member of a club picked at random."""
+        rng = random.Random(35)
+        while not stop_talking.is_set():
+            number = rng.choice(talking)
+            member = rng.choice(_members(list(bots).index(number))[1:])
+            bots[number].user_says(member, "/help")
+            sent[number, member.id] = sent.get((number, member.id), 0) + 1
+            await asyncio.sleep(0.2)
+
+    hosts = [host(port) for port in ports[:3]]
+    talk: asyncio.Task[None] | None = None
+    try:
+        await shared_as([4, 4, 4], by=deadline - dt.timedelta(seconds=8))
+        await until(lambda: all(fake.webhook is not None and fake.webhook["url"].startswith(
+            proxy.url) for fake in bots.values()),
+            timeout=max(0.1, (deadline - dt.datetime.now(dt.UTC)).total_seconds() - 6))
+        talk = asyncio.create_task(members_talk())
+        await asyncio.sleep(max(0.0, (deadline - dt.datetime.now(dt.UTC)).total_seconds() - 3))
+        hosts[0].kill()
+        for k, fake in enumerate(bots.values()):
+            arbiter = _arbiter(k).id
+            await fake.wait_for(lambda s, a=arbiter: s.chat_id == a and drafted(2) in s.text,
+                                timeout=max(0.1, (deadline + dt.timedelta(seconds=30)
+                                                  - dt.datetime.now(dt.UTC)).total_seconds()))
+        await shared_as([6, 6], by=dt.datetime.now(dt.UTC) + dt.timedelta(seconds=10))
+        # A host added later takes its share; the proxy sends to it as well.
+        hosts.append(host(ports[3]))
+        proxy.ports = ports[1:]
+        await shared_as([4, 4, 4], by=dt.datetime.now(dt.UTC) + dt.timedelta(seconds=40))
+        # A club removed stops on whichever host ran it; nobody talks to it any more.
+        gone = talking.pop()
+        await until(lambda: not bots[gone].updates, timeout=10, every=0.1)
+        assert await remove_club(postgres, gone)
+        await shared_as([3, 4, 4], by=dt.datetime.now(dt.UTC) + dt.timedelta(seconds=15))
+        assert await held(gone) == []
+        await asyncio.sleep(2.0)
+        stop_talking.set()
+        await talk
+
+        def unanswered() -> dict[tuple[int, int], tuple[int, int]]:
+            return {(number, member): (times, heard(bots[number].to(member), "START"))
+                    for (number, member), times in sent.items()
+                    if heard(bots[number].to(member), "START") != times}
+
+        await until(lambda: not unanswered(), timeout=30, every=0.2)
+        await asyncio.sleep(3.0)  # a beat more: nothing drafted or answered twice
+        assert not unanswered()
+        assert sum(sent.values()) > 200
+        for k, fake in enumerate(bots.values()):
+            assert [s.chat_id for s in fake.sent if drafted(2) in s.text] == [_arbiter(k).id]
+    finally:
+        stop_talking.set()
+        if talk is not None:
+            await talk
+        await proxy.stop()
     for running in hosts[1:]:
         running.process.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
         assert await running.exited() == 0
-        assert " ERROR " not in running.output
+        assert " ERROR " not in running.output, running.output
 
 
 async def test_a_host_whose_connection_broke_holds_its_clubs_again_or_lets_them_go(

@@ -301,29 +301,29 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path, monkeypatch):  # 
                  "--db", postgres]) == 0
     assert main(["clubs", "list", "--db", postgres]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out == ["Club 2 gemaakt: Sliedrecht.", "Club 3 gemaakt: De Pion.", "2: Sliedrecht",
-                   "3: De Pion"]
+    assert out == ["Club 1 gemaakt: Sliedrecht.", "Club 2 gemaakt: De Pion.", "1: Sliedrecht",
+                   "2: De Pion"]
     # Issue 35: one bot serves one club, a name says which club it is; refused in a
     # sentence, and no club number is used up by it.
     assert main(["clubs", "add", "De Toren", "--token", token, "--db", postgres]) == 1
     assert capsys.readouterr().err.strip() == texts.store_problem(
-        StoreError(StoreProblem.CLUB_TOKEN_TAKEN, club=2, name="Sliedrecht"))
+        StoreError(StoreProblem.CLUB_TOKEN_TAKEN, club=1, name="Sliedrecht"))
     assert main(["clubs", "add", "De Pion", "--token", token.replace("A", "D"),
                  "--db", postgres]) == 1
     assert capsys.readouterr().err.strip() == texts.store_problem(
-        StoreError(StoreProblem.CLUB_NAME_TAKEN, club=3, name="De Pion"))
-    assert main(["clubs", "token", "3", "--token", token, "--db", postgres]) == 1
+        StoreError(StoreProblem.CLUB_NAME_TAKEN, club=2, name="De Pion"))
+    assert main(["clubs", "token", "2", "--token", token, "--db", postgres]) == 1
     assert "Sliedrecht" in capsys.readouterr().err
     monkeypatch.setenv("LANG", "en_GB.UTF-8")  # the command line speaks the shell's language
     assert main(["clubs", "add", "De Toren", "--token", token, "--db", postgres]) == 1
     with i18n.use("en"):
         assert capsys.readouterr().err.strip() == texts.store_problem(
-            StoreError(StoreProblem.CLUB_TOKEN_TAKEN, club=2, name="Sliedrecht"))
+            StoreError(StoreProblem.CLUB_TOKEN_TAKEN, club=1, name="Sliedrecht"))
     monkeypatch.setenv("LANG", "C.UTF-8")
     assert main(["clubs", "add", "De Toren", "--token", token.replace("A", "D"),
                  "--db", postgres]) == 0
-    assert capsys.readouterr().out == "Club 4 gemaakt: De Toren.\n"
-    assert main(["clubs", "remove", "4", "--ja", "--db", postgres]) == 0
+    assert capsys.readouterr().out == "Club 3 gemaakt: De Toren.\n"
+    assert main(["clubs", "remove", "3", "--ja", "--db", postgres]) == 0
     capsys.readouterr()
     # A command on one club's store, on a database of clubs, is told which.
     elsewhere = tmp_path / "elders.json"
@@ -331,12 +331,12 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path, monkeypatch):  # 
                          encoding="utf-8")
     assert main(["import", str(elsewhere), "--db", postgres]) == 1
     assert capsys.readouterr().err.strip() == texts.CLUBS_WHICH.format(
-        clubs="2: Sliedrecht, 3: De Pion")
+        clubs="1: Sliedrecht, 2: De Pion")
     assert main(["clubs", "add", "De Toren", "--token", "1:a", "--db", postgres]) == 1
     assert "Geef het bot-token van de club mee" in capsys.readouterr().err
-    assert main(["clubs", "token", "3", "--token", token.replace("A", "C"),
+    assert main(["clubs", "token", "2", "--token", token.replace("A", "C"),
                  "--db", postgres]) == 0
-    assert "Club 3 heeft een nieuw bot-token" in capsys.readouterr().out
+    assert "Club 2 heeft een nieuw bot-token" in capsys.readouterr().out
     assert [c.token for c in asyncio.run(clubs(postgres))] == [token, token.replace("A", "C")]
     assert main(["clubs", "token", "9", "--token", token, "--db", postgres]) == 1
     assert "Club 9 staat niet in deze database." in capsys.readouterr().err
@@ -347,33 +347,57 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path, monkeypatch):  # 
             return await club_arbiters(store)
         finally:
             await store.close()
-    assert asyncio.run(arbiters_of(2)) == {42, 43}
-    assert asyncio.run(arbiters_of(3)) == set()
-    assert main(["clubs", "arbiter", "3", "--arbiter", "44", "--db", postgres]) == 0
-    assert capsys.readouterr().out == "Club 3: wedstrijdleiders 44.\n"
-    assert asyncio.run(arbiters_of(3)) == {44}
-    assert main(["clubs", "arbiter", "3", "--db", postgres]) == 1
+    assert asyncio.run(arbiters_of(1)) == {42, 43}
+    assert asyncio.run(arbiters_of(2)) == set()
+    assert main(["clubs", "arbiter", "2", "--arbiter", "44", "--db", postgres]) == 0
+    assert capsys.readouterr().out == "Club 2: wedstrijdleiders 44.\n"
+    assert asyncio.run(arbiters_of(2)) == {44}
+    assert main(["clubs", "arbiter", "2", "--db", postgres]) == 1
     assert "keizerbot clubs arbiter NUMMER --arbiter ID" in capsys.readouterr().err
     # The commands on a club's store name it (`--club`), and touch that club only.
     season = tmp_path / "seizoen.json"
     season.write_text(season_to_json(build("sliedrecht", "a:2000 b:1900", ["a-b 1-0"])),
                       encoding="utf-8")
-    assert main(["import", str(season), "--db", postgres, "--club", "3"]) == 0
+    assert main(["import", str(season), "--db", postgres, "--club", "2"]) == 0
     capsys.readouterr()
-    assert main(["export", "--db", postgres, "--club", "3"]) == 0
+    assert main(["export", "--db", postgres, "--club", "2"]) == 0
     assert '"name": "A"' in capsys.readouterr().out
-    assert main(["export", "--db", postgres, "--club", "2"]) == 1
+    assert main(["export", "--db", postgres, "--club", "1"]) == 1
     assert "Er is nog geen seizoen" in capsys.readouterr().err
     assert main(["export", "--db", postgres, "--club", "9"]) == 2
     refused = capsys.readouterr().err
     assert "9" in refused and "club_store" not in refused, refused
-    assert main(["clubs", "remove", "3", "--db", postgres]) == 1  # not confirmed: it stays
-    assert capsys.readouterr().err.strip() == texts.CLUBS_REMOVE_KEPT.format(id=3)
-    assert main(["clubs", "remove", "3", "--ja", "--db", postgres]) == 0
-    assert main(["clubs", "remove", "3", "--ja", "--db", postgres]) == 1
-    assert "Club 3 staat niet in deze database." in capsys.readouterr().err
+    assert main(["clubs", "remove", "2", "--db", postgres]) == 1  # not confirmed: it stays
+    assert capsys.readouterr().err.strip() == texts.CLUBS_REMOVE_KEPT.format(id=2)
+    assert main(["clubs", "remove", "2", "--ja", "--db", postgres]) == 0
+    assert main(["clubs", "remove", "2", "--ja", "--db", postgres]) == 1
+    assert "Club 2 staat niet in deze database." in capsys.readouterr().err
+    # A single club's bot does not run one of a host's clubs.
+    monkeypatch.setenv("KEIZER_DB", postgres)
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", token.replace("A", "E"))
+    assert main([]) == 1
+    assert capsys.readouterr().err.strip() == texts.SINGLE_ON_HOSTED.format(clubs="1: Sliedrecht")
+    # Club 1 gone, its place is empty again: the next club added is club 1.
+    assert main(["clubs", "remove", "1", "--ja", "--db", postgres]) == 0
+    assert main(["clubs", "add", "De Toren", "--token", token, "--db", postgres]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "Club 1 gemaakt: De Toren."
     assert main(["clubs", "list", "--db", str(tmp_path / "keizer.db")]) == 1
     assert capsys.readouterr().err.strip() == texts.CLUBS_NEED_POSTGRES
+
+
+def test_a_single_clubs_place_taken_keeps_its_season(postgres, tmp_path, capsys):  # noqa: F811
+    """Issue 35: a database that ran one club (club 1, no `clubs`) keeps that club's season
+    when clubs are added: the first is club 2 then, and club 1 is left as it was."""
+    from bot.cli import main
+
+    season = tmp_path / "seizoen.json"
+    season.write_text(season_to_json(build("sliedrecht", "a:2000 b:1900", ["a-b 1-0"])),
+                      encoding="utf-8")
+    assert main(["import", str(season), "--db", postgres]) == 0
+    assert main(["clubs", "add", "De Pion", "--token", ANY_TOKEN, "--db", postgres]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "Club 2 gemaakt: De Pion."
+    assert main(["export", "--db", postgres, "--club", "1"]) == 0
+    assert '"name": "A"' in capsys.readouterr().out
 
 
 ANY_TOKEN = "123456:" + "A" * 35
