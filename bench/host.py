@@ -46,23 +46,23 @@ LEAD = dt.timedelta(seconds=10)
 """From moving the deadlines to the deadline."""
 
 
-def _token(k: int) -> str:
+def club_token(k: int) -> str:
     return f"{100000 + k}:" + "A" * 35
 
 
-def _user(k: int, n: int) -> User:
+def member(k: int, n: int) -> User:
     return User(10_000 * (k + 1) + n, f"Lid{n}", f"Club{k}")
 
 
-def _arbiter(k: int) -> int:
+def arbiter_of(k: int) -> int:
     return 10_000 * (k + 1) + 9_999
 
 
-def _group(k: int) -> int:
+def group_of(k: int) -> int:
     return -10_000 * (k + 1)
 
 
-async def _fill(db: Database, k: int) -> None:
+async def fill(db: Database, k: int) -> None:
     """40 members (linked), a round played, the next round planned a week ahead."""
     players = [{"id": f"p{n}", "name": f"Lid{n} Club{k}", "rating": 2000 - 10 * n}
                for n in range(MEMBERS)]
@@ -71,9 +71,9 @@ async def _fill(db: Database, k: int) -> None:
         {"preset": "sliedrecht", "planned_rounds": 10, "period_length": 10}, players,
         [played], club=f"Club {k}")))
     for n in range(MEMBERS):
-        await roster.link(db, f"p{n}", _user(k, n).id, actor=None)
-    await club.set_arbiter(db, _arbiter(k), actor=None)
-    await club.change_settings(db, actor=None, group_chat_id=_group(k))
+        await roster.link(db, f"p{n}", member(k, n).id, actor=None)
+    await club.set_arbiter(db, arbiter_of(k), actor=None)
+    await club.change_settings(db, actor=None, group_chat_id=group_of(k))
     week = dt.datetime.now(dt.UTC) + dt.timedelta(days=7)
     await rounds.add_round(db, 2, date=week.date(), deadline=week)
 
@@ -82,14 +82,14 @@ async def _clubs(store: str, folder: Path, count: int) -> list[Hosted]:
     made = []
     for k in range(count):
         if store == "sqlite":
-            hosted = Hosted(k + 1, f"Club {k}", _token(k), folder / f"club-{k + 1}.db")
+            hosted = Hosted(k + 1, f"Club {k}", club_token(k), folder / f"club-{k + 1}.db")
             db = await open_store(hosted.store)
         else:
-            added = await add_club(store, f"Club {k}", _token(k))
+            added = await add_club(store, f"Club {k}", club_token(k))
             hosted = Hosted(added.id, added.name, added.token, store)
             db = await open_store(store, club=added.id)
         try:
-            await _fill(db, k)
+            await fill(db, k)
         finally:
             await db.close()
         made.append(hosted)
@@ -103,7 +103,7 @@ def _rss_mb(pid: int | str = "self") -> float:
     return 0.0
 
 
-def _quantile(values: list[float], q: float) -> float:
+def quantile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(q * 100) - 1] \
         if len(values) > 1 else values[0]
 
@@ -123,7 +123,7 @@ async def run(kind: str, count: int, rate: float, seconds: float) -> dict[str, s
             (database(server) if server else _nothing()) as dsn:
         fakes = FakeTelegrams()
         await fakes.start()
-        bots = [fakes.add(_token(k), f"Club{k}Bot") for k in range(count)]
+        bots = [fakes.add(club_token(k), f"Club{k}Bot") for k in range(count)]
         clubs = await _clubs(dsn or "sqlite", Path(folder), count)
         config = Config(token="", base_url=fakes.url, database=dsn or Path(folder),
                         web_port=0, webhook=True)
@@ -146,8 +146,8 @@ async def run(kind: str, count: int, rate: float, seconds: float) -> dict[str, s
                                              deadline=deadline, actor=None)
             assert dt.datetime.now(dt.UTC) < deadline, "moving the deadlines took too long"
             waits = await asyncio.gather(*(
-                _draft(bot, _arbiter(k), deadline) for k, bot in enumerate(bots)))
-            members = itertools.cycle([(bots[k], _user(k, n), ASKED[(k + n) % 3])
+                _draft(bot, arbiter_of(k), deadline) for k, bot in enumerate(bots)))
+            members = itertools.cycle([(bots[k], member(k, n), ASKED[(k + n) % 3])
                                        for n in range(MEMBERS) for k in range(count)])
             asked = []
             for _ in range(int(rate * seconds)):
@@ -164,7 +164,7 @@ async def run(kind: str, count: int, rate: float, seconds: float) -> dict[str, s
             "deadline p50": f"{statistics.median(waits):.1f} s",
             "deadline last": f"{max(waits):.1f} s",
             "reply p50": f"{1000 * statistics.median(latencies):.0f} ms",
-            "reply p95": f"{1000 * _quantile(latencies, 0.95):.0f} ms",
+            "reply p95": f"{1000 * quantile(latencies, 0.95):.0f} ms",
             "memory per club": f"{(after - before) / count:.1f} MB",
             "workers": f"{workers:.0f} MB"}
 

@@ -268,7 +268,7 @@ def _run_host(args: argparse.Namespace) -> ExitCode:
     """Every club of a PostgreSQL database in one process, until stopped."""
     import asyncio
 
-    from bot.telegram.host import ClubInLog, Host, postgres_clubs  # the Telegram stack: bot only
+    from bot.telegram.host import ClubInLog, Host  # the Telegram stack: bot only
     from bot.telegram.serve import RedactToken, StartError, serve
 
     try:
@@ -279,7 +279,7 @@ def _run_host(args: argparse.Namespace) -> ExitCode:
         raise CliError(texts.HOST_NEEDS_POSTGRES, ExitCode.FAILURE)
     redact = RedactToken()
     _log_to(redact, ClubInLog(), form="%(asctime)s %(levelname)s %(club)s%(name)s: %(message)s")
-    host = Host(config, postgres_clubs(config.database), known=redact.add)
+    host = Host(config, known=redact.add)
     try:
         asyncio.run(serve(config, host))
     except StartError as exc:

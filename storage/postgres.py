@@ -12,11 +12,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import AsyncIterator, Callable, Generator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -27,6 +27,8 @@ from storage.db import Database
 from storage.errors import StoreError, StoreProblem
 from storage.migrate import PostgresTarget, upgrade
 from storage.sql import Link
+
+T = TypeVar("T")
 
 WRITER_LOCK = 1
 """The advisory lock a write transaction holds (`pg_advisory_xact_lock`)."""
@@ -372,7 +374,14 @@ class Claims:
 
     @classmethod
     async def connect(cls, dsn: str) -> Claims:
-        return cls(dsn, await asyncpg.connect(dsn))
+        """On a database made or upgraded to this schema first (one process at a time)."""
+        conn = await asyncpg.connect(dsn)
+        try:
+            await create(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(dsn, conn)
 
     async def claim(self, club: int) -> bool:
         """False: another process runs the club."""
@@ -402,18 +411,32 @@ class Claims:
                 self.held.discard(club)
                 self.lost.add(club)
 
+    async def _again(self, work: Callable[[], Awaitable[T]]) -> T:
+        """`work` on the connection, made again first if it broke (before or during it)."""
+        async with self._turn:
+            if not self.conn.is_closed():
+                try:
+                    return await work()
+                except Exception:
+                    # What a dropped connection raises depends on when the drop is seen
+                    # (asyncpg's InternalClientError among others): a closed one is the news.
+                    if not self.conn.is_closed():
+                        raise
+            await self._reconnect()
+            return await work()
+
     async def beat(self, host: str, alive: float) -> list[str]:
         """Host `host` is alive now (the database's clock, the same for every host); the
-        hosts seen in the last `alive` seconds, itself among them, in order. A connection
-        that broke is made again first."""
-        async with self._turn:
-            if self.conn.is_closed():
-                await self._reconnect()
-            try:
-                return await self._beat(host, alive)
-            except BROKEN:
-                await self._reconnect()
-                return await self._beat(host, alive)
+        hosts seen in the last `alive` seconds, itself among them, in order."""
+        return await self._again(lambda: self._beat(host, alive))
+
+    async def clubs(self) -> list[Club]:
+        """The table of clubs, as `keizerbot clubs` keeps it: a host looks at every beat,
+        on this connection rather than a new one each time."""
+        async def read() -> list[Club]:
+            return [Club(row["id"], row["name"], row["token"]) for row in await self.conn.fetch(
+                "SELECT id, name, token FROM clubs WHERE name <> '' ORDER BY id")]
+        return await self._again(read)
 
     async def _beat(self, host: str, alive: float) -> list[str]:
         await self.conn.execute("INSERT INTO hosts (id, seen_at) VALUES ($1, now()) "

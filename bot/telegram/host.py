@@ -56,8 +56,10 @@ class ClubInLog(logging.Filter):
 BEAT_SECONDS = 3.0
 """How often a host says it is alive, and looks at the clubs (added or removed with
 `keizerbot clubs`) and at the other hosts."""
-ALIVE_SECONDS = 12.0
-"""A host not heard of for this long is gone: at their next beat the others share its clubs."""
+ALIVE_SECONDS = 9.0
+"""A host not heard of for this long (three beats) is gone: at their next beat the others
+share its clubs, so a dead host's clubs run again within 15 s of its last beat. A host only
+slow to beat loses nothing by it: its clubs' locks are its own until it lets them go."""
 RETRY_SECONDS = (5.0, 300.0)
 """The first and the longest wait before a club whose bot could not start is tried again."""
 STARTING_AT_ONCE = 16
@@ -125,15 +127,19 @@ class Host:
     keeps what its clubs share (the pool, the claims, the worker processes, the web server);
     each club's `ClubRuntime` opens and closes the rest."""
 
-    def __init__(self, config: Config, clubs: Source, *,
+    def __init__(self, config: Config, clubs: Source | None = None, *,
                  clock: Callable[[], dt.datetime] = utc_now, flood_limits: bool = True,
                  connections: int = 10, processes: int = 1,
                  known: Callable[[str], None] = lambda token: None,
                  beat: float = BEAT_SECONDS, alive: float = ALIVE_SECONDS) -> None:
-        """`connections`: the PostgreSQL connections the clubs share; `processes`: the
+        """`clubs`: where the host finds its clubs (else the PostgreSQL database's own
+        list, read at each beat on the connection that holds the clubs' locks);
+        `connections`: the PostgreSQL connections the clubs share; `processes`: the
         standings workers they share; `known` is told each club's token (kept out of the
         log); `beat` and `alive` as BEAT_SECONDS and ALIVE_SECONDS."""
         self.config, self.clubs, self.clock = config, clubs, clock
+        if clubs is None and self._postgres is None:
+            raise ValueError("a host without a list of clubs runs a PostgreSQL database's")
         self.beat, self.alive = beat, alive
         self.id = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         """This host among those that share the database's clubs."""
@@ -217,7 +223,7 @@ class Host:
         """Say this host is alive; start the clubs that are its share now, stop those that
         were removed or are another host's share now. Returns, for each club it starts, an
         event set once it was tried (it may be tried again later)."""
-        listed = self._listed = {club.id: club for club in await self.clubs()}
+        listed = self._listed = {club.id: club for club in await self._look()}
         wanted = listed
         if self._claims is not None:
             mine = share(listed, await self._claims.beat(self.id, self.alive))
@@ -248,6 +254,12 @@ class Host:
                 self._starting[number] = task
                 task.add_done_callback(self._started)
         return tried
+
+    async def _look(self) -> list[Hosted]:
+        if self.clubs is not None:
+            return await self.clubs()
+        return [Hosted(c.id, c.name, c.token, self.config.database)
+                for c in await self._claims.clubs()]
 
     def _arrived(self, club: int) -> None:
         runtime = self.running.get(club)

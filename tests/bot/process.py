@@ -10,6 +10,7 @@ import json
 import os
 import random
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -18,6 +19,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
+
+import aiohttp
+from aiohttp import web
 
 from bot.demo.fakeapi import FakeTelegram, User
 from core.season import season_from_data
@@ -210,3 +214,51 @@ async def run_cycles(tg: FakeTelegram, db: Path, *, cycles: int, rng: random.Ran
                        sum(1 for key in expected & stored if counts[key] == 0),
                        sum(max(0, c - 1) for c in counts.values()), int(owed[0][0]),
                        time.monotonic() - started)
+
+
+class Proxy:
+    """A reverse proxy before the hosts, as docs/deploy.md's Caddy is: each request to a host
+    picked at random, to another one when that one does not answer. It knows not which host
+    runs which club."""
+
+    def __init__(self, ports: list[int]) -> None:
+        self.ports = ports
+        self.url = ""
+        self._runner: web.AppRunner | None = None
+        self._session: aiohttp.ClientSession | None = None
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_route("*", "/{tail:.*}", self._pass)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, "127.0.0.1", 0).start()
+        self.url = f"http://127.0.0.1:{self._runner.addresses[0][1]}"
+        self._session = aiohttp.ClientSession()
+
+    async def stop(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _pass(self, request: web.Request) -> web.Response:
+        assert self._session is not None
+        body = await request.read()
+        headers = {k: v for k, v in request.headers.items()
+                   if k.lower() in ("content-type", "x-telegram-bot-api-secret-token")}
+        for port in random.sample(self.ports, len(self.ports)):
+            try:
+                async with self._session.request(
+                        request.method, f"http://127.0.0.1:{port}{request.path_qs}",
+                        data=body, headers=headers) as answer:
+                    return web.Response(status=answer.status, body=await answer.read())
+            except aiohttp.ClientConnectionError:
+                continue  # a host that is not there (killed, or not yet up): the next
+        return web.Response(status=502)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
