@@ -1,6 +1,6 @@
 """The whole store as one file (`keizer-club/1`): the season file, plus what a season file
 cannot hold: rounds planned beyond the next, every sign-off with its note and send time,
-the sign-ons of flexible members, who asked for reminders in private,
+the sign-ons of flexible members, who asked for reminders in private, the pairs kept apart,
 deadlines and states, the arbiter's fixes, report and confirmation details, Telegram links,
 the club's settings and its arbiters. Export then import gives the same store.
 
@@ -55,6 +55,10 @@ async def _everything(conn: Connection) -> dict[str, Any]:
     data["reminded"] = [r["code"] for r in await _all(
         conn, "SELECT code FROM player WHERE season_id = ? AND remind = 1 ORDER BY position",
         (sid,))]
+    data["apart"] = [[r["one"], r["other"]] for r in await _all(
+        conn, "SELECT p.code AS one, o.code AS other FROM apart a JOIN player p ON p.id = "
+        "a.player_id JOIN player o ON o.id = a.other_id WHERE p.season_id = ? "
+        "ORDER BY p.position, o.position", (sid,))]
     rounds = []
     for rnd in await _all(conn, "SELECT * FROM round WHERE season_id = ? ORDER BY number",
                           (sid,)):
@@ -103,6 +107,9 @@ async def import_club(db: Database, text: str, *, replace: bool = False,
                                (telegram_id, _id(ids, code)))
         for code in data.get("reminded", []):
             await conn.execute("UPDATE player SET remind = 1 WHERE id = ?", (_id(ids, code),))
+        for pair in data.get("apart", []):
+            await conn.execute("INSERT INTO apart (player_id, other_id) VALUES (?, ?)",
+                               tuple(sorted(_id(ids, code) for code in pair)))
         for entry in data.get("rounds", []):
             await _round(conn, sid, ids, entry)
         await audit.record(conn, actor=actor, action="import.club", entity="season",

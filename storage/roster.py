@@ -132,6 +132,40 @@ async def reminded(db: Database, number: int) -> list[Member]:
         return [_member(r) for r in await cur.fetchall()]
 
 
+async def apart(db: Database) -> frozenset[frozenset[str]]:
+    """The pairs of the active season's members the arbiter keeps apart, by code."""
+    conn = db.conn
+    async with conn.execute(
+            "SELECT p.code AS one, o.code AS other FROM apart a JOIN player p ON p.id = "
+            "a.player_id JOIN player o ON o.id = a.other_id WHERE p.season_id = ?",
+            (await season_id(conn),)) as cur:
+        return frozenset(frozenset((r["one"], r["other"])) for r in await cur.fetchall())
+
+
+async def keep_apart(db: Database, one: str, other: str, on: bool, *,
+                     actor: int | None) -> bool:
+    """The two members never meet in a pairing that can keep them apart (or may meet again,
+    not `on`); False when that was so already."""
+    async with db.transaction() as conn:
+        sid = await season_id(conn)
+        first, second = sorted([await player_id(conn, sid, one),
+                                await player_id(conn, sid, other)])
+        async with conn.execute("SELECT count(*) FROM apart WHERE player_id = ? AND "
+                                "other_id = ?", (first, second)) as cur:
+            row = await cur.fetchone()
+        if bool(row and row[0]) == on:
+            return False
+        if on:
+            await conn.execute("INSERT INTO apart (player_id, other_id) VALUES (?, ?)",
+                               (first, second))
+        else:
+            await conn.execute("DELETE FROM apart WHERE player_id = ? AND other_id = ?",
+                               (first, second))
+        await audit.record(conn, actor=actor, action="player.apart", entity="player",
+                           entity_id=f"{one} {other}", new=on)
+    return True
+
+
 async def withdraw(db: Database, code: str, *, last_round: int, actor: int | None) -> None:
     """A member stops: `last_round` is the last round he took part in. One who never took
     part (nothing played, nothing signed off) is simply removed."""

@@ -453,6 +453,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         seen_at TIMESTAMPTZ NOT NULL
     );
     """),),
+    # 18: pairs of the season's players the arbiter keeps apart (a parent and child,
+    # partners): every pairing keeps them apart where any pairing can.
+    ("""
+    CREATE TABLE apart (
+        id INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+        other_id INTEGER NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+        CHECK (player_id < other_id),
+        UNIQUE (player_id, other_id)
+    );
+    """, _owned("apart"), _bumps_version("apart")),
 )
 
 VERSION = len(MIGRATIONS)

@@ -88,7 +88,8 @@ async def import_season(db: Database, season: Season, *, replace: bool = False,
 
 async def start_next(db: Database, season: Season, *, actor: int | None) -> int:
     """The next season becomes the active one; the one before stays, read-only, and its
-    members keep their Telegram links and reminder choice in the new one."""
+    members keep their Telegram links, reminder choice and the pairs kept apart in the new
+    one."""
     async with db.transaction() as conn:
         before = await season_id(conn)
         await conn.execute("UPDATE season SET active = 0 WHERE id = ?", (before,))
@@ -98,8 +99,24 @@ async def start_next(db: Database, season: Season, *, actor: int | None) -> int:
                 f"UPDATE player SET {column} = (SELECT o.{column} FROM player o WHERE "
                 "o.season_id = ? AND o.code = player.code) WHERE season_id = ? AND code IN "
                 "(SELECT code FROM player WHERE season_id = ?)", (before, sid, before))
+        await _keep_apart_again(conn, before, sid)
         await checked(db)
     return sid
+
+
+async def _keep_apart_again(conn: Connection, before: int, sid: int) -> None:
+    """The pairs kept apart in season `before` whose two members play on in season `sid`."""
+    async with conn.execute(
+            "SELECT p.code AS one, o.code AS other FROM apart a JOIN player p ON p.id = "
+            "a.player_id JOIN player o ON o.id = a.other_id WHERE p.season_id = ?",
+            (before,)) as cur:
+        pairs = await cur.fetchall()
+    async with conn.execute("SELECT id, code FROM player WHERE season_id = ?", (sid,)) as cur:
+        ids = {row["code"]: row["id"] for row in await cur.fetchall()}
+    for row in pairs:
+        if row["one"] in ids and row["other"] in ids:
+            await conn.execute("INSERT INTO apart (player_id, other_id) VALUES (?, ?)",
+                               tuple(sorted((ids[row["one"]], ids[row["other"]]))))
 
 
 async def previous_season(db: Database) -> Season | None:

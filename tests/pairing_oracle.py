@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from core.pairing import PairingRequest, Rule
+from core.pairing import PairingRequest, Rule, Tier
 from core.rules import Colour
 
 W, B = Colour.WHITE, Colour.BLACK
@@ -19,6 +19,8 @@ def board_breaks(request: PairingRequest, white: str, black: str) -> list[tuple[
     rules, now, pos = request.rules, request.round, place(request)
     games = [m for m in request.meetings if {m.white, m.black} == {white, black}]
     out: list[tuple[Rule, tuple]] = []
+    if frozenset((white, black)) in request.apart:
+        out.append((Rule.KEPT_APART, (white, black)))
     if rules.max_meetings is not None and len(games) + 1 > rules.max_meetings:
         out.append((Rule.MAX_MEETINGS, (white, black)))
     period = rules.period_of(now)
@@ -84,8 +86,9 @@ def best_board(request: PairingRequest, a: str, b: str) -> tuple[str, str]:
     run (a rematch's reversal gives way first), then preference."""
     def key(wb: tuple[str, str]) -> tuple[int, int, int]:
         broken = board_breaks(request, *wb)
-        colour = sum(r.tier == 2 for r, _ in broken)
-        hard = sum(r.tier == 2 and r is not Rule.REMATCH_REVERSES_COLOURS for r, _ in broken)
+        colour = sum(r.tier is Tier.COLOUR for r, _ in broken)
+        hard = sum(r.tier is Tier.COLOUR and r is not Rule.REMATCH_REVERSES_COLOURS
+                   for r, _ in broken)
         return colour, hard, against_preference(request, *wb)
     return min([(a, b), (b, a)], key=key)
 
@@ -93,7 +96,7 @@ def best_board(request: PairingRequest, a: str, b: str) -> tuple[str, str]:
 def cost(request: PairingRequest, boards: list[tuple[str, str]], bye: str | None):
     """(violations per tier, sum of squared distances, preference) of a pairing."""
     pos = place(request)
-    tiers = [0] * 5
+    tiers = [0] * len(Tier)
     pref = 0
     for white, black in boards:
         for rule, _ in board_breaks(request, white, black):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from bot.language import texts
 from bot.language.formatting import show_date
 from bot.notices import owe_to_arbiters
-from bot.services import Services, deadline_for, round_start, schedule
+from bot.services import Services, deadline_for, open_round, round_start, schedule
 from core.next_season import next_season as following
 from core.rounds import RoundState
 from core.season import Season, season_from_data, season_to_data
@@ -211,6 +211,32 @@ async def set_arbiter(services: Services, telegram_id: int, *, on: bool, actor: 
 async def settings(services: Services) -> tuple[ClubSettings, object]:
     """The club's settings, and its rules as the season file states them."""
     return await club.settings(services.db), (await load_season(services.db)).rules_source
+
+
+async def apart(services: Services) -> list[tuple[str, str]]:
+    """The pairs of members the arbiter keeps apart, by name, in the members' order."""
+    place = {m.code: (k, m.name) for k, m in enumerate(await roster.members(services.db))}
+    pairs = [sorted((place[code] for code in pair), key=lambda p: p[0])
+             for pair in await roster.apart(services.db)]
+    return [(one[1], other[1]) for one, other in sorted(pairs)]
+
+
+@dataclass(frozen=True, slots=True)
+class KeptApart:
+    changed: bool
+    """False when it was so already."""
+    drafted: int | None
+    """The round whose draft was made before (it stays as it is until paired again)."""
+
+
+async def keep_apart(services: Services, one: str, other: str, on: bool, *,
+                     actor: int) -> KeptApart:
+    """Two members never meet where a pairing can keep them apart (or, not `on`, may meet
+    again)."""
+    changed = await roster.keep_apart(services.db, one, other, on, actor=actor)
+    upcoming = await open_round(services)
+    waiting = upcoming is not None and upcoming.state is RoundState.DRAFTED
+    return KeptApart(changed, upcoming.number if changed and waiting and upcoming else None)
 
 
 async def change_settings(services: Services, *, actor: int,

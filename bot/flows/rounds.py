@@ -61,7 +61,7 @@ async def draft(services: Services, number: int, *, actor: int | None) -> Draft:
         kept, dropped = fitting_fixes(await rounds.fixes(db, number), present_in(season, number))
         if dropped != NO_FIXES:
             await rounds.set_fixes(db, number, kept, actor=actor)
-        request = request_for_round(season, number, kept)
+        request = request_for_round(season, number, kept, await roster.apart(db))
         # numpy and rustworkx load at the first pairing, not at every start of the bot.
         from core.pairing.engine import pair
 
@@ -345,7 +345,8 @@ async def absent_at_board(services: Services, code: str, *, actor: int) -> Night
         if stored.results[k] is not None:
             raise InputStoreError(StoreProblem.RESULT_IN, board=board.number, round=number)
         opponent = board.black if board.white == code else board.white
-        found = await _partner(season, number, opponent, _free(stored, without=board.number))
+        found = await _partner(season, await roster.apart(db), number, opponent,
+                               _free(stored, without=board.number))
         await attendance.sign_off(db, number, code, AbsenceReason.NO_NOTICE,
                                   sent_at=services.clock(), actor=actor, correction=True)
         if found is None:
@@ -371,7 +372,8 @@ async def arrived(services: Services, code: str, *, actor: int) -> NightChange:
             raise InputStoreError(StoreProblem.HAS_BYE, player=code, round=number)
         if any(code in (b.white, b.black) for b in stored.boards):
             raise InputStoreError(StoreProblem.ALREADY_PLAYING, player=code, round=number)
-        found = await _partner(season, number, code, _free(stored, without=None))
+        found = await _partner(season, await roster.apart(db), number, code,
+                               _free(stored, without=None))
         if found is None and stored.bye is None \
                 and await attendance.lost_bye(db, number, code):
             # Marked absent while he had the bye, and nobody plays him now: he has it back.
@@ -411,13 +413,13 @@ def _free(stored: rounds.StoredPairing, *, without: int | None) -> list[tuple[st
     return free
 
 
-async def _partner(season: Season, number: int, player: str,
+async def _partner(season: Season, apart: frozenset[frozenset[str]], number: int, player: str,
                    free: list[tuple[str, int | None]]) -> tuple[str, int | None, Pairing] | None:
     """The first free player whom `player` may meet (the engine pairs the two by the
-    round's rules), with the board he leaves and their pairing."""
+    round's rules and the pairs kept `apart`), with the board he leaves and their pairing."""
     from core.pairing.engine import pair  # as in draft(): numpy loads at first use
 
-    request = request_for_round(before_pairing(season, number), number)
+    request = request_for_round(before_pairing(season, number), number, apart=apart)
     for other, left in free:
         paired = await asyncio.to_thread(
             pair, replace(request, present=frozenset({player, other}), fixes=NO_FIXES))

@@ -237,6 +237,8 @@ PAIRING_ALL_RULES_KEPT = "Alle regels van het reglement zijn gehaald."
 PAIRING_BROKEN_TITLE = "Niet alle regels konden worden gehaald:"
 
 BROKEN_RULES: Mapping[Rule, str] = {
+    Rule.KEPT_APART: "{a} en {b} spelen tegen elkaar, hoewel ze nooit tegen elkaar zouden "
+                     "spelen: geen indeling houdt ze uit elkaar",
     Rule.MAX_MEETINGS: "{a} en {b} spelen voor de {meeting}e keer dit seizoen "
                        "(maximaal {limit})",
     Rule.PER_PERIOD: "{a} en {b} treffen elkaar voor de {meeting}e keer in periode {period} "
@@ -765,8 +767,22 @@ INSTELLINGEN_USAGE = ("<code>/instellingen start 20:00</code>, <code>deadline 12
                       "<code>herinnering 1440</code> (minuten voor de start), "
                       "<code>web openbaar|leden|uit</code>, <code>plaats Sliedrecht</code>, "
                       "<code>ratinglijst klassiek|rapid|snel</code>, <code>taal nl|en</code>, "
-                      "<code>reglement drie-cycli</code> of <code>regel notice_cap 8</code>.")
+                      "<code>reglement drie-cycli</code>, <code>regel notice_cap 8</code>, "
+                      "<code>nooit Anna Bos en Hugo de Boer</code> (nooit tegen elkaar "
+                      "ingedeeld) of <code>nooit weg Anna Bos en Hugo de Boer</code>.")
 INSTELLINGEN_DONE = "Opgeslagen."
+APART_SET = ("{a} en {b} worden niet meer tegen elkaar ingedeeld, zolang een indeling dat "
+             "toelaat.")
+APART_ALREADY = "{a} en {b} werden al niet tegen elkaar ingedeeld."
+APART_REMOVED = "{a} en {b} kunnen weer tegen elkaar ingedeeld worden."
+APART_NOT_SET = "{a} en {b} konden al tegen elkaar ingedeeld worden."
+APART_SAME = "Dat is twee keer {name}: noem twee verschillende spelers."
+APART_WHO = ("In '{text}' herken ik geen twee spelers. Schrijf de namen voluit, met 'en' "
+             "ertussen: <code>/instellingen nooit Anna Bos en Hugo de Boer</code>.")
+APART_LIST = "Nooit tegen elkaar: {pairs}."
+APART_DRAFT_WAITS = ("Het concept van ronde {round} was al gemaakt en blijft zo tot je "
+                     "<code>{command}</code> stuurt.")
+APART_PAIR = "{a} en {b}"
 RULES_PREVIEW = ("Nog niet opgeslagen. Met deze wijziging wordt de stand na ronde {round} anders: "
                  "{count} spelers op een andere plaats. {moves}\nKlopt dat? Stuur dan "
                  "<code>{command}</code>.")

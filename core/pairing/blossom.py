@@ -32,14 +32,18 @@ from core.pairing.evaluate import (
     IntArray,
     tier_weights,
 )
-from core.pairing.model import PairingRequest
+from core.pairing.model import PairingRequest, Tier
 from core.pairing.selection import Selection
 
 _PREFERENCE = 14   # colour preference per board + the bye's preference (<= 8000)
 _DISTANCE2 = 29    # at most 501 boards x 999^2
 _D2_SHIFT = TIE_WIDTH + _PREFERENCE
 _LOW = _D2_SHIFT + _DISTANCE2
-_TOP = _LOW + sum(TIER_WIDTHS)
+_PACKED = slice(int(Tier.MEETINGS), len(TIER_WIDTHS))
+"""The tiers the matching weighs. A board of a pair kept apart is none of its boards
+(`evaluate` leaves it out), so the first tier is 0 on every board it has; without it the
+packed cost fits rustworkx's 128-bit weights."""
+_TOP = _LOW + sum(TIER_WIDTHS[_PACKED])
 
 NEAREST = 6
 """Boards per player in the first matching: his cheapest ones."""
@@ -260,9 +264,9 @@ def _selection(table: EdgeTable, costs: Costs, matching: list[int] | None) -> Se
 def _weights(fields: IntArray) -> list[tuple[int, int]]:
     """Maximum-weight form of the packed cost: (2^_TOP - cost), always positive. The fields
     are combined in numpy where they fit 64 bits; only the final join is Python integers."""
-    tiers = fields[:, :len(TIER_WIDTHS)]
+    tiers = fields[:, _PACKED]
     distance2, preference, tie = fields[:, -3], fields[:, -2], fields[:, -1]
-    high = tiers @ np.array(tier_weights(), dtype=np.int64)
+    high = tiers @ np.array(tier_weights()[_PACKED], dtype=np.int64)
     low = (preference << TIE_WIDTH) | tie
     top = 1 << _TOP
     return [top - ((h << _LOW) | (d << _D2_SHIFT) | lo)

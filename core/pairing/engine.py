@@ -28,13 +28,16 @@ def pair(request: PairingRequest, engine: Engine = Engine.BLOSSOM) -> Pairing:
     """The best pairing of the round. When the rules cannot all be kept it breaks the fewest
     and least important and names them; it fails only when the arbiter's fixes allow no
     pairing at all (PairingImpossibleError)."""
-    if engine is Engine.CPSAT:
+    selection, optimal = None, True
+    if engine is Engine.BLOSSOM:
+        table, selection, timings = _blossom(request)
+    if selection is None and (engine is Engine.CPSAT or _apart_here(request)):
+        # No pairing keeps every pair apart (or CP-SAT was asked for): CP-SAT, which weighs
+        # the pairs kept apart as rules above all others, breaks the fewest of them.
         from core.pairing import cpsat  # OR-Tools loads pandas: 0.7 s, only when asked for
 
-        table, (selection, optimal), timings = _timed(request, None, cpsat.build, cpsat.solve)
-    else:
-        table, selection, timings = _blossom(request)
-        optimal = True
+        table, (selection, optimal), timings = _timed(request, None, cpsat.build, cpsat.solve,
+                                                      apart_allowed=True)
     if selection is None:
         raise PairingImpossibleError(f"no pairing of round {request.round} fits the fixes")
     return to_pairing(request, table, selection, optimal=optimal, engine=engine.value,
@@ -53,12 +56,18 @@ def _blossom(request: PairingRequest) -> tuple[EdgeTable, Selection | None, Timi
         within = outcome.within
 
 
+def _apart_here(request: PairingRequest) -> bool:
+    """Whether a pair kept apart is among those paired this round."""
+    playing = request.present - request.fixes.leave_out
+    return any(pair <= playing for pair in request.apart)
+
+
 def _timed(request: PairingRequest, within: int | None, build: Callable[[EdgeTable], _Model],
-           solve: Callable[[EdgeTable, _Model], _Outcome]) \
+           solve: Callable[[EdgeTable, _Model], _Outcome], *, apart_allowed: bool = False) \
         -> tuple[EdgeTable, _Outcome, Timings]:
     """One engine's three steps on the round's table, each timed."""
     start = time.perf_counter()
-    table = evaluate(request, within)
+    table = evaluate(request, within, apart_allowed=apart_allowed)
     evaluated = time.perf_counter()
     model = build(table)
     built = time.perf_counter()
@@ -81,4 +90,4 @@ def conflicting_tiers(request: PairingRequest) -> tuple[Tier, ...]:
     """Which families of rules cannot all be kept together this round (empty if all can)."""
     from core.pairing import cpsat  # see pair()
 
-    return cpsat.conflicting_families(evaluate(request))
+    return cpsat.conflicting_families(evaluate(request, apart_allowed=True))

@@ -31,9 +31,10 @@ MAX_PLAYERS = 1000
 """Bounds every total below, so the objective's fields never overflow into each other."""
 TIE_WIDTH = TIE_BITS + 9
 """Room for the tie-break's total over a round (at most 501 boards)."""
-TIER_WIDTHS = (9, 10, 12, 2, 9)
-"""Room for each tier's total over a round, in Tier order: meetings (<= 501 boards), period
-(2 rules per board), colour (5 per board), bye (at most 1), distance (1 per board)."""
+TIER_WIDTHS: tuple[int, ...] = (9, 9, 10, 12, 2, 9)
+"""Room for each tier's total over a round, in Tier order: kept apart and meetings (<= 501
+boards each), period (2 rules per board), colour (5 per board), bye (at most 1), distance
+(1 per board)."""
 
 
 def tier_weights() -> tuple[int, ...]:
@@ -63,10 +64,10 @@ class EdgeTable:
     """Edge endpoints, i placed above j."""
     i_white: BoolArray
     allowed: BoolArray
-    """False where the arbiter's fixes rule the board out."""
+    """False where the arbiter's fixes rule the board out, or he keeps its players apart."""
     counts: Mapping[str, IntArray]
-    """Per edge: `max_meetings`, `per_period`, `min_rounds_between`, `max_rank_distance` and
-    the colour parts of COLOUR_PARTS."""
+    """Per edge: `kept_apart`, `max_meetings`, `per_period`, `min_rounds_between`,
+    `max_rank_distance` and the colour parts of COLOUR_PARTS."""
     tiers: IntArray
     """Per edge, broken rules per tier (columns in Tier order; the bye column is 0)."""
     distance2: IntArray
@@ -129,10 +130,13 @@ def _history(request: PairingRequest, index: dict[str, int], edges: int,
     return met, met_period, last, upper_white
 
 
-def evaluate(request: PairingRequest, within: int | None = None) -> EdgeTable:
+def evaluate(request: PairingRequest, within: int | None = None, *,
+             apart_allowed: bool = False) -> EdgeTable:
     """Price every board of the round, or with `within` only those of players at most that
     many places apart (not with boards the arbiter fixed, which may be far); raises
-    InvalidInputError for unusable fixes."""
+    InvalidInputError for unusable fixes. The boards of pairs kept apart are left out, as the
+    arbiter's forbidden boards are, unless `apart_allowed`: then they cost a rule of the
+    first tier (for when no pairing keeps them apart)."""
     _check(request)
     rules, fixes = request.rules, request.fixes
     place = {pid: k + 1 for k, pid in enumerate(request.ranking)}
@@ -192,11 +196,16 @@ def evaluate(request: PairingRequest, within: int | None = None) -> EdgeTable:
         if forbidden is not None:
             allowed[forbidden] = False
 
+    kept_apart = _apart(request, index, within, len(i))
+    if not apart_allowed:
+        allowed &= kept_apart == 0
+
     def pick(a: IntArray, b: IntArray) -> IntArray:
         return np.where(i_white, a, b)
 
     distance = rank[j] - rank[i]
     counts = {
+        "kept_apart": kept_apart,
         "max_meetings": _over(met_ij + 1, rules.max_meetings),
         "per_period": _over(met_period_ij + 1, rules.per_period)
         * ~_top_exception(request, rank[i], rank[j]),
@@ -243,8 +252,22 @@ def evaluate(request: PairingRequest, within: int | None = None) -> EdgeTable:
 def _tiers(c: Mapping[str, IntArray]) -> IntArray:
     """The counts per tier, columns in Tier order (`EdgeTable.tiers`)."""
     colour = sum((c[p] for p in COLOUR_PARTS), np.zeros_like(c["max_meetings"]))
-    return np.stack([c["max_meetings"], c["per_period"] + c["min_rounds_between"], colour,
+    return np.stack([c["kept_apart"], c["max_meetings"],
+                     c["per_period"] + c["min_rounds_between"], colour,
                      np.zeros_like(colour), c["max_rank_distance"]], axis=1)
+
+
+def _apart(request: PairingRequest, index: dict[str, int], within: int | None,
+           edges: int) -> IntArray:
+    """Per edge, 1 where the arbiter keeps its two players apart."""
+    out = np.zeros(edges, dtype=np.int64)
+    for pair in request.apart:
+        if len(pair) == 2 and pair <= index.keys():
+            first, second = (index[pid] for pid in pair)
+            k = edge_index(len(index), first, second, within)
+            if k is not None:
+                out[k] = 1
+    return out
 
 
 def _boards(n: int, within: int | None) -> tuple[IntArray, IntArray]:

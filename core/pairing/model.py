@@ -15,8 +15,10 @@ class PairingImpossibleError(KeizerError):
 
 
 class Rule(StrEnum):
-    """The hard rules of rules.md section 5, named as their parameters (`bye` for the bye)."""
+    """The hard rules of rules.md section 5, named as their parameters (`bye` for the bye),
+    and the arbiter's own: the pairs he keeps apart all season."""
 
+    KEPT_APART = "kept_apart"
     MAX_MEETINGS = "max_meetings"
     PER_PERIOD = "per_period"
     MIN_ROUNDS_BETWEEN = "min_rounds_between"
@@ -35,14 +37,16 @@ class Tier(IntEnum):
     """Importance, high to low: a pairing never breaks one more rule of a tier to spare any
     number of breaks of the tiers below it."""
 
-    MEETINGS = 0
-    PERIOD = 1
-    COLOUR = 2
-    BYE = 3
-    DISTANCE = 4
+    APART = 0
+    MEETINGS = 1
+    PERIOD = 2
+    COLOUR = 3
+    BYE = 4
+    DISTANCE = 5
 
 
 _TIERS: Mapping[Rule, Tier] = {
+    Rule.KEPT_APART: Tier.APART,
     Rule.MAX_MEETINGS: Tier.MEETINGS,
     Rule.PER_PERIOD: Tier.PERIOD,
     Rule.MIN_ROUNDS_BETWEEN: Tier.PERIOD,
@@ -92,6 +96,9 @@ class PairingRequest:
     byes: Mapping[str, int] = field(default_factory=dict)
     """Byes each player has had."""
     fixes: Fixes = Fixes()
+    apart: frozenset[frozenset[str]] = frozenset()
+    """Pairs the arbiter keeps apart all season (parents and children, partners): broken only
+    where no pairing can keep them, before any rule of the club's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +124,7 @@ class BrokenRule:
         """A short English explanation (the JSON output's `detail`)."""
         f = self.facts
         return {
+            Rule.KEPT_APART: "kept apart by the arbiter",
             Rule.MAX_MEETINGS: f"meeting {f.get('meeting')} in the season (max {f.get('limit')})",
             Rule.PER_PERIOD: f"meeting {f.get('meeting')} in period {f.get('period')} "
                              f"(max {f.get('limit')})",

@@ -68,10 +68,11 @@ def before_pairing(season: Season, round_no: int) -> Season:
                                    Round(round_no, waiting.date, (), absent)))
 
 
-def request_for_round(season: Season, round_no: int,
-                      fixes: Fixes = NO_FIXES) -> PairingRequest:
+def request_for_round(season: Season, round_no: int, fixes: Fixes = NO_FIXES,
+                      apart: frozenset[frozenset[str]] = frozenset()) -> PairingRequest:
     """Round `round_no` must be the round after the last one, or the last round when it lists
-    only who is absent (waiting to be paired)."""
+    only who is absent (waiting to be paired). `apart`: the pairs the arbiter keeps apart
+    all season."""
     problems = Problems()
     waiting = season.rounds and not season.rounds[-1].is_paired
     expected = len(season.rounds) if waiting else len(season.rounds) + 1
@@ -95,4 +96,5 @@ def request_for_round(season: Season, round_no: int,
     return PairingRequest(
         round=round_no, ranking=pairing_ranking(season, round_no), present=present,
         rules=season.rules, meetings=tuple(meetings),
-        colours={pid: tuple(c) for pid, c in colours.items()}, byes=byes, fixes=fixes)
+        colours={pid: tuple(c) for pid, c in colours.items()}, byes=byes, fixes=fixes,
+        apart=apart)

@@ -70,6 +70,8 @@ def _broken_on_board(request: PairingRequest, table: EdgeTable, e: int, white: s
     pair = (white, black)
     out: list[BrokenRule] = []
     met = int(ctx["met"][e])
+    if c["kept_apart"][e]:
+        out.append(BrokenRule(Rule.KEPT_APART, pair))
     if c["max_meetings"][e]:
         out.append(BrokenRule(Rule.MAX_MEETINGS, pair,
                               {"meeting": met + 1, "limit": rules.max_meetings or 0}))

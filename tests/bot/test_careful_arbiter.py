@@ -14,6 +14,7 @@ from storage.errors import StoreProblem
 from tests.bot.conftest import (
     ARBITER,
     GROUP,
+    MEMBERS,
     asks_to_confirm,
     boards,
     fits,
@@ -277,3 +278,41 @@ async def test_a_linked_account_asking_for_another_name_is_flagged(bot, members)
                                after=mark)
     assert says("IK_MEMBER_LINKED", name="Bram de Boer") in ask.text
     assert says("IK_ACCOUNT_LINKED", name="Anna Visser") in ask.text
+
+
+async def test_two_members_kept_apart_are_not_paired_and_the_arbiter_can_let_them_meet(
+        bot, members):
+    """Issue 36: `/instellingen nooit A en B` (a parent and child): paired again, the draft
+    keeps them apart, breaking no rule; `/instellingen` lists them; the club file keeps them;
+    `nooit weg` lets them meet again."""
+    await set_up_club(bot, members, rounds=1)
+    draft = await pass_deadline(bot, 1)
+    a, b = boards(draft.text)[0]
+    answer = await bot.ask(ARBITER, f"/instellingen nooit {a} en {b}")
+    assert answer.text == says("APART_SET", a=a, b=b) + "\n" + says(
+        "APART_DRAFT_WAITS", round=1, command="/indeling opnieuw")
+    again = await bot.ask(ARBITER, f"/instellingen nooit {a}, {b}")
+    assert again.text == says("APART_ALREADY", a=a, b=b)
+    shown = await bot.ask(ARBITER, "/instellingen")
+    first, second = sorted((a, b), key=MEMBERS.index)  # in the members' order
+    assert fits(shown.text, "APART_LIST", pairs=says("APART_PAIR", a=first, b=second))
+    repaired = await bot.ask(ARBITER, "/indeling opnieuw")
+    paired = [set(board) for board in boards(repaired.text)]
+    assert {a, b} not in paired and len(paired) == 3
+    assert not fits(repaired.text, "PAIRING_BROKEN_TITLE")
+    from storage.club_file import export_club
+
+    assert len(json.loads(await export_club(bot.app.bot_data.db))["apart"]) == 1
+    undone = await bot.ask(ARBITER, f"/instellingen nooit weg {b} en {a}")
+    assert undone.text == says("APART_REMOVED", a=b, b=a) + "\n" + says(
+        "APART_DRAFT_WAITS", round=1, command="/indeling opnieuw")
+    assert {a, b} in [set(board) for board in
+                      boards((await bot.ask(ARBITER, "/indeling opnieuw")).text)]
+    # The same typed in English, by an arbiter whose Telegram speaks it.
+    english = User(ARBITER.id, "Wim", "Leider", language_code="en")
+    typed = await bot.ask(english, f"/settings never {a} and {b}")
+    assert typed.text == said(Text("APART_SET", {"a": a, "b": b}), "en") + "\n" + said(
+        Text("APART_DRAFT_WAITS", {"round": 1, "command": "/pairing again"}), "en")
+    assert (await bot.ask(english, f"/settings never remove {a} and {b}")).text.startswith(
+        said(Text("APART_REMOVED", {"a": a, "b": b}), "en"))
+

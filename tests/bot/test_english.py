@@ -168,7 +168,7 @@ async def test_every_refusal_in_english_for_an_english_speaker(bot, members, who
     """The refusals of the Dutch catalogue test, sent by members and an arbiter whose
     Telegram speaks English: each answered in English, nothing stored."""
     await set_up_club(bot, members, rounds=3)
-    before = await stored_rows(bot.app.bot_data.db, ("round", "signoff", "player", "club"))
+    before = await stored_rows(bot.app.bot_data.db, ("round", "signoff", "player", "club", "apart"))
     english = User(ARBITER.id, "Wim", "Leider", language_code="en") if who == "arbiter" \
         else User(members[1].id, "Bram", "de Boer", language_code="en")
     answer = await bot.ask(english, text)
@@ -178,7 +178,7 @@ async def test_every_refusal_in_english_for_an_english_speaker(bot, members, who
                    r"Onbekend Iemand|KEIZER_\w+", "", answer.text)
     assert shown.strip() and not DUTCH_WORDS.search(shown), answer.text
     assert not re.search(r"\bp\d+\b|\[\d*\]|\b(rules|rounds|players)\.", answer.text)
-    assert await stored_rows(bot.app.bot_data.db, ("round", "signoff", "player", "club")) \
+    assert await stored_rows(bot.app.bot_data.db, ("round", "signoff", "player", "club", "apart")) \
         == before
 
 

@@ -29,6 +29,8 @@ async def test_the_next_season_is_shown_then_begun(bot, members):
                 confirm="/seizoen nieuw bevestig")
     assert "Femke Kok" in shown.text
     assert (await bot.ask(members[0], "/stand")).text == final.text  # nothing changed yet
+    await bot.ask(ARBITER, "/instellingen nooit Anna Visser en Bram de Boer")
+    await bot.ask(ARBITER, "/instellingen nooit Anna Visser en Femke Kok")
     begun = await bot.ask(ARBITER, "/seizoen nieuw bevestig")
     assert begun.text == says("SEIZOEN_STARTED", name="2027-2028", players=5)
     # Issue 22: the same confirmation again begins no second season (a season without
@@ -42,6 +44,10 @@ async def test_the_next_season_is_shown_then_begun(bot, members):
     assert (await bot.ask(members[0], "/stand")).text == texts.STAND_EMPTY
     mine = await bot.ask(members[0], "/mijn")
     assert mine.text != texts.NOT_LINKED  # still linked in the new season
+    # Issue 36: the pairs kept apart stay apart, those of a member who left go with him.
+    settings = (await bot.ask(ARBITER, "/instellingen")).text
+    assert fits(settings, "APART_LIST", pairs=says("APART_PAIR", a="Anna Visser",
+                                                   b="Bram de Boer"))
     planned = await bot.ask(ARBITER, "/ronde nieuw 7-1-2027")
     assert fits(planned.text, "RONDE_ADDED", round=1, date=Dated(dt.date(2027, 1, 7)))
     # The old season's files, for the club's site and the rating administration.

@@ -82,6 +82,13 @@ REFUSALS = [
      "regel ties: ongeldige waarde &#x27;munt&#x27; (verwacht: previous | rating)."),
     ("arbiter", "/export pdf", Text("EXPORT_UNKNOWN")),
     ("arbiter", "/instellingen web geheim", Text("INSTELLINGEN_USAGE")),
+    ("arbiter", "/instellingen nooit Anna Visser en Anna Visser",
+     Text("APART_SAME", {"name": "Anna Visser"})),
+    ("arbiter", "/instellingen nooit Anna Visser en Onbekend Iemand",
+     Text("WHO_UNKNOWN", {"name": "Onbekend Iemand"})),
+    ("arbiter", "/instellingen nooit Anna Onbekend", Text("APART_WHO", {"text": "Anna Onbekend"})),
+    ("arbiter", "/instellingen nooit weg Anna Visser en Bram de Boer",
+     Text("APART_NOT_SET", {"a": "Anna Visser", "b": "Bram de Boer"})),
     ("arbiter", "/export vorig", Text("PREVIOUS_NONE")),
     ("arbiter", "/export trf", Text("TRF_NONE")),
 ]
@@ -109,7 +116,8 @@ async def test_a_refusal_in_plain_dutch_and_nothing_stored(bot, members, who, te
 
 async def _stored(bot) -> list:
     return await stored_rows(bot.app.bot_data.db,
-                             ("round", "signoff", "player", "club", "arbiter", "season"))
+                             ("round", "signoff", "player", "club", "arbiter", "season",
+                              "apart"))
 
 
 async def test_every_store_refusal_reads_as_dutch(bot):

@@ -286,3 +286,35 @@ def test_broken_rules_come_in_importance_order():
     req = small_club_end_of_period(2)
     tiers = [r.rule.tier for r in pair(req).broken]
     assert tiers == sorted(tiers)
+
+
+def _apart(*pairs_: str) -> frozenset[frozenset[str]]:
+    return frozenset(frozenset(p) for p in pairs_)
+
+
+@pytest.mark.parametrize("engine", list(Engine))
+def test_a_pair_kept_apart_does_not_meet_and_nothing_is_said_when_it_could_be_kept(engine):
+    """Issue 36: a parent and child (a, b) never meet while a pairing can keep them apart,
+    whatever it costs in the club's own rules; a pair with someone absent changes nothing."""
+    p = pair(request(apart=_apart("ab", "cz")), engine)
+    assert frozenset("ab") not in pairs(p) and p.broken == ()
+    assert pair(request(apart=_apart("az")), engine).boards == pair(request(), engine).boards
+    # Kept apart before the club's rules: here the rematch rule gives way.
+    met = request("abcd", round_no=3, apart=_apart("ab"),
+                  meetings=(Meeting(1, "a", "c"), Meeting(2, "a", "d")),
+                  rules={"preset": "sliedrecht", **NONE, "max_meetings": 1})
+    kept = pair(met, engine)
+    assert frozenset("ab") not in pairs(kept)
+    assert [r.rule for r in kept.broken] == [Rule.MAX_MEETINGS]
+
+
+@pytest.mark.parametrize("engine", list(Engine))
+def test_a_pair_kept_apart_meets_only_where_no_pairing_keeps_them_and_it_is_said(engine):
+    """Two players left, kept apart: they play (a round is always paired) and the report
+    says the arbiter's wish was broken; one kept apart from all three others meets one."""
+    p = pair(request("ab", apart=_apart("ab")), engine)
+    assert pairs(p) == [frozenset("ab")]
+    assert [(r.rule, frozenset(r.players)) for r in p.broken] == \
+        [(Rule.KEPT_APART, frozenset("ab"))]
+    lonely = pair(request("abcd", apart=_apart("ab", "ac", "ad")), engine)
+    assert [r.rule for r in lonely.broken] == [Rule.KEPT_APART]

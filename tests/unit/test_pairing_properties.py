@@ -44,7 +44,11 @@ def requests(draw: st.DrawFn, *, min_players: int = 2, max_players: int = 150,
                            and rng.random() < 0.05 else 1)
                     for k in range(count))
     season = simulate(rng, rules=preset, players=members, rounds=played + 1, pair_last=False)
-    return request_for_round(season, played + 1)
+    # Now and then pairs the arbiter keeps apart (a parent and child, partners), some of them
+    # absent this round.
+    apart = frozenset(frozenset(rng.sample([p.id for p in members], 2))
+                      for _ in range(draw(st.integers(0, 3)))) if count > 1 else frozenset()
+    return request_for_round(season, played + 1, apart=apart)
 
 
 def placed(pairing):

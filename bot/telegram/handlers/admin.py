@@ -26,6 +26,7 @@ from bot.telegram.handlers.common import (
     find_member,
     number,
     spelled,
+    two_members,
     typed_in_english,
 )
 from core.errors import InvalidInputError
@@ -193,9 +194,11 @@ async def instellingen(update: Update, context: Context) -> Answer:
             city=esc(settings.city) or texts.CITY_NONE,
             rating_list=texts.RATING_LIST_NAMES[settings.rating_list],
             language=texts.LANGUAGE_NAMES[settings.language],
-            rules=texts.rules_in_words(rules)))
+            rules=texts.rules_in_words(rules)) + _apart_list(await admin.apart(context.services)))
     if args[0].lower() in ("reglement", "regel"):
         return await _change_rules(update, context, args)
+    if args[0].lower() == "nooit" and len(args) > 1:
+        return await _apart(update, context, args[1:])
     name = args[0].lower()
     change: dict[str, object] = {}
     if name == "start" and len(args) == 2:
@@ -225,6 +228,31 @@ async def instellingen(update: Update, context: Context) -> Answer:
     return Answer("\n".join([texts.INSTELLINGEN_DONE] + [
         texts.DEADLINE_MOVED.format(round=r.round, deadline=show_moment(r.deadline, zone))
         for r in moved]))
+
+
+def _apart_list(pairs: list[tuple[str, str]]) -> str:
+    return "\n" + texts.APART_LIST.format(pairs="; ".join(
+        texts.APART_PAIR.format(a=esc(a), b=esc(b)) for a, b in pairs)) if pairs else ""
+
+
+async def _apart(update: Update, context: Context, words: list[str]) -> Answer:
+    """`nooit A en B`: two members (a parent and child, partners) are never paired against
+    each other where a pairing can keep them apart; `nooit weg A en B` lets them meet."""
+    on = words[0].lower() != "weg"
+    words = " ".join(words if on else words[1:]).replace(",", " , ").split()
+    if len(words) < 2:
+        return Answer(texts.INSTELLINGEN_USAGE)
+    a, b = await two_members(context, words, who=texts.APART_WHO)
+    if a.code == b.code:
+        return Answer(texts.APART_SAME.format(name=esc(a.name)))
+    kept = await admin.keep_apart(context.services, a.code, b.code, on, actor=actor(update))
+    said = {(True, True): texts.APART_SET, (True, False): texts.APART_ALREADY,
+            (False, True): texts.APART_REMOVED, (False, False): texts.APART_NOT_SET}
+    text = said[on, kept.changed].format(a=esc(a.name), b=esc(b.name))
+    if kept.drafted is not None:
+        text += "\n" + texts.APART_DRAFT_WAITS.format(
+            round=kept.drafted, command=esc(spelled(update, "indeling", "opnieuw")))
+    return Answer(text)
 
 
 async def _change_rules(update: Update, context: Context, args: list[str]) -> Answer:

@@ -212,6 +212,34 @@ async def find_member(context: Context, text: str) -> members.Member:
         name=esc(text), names=", ".join(esc(m.name) for m in found[:8])))
 
 
+async def two_members(context: Context, words: list[str], *, who: str,
+                      which: Callable[[members.Member, list[members.Member], str], Refused]
+                      | None = None) -> tuple[members.Member, members.Member]:
+    """Two members from `A en B`, `A, B` or `A B`: with a separator, its two sides; without,
+    the one way to split the words into two names that each fit one member. `who` refuses
+    words that name no two (its `{text}`); where one side fits one member and the other
+    several, `which` asks whom (else that side is refused as any unclear name is)."""
+    lowered = [w.lower() for w in words]
+    cut = next((k for k, w in enumerate(lowered) if w in (",", "en")), None)
+    if cut is not None:
+        sides = [" ".join(words[:cut]), " ".join(words[cut + 1:])]
+        left, right = [await members.matching(context.services, side) for side in sides]
+        if which is not None and ((len(left) == 1 and len(right) > 1)
+                                  or (len(right) == 1 and len(left) > 1)):
+            raise which(*((left[0], right, sides[1]) if len(left) == 1
+                          else (right[0], left, sides[0])))
+        return await find_member(context, sides[0]), await find_member(context, sides[1])
+    splits = []
+    for k in range(1, len(words)):
+        left = await members.matching(context.services, " ".join(words[:k]))
+        right = await members.matching(context.services, " ".join(words[k:]))
+        if len(left) == 1 and len(right) == 1:
+            splits.append((left[0], right[0]))
+    if len(splits) != 1:
+        raise Refused(who.format(text=esc(" ".join(words))))
+    return splits[0]
+
+
 def number(text: str) -> int | None:
     """A number as typed: ASCII digits only, short enough for the database."""
     return int(text) if dates.is_number(text) else None

@@ -22,6 +22,7 @@ from bot.telegram.handlers.common import (
     command,
     find_member,
     is_arbiter,
+    two_members,
 )
 
 
@@ -66,39 +67,13 @@ async def swap(update: Update, context: Context) -> Answer:
     words = " ".join((context.args or [])[1:]).replace(",", " , ").split()
     if upcoming is None or len(words) < 2:
         return Answer(texts.INDELING_USAGE)
-    a, b = await _two_members(context, words)
+    a, b = await two_members(context, words, who=texts.SWAP_WHO, which=_which)
+    if a.code == b.code:
+        raise Refused(texts.SWAP_SAME.format(name=esc(a.name)))
     made = await flows.swap(context.services, upcoming.number, a.code, b.code,
                             actor=actor(update))
     return Answer(texts.NO_DRAFT_YET if made is None else
                   await flows.draft_text(context.services, made, texts.INDELING_DRAFT_TITLE))
-
-
-async def _two_members(context: Context,
-                       words: list[str]) -> tuple[members.Member, members.Member]:
-    """Two members from `A en B`, `A, B` or `A B`: with a separator, its two sides; without,
-    the one way to split the words into two names that each fit one member."""
-    lowered = [w.lower() for w in words]
-    cut = next((k for k, w in enumerate(lowered) if w in (",", "en")), None)
-    if cut is not None:
-        sides = [" ".join(words[:cut]), " ".join(words[cut + 1:])]
-        left, right = [await members.matching(context.services, side) for side in sides]
-        if (len(left) == 1 and len(right) > 1) or (len(right) == 1 and len(left) > 1):
-            raise _which(*((left[0], right, sides[1]) if len(left) == 1
-                           else (right[0], left, sides[0])))
-        found = (await find_member(context, sides[0]), await find_member(context, sides[1]))
-    else:
-        splits = []
-        for k in range(1, len(words)):
-            left = await members.matching(context.services, " ".join(words[:k]))
-            right = await members.matching(context.services, " ".join(words[k:]))
-            if len(left) == 1 and len(right) == 1:
-                splits.append((left[0], right[0]))
-        if len(splits) != 1:
-            raise Refused(texts.SWAP_WHO.format(text=esc(" ".join(words))))
-        found = splits[0]
-    if found[0].code == found[1].code:
-        raise Refused(texts.SWAP_SAME.format(name=esc(found[0].name)))
-    return found
 
 
 def _which(known: members.Member, candidates: list[members.Member], typed: str) -> Refused:
