@@ -192,6 +192,17 @@ async def signed_off_rounds(db: Database, player: str, *, from_round: int) -> li
         return [int(row[0]) for row in await cur.fetchall()]
 
 
+async def signed_on_rounds(db: Database, player: str, *, from_round: int) -> list[int]:
+    """The rounds from `from_round` on that a flexible player signed on for."""
+    conn = db.conn
+    pid = await player_id(conn, await season_id(conn), player)
+    async with conn.execute(
+            "SELECT r.number FROM signon s JOIN round r ON r.id = s.round_id "
+            "WHERE s.player_id = ? AND r.number >= ? ORDER BY r.number",
+            (pid, from_round)) as cur:
+        return [int(row[0]) for row in await cur.fetchall()]
+
+
 async def external_without_result(db: Database, player: str) -> tuple[int, ExternalDay] | None:
     """The newest round a player signed off for an external game whose result is not in yet,
     with the day it is played."""

@@ -13,7 +13,9 @@ from bot.language.notice import Text
 from bot.notices import owe_to_arbiters, tell
 from bot.services import Services
 from bot.telegram.callbacks import Link, NoLink, TakeOver
+from core.rounds import RoundState
 from storage import roster
+from storage.errors import StoreError
 from storage.roster import Member
 from storage.seasons import has_season
 
@@ -33,6 +35,25 @@ async def is_linked(services: Services, user_id: int) -> bool:
 
 async def everyone(services: Services) -> list[Member]:
     return await roster.members(services.db)
+
+
+async def names(services: Services) -> dict[str, str]:
+    """Each member's name by code; none when the store cannot say."""
+    try:
+        return {m.code: m.name for m in await everyone(services)}
+    except StoreError:
+        return {}
+
+
+async def in_words(services: Services, error: StoreError) -> StoreError:
+    """A refusal with its facts as the user knows them: a player by name, a round's state
+    in words (the store speaks of ids and states)."""
+    facts = dict(error.facts)
+    if "player" in facts:
+        facts["player"] = (await names(services)).get(facts["player"], facts["player"])
+    if facts.get("state") in {state.value for state in RoundState}:
+        facts["state"] = texts.STATE_WORDS[RoundState(facts["state"])]
+    return StoreError(error.problem, **facts)
 
 
 def key_of(member: Member) -> str:

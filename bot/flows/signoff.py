@@ -6,20 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from bot.flows import rounds as round_flows
 from bot.flows import views
 from bot.language import texts
-from bot.language.formatting import esc
+from bot.language.formatting import esc, show_date, show_moment
 from bot.language.notice import Text
 from bot.notices import owe_to_arbiters, tell
 from bot.services import Services, open_round, published_round
-from core.preview import SignOffPrice, after_sign_off, sign_off_price
+from core.preview import Earning, SignOffPrice, after_sign_off, sign_off_price
 from core.rounds import PUBLIC, RoundState
-from core.season import AbsenceReason, ExternalDay
+from core.season import Absence, AbsenceReason, ExternalDay
 from storage import attendance, programme, roster, rounds
 from storage.errors import InputStoreError, StoreProblem
 from storage.roster import Member
@@ -122,6 +122,32 @@ async def sign_off(services: Services, who: Member, request: Request, *, sent_at
     return SignOffReport(who, tuple(done), decimals, tuple(redrafted))
 
 
+def said(done: SignOffReport, zone: dt.tzinfo, *, for_self: bool) -> str:
+    """What a sign-off answers: each round on its line; the cap on paid sign-offs said
+    once, where it matters."""
+    lines = []
+    about = None if for_self else esc(done.who.name)
+    for one in done.rounds:
+        when = show_date(one.date)
+        if one.late_after is not None:
+            lines.append(texts.SIGNED_OFF_LATE.format(
+                who=esc(done.who.name), round=one.round, date=when,
+                deadline=show_moment(one.late_after, zone)))
+            continue
+        kind = texts.SIGNED_OFF_FOR.get(Absence(done.who.code, one.reason, one.day).kind, "")
+        if one.kept:
+            lines.append(texts.SIGNED_OFF_KEPT.format(who=esc(done.who.name), round=one.round,
+                                                      date=when, kind=kind))
+            continue
+        earns = "" if one.price is None else texts.earns(one.price, done.decimals, about)
+        lines.append(texts.SIGNED_OFF.format(who=esc(done.who.name), round=one.round,
+                                             date=when, kind=kind, earns=earns).rstrip())
+    caps = {one.price.cap for one in done.rounds if one.price is not None
+            and one.price.earning in (Earning.LATER, Earning.POINTS) and one.price.cap is not None}
+    lines += [texts.EARNS_CAP.format(cap=cap) for cap in caps]
+    return "\n".join(lines)
+
+
 async def _tell_about_late(services: Services, who: Member, number: int) -> None:
     stored = await rounds.stored_pairing(services.db, number)
     board = None if stored is None else next(
@@ -170,6 +196,40 @@ async def plays(services: Services, who: Member, number: int, *, sent_at: dt.dat
         elif number in await signed_off_rounds(services, who, from_round=number):
             await cancel(services, who, number, sent_at=sent_at, actor=actor,
                          correction=False)
+
+
+async def tapped(services: Services, who: Member, number: int, play: bool, *,
+                 sent_at: dt.datetime) -> str:
+    """A member's tap on a round of his season (the Mini App): he signs off for it, or plays
+    after all, as `/afmelden` and `/aanmelden` have it; what they would answer, which his
+    chat is owed in the same commit (the chat keeps what he did wherever he did it)."""
+    actor = who.telegram_id or 0
+    if play:
+        dates = {r.number: r.date for r in await programme.schedule(services.db)}
+
+        def answer() -> str:
+            if who.flexible:
+                return texts.SIGNED_ON.format(name=esc(who.name), round=number,
+                                              date=show_date(dates.get(number)))
+            return texts.AANMELDEN_DONE.format(round=number)
+
+        async with services.db.transaction():
+            await plays(services, who, number, sent_at=sent_at, actor=actor)
+            await _tell_self(services, who, answer)
+        return answer()
+    request = Request((number,))
+    early = await prices(services, who, request)
+    zone = services.settings.timezone
+    async with services.db.transaction():
+        done = await sign_off(services, who, request, sent_at=sent_at, actor=actor,
+                              correction=False, early=early)
+        await _tell_self(services, who, lambda: said(done, zone, for_self=True))
+    return said(done, zone, for_self=True)
+
+
+async def _tell_self(services: Services, who: Member, compose: Callable[[], str]) -> None:
+    if who.telegram_id is not None:
+        await tell(services, who.telegram_id, compose)
 
 
 async def signed_off_rounds(services: Services, who: Member, *, from_round: int) -> list[int]:

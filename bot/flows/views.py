@@ -9,13 +9,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from bot.files import messages
+from bot.files import messages, tables
 from bot.files.calendar import CalendarRound, rounds_ics
 from bot.keyboard import Keyboard
 from bot.language import texts
-from bot.services import Services, current_rounds, open_round
+from bot.services import Services, current_rounds, open_round, schedule
 from bot.worker import Breakdown, StandingsView
-from core.rounds import PUBLIC, RoundState
+from core.rounds import OPEN, PUBLIC, RoundState
 from core.season import Season
 from core.standings import PlayerStanding, Standings, standings_history
 from core.trf import TrfHeader
@@ -142,6 +142,54 @@ async def mine(services: Services, who: Member) -> Mine:
         if stored.bye == who.code:
             byes.append(stored.round)
     return Mine(row, season.rules.display_decimals, signed, tuple(games), tuple(byes))
+
+
+@dataclass(frozen=True, slots=True)
+class MyRound:
+    """One round of a member's season, as his page shows it."""
+
+    number: int
+    date: dt.date | None
+    what: str
+    """His game and result, his bye or absence, or (a round still open) whether he plays."""
+    points: str
+    """What the round earned him ("" until it counts)."""
+    plays: bool | None
+    """A round still open: whether he plays now, which a tap changes; None: settled."""
+
+
+async def my_season(services: Services, who: Member) -> tuple[MyRound, ...]:
+    """Every round of the season with his part in it, in the language of the moment."""
+    planned = await schedule(services)
+    first = next((r.number for r in planned if r.state in OPEN), None)
+    off = set() if first is None else set(await attendance.signed_off_rounds(
+        services.db, who.code, from_round=first))
+    on = set() if first is None or not who.flexible else set(
+        await attendance.signed_on_rounds(services.db, who.code, from_round=first))
+    standings = (await history(services))[-1]
+    decimals = (await season(services)).rules.display_decimals
+    names = {m.code: m.name for m in await roster.members(services.db)}
+    counted = {line.round: tables.breakdown_cells(line, names, decimals)
+               for line in standings.breakdown(who.code)} if who.code in standings.ranking \
+        else {}
+    busy = await mine(services, who)
+    out = []
+    for r in planned:
+        if r.state in OPEN:
+            plays = r.number in on if who.flexible else r.number not in off
+            out.append(MyRound(r.number, r.date, texts.MY_ROUND_PLAYS if plays
+                               else texts.MY_ROUND_NOT_PLAYING, "", plays))
+        elif r.number in counted:
+            cells = counted[r.number]
+            out.append(MyRound(r.number, r.date, " ".join(filter(None, cells[1:3])), cells[5],
+                               None))
+        else:
+            game = next((g for g in busy.games if g.round == r.number), None)
+            what = texts.CALENDAR_BYE if r.number in busy.bye_rounds else "" if game is None \
+                else texts.MY_ROUND_GAME.format(opponent=game.opponent,
+                                                result=game.result or "")
+            out.append(MyRound(r.number, r.date, what.strip(), "", None))
+    return tuple(out)
 
 
 async def calendar(db: Database, zone: ZoneInfo, who: Member | None = None, *,

@@ -567,6 +567,9 @@ SIGNED_OFF_FOR: Mapping[CompensationKind, str] = {
 REQUESTED_BYE_BY_ARBITER = ("Een gevraagde bye (halvebye, nulbye) kent de wedstrijdleider toe. "
                             "Vraag het hem; afmelden kan gewoon met <code>/afmelden</code>.")
 """What a sign-off is for, after "afgemeld voor ronde N (datum)" (nothing for a plain one)."""
+MY_ROUND_PLAYS = "speelt"
+MY_ROUND_NOT_PLAYING = "speelt niet"
+MY_ROUND_GAME = "tegen {opponent} {result}"
 AANMELDEN_DONE = "Je afmelding voor ronde {round} is ingetrokken: je speelt mee."
 SIGNED_ON = "{name} is aangemeld voor ronde {round} ({date}) en wordt ingedeeld."
 SIGNED_ON_ALREADY = "{name} was al aangemeld voor ronde {round} ({date})."

@@ -9,10 +9,9 @@ from bot.flows import members
 from bot.language import texts
 from bot.language.formatting import esc
 from bot.notices import UNWRITABLE, owe_to_arbiters
-from bot.services import Context, Services
+from bot.services import Context
 from bot.telegram.chat import Handler, answer, direct, say
 from core.errors import InvalidInputError
-from core.rounds import RoundState
 from storage.errors import StoreError, StoreProblem
 
 
@@ -24,14 +23,14 @@ def refusing(handler: Handler) -> Handler:
             await handler(update, context)
         except StoreError as exc:
             await _say(update, context, texts.NO_SEASON if no_season(exc)
-                       else texts.store_problem(await _in_words(context.services, exc)))
+                       else texts.store_problem(await members.in_words(context.services, exc)))
             if exc.problem in UNWRITABLE and context.services.throttle.first(exc.problem):
                 refused = exc
                 await owe_to_arbiters(context.services, lambda: texts.store_problem(refused),
                                       fallback=direct(context.bot))
         except InvalidInputError as exc:
             await _say(update, context, esc(texts.chat_problems(
-                exc.problems, await _names(context.services))))
+                exc.problems, await members.names(context.services))))
     return guarded
 
 
@@ -41,24 +40,6 @@ async def _say(update: Update, context: Context, text: str) -> None:
         await answer(update, text, alert=True)
     else:
         await say(update, context, text)
-
-
-async def _names(services: Services) -> dict[str, str]:
-    try:
-        return {m.code: m.name for m in await members.everyone(services)}
-    except StoreError:
-        return {}
-
-
-async def _in_words(services: Services, error: StoreError) -> StoreError:
-    """The refusal with its facts as the user knows them: a player by name, a round's state
-    in words (the store speaks of ids and states)."""
-    facts = dict(error.facts)
-    if "player" in facts:
-        facts["player"] = (await _names(services)).get(facts["player"], facts["player"])
-    if facts.get("state") in {state.value for state in RoundState}:
-        facts["state"] = texts.STATE_WORDS[RoundState(facts["state"])]
-    return StoreError(error.problem, **facts)
 
 
 def database_away(error: object) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 import jinja2
+import markupsafe
 
 from bot.files import announce, tables
 from bot.language import i18n, texts
@@ -222,6 +223,16 @@ class Site:
             link=self.links, id=player_id, name=self.season.player(player_id).name,
             rank=row.rank if row else None, score=self._number(row.score) if row else "",
             next=upcoming)
+
+
+def my_season(rounds: Sequence[Any], said: str = "") -> str:
+    """A member's season inside Telegram: every round with his part in it (`MyRound`), a
+    button on each round still open; `said`, what his last tap answered (the chat's words,
+    its markup ours)."""
+    items = [{"number": r.number, "date": i18n.date(r.date, "EEE d MMM") if r.date else "",
+              "what": r.what, "points": r.points, "plays": r.plays} for r in rounds]
+    return _ENV.get_template("my_season.html").render(rounds=items,
+                                                      said=markupsafe.Markup(said))
 
 
 def members_only(club: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.flows import members, views
+from bot.flows import members, signoff, views
 from bot.language import i18n, texts
 from bot.services import Services, schedule
 from bot.web import initdata, pages
@@ -65,6 +65,8 @@ class WebServer:
         app.router.add_get("/{name}", self._page)
         app.router.add_get("/{club}/", self._page)
         app.router.add_get("/{club}/{name}", self._page)
+        app.router.add_post("/{name}", self._act)
+        app.router.add_post("/{club}/{name}", self._act)
         self.runner = web.AppRunner(app, access_log=None)
         await self.runner.setup()
         site = web.TCPSite(self.runner, self.host, self.port)
@@ -85,6 +87,16 @@ class WebServer:
         if club is not None and self.elsewhere is not None:
             return await self.elsewhere(club, request)
         return web.Response(status=404)
+
+    async def _act(self, request: web.Request) -> web.StreamResponse:
+        """A member's tap in a club's pages: that club's site takes it."""
+        club = request.match_info.get("club")
+        site = self.sites.get(club or "")
+        if site is None and club is not None and self.visiting is not None:
+            site = await self.visiting(club)
+        if site is None or request.match_info.get("name") != "mij-seizoen":
+            return web.Response(status=404)
+        return await site.act(request)
 
     async def _page(self, request: web.Request) -> web.StreamResponse:
         club = request.match_info.get("club")
@@ -141,14 +153,47 @@ class ClubSite:
         return await take_update(request, self.services.settings.webhook_secret, self.updates)
 
     async def page(self, request: web.Request) -> web.StreamResponse:
+        signed, user, spoken = await self._who(request)
+        with i18n.use(spoken):
+            return await self._answer(request, signed, user)
+
+    async def _who(self, request: web.Request) -> tuple[str | None, int | None, str]:
+        """The initData sent, whom it names (None when it does not check out), and the
+        language to answer in: his, else the browser's."""
         signed = request.headers.get(INIT_HEADER)
         user = None if signed is None else initdata.user_of(
             signed, self.token, self.services.clock())
         chosen = None if user is None else await self.services.chosen_language(user)
-        spoken = chosen or i18n.from_accept_language(
+        return signed, user, chosen or i18n.from_accept_language(
             request.headers.get("Accept-Language"), await self.services.club_language())
+
+    async def act(self, request: web.Request) -> web.Response:
+        """A member's tap on a round of his season (`{"round": 3, "play": false}`): signed
+        off, or playing after all, as in the chat, which is told too; answered with his
+        season again and what the tap did (or why it could not) on top. Only the member
+        himself, by Telegram's signature: nobody acts for another here."""
+        _, user, spoken = await self._who(request)
         with i18n.use(spoken):
-            return await self._answer(request, signed, user)
+            who = None if user is None else await members.of_user(self.services, user)
+            if who is None or (await club.settings(self.services.db)).web is WebAccess.OFF:
+                return _text(403, texts.WEB_NOT_SIGNED)
+            try:
+                tap = await request.json()
+            except ValueError:
+                tap = None
+            number, play = (tap.get("round"), tap.get("play")) if isinstance(tap, dict) \
+                else (None, None)
+            if not isinstance(number, int) or isinstance(number, bool) \
+                    or not isinstance(play, bool):
+                return _text(400, texts.WEB_NOT_FOUND)
+            try:
+                said = await signoff.tapped(self.services, who, number, play,
+                                            sent_at=self.services.clock())
+            except StoreError as exc:
+                said = texts.store_problem(await members.in_words(self.services, exc))
+            body = pages.my_season(await views.my_season(self.services, who), said)
+            return web.Response(text=body, content_type="text/html", charset="utf-8",
+                                headers={"Cache-Control": "no-store"})
 
     async def _answer(self, request: web.Request, signed: str | None,
                       user: int | None) -> web.StreamResponse:
@@ -160,7 +205,7 @@ class ClubSite:
         if signed is not None and user is None:
             return _text(403, texts.WEB_NOT_SIGNED)
         who = None if user is None else await members.of_user(self.services, user)
-        if name == "mij":
+        if name in ("mij", "mij-seizoen"):
             if who is None:
                 return _text(403, texts.WEB_NOT_SIGNED)
         elif access is WebAccess.MEMBERS and who is None:
@@ -197,6 +242,9 @@ class ClubSite:
                               "colour": texts.COLOURS_WORD["white" if g.white else "black"]}
                              for g in mine.games if g.result is None), None)
             return await asyncio.to_thread(site.mine, who.code, upcoming)
+        if name == "mij-seizoen":
+            assert who is not None
+            return pages.my_season(await views.my_season(self.services, who))
         if name not in rendered:
             body = await asyncio.to_thread(_dispatch, site, name)
             if body is None:

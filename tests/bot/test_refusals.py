@@ -10,10 +10,10 @@ import re
 import pytest
 
 from bot.demo.fakeapi import User
+from bot.flows.members import in_words
 from bot.language import texts
 from bot.language.notice import Dated, Text
 from bot.services import Services
-from bot.telegram.refusals import _in_words
 from core.errors import Expected, Problem, ProblemCode
 from core.ratings import HEADER, ListProblem, RatingListError
 from core.trf import Assumed, TrfError, TrfProblem
@@ -129,7 +129,7 @@ async def test_every_store_refusal_reads_as_dutch(bot):
                            result="1-0", path="keizer.db", reason="schijf", version=9,
                            known=3, date="3 dec", other=4, time="20:00", club=2,
                            role="clubs", name="Caissa")
-        text = texts.store_problem(await _in_words(services, error))
+        text = texts.store_problem(await in_words(services, error))
         assert "?" not in text and plain_dutch(text.replace("keizer.db", "")), text
 
 

@@ -18,7 +18,9 @@ from bot.web.initdata import sign, user_of
 from core.numbers import format_number
 from core.season import Season, read_season, season_from_data
 from core.standings import compute_standings
-from tests.bot.conftest import ARBITER, GROUP, TOKEN, club_bot, meaning, says
+from storage import attendance
+from storage.errors import StoreProblem
+from tests.bot.conftest import ARBITER, GROUP, TOKEN, club_bot, fits, meaning, says
 from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -228,6 +230,68 @@ async def test_my_view_inside_telegram_shows_my_next_game(web_bot, members):
     assert status == 200
     assert re.search(r"Ronde 1: bord \d, met (wit|zwart) tegen \w+ \w+", plain(page))
     assert (await get(web_bot, "/mij"))[0] == 403  # nothing personal without a signature
+
+
+async def tap(bot, user_id: int, body: object, **headers: str) -> tuple[int, str]:
+    """A member's tap in his season, as the Mini App's script posts it."""
+    assert bot.runtime.web is not None
+    headers.setdefault("X-Telegram-Init-Data", init_data(user_id, at=bot.clock.now))
+    async with aiohttp.ClientSession() as session, session.post(
+            bot.runtime.web.url + "/mij-seizoen", json=body, headers=headers) as response:
+        return response.status, await response.text()
+
+
+async def test_my_season_shows_every_round_and_a_tap_signs_off_as_the_chat_does(web_bot,
+                                                                                members):
+    """Issue 36: a member's season in the Mini App: round 1 played (his game, result and
+    points), rounds 2 and 3 open with a button. A tap on round 3 signs him off exactly as
+    `/afmelden 3` does (the same answer, on the page and in his chat); a tap back plays
+    again. Nobody else's initData acts for him, and a forged one acts for nobody."""
+    await set_up_club(web_bot, members, rounds=3)
+    await pass_deadline(web_bot, 1)
+    post = await publish(web_bot, 1)
+    await play_round(web_bot, members, 1, post)
+    await web_bot.tg.next_to(GROUP, meaning("ROUND_COMPLETE", round=1))
+    anna = members[0]
+    signed = init_data(anna.id, at=web_bot.clock.now)
+    status, page, _ = await get(web_bot, "/mij-seizoen", **{"X-Telegram-Init-Data": signed})
+    assert status == 200
+    rounds = re.findall(r'<li data-number="(\d)">(.*?)</li>', page, re.S)
+    assert [number for number, _ in rounds] == ["1", "2", "3"]
+    first = plain(rounds[0][1])
+    assert re.search(r"tegen [\w ]+ [10½] ", first) and 'class="points"' in rounds[0][1]
+    assert all(f'data-round="{n}" data-play="0"' in page for n in (2, 3))
+    assert 'data-round="1"' not in page
+    english = (await get(web_bot, "/mij-seizoen", **{"X-Telegram-Init-Data": signed,
+                                                      "Accept-Language": "en-GB"}))[1]
+    assert "My season" in english and "Sign off" in english and "Afmelden" not in english
+    mark = len(web_bot.tg.sent)
+    status, page = await tap(web_bot, anna.id, {"round": 3, "play": False})
+    assert status == 200 and 'data-round="3" data-play="1"' in page
+    said = re.search(r'<p class="said" role="status">(.*?)</p>', page, re.S)
+    assert said is not None and fits(said.group(1), "SIGNED_OFF", round=3)
+    told = await web_bot.tg.next_to(anna.id, meaning("SIGNED_OFF", round=3), after=mark)
+    assert told.text == said.group(1)
+    db = web_bot.app.bot_data.db
+    assert await attendance.signed_off_rounds(db, "p0", from_round=2) == [3]
+    status, page = await tap(web_bot, anna.id, {"round": 3, "play": True})
+    assert status == 200 and 'data-round="3" data-play="0"' in page
+    assert fits(page, "AANMELDEN_DONE", round=3)
+    assert await attendance.signed_off_rounds(db, "p0", from_round=2) == []
+    # Only he acts for himself; a signature that does not check out acts for nobody.
+    bram = members[1]
+    assert (await tap(web_bot, 4242, {"round": 2, "play": False}))[0] == 403
+    forged = init_data(bram.id, forge=True)
+    assert (await tap(web_bot, bram.id, {"round": 2, "play": False},
+                      **{"X-Telegram-Init-Data": forged}))[0] == 403
+    for wrong in ({"round": "2", "play": False}, {"round": 2}, [], {"round": True,
+                                                                     "play": False}):
+        assert (await tap(web_bot, bram.id, wrong))[0] == 400
+    assert await attendance.signed_off_rounds(db, "p1", from_round=2) == []
+    # A round played is refused in words, nothing changed.
+    status, page = await tap(web_bot, anna.id, {"round": 1, "play": False})
+    assert status == 200 and fits(page, "_STORE_PROBLEMS", pick=StoreProblem.ROUND_CLOSED,
+                                  round=1)
 
 
 async def test_stand_carries_the_button_to_the_pages(web_bot, members):

@@ -10,13 +10,12 @@ from telegram import Update
 
 from bot.flows import members, signoff
 from bot.language import phrases, texts
-from bot.language.formatting import esc, show_date, show_moment
+from bot.language.formatting import esc, show_date
 from bot.services import App, Context, ScheduledRound, open_round, schedule
 from bot.telegram.answer import Answer, Refused, Toast, Write
 from bot.telegram.callbacks import Attendance
 from bot.telegram.handlers.common import button, command, is_arbiter, member, typed_in_english
-from core.preview import Earning
-from core.season import Absence, AbsenceReason, ExternalDay
+from core.season import AbsenceReason, ExternalDay
 
 
 def grammar(update: Update) -> phrases.Grammar:
@@ -94,34 +93,9 @@ async def afmelden(update: Update, context: Context) -> Answer | Write:
         done = await signoff.sign_off(services, who, request, sent_at=sent_at, actor=actor,
                                       correction=arbiter and who.telegram_id != actor,
                                       early=early)
-        return Answer(signed_off_text(done, services.settings.timezone,
+        return Answer(signoff.said(done, services.settings.timezone,
                                       for_self=who.telegram_id == actor))
     return Write(store)
-
-
-def signed_off_text(done: signoff.SignOffReport, zone: dt.tzinfo, *, for_self: bool) -> str:
-    """Each round on its line; the cap on paid sign-offs said once, where it matters."""
-    lines = []
-    about = None if for_self else esc(done.who.name)
-    for one in done.rounds:
-        when = show_date(one.date)
-        if one.late_after is not None:
-            lines.append(texts.SIGNED_OFF_LATE.format(
-                who=esc(done.who.name), round=one.round, date=when,
-                deadline=show_moment(one.late_after, zone)))
-            continue
-        kind = texts.SIGNED_OFF_FOR.get(Absence(done.who.code, one.reason, one.day).kind, "")
-        if one.kept:
-            lines.append(texts.SIGNED_OFF_KEPT.format(who=esc(done.who.name), round=one.round,
-                                                      date=when, kind=kind))
-            continue
-        earns = "" if one.price is None else texts.earns(one.price, done.decimals, about)
-        lines.append(texts.SIGNED_OFF.format(who=esc(done.who.name), round=one.round,
-                                             date=when, kind=kind, earns=earns).rstrip())
-    caps = {one.price.cap for one in done.rounds if one.price is not None
-            and one.price.earning in (Earning.LATER, Earning.POINTS) and one.price.cap is not None}
-    lines += [texts.EARNS_CAP.format(cap=cap) for cap in caps]
-    return "\n".join(lines)
 
 
 async def aanmelden(update: Update, context: Context) -> Answer:
@@ -179,7 +153,7 @@ async def attendance_button(update: Update, context: Context,
     async def signs_off() -> Answer:
         done = await signoff.sign_off(services, who, request, sent_at=pressed_at,
                                       actor=query.from_user.id, correction=False, early=early)
-        return Answer(toast=Toast(signed_off_text(done, services.settings.timezone,
+        return Answer(toast=Toast(signoff.said(done, services.settings.timezone,
                                                   for_self=True), alert=True))
     return Write(signs_off)
 
