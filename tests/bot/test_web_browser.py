@@ -23,7 +23,7 @@ from aiohttp import web
 from core.numbers import format_number
 from core.season import read_season
 from core.standings import compute_standings
-from tests.bot.conftest import club_bot
+from tests.bot.conftest import club_bot, meaning
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -159,3 +159,104 @@ async def test_screenshots_for_the_readme(proxy, tmp_path, request):
         assert picture.std() > 0.05  # text and tables, not an empty page
         if update:
             matplotlib.image.imsave(ROOT / "docs" / f"{name}.png", picture)
+
+
+SEASON_TAP = """<!doctype html><body style="margin:0"><script>
+var frame = document.createElement("iframe");
+frame.style.cssText = "display:block;border:0;height:900px;width:360px";
+document.body.appendChild(frame);
+function done(found) {
+  document.body.setAttribute("data-probe", JSON.stringify(found));
+}
+function wait(test, then, tries) {
+  var d = frame.contentDocument, found = d && d.body && test(d);
+  if (found) return then(found);
+  if ((tries || 0) > 400) return done({error: d && d.body ? d.body.innerHTML.slice(0, 800) : ""});
+  setTimeout(function () { wait(test, then, (tries || 0) + 1); }, 25);
+}
+frame.src = "/p/";
+wait(function (d) { return d.querySelector("#mine [data-load]"); }, function (link) {
+  link.click();
+  wait(function (d) { return d.querySelector('#mine [data-round="ROUND"]'); }, function (button) {
+    var before = button.textContent;
+    button.click();
+    wait(function (d) { return d.querySelector("#mine .said"); }, function (said) {
+      var d = frame.contentDocument;
+      done({before: before, said: said.textContent,
+            after: d.querySelector('#mine [data-round="ROUND"]').textContent,
+            rounds: d.querySelectorAll("#mine .calendar li").length,
+            page: d.documentElement.scrollWidth});
+    });
+  });
+});
+</script></body>"""
+
+
+async def test_a_member_signs_off_from_his_season_on_a_phone(tg, tmp_path, processes, members,
+                                                             request):
+    """Issue 36 in a browser at 360 px, as inside Telegram (Telegram's script stands in for
+    by one that hands the page a signed initData): the member opens his season from his
+    summary, taps round 3's button and reads what it earns; his chat says the same, the
+    store has it, and the page fits the phone. With --update-golden the picture of it goes
+    to docs/."""
+    from tests.bot.test_season import set_up_club
+    from tests.bot.test_web import init_data
+
+    bot = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0)
+    try:
+        await set_up_club(bot, members, rounds=3)
+        assert bot.runtime is not None and bot.runtime.web is not None
+        pages, anna = bot.runtime.web.url, members[0]
+        signed = json.dumps(init_data(anna.id, at=bot.clock.now))
+        stand_in = ("<script>window.Telegram = {WebApp: {initData: " + signed
+                    + ", ready: function () {}, HapticFeedback: {impactOccurred: "
+                    "function () {}}}};</script>")
+
+        async def passed(request: web.Request) -> web.Response:
+            headers = {k: v for k, v in request.headers.items()
+                       if k.lower() in ("x-telegram-init-data", "content-type")}
+            async with aiohttp.ClientSession() as session, session.request(
+                    request.method, pages + "/" + request.match_info["path"],
+                    data=await request.read(), headers=headers) as answer:
+                body = (await answer.text()).replace(
+                    '<script src="https://telegram.org/js/telegram-web-app.js"></script>',
+                    stand_in)
+                return web.Response(text=body, status=answer.status, content_type="text/html")
+
+        async def harness(request: web.Request) -> web.Response:
+            return web.Response(text=SEASON_TAP.replace("ROUND", request.query["round"]),
+                                content_type="text/html")
+
+        app = web.Application()
+        app.router.add_route("*", "/p/{path:.*}", passed)
+        app.router.add_get("/tap", harness)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        base = f"http://127.0.0.1:{runner.addresses[0][1]}"
+        try:
+            mark = len(bot.tg.sent)
+            dom = await browser(tmp_path, "--virtual-time-budget=20000", "--dump-dom",
+                                f"{base}/tap?round=3")
+            found = re.search(r'data-probe="([^"]*)"', dom)
+            assert found, dom[:800]
+            shown = json.loads(found.group(1).replace("&quot;", '"'))
+            assert "error" not in shown, shown
+            assert shown["rounds"] == 3 and shown["page"] <= 360
+            assert (shown["before"], shown["after"]) == ("Afmelden", "Toch spelen")
+            told = await bot.tg.next_to(anna.id, meaning("SIGNED_OFF", round=3), after=mark)
+            assert told.text.split()[:4] == shown["said"].split()[:4]
+            from storage import attendance
+
+            assert await attendance.signed_off_rounds(bot.app.bot_data.db, "p0",
+                                                      from_round=1) == [3]
+            if request.config.getoption("--update-golden"):  # round 2's sign-off, shown
+                shot = tmp_path / "season.png"
+                await browser(tmp_path, f"--screenshot={shot}", "--virtual-time-budget=20000",
+                              f"{base}/tap?round=2", width=500)
+                matplotlib.image.imsave(ROOT / "docs" / "web-seizoen-telefoon.png",
+                                        matplotlib.image.imread(shot)[:, :360])
+        finally:
+            await runner.cleanup()
+    finally:
+        await bot.stop()
