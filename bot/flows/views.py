@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
@@ -190,6 +191,48 @@ async def my_season(services: Services, who: Member) -> tuple[MyRound, ...]:
                                                 result=game.result or "")
             out.append(MyRound(r.number, r.date, what.strip(), "", None))
     return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    code: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class DraftBoard:
+    """The open round's draft as the arbiter's board shows it."""
+
+    round: int
+    boards: tuple[tuple[int, Seat, Seat], ...]
+    """(board, white, black)."""
+    bye: Seat | None
+    broken: tuple[str, ...]
+    """The rules it breaks, in words, most important first."""
+    version: str
+    """What the board shows, in short: a change made from a board that showed another
+    (the chat, a late sign-off meanwhile) is refused, never made over it."""
+
+
+async def draft_board(services: Services) -> DraftBoard | None:
+    """The open round's draft; None when there is none (no round drafted and not public)."""
+    upcoming = await open_round(services)
+    if upcoming is None or upcoming.state is not RoundState.DRAFTED:
+        return None
+    stored = await rounds.stored_pairing(services.db, upcoming.number)
+    if stored is None:
+        return None
+    names = {m.code: m.name for m in await roster.members(services.db)}
+
+    def seat(code: str) -> Seat:
+        return Seat(code, names.get(code, code))
+
+    shown = tuple((b.number, seat(b.white), seat(b.black)) for b in stored.boards)
+    version = hashlib.sha256(repr((stored.round, [(b.white, b.black) for b in stored.boards],
+                                   stored.bye)).encode()).hexdigest()[:16]
+    return DraftBoard(stored.round, shown, seat(stored.bye) if stored.bye else None,
+                      tuple(texts.broken_rule(rule, lambda code: names.get(code, code))
+                            for rule in stored.broken), version)
 
 
 async def calendar(db: Database, zone: ZoneInfo, who: Member | None = None, *,

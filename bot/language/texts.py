@@ -12,7 +12,7 @@ import html
 import re
 import sys
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -567,6 +567,16 @@ SIGNED_OFF_FOR: Mapping[CompensationKind, str] = {
 REQUESTED_BYE_BY_ARBITER = ("Een gevraagde bye (halvebye, nulbye) kent de wedstrijdleider toe. "
                             "Vraag het hem; afmelden kan gewoon met <code>/afmelden</code>.")
 """What a sign-off is for, after "afgemeld voor ronde N (datum)" (nothing for a plain one)."""
+BOARD_TITLE = "Concept van ronde {round}"
+BOARD_HOW = ("Tik twee spelers om ze te ruilen, of één speler en dan Bye om hem de bye te "
+             "geven. Publiceren stuurt de indeling naar de groep en iedere speler.")
+BOARD_STALE = ("De indeling is intussen veranderd (in de chat, of door een afmelding); dit is "
+               "hij nu. Kijk hem na en tik opnieuw.")
+BOARD_SWAPPED = "{a} en {b} zijn geruild; die borden blijven staan als je opnieuw indeelt."
+BOARD_NONE = "Er ligt geen concept klaar: dat komt na de deadline, of met /indeling maak."
+BOARD_LINK = "Concept indelen"
+BOARD_BYE = "Bye"
+BOARD_PUBLISH = "Publiceren"
 MY_ROUND_PLAYS = "speelt"
 MY_ROUND_NOT_PLAYING = "speelt niet"
 MY_ROUND_GAME = "tegen {opponent} {result}"
@@ -1226,7 +1236,16 @@ def assumed(found: Mapping[Assumed, int], preset: str) -> list[str]:
 # --- counted: the word follows the number, as each language writes it --------------------------
 
 
-def published(round_: int, count: int) -> str:
+def published(round_: int, count: int, unlinked: Sequence[str] = ()) -> str:
+    """What the arbiter hears when he publishes; the players not linked named (`unlinked`,
+    as shown), who hear of their game from him."""
+    note = _published(round_, count)
+    if unlinked:
+        note += "\n" + _(PUBLISH_UNLINKED).format(names=", ".join(unlinked))
+    return note
+
+
+def _published(round_: int, count: int) -> str:
     return ngettext("Ronde {round} is gepubliceerd. Ik stuur de indeling naar de clubgroep en "
                     "{count} speler zijn partij; lukt dat ergens niet, dan hoor je het.",
                     "Ronde {round} is gepubliceerd. Ik stuur de indeling naar de clubgroep en "

@@ -235,6 +235,24 @@ def my_season(rounds: Sequence[Any], said: str = "") -> str:
                                                       said=markupsafe.Markup(said))
 
 
+def board(shown: Any, said: str = "") -> str:
+    """The arbiter's board of the open round's draft (`DraftBoard`, or None when there is
+    none); `said`, what his last tap did (the chat's words)."""
+    return _ENV.get_template("board.html").render(
+        board=shown, said=markupsafe.Markup(said),
+        title=texts.BOARD_TITLE.format(round=shown.round) if shown else "",
+        bye_title=texts.PAIRING_BYE.format(name="").strip(),
+        broken_title=texts.PAIRING_BROKEN_TITLE, kept=texts.PAIRING_ALL_RULES_KEPT,
+        how=texts.BOARD_HOW, bye_button=texts.BOARD_BYE, publish=texts.BOARD_PUBLISH,
+        missing=texts.BOARD_NONE)
+
+
+def board_link() -> str:
+    """What an arbiter finds at the top of every page: the way to the draft's board."""
+    return (f'<section class="mine"><a href="mij-bord" data-load="mij-bord">'
+            f'{markupsafe.escape(texts.BOARD_LINK)}</a></section>')
+
+
 def members_only(club: str) -> str:
     """The page a visitor gets when the site is for members: it asks Telegram who he is."""
     return _ENV.get_template("members.html").render(club=club)

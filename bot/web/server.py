@@ -14,8 +14,9 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.flows import members, signoff, views
+from bot.flows import members, rounds, signoff, views
 from bot.language import i18n, texts
+from bot.language.formatting import esc
 from bot.services import Services, schedule
 from bot.web import initdata, pages
 from core.rounds import PUBLIC, RoundState
@@ -94,7 +95,7 @@ class WebServer:
         site = self.sites.get(club or "")
         if site is None and club is not None and self.visiting is not None:
             site = await self.visiting(club)
-        if site is None or request.match_info.get("name") != "mij-seizoen":
+        if site is None or request.match_info.get("name") not in ("mij-seizoen", "mij-bord"):
             return web.Response(status=404)
         return await site.act(request)
 
@@ -168,32 +169,67 @@ class ClubSite:
             request.headers.get("Accept-Language"), await self.services.club_language())
 
     async def act(self, request: web.Request) -> web.Response:
-        """A member's tap on a round of his season (`{"round": 3, "play": false}`): signed
-        off, or playing after all, as in the chat, which is told too; answered with his
-        season again and what the tap did (or why it could not) on top. Only the member
-        himself, by Telegram's signature: nobody acts for another here."""
+        """A tap in the Mini App, by whom Telegram's signature names, answered with the part
+        of the page it changed and what it did (or why it could not) on top: a member's on
+        his season (`mij-seizoen`), the arbiter's on the draft's board (`mij-bord`)."""
         _, user, spoken = await self._who(request)
         with i18n.use(spoken):
-            who = None if user is None else await members.of_user(self.services, user)
-            if who is None or (await club.settings(self.services.db)).web is WebAccess.OFF:
+            if user is None or (await club.settings(self.services.db)).web is WebAccess.OFF:
                 return _text(403, texts.WEB_NOT_SIGNED)
             try:
                 tap = await request.json()
             except ValueError:
                 tap = None
-            number, play = (tap.get("round"), tap.get("play")) if isinstance(tap, dict) \
-                else (None, None)
-            if not isinstance(number, int) or isinstance(number, bool) \
-                    or not isinstance(play, bool):
+            if not isinstance(tap, dict):
                 return _text(400, texts.WEB_NOT_FOUND)
-            try:
-                said = await signoff.tapped(self.services, who, number, play,
-                                            sent_at=self.services.clock())
-            except StoreError as exc:
-                said = texts.store_problem(await members.in_words(self.services, exc))
-            body = pages.my_season(await views.my_season(self.services, who), said)
-            return web.Response(text=body, content_type="text/html", charset="utf-8",
-                                headers={"Cache-Control": "no-store"})
+            if request.match_info.get("name") == "mij-bord":
+                return await self._on_board(user, tap)
+            return await self._in_season(user, tap)
+
+    async def _in_season(self, user: int, tap: dict[str, Any]) -> web.Response:
+        """A member's tap on a round of his season (`{"round": 3, "play": false}`): signed
+        off, or playing after all, as in the chat, which is told too. Only the member
+        himself: nobody acts for another here."""
+        who = await members.of_user(self.services, user)
+        if who is None:
+            return _text(403, texts.WEB_NOT_SIGNED)
+        number, play = tap.get("round"), tap.get("play")
+        if not isinstance(number, int) or isinstance(number, bool) or not isinstance(play, bool):
+            return _text(400, texts.WEB_NOT_FOUND)
+        try:
+            said = await signoff.tapped(self.services, who, number, play,
+                                        sent_at=self.services.clock())
+        except StoreError as exc:
+            said = await self._refused(exc)
+        return _fragment(pages.my_season(await views.my_season(self.services, who), said))
+
+    async def _on_board(self, user: int, tap: dict[str, Any]) -> web.Response:
+        """The arbiter's tap on the draft's board (`{"action": "swap", "a": "p1", "b": "p4",
+        "version": ...}`, `bye` with `a`, or `publish`), through the flows the chat's
+        `/indeling ruil|bye|bevestig` use. A board that showed another draft than the one
+        stored (changed in the chat, or by a sign-off, meanwhile) changes nothing: 409 and
+        the draft as it is now."""
+        if not await self.services.is_arbiter(user):
+            return _text(403, texts.ONLY_ARBITER)
+        action, version, a, b = (tap.get(k) for k in ("action", "version", "a", "b"))
+        if action not in ("swap", "bye", "publish") or not isinstance(version, str) \
+                or (action != "publish" and not isinstance(a, str)) \
+                or (action == "swap" and not isinstance(b, str)):
+            return _text(400, texts.WEB_NOT_FOUND)
+        status = 200
+        try:
+            async with self.services.db.transaction():  # the look and the change as one
+                shown = await views.draft_board(self.services)
+                if shown is None or shown.version != version:
+                    said, status = texts.BOARD_STALE, 409
+                else:
+                    said = await board_change(self.services, shown, action, a, b, actor=user)
+        except StoreError as exc:
+            said = await self._refused(exc)
+        return _fragment(pages.board(await views.draft_board(self.services), said), status)
+
+    async def _refused(self, error: StoreError) -> str:
+        return texts.store_problem(await members.in_words(self.services, error))
 
     async def _answer(self, request: web.Request, signed: str | None,
                       user: int | None) -> web.StreamResponse:
@@ -205,13 +241,16 @@ class ClubSite:
         if signed is not None and user is None:
             return _text(403, texts.WEB_NOT_SIGNED)
         who = None if user is None else await members.of_user(self.services, user)
-        if name in ("mij", "mij-seizoen"):
-            if who is None:
+        arbiter = user is not None and await self.services.is_arbiter(user)
+        allowed = {"mij": who is not None or arbiter, "mij-seizoen": who is not None,
+                   "mij-bord": arbiter}
+        if name in allowed:
+            if not allowed[name]:
                 return _text(403, texts.WEB_NOT_SIGNED)
-        elif access is WebAccess.MEMBERS and who is None:
+        elif access is WebAccess.MEMBERS and who is None and not arbiter:
             season = await views.season(self.services)
             return _html(request, pages.members_only(season.club))
-        body = await self._render(name, who)
+        body = await self._render(name, who, arbiter)
         if body is None:
             return _text(404, texts.WEB_NOT_FOUND)
         return _html(request, body)
@@ -233,18 +272,23 @@ class ClubSite:
             f"web.site.{i18n.current()}", build, standings_only=True)
         return built
 
-    async def _render(self, name: str, who: members.Member | None) -> str | None:
+    async def _render(self, name: str, who: members.Member | None,
+                      arbiter: bool = False) -> str | None:
         site, rendered = await self._site()
         if name == "mij":
-            assert who is not None
+            own = pages.board_link() if arbiter else ""
+            if who is None:
+                return own
             mine = await views.mine(self.services, who)
             upcoming = next(({"round": g.round, "board": g.board, "opponent": g.opponent,
                               "colour": texts.COLOURS_WORD["white" if g.white else "black"]}
                              for g in mine.games if g.result is None), None)
-            return await asyncio.to_thread(site.mine, who.code, upcoming)
+            return own + await asyncio.to_thread(site.mine, who.code, upcoming)
         if name == "mij-seizoen":
             assert who is not None
             return pages.my_season(await views.my_season(self.services, who))
+        if name == "mij-bord":
+            return pages.board(await views.draft_board(self.services))
         if name not in rendered:
             body = await asyncio.to_thread(_dispatch, site, name)
             if body is None:
@@ -261,6 +305,37 @@ class ClubSite:
                        else replace(rnd, games=(), absent=()) for rnd in season.rounds)
         listed = [pages.Scheduled(r.number, r.date, texts.STATE_WORDS[r.state]) for r in planned]
         return replace(season, rounds=rounds), listed
+
+
+async def board_change(services: Services, shown: views.DraftBoard, action: str,
+                       a: str | None, b: str | None, *, actor: int) -> str:
+    """One tap's change of the draft, as the chat's command makes it; what it did."""
+    names = {s.code: s.name for _, *seats in shown.boards for s in seats}
+    if shown.bye is not None:
+        names[shown.bye.code] = shown.bye.name
+    if action == "publish":
+        published = await rounds.publish(services, actor=actor)
+        return texts.published(published.round, published.players,
+                               [esc(n) for n in published.unlinked])
+    assert a is not None
+    if action == "swap":
+        assert b is not None
+        if a == b:
+            return texts.SWAP_SAME.format(name=esc(names.get(a, a)))
+        await rounds.swap(services, shown.round, a, b, actor=actor)
+        return texts.BOARD_SWAPPED.format(a=esc(names.get(a, a)), b=esc(names.get(b, b)))
+    done = await rounds.volunteer_bye(services, shown.round, a, actor=actor)
+    if not done.plays:
+        return texts.BYE_NOT_PLAYING.format(name=esc(names.get(a, a)))
+    if done.made is None:
+        return texts.BYE_EVEN.format(count=done.present)
+    return texts.PAIRING_BYE.format(name=esc(names.get(a, a)))
+
+
+def _fragment(body: str, status: int = 200) -> web.Response:
+    """A part of a page the Mini App's script puts in place: never kept by the phone."""
+    return web.Response(text=body, status=status, content_type="text/html", charset="utf-8",
+                        headers={"Cache-Control": "no-store"})
 
 
 def _dispatch(site: pages.Site, name: str) -> str | None:

@@ -294,6 +294,81 @@ async def test_my_season_shows_every_round_and_a_tap_signs_off_as_the_chat_does(
                                   round=1)
 
 
+async def board_tap(bot, user_id: int, body: object, **headers: str) -> tuple[int, str]:
+    """The arbiter's tap on the draft's board, as the Mini App's script posts it."""
+    assert bot.runtime.web is not None
+    headers.setdefault("X-Telegram-Init-Data", init_data(user_id, at=bot.clock.now))
+    async with aiohttp.ClientSession() as session, session.post(
+            bot.runtime.web.url + "/mij-bord", json=body, headers=headers) as response:
+        return response.status, await response.text()
+
+
+def board_of(page: str) -> tuple[str, list[tuple[str, str]]]:
+    """The version a board shows and its boards (white, black) as player codes."""
+    version = re.search(r'data-version="([0-9a-f]+)"', page)
+    assert version is not None, page
+    return version.group(1), re.findall(
+        r'data-player="(\w+)">[^<]*</button> – <button type="button" data-player="(\w+)"',
+        page)
+
+
+def own_headers(bot, user_id: int = ARBITER.id) -> dict[str, str]:
+    return {"X-Telegram-Init-Data": init_data(user_id, at=bot.clock.now)}
+
+
+async def test_the_arbiter_swaps_on_his_board_and_publishes(web_bot, members):
+    """Issue 36: the draft as a board in the Mini App, for the arbiter only. Two taps swap
+    two players through the flow `/indeling ruil` uses; a board that showed an older draft
+    (the chat changed it meanwhile) changes nothing and shows the draft as it is; Publish
+    sends the pairing to the group. A member, and a forged signature, change nothing."""
+    await set_up_club(web_bot, members, rounds=1)
+    own = await get(web_bot, "/mij", **{"X-Telegram-Init-Data": init_data(
+        ARBITER.id, at=web_bot.clock.now)})
+    assert own[0] == 200 and 'data-load="mij-bord"' in own[1]
+    assert fits((await get(web_bot, "/mij-bord", **own_headers(web_bot)))[1], "BOARD_NONE")
+    await pass_deadline(web_bot, 1)
+    signed = own_headers(web_bot)  # the arbiter opens it after the deadline
+    status, page, _ = await get(web_bot, "/mij-bord", **signed)
+    version, drafted = board_of(page)
+    assert status == 200 and len(drafted) == 3
+    (w1, b1), (w2, b2) = drafted[:2]
+    status, page = await board_tap(web_bot, ARBITER.id, {"action": "swap", "a": w1, "b": w2,
+                                                         "version": version})
+    assert status == 200 and fits(page, "BOARD_SWAPPED")
+    fresh, swapped = board_of(page)
+    assert {frozenset(b) for b in swapped[:2]} == {frozenset((w2, b1)), frozenset((w1, b2))}
+    from storage import rounds
+
+    stored = await rounds.stored_pairing(web_bot.app.bot_data.db, 1)
+    assert stored is not None and {frozenset((b.white, b.black)) for b in stored.boards} \
+        == {frozenset(b) for b in swapped}
+    # The old board's tap: refused with the draft as it is now, nothing changed.
+    status, page = await board_tap(web_bot, ARBITER.id, {"action": "swap", "a": w1, "b": b1,
+                                                         "version": version})
+    assert status == 409 and fits(page, "BOARD_STALE") and board_of(page) == (fresh, swapped)
+    status, page = await board_tap(web_bot, ARBITER.id, {"action": "bye", "a": w1,
+                                                         "version": fresh})
+    assert fits(page, "BYE_EVEN", count=6) and board_of(page) == (fresh, swapped)
+    # Nobody else: a member, a forged signature, a tap that is no tap.
+    anna = members[0]
+    assert (await get(web_bot, "/mij-bord", **{"X-Telegram-Init-Data": init_data(
+        anna.id, at=web_bot.clock.now)}))[0] == 403
+    assert (await board_tap(web_bot, anna.id, {"action": "publish", "version": fresh}))[0] \
+        == 403
+    forged = init_data(ARBITER.id, at=web_bot.clock.now, forge=True)
+    assert (await board_tap(web_bot, ARBITER.id, {"action": "publish", "version": fresh},
+                            **{"X-Telegram-Init-Data": forged}))[0] == 403
+    for wrong in ({"action": "ruil", "version": fresh}, {"action": "swap", "a": w1,
+                                                          "version": fresh}, {}):
+        assert (await board_tap(web_bot, ARBITER.id, wrong))[0] == 400
+    assert board_of((await get(web_bot, "/mij-bord", **signed))[1]) == (fresh, swapped)
+    mark = len(web_bot.tg.sent)
+    status, page = await board_tap(web_bot, ARBITER.id, {"action": "publish",
+                                                         "version": fresh})
+    assert status == 200 and fits(page, "BOARD_NONE")
+    await web_bot.tg.next_to(GROUP, meaning("PAIRING_TITLE", round=1), after=mark)
+
+
 async def test_stand_carries_the_button_to_the_pages(web_bot, members):
     await set_up_club(web_bot, members, rounds=1)
     await pass_deadline(web_bot, 1)

@@ -8,10 +8,13 @@ a frame of the width wanted, served from the same origin as the page (a small pr
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import html
 import json
 import re
 import shutil
 import subprocess
+from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import quote
 
@@ -20,10 +23,11 @@ import matplotlib.image
 import pytest
 from aiohttp import web
 
+from bot.language import texts
 from core.numbers import format_number
 from core.season import read_season
 from core.standings import compute_standings
-from tests.bot.conftest import club_bot, meaning
+from tests.bot.conftest import club_bot, fits, meaning
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -161,7 +165,7 @@ async def test_screenshots_for_the_readme(proxy, tmp_path, request):
             matplotlib.image.imsave(ROOT / "docs" / f"{name}.png", picture)
 
 
-SEASON_TAP = """<!doctype html><body style="margin:0"><script>
+HARNESS = """<!doctype html><body style="margin:0"><script>
 var frame = document.createElement("iframe");
 frame.style.cssText = "display:block;border:0;height:900px;width:360px";
 document.body.appendChild(frame);
@@ -175,7 +179,13 @@ function wait(test, then, tries) {
   setTimeout(function () { wait(test, then, (tries || 0) + 1); }, 25);
 }
 frame.src = "/p/";
-wait(function (d) { return d.querySelector("#mine [data-load]"); }, function (link) {
+STEPS
+</script></body>"""
+"""A phone's frame of the club's front page, driven by `STEPS` (JavaScript that taps and
+waits, then calls `done` with what it found: the test reads it from the DOM)."""
+
+SEASON_TAP = """
+wait(function (d) { return d.querySelector('#mine [data-load="mij-seizoen"]'); }, function (link) {
   link.click();
   wait(function (d) { return d.querySelector('#mine [data-round="ROUND"]'); }, function (button) {
     var before = button.textContent;
@@ -188,75 +198,158 @@ wait(function (d) { return d.querySelector("#mine [data-load]"); }, function (li
             page: d.documentElement.scrollWidth});
     });
   });
-});
-</script></body>"""
+});"""
+
+BOARD_TAP = """
+wait(function (d) { return d.querySelector('#mine [data-load="mij-bord"]'); }, function (link) {
+  link.click();
+  wait(function (d) { return d.querySelectorAll("#mine .boards li").length > 1; }, function () {
+    var rows = frame.contentDocument.querySelectorAll("#mine .boards li");
+    var first = rows[0].querySelector("[data-player]"), second = rows[1].querySelector(
+      "[data-player]");
+    var swapped = [first.dataset.player, second.dataset.player];
+    first.click();
+    second.click();
+    wait(function (d) { return d.querySelector("#mine .said"); }, function (said) {
+      var d = frame.contentDocument, after = said.textContent;
+      d.querySelector('#mine [data-act="publish"]').click();
+      wait(function (d) { return !d.querySelector("#mine .boards"); }, function () {
+        done({swapped: swapped, said: after, page: d.documentElement.scrollWidth,
+              published: d.querySelector("#mine .said").textContent});
+      });
+    });
+  });
+});"""
+
+BOARD_SHOWN = """
+wait(function (d) { return d.querySelector('#mine [data-load="mij-bord"]'); }, function (link) {
+  link.click();
+  wait(function (d) { return d.querySelector("#mine [data-player]"); }, function (first) {
+    first.click();
+    done({});
+  });
+});"""
+
+
+@contextlib.asynccontextmanager
+async def mini_app(bot, user_id: int, steps: str) -> AsyncIterator[str]:
+    """The bot's pages as inside Telegram, for `user_id`: a server that passes them on with
+    Telegram's script stood in for by one that hands them a signed initData, and serves
+    `/tap`, a phone's frame driven by `steps` (ROUND in them: the `round` asked). Its base."""
+    from tests.bot.test_web import init_data
+
+    assert bot.runtime is not None and bot.runtime.web is not None
+    pages = bot.runtime.web.url
+    signed = json.dumps(init_data(user_id, at=bot.clock.now))
+    stand_in = ("<script>window.Telegram = {WebApp: {initData: " + signed
+                + ", ready: function () {}, HapticFeedback: {impactOccurred: "
+                "function () {}}}};</script>")
+
+    async def passed(request: web.Request) -> web.Response:
+        headers = {k: v for k, v in request.headers.items()
+                   if k.lower() in ("x-telegram-init-data", "content-type")}
+        async with aiohttp.ClientSession() as session, session.request(
+                request.method, pages + "/" + request.match_info["path"],
+                data=await request.read(), headers=headers) as answer:
+            body = (await answer.text()).replace(
+                '<script src="https://telegram.org/js/telegram-web-app.js"></script>', stand_in)
+            return web.Response(text=body, status=answer.status, content_type="text/html")
+
+    async def harness(request: web.Request) -> web.Response:
+        return web.Response(text=HARNESS.replace("STEPS", steps.replace(
+            "ROUND", request.query.get("round", ""))), content_type="text/html")
+
+    app = web.Application()
+    app.router.add_route("*", "/p/{path:.*}", passed)
+    app.router.add_get("/tap", harness)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    try:
+        yield f"http://127.0.0.1:{runner.addresses[0][1]}"
+    finally:
+        await runner.cleanup()
+
+
+async def tapped(tmp_path: Path, url: str) -> dict:
+    """What the harness at `url` found, once Chromium ran its steps."""
+    dom = await browser(tmp_path, "--virtual-time-budget=20000", "--dump-dom", url)
+    found = re.search(r'data-probe="([^"]*)"', dom)
+    assert found, dom[:800]
+    shown: dict = json.loads(html.unescape(found.group(1)))
+    assert "error" not in shown, shown
+    return shown
 
 
 async def test_a_member_signs_off_from_his_season_on_a_phone(tg, tmp_path, processes, members,
                                                              request):
-    """Issue 36 in a browser at 360 px, as inside Telegram (Telegram's script stands in for
+    """Issue 36 in a browser at 360 px, as inside Telegram (Telegram's script stood in for
     by one that hands the page a signed initData): the member opens his season from his
     summary, taps round 3's button and reads what it earns; his chat says the same, the
     store has it, and the page fits the phone. With --update-golden the picture of it goes
     to docs/."""
+    from storage import attendance
     from tests.bot.test_season import set_up_club
-    from tests.bot.test_web import init_data
 
     bot = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0)
     try:
         await set_up_club(bot, members, rounds=3)
-        assert bot.runtime is not None and bot.runtime.web is not None
-        pages, anna = bot.runtime.web.url, members[0]
-        signed = json.dumps(init_data(anna.id, at=bot.clock.now))
-        stand_in = ("<script>window.Telegram = {WebApp: {initData: " + signed
-                    + ", ready: function () {}, HapticFeedback: {impactOccurred: "
-                    "function () {}}}};</script>")
-
-        async def passed(request: web.Request) -> web.Response:
-            headers = {k: v for k, v in request.headers.items()
-                       if k.lower() in ("x-telegram-init-data", "content-type")}
-            async with aiohttp.ClientSession() as session, session.request(
-                    request.method, pages + "/" + request.match_info["path"],
-                    data=await request.read(), headers=headers) as answer:
-                body = (await answer.text()).replace(
-                    '<script src="https://telegram.org/js/telegram-web-app.js"></script>',
-                    stand_in)
-                return web.Response(text=body, status=answer.status, content_type="text/html")
-
-        async def harness(request: web.Request) -> web.Response:
-            return web.Response(text=SEASON_TAP.replace("ROUND", request.query["round"]),
-                                content_type="text/html")
-
-        app = web.Application()
-        app.router.add_route("*", "/p/{path:.*}", passed)
-        app.router.add_get("/tap", harness)
-        runner = web.AppRunner(app)
-        await runner.setup()
-        await web.TCPSite(runner, "127.0.0.1", 0).start()
-        base = f"http://127.0.0.1:{runner.addresses[0][1]}"
-        try:
+        anna = members[0]
+        async with mini_app(bot, anna.id, SEASON_TAP) as base:
             mark = len(bot.tg.sent)
-            dom = await browser(tmp_path, "--virtual-time-budget=20000", "--dump-dom",
-                                f"{base}/tap?round=3")
-            found = re.search(r'data-probe="([^"]*)"', dom)
-            assert found, dom[:800]
-            shown = json.loads(found.group(1).replace("&quot;", '"'))
-            assert "error" not in shown, shown
+            shown = await tapped(tmp_path, f"{base}/tap?round=3")
             assert shown["rounds"] == 3 and shown["page"] <= 360
             assert (shown["before"], shown["after"]) == ("Afmelden", "Toch spelen")
             told = await bot.tg.next_to(anna.id, meaning("SIGNED_OFF", round=3), after=mark)
             assert told.text.split()[:4] == shown["said"].split()[:4]
-            from storage import attendance
-
             assert await attendance.signed_off_rounds(bot.app.bot_data.db, "p0",
                                                       from_round=1) == [3]
             if request.config.getoption("--update-golden"):  # round 2's sign-off, shown
-                shot = tmp_path / "season.png"
-                await browser(tmp_path, f"--screenshot={shot}", "--virtual-time-budget=20000",
-                              f"{base}/tap?round=2", width=500)
-                matplotlib.image.imsave(ROOT / "docs" / "web-seizoen-telefoon.png",
-                                        matplotlib.image.imread(shot)[:, :360])
-        finally:
-            await runner.cleanup()
+                await screenshot(tmp_path, f"{base}/tap?round=2", "web-seizoen-telefoon")
     finally:
         await bot.stop()
+
+
+async def test_the_arbiter_swaps_and_publishes_on_his_board_on_a_phone(tg, tmp_path,
+                                                                       processes, members,
+                                                                       request):
+    """Issue 36 in a browser at 360 px: the arbiter opens the draft's board from the top of
+    the page, taps the first two boards' white players (they swap, through the flow of
+    `/indeling ruil`) and publishes; the group gets the pairing with them swapped."""
+    from storage import rounds
+    from tests.bot.conftest import ARBITER, GROUP
+    from tests.bot.test_season import pass_deadline, set_up_club
+
+    bot = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0)
+    try:
+        await set_up_club(bot, members, rounds=1)
+        await pass_deadline(bot, 1)
+        before = await rounds.stored_pairing(bot.app.bot_data.db, 1)
+        assert before is not None
+        if request.config.getoption("--update-golden"):  # the board, a player held
+            async with mini_app(bot, ARBITER.id, BOARD_SHOWN) as base:
+                await screenshot(tmp_path, f"{base}/tap", "web-bord-telefoon")
+        async with mini_app(bot, ARBITER.id, BOARD_TAP) as base:
+            mark = len(bot.tg.sent)
+            shown = await tapped(tmp_path, f"{base}/tap")
+        assert shown["page"] <= 360
+        assert shown["swapped"] == [before.boards[0].white, before.boards[1].white]
+        assert fits(shown["said"], "BOARD_SWAPPED")
+        assert shown["published"] == texts.published(1, len(members))
+        group = await bot.tg.next_to(GROUP, meaning("PAIRING_TITLE", round=1), after=mark)
+        after = await rounds.stored_pairing(bot.app.bot_data.db, 1)
+        assert after is not None and after.state.value == "published"
+        assert (after.boards[0].white, after.boards[1].white) == \
+            (before.boards[1].white, before.boards[0].white)
+        assert group.text.count("–") == len(after.boards)
+    finally:
+        await bot.stop()
+
+
+async def screenshot(tmp_path: Path, url: str, name: str) -> None:
+    """The phone's frame at `url`, as docs/`name`.png (taken with --update-golden)."""
+    shot = tmp_path / f"{name}.png"
+    await browser(tmp_path, f"--screenshot={shot}", "--virtual-time-budget=20000", url,
+                  width=500)
+    matplotlib.image.imsave(ROOT / "docs" / f"{name}.png",
+                            matplotlib.image.imread(shot)[:, :360])

@@ -121,11 +121,7 @@ async def bye(update: Update, context: Context) -> Answer:
 
 async def publish(update: Update, context: Context) -> Answer:
     done = await flows.publish(context.services, actor=actor(update))
-    note = texts.published(done.round, done.players)
-    if done.unlinked:
-        note += "\n" + texts.PUBLISH_UNLINKED.format(names=", ".join(esc(n)
-                                                                    for n in done.unlinked))
-    return Answer(note)
+    return Answer(texts.published(done.round, done.players, [esc(n) for n in done.unlinked]))
 
 
 async def absent(update: Update, context: Context) -> Answer:
