@@ -55,6 +55,14 @@ async def drop_draft(conn: Connection, rnd: Row, target: RoundState, *,
     await move(conn, rnd, target, actor=actor)
 
 
+async def unpair(db: Database, number: int, *, actor: int | None) -> None:
+    """Round `number`'s draft goes, and the round is locked to be paired again."""
+    async with db.transaction() as conn:
+        rnd = await round_row(conn, await season_id(conn), number)
+        if rnd["state"] == RoundState.DRAFTED:
+            await drop_draft(conn, rnd, RoundState.LOCKED, actor=actor)
+
+
 async def unannounced(db: Database) -> list[int]:
     """The complete rounds whose standings were not posted yet."""
     conn = db.conn

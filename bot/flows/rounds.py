@@ -86,6 +86,13 @@ async def redraft(services: Services, number: int) -> None:
         services, made, texts.DRAFT_UPDATED.format(round=number)))
 
 
+async def unpair(services: Services, number: int, *, actor: int) -> None:
+    """The round's draft goes (the round is locked, to be paired again): before the arbiter
+    changes who plays in it himself (his sign-off of a player drops no draft, and a player
+    back who is in no board would leave the draft incomplete)."""
+    await rounds.unpair(services.db, number, actor=actor)
+
+
 async def clear_fixes(services: Services, number: int, *, actor: int) -> bool:
     """Forget every fix the arbiter made for the round (the next draft is free); False if
     there were none."""

@@ -207,6 +207,8 @@ class DraftBoard:
     boards: tuple[tuple[int, Seat, Seat], ...]
     """(board, white, black)."""
     bye: Seat | None
+    away: tuple[Seat, ...]
+    """The round's players who are not in it (signed off), who may come after all."""
     broken: tuple[str, ...]
     """The rules it breaks, in words, most important first."""
     version: str
@@ -228,9 +230,12 @@ async def draft_board(services: Services) -> DraftBoard | None:
         return Seat(code, names.get(code, code))
 
     shown = tuple((b.number, seat(b.white), seat(b.black)) for b in stored.boards)
+    drafted = {p for b in stored.boards for p in (b.white, b.black)} | {stored.bye}
+    away = tuple(seat(p.id) for p in (await season(services)).players
+                 if p.active_in(stored.round) and p.id not in drafted)
     version = hashlib.sha256(repr((stored.round, [(b.white, b.black) for b in stored.boards],
                                    stored.bye)).encode()).hexdigest()[:16]
-    return DraftBoard(stored.round, shown, seat(stored.bye) if stored.bye else None,
+    return DraftBoard(stored.round, shown, seat(stored.bye) if stored.bye else None, away,
                       tuple(texts.broken_rule(rule, lambda code: names.get(code, code))
                             for rule in stored.broken), version)
 

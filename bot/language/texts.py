@@ -568,13 +568,18 @@ REQUESTED_BYE_BY_ARBITER = ("Een gevraagde bye (halvebye, nulbye) kent de wedstr
                             "Vraag het hem; afmelden kan gewoon met <code>/afmelden</code>.")
 """What a sign-off is for, after "afgemeld voor ronde N (datum)" (nothing for a plain one)."""
 BOARD_TITLE = "Concept van ronde {round}"
-BOARD_HOW = ("Tik twee spelers om ze te ruilen, of één speler en dan Bye om hem de bye te "
-             "geven. Publiceren stuurt de indeling naar de groep en iedere speler.")
+BOARD_HOW = ("Tik twee spelers om ze te ruilen, of één speler en dan Bye, Afwezig of Erbij. "
+             "Publiceren stuurt de indeling naar de groep en iedere speler.")
 BOARD_STALE = ("De indeling is intussen veranderd (in de chat, of door een afmelding); dit is "
                "hij nu. Kijk hem na en tik opnieuw.")
 BOARD_SWAPPED = "{a} en {b} zijn geruild; die borden blijven staan als je opnieuw indeelt."
 BOARD_NONE = "Er ligt geen concept klaar: dat komt na de deadline, of met /indeling maak."
 BOARD_LINK = "Concept indelen"
+BOARD_AWAY = "Niet ingedeeld:"
+BOARD_ABSENT = "Afwezig"
+BOARD_BACK = "Erbij"
+BOARD_ABSENT_DONE = "{name} is afgemeld; de ronde is opnieuw ingedeeld."
+BOARD_BACK_DONE = "{name} speelt mee; de ronde is opnieuw ingedeeld."
 BOARD_BYE = "Bye"
 BOARD_PUBLISH = "Publiceren"
 MY_ROUND_PLAYS = "speelt"

@@ -244,6 +244,7 @@ def board(shown: Any, said: str = "") -> str:
         bye_title=texts.PAIRING_BYE.format(name="").strip(),
         broken_title=texts.PAIRING_BROKEN_TITLE, kept=texts.PAIRING_ALL_RULES_KEPT,
         how=texts.BOARD_HOW, bye_button=texts.BOARD_BYE, publish=texts.BOARD_PUBLISH,
+        away_title=texts.BOARD_AWAY, absent=texts.BOARD_ABSENT, back=texts.BOARD_BACK,
         missing=texts.BOARD_NONE)
 
 

@@ -19,10 +19,11 @@ from bot.language import i18n, texts
 from bot.language.formatting import esc
 from bot.services import Services, schedule
 from bot.web import initdata, pages
+from core.errors import InvalidInputError
 from core.rounds import PUBLIC, RoundState
 from core.season import Season
 from storage import club
-from storage.errors import StoreError
+from storage.errors import InputStoreError, StoreError, StoreProblem
 from storage.states import WebAccess
 
 log = logging.getLogger(__name__)
@@ -201,6 +202,8 @@ class ClubSite:
                                         sent_at=self.services.clock())
         except StoreError as exc:
             said = await self._refused(exc)
+        except InvalidInputError as exc:
+            said = esc(texts.chat_problems(exc.problems, await members.names(self.services)))
         return _fragment(pages.my_season(await views.my_season(self.services, who), said))
 
     async def _on_board(self, user: int, tap: dict[str, Any]) -> web.Response:
@@ -212,7 +215,7 @@ class ClubSite:
         if not await self.services.is_arbiter(user):
             return _text(403, texts.ONLY_ARBITER)
         action, version, a, b = (tap.get(k) for k in ("action", "version", "a", "b"))
-        if action not in ("swap", "bye", "publish") or not isinstance(version, str) \
+        if action not in BOARD_ACTIONS or not isinstance(version, str) \
                 or (action != "publish" and not isinstance(a, str)) \
                 or (action == "swap" and not isinstance(b, str)):
             return _text(400, texts.WEB_NOT_FOUND)
@@ -224,8 +227,14 @@ class ClubSite:
                     said, status = texts.BOARD_STALE, 409
                 else:
                     said = await board_change(self.services, shown, action, a, b, actor=user)
+            if action in ("absent", "back") and status == 200 and shown is not None:
+                # Paired again once his attendance is committed (the pairing reads the
+                # season as committed).
+                await rounds.draft(self.services, shown.round, actor=user)
         except StoreError as exc:
             said = await self._refused(exc)
+        except InvalidInputError as exc:
+            said = esc(texts.chat_problems(exc.problems, await members.names(self.services)))
         return _fragment(pages.board(await views.draft_board(self.services), said), status)
 
     async def _refused(self, error: StoreError) -> str:
@@ -307,12 +316,16 @@ class ClubSite:
         return replace(season, rounds=rounds), listed
 
 
+BOARD_ACTIONS = ("swap", "bye", "absent", "back", "publish")
+"""What a tap on the board asks: `swap` a and b, the `bye` for a, a is `absent` (signed off
+by the arbiter), a comes `back` (his sign-off undone), or `publish`."""
+
+
 async def board_change(services: Services, shown: views.DraftBoard, action: str,
                        a: str | None, b: str | None, *, actor: int) -> str:
     """One tap's change of the draft, as the chat's command makes it; what it did."""
     names = {s.code: s.name for _, *seats in shown.boards for s in seats}
-    if shown.bye is not None:
-        names[shown.bye.code] = shown.bye.name
+    names |= {s.code: s.name for s in (*shown.away, *filter(None, [shown.bye]))}
     if action == "publish":
         published = await rounds.publish(services, actor=actor)
         return texts.published(published.round, published.players,
@@ -324,6 +337,20 @@ async def board_change(services: Services, shown: views.DraftBoard, action: str,
             return texts.SWAP_SAME.format(name=esc(names.get(a, a)))
         await rounds.swap(services, shown.round, a, b, actor=actor)
         return texts.BOARD_SWAPPED.format(a=esc(names.get(a, a)), b=esc(names.get(b, b)))
+    if action in ("absent", "back"):
+        who = next((m for m in await members.everyone(services) if m.code == a), None)
+        if who is None or (a in {s.code for s in shown.away}) != (action == "back"):
+            raise InputStoreError(StoreProblem.NOT_IN_DRAFT, player=a, round=shown.round)
+        await rounds.unpair(services, shown.round, actor=actor)
+        if action == "absent":
+            await signoff.sign_off(services, who, signoff.Request((shown.round,)),
+                                   sent_at=services.clock(), actor=actor, correction=True,
+                                   early=None)
+        else:
+            await signoff.cancel(services, who, shown.round, sent_at=services.clock(),
+                                 actor=actor, correction=True)
+        said = texts.BOARD_ABSENT_DONE if action == "absent" else texts.BOARD_BACK_DONE
+        return said.format(name=esc(who.name))
     done = await rounds.volunteer_bye(services, shown.round, a, actor=actor)
     if not done.plays:
         return texts.BYE_NOT_PLAYING.format(name=esc(names.get(a, a)))

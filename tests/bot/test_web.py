@@ -349,6 +349,21 @@ async def test_the_arbiter_swaps_on_his_board_and_publishes(web_bot, members):
     status, page = await board_tap(web_bot, ARBITER.id, {"action": "bye", "a": w1,
                                                          "version": fresh})
     assert fits(page, "BYE_EVEN", count=6) and board_of(page) == (fresh, swapped)
+    # One does not come: signed off by the arbiter, the round paired again around the
+    # swapped boards (5 players: a bye); he comes after all, and plays again.
+    absent = swapped[2][0]
+    status, page = await board_tap(web_bot, ARBITER.id, {"action": "absent", "a": absent,
+                                                         "version": fresh})
+    assert status == 200 and fits(page, "BOARD_ABSENT_DONE")
+    fresh, without = board_of(page)
+    assert absent not in {p for board in without for p in board} and len(without) == 2
+    assert f'data-player="{absent}" data-away="1"' in page
+    assert set(map(frozenset, swapped[:2])) == set(map(frozenset, without))  # kept fixed
+    status, page = await board_tap(web_bot, ARBITER.id, {"action": "back", "a": absent,
+                                                         "version": fresh})
+    assert status == 200 and fits(page, "BOARD_BACK_DONE")
+    fresh, swapped = board_of(page)
+    assert absent in {p for board in swapped for p in board} and len(swapped) == 3
     # Nobody else: a member, a forged signature, a tap that is no tap.
     anna = members[0]
     assert (await get(web_bot, "/mij-bord", **{"X-Telegram-Init-Data": init_data(
