@@ -16,6 +16,7 @@ from bot.keyboard import Keyboard
 from bot.language import texts
 from bot.services import Services, current_rounds, open_round, schedule
 from bot.worker import Breakdown, StandingsView
+from core.pairing.request import before_pairing, request_for_round
 from core.rounds import OPEN, PUBLIC, RoundState
 from core.season import Season
 from core.standings import PlayerStanding, Standings, standings_history
@@ -211,6 +212,8 @@ class DraftBoard:
     """The round's players who are not in it (signed off), who may come after all."""
     broken: tuple[str, ...]
     """The rules it breaks, in words, most important first."""
+    cost: str
+    """What it costs against the best pairing the rules allow, in words."""
     version: str
     """What the board shows, in short: a change made from a board that showed another
     (the chat, a late sign-off meanwhile) is refused, never made over it."""
@@ -237,7 +240,29 @@ async def draft_board(services: Services) -> DraftBoard | None:
                                    stored.bye)).encode()).hexdigest()[:16]
     return DraftBoard(stored.round, shown, seat(stored.bye) if stored.bye else None, away,
                       tuple(texts.broken_rule(rule, lambda code: names.get(code, code))
-                            for rule in stored.broken), version)
+                            for rule in stored.broken),
+                      await _against_the_best(services, stored), version)
+
+
+async def _against_the_best(services: Services, stored: rounds.StoredPairing) -> str:
+    """The draft against the best pairing of the round without the arbiter's hand: the rules
+    each breaks and the sum of squared rank distances (what the engine minimises)."""
+    from core.pairing.engine import judged, pair  # numpy at first use, as for a draft
+
+    number = stored.round
+    request = request_for_round(before_pairing(await season(services), number), number,
+                                apart=await roster.apart(services.db))
+    drafted = {p for b in stored.boards for p in (b.white, b.black)} | {stored.bye} - {None}
+    if drafted != request.present:
+        return ""  # someone left out by hand: no like-for-like comparison
+    best = (await asyncio.to_thread(pair, request)).objective
+    now = await asyncio.to_thread(judged, request, [(b.white, b.black) for b in stored.boards],
+                                  stored.bye)
+    if (now.violations, now.distance) <= (best.violations, best.distance):
+        return texts.BOARD_BEST
+    return texts.BOARD_COST.format(rules=sum(now.violations), distance=now.distance,
+                                   best_rules=sum(best.violations),
+                                   best_distance=best.distance)
 
 
 async def calendar(db: Database, zone: ZoneInfo, who: Member | None = None, *,

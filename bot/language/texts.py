@@ -575,6 +575,10 @@ BOARD_STALE = ("De indeling is intussen veranderd (in de chat, of door een afmel
 BOARD_SWAPPED = "{a} en {b} zijn geruild; die borden blijven staan als je opnieuw indeelt."
 BOARD_NONE = "Er ligt geen concept klaar: dat komt na de deadline, of met /indeling maak."
 BOARD_LINK = "Concept indelen"
+BOARD_BEST = "Zo goed als de beste indeling die het reglement toelaat."
+BOARD_COST = ("Dit concept breekt {rules} regels, met afstand {distance} (de som van de "
+              "kwadraten van de plaatsen tussen tegenstanders); de beste indeling breekt er "
+              "{best_rules}, met afstand {best_distance}.")
 BOARD_AWAY = "Niet ingedeeld:"
 BOARD_ABSENT = "Afwezig"
 BOARD_BACK = "Erbij"

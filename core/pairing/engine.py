@@ -4,14 +4,21 @@ general one) and the traditional top-down pairing (for comparison)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import TypeVar
 
 from core.pairing import blossom, topdown
 from core.pairing.evaluate import EdgeTable, evaluate
-from core.pairing.model import Pairing, PairingImpossibleError, PairingRequest, Tier, Timings
-from core.pairing.selection import Selection, to_pairing
+from core.pairing.model import (
+    Objective,
+    Pairing,
+    PairingImpossibleError,
+    PairingRequest,
+    Tier,
+    Timings,
+)
+from core.pairing.selection import Selection, objective, to_pairing
 
 _Model = TypeVar("_Model")
 _Outcome = TypeVar("_Outcome")
@@ -74,6 +81,16 @@ def _timed(request: PairingRequest, within: int | None, build: Callable[[EdgeTab
     outcome = solve(table, model)
     timings = Timings(evaluated - start, built - evaluated, time.perf_counter() - built)
     return table, outcome, timings
+
+
+def judged(request: PairingRequest, boards: Sequence[tuple[str, str]],
+           bye: str | None) -> Objective:
+    """What a pairing of the round that is given (the arbiter's, say) costs, by the measure
+    the engine minimises (each board in its better colours)."""
+    table = evaluate(request, apart_allowed=True)
+    index = {pid: k for k, pid in enumerate(table.players)}
+    edges = tuple(sorted(table.edge(index[white], index[black]) for white, black in boards))
+    return objective(table, Selection(edges, None if bye is None else index[bye]))
 
 
 def baseline(request: PairingRequest) -> Pairing | None:

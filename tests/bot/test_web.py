@@ -330,11 +330,12 @@ async def test_the_arbiter_swaps_on_his_board_and_publishes(web_bot, members):
     signed = own_headers(web_bot)  # the arbiter opens it after the deadline
     status, page, _ = await get(web_bot, "/mij-bord", **signed)
     version, drafted = board_of(page)
-    assert status == 200 and len(drafted) == 3
+    assert status == 200 and len(drafted) == 3 and fits(page, "BOARD_BEST")
     (w1, b1), (w2, b2) = drafted[:2]
     status, page = await board_tap(web_bot, ARBITER.id, {"action": "swap", "a": w1, "b": w2,
                                                          "version": version})
     assert status == 200 and fits(page, "BOARD_SWAPPED")
+    assert fits(page, "BOARD_COST", rules=0, best_rules=0)  # worse by the distance alone
     fresh, swapped = board_of(page)
     assert {frozenset(b) for b in swapped[:2]} == {frozenset((w2, b1)), frozenset((w1, b2))}
     from storage import rounds

@@ -21,6 +21,7 @@ from core.pairing import (
     pair,
     request_for_round,
 )
+from core.pairing.engine import judged
 from core.pairing.evaluate import evaluate
 from core.pairing.selection import Selection, to_pairing
 from core.season import Player, read_season
@@ -75,6 +76,19 @@ def test_every_broken_rule_is_reported_and_nothing_else(request):
         found[(Rule.BYE, (p.bye,))] += 1
     reported = Counter((r.rule, r.players) for r in p.broken)
     assert reported == found
+
+
+@settings(max_examples=examples(25))
+@given(requests(max_players=40))
+def test_a_pairing_judged_costs_what_the_engine_said_and_no_other_costs_less(request):
+    """`judged` prices a given pairing as the engine does (the arbiter's board shows it
+    against the optimum): the engine's own at its objective, the top-down one no better."""
+    p = pair(request)
+    assert judged(request, [(b.white, b.black) for b in p.boards], p.bye) == p.objective
+    theirs = baseline(request)
+    if theirs is not None:
+        assert judged(request, [(b.white, b.black) for b in theirs.boards],
+                      theirs.bye) >= p.objective
 
 
 @SLOW
