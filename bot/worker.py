@@ -52,6 +52,10 @@ class StandingsView:
     """Every row, for a private chat."""
     places: Mapping[str, PlayerStanding]
     """Each ranked player's row: his place, score and value (what a sign-off is priced at)."""
+    title: str = ""
+    rows: tuple[tuple[str, ...], ...] = ()
+    """Every row's compact cells (place, name, points, value), for an excerpt of a long
+    table (`messages.standings_excerpt`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +177,9 @@ def _view(standings: Standings, decimals: int, language: str) -> StandingsView:
         return StandingsView(standings.after_round, decimals,
                              messages.standings_table(standings, decimals, messages.GROUP_TOP),
                              messages.standings_table(standings, decimals),
-                             {row.id: row for row in standings.rows})
+                             {row.id: row for row in standings.rows},
+                             tables.standings_title(standings),
+                             tuple(map(tuple, tables.compact_rows(standings, decimals))))
 
 
 def _breakdown(store: Store, player: str, language: str) -> Breakdown:

@@ -4,6 +4,7 @@ by handlers for replies and by flows for the messages they owe."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.config import Config
@@ -36,6 +37,21 @@ def standings_table(standings: Standings, decimals: int, top: int | None = None)
     """Compact, for a phone; the full columns are on the website export."""
     shown = standings if top is None else replace(standings, rows=standings.rows[:top])
     return f"<pre>{esc(tables.standings_table(shown, decimals, compact=True))}</pre>"
+
+
+SCREENFUL = 60
+"""Rows a private /stand shows in full; a longer table is shown as its top and the asker's
+neighbourhood (`/stand alles` for every row)."""
+EXCERPT_TOP = 10
+NEIGHBOURS = 3
+
+
+def standings_excerpt(title: str, rows: Sequence[Sequence[str]], rank: int | None) -> str:
+    """The top of a long table, and the rows around place `rank` (the asker's, if ranked)."""
+    shown = set(range(min(EXCERPT_TOP, len(rows))))
+    if rank is not None:
+        shown |= set(range(max(0, rank - 1 - NEIGHBOURS), min(len(rows), rank + NEIGHBOURS)))
+    return f"<pre>{esc(tables.excerpt(title, rows, sorted(shown)))}</pre>"
 
 
 def page_button(config: Config, access: WebAccess, bot_name: str, *,

@@ -34,13 +34,31 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], *,
 def standings_table(standings: Standings, decimals: int, *, compact: bool = False) -> str:
     """The standings; `compact` (for a phone): place, name, points and value only."""
     if compact:
-        rows = [[str(r.rank), r.player.name, number(r.score, decimals),
-                 format_number(r.value, 0)] for r in standings.rows]
-        return f"{_standings_title(standings)}\n\n{table(texts.COMPACT_COLUMNS, rows)}"
+        rows = compact_rows(standings, decimals)
+        return f"{standings_title(standings)}\n\n{table(texts.COMPACT_COLUMNS, rows)}"
     return _full_standings(standings, decimals)
 
 
-def _standings_title(standings: Standings) -> str:
+def compact_rows(standings: Standings, decimals: int) -> list[list[str]]:
+    """Each row's place, name, points and value (texts.COMPACT_COLUMNS)."""
+    return [[str(r.rank), r.player.name, number(r.score, decimals), format_number(r.value, 0)]
+            for r in standings.rows]
+
+
+def excerpt(title: str, rows: Sequence[Sequence[str]], shown: Sequence[int]) -> str:
+    """The compact standings' rows at `shown` (indices, in order), a `…` where rows are
+    left out between them and after the last."""
+    picked: list[Sequence[str]] = []
+    for k, at in enumerate(shown):
+        if k and at != shown[k - 1] + 1:
+            picked.append(["…", "", "", ""])
+        picked.append(rows[at])
+    if shown and shown[-1] < len(rows) - 1:
+        picked.append(["…", "", "", ""])
+    return f"{title}\n\n{table(texts.COMPACT_COLUMNS, picked)}"
+
+
+def standings_title(standings: Standings) -> str:
     return texts.STANDINGS_START if standings.after_round == 0 else \
         texts.STANDINGS_TITLE.format(round=standings.after_round)
 
@@ -62,7 +80,7 @@ def standings_cells(standings: Standings, decimals: int) -> list[list[str]]:
 
 def _full_standings(standings: Standings, decimals: int) -> str:
     rows = standings_cells(standings, decimals)
-    return f"{_standings_title(standings)}\n\n{table(texts.STANDINGS_COLUMNS, rows)}"
+    return f"{standings_title(standings)}\n\n{table(texts.STANDINGS_COLUMNS, rows)}"
 
 
 

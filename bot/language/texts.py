@@ -627,6 +627,8 @@ NOT_YOUR_BUTTON = "Deze knop is niet voor jou."
 ROUND_COMPLETE = "Alle uitslagen van ronde {round} zijn binnen. De nieuwe stand:"
 
 STAND_GROUP_MORE = "De hele stand: stuur /stand in een privégesprek met mij."
+STAND_EXCERPT_MORE = ("De top {top} en jouw plaats. Alle {count} spelers: <code>{command}</code>, "
+                      "of op de clubpagina.")
 STANDINGS_MORE = "… en nog {count}. De hele stand: stuur /stand in een privégesprek met mij."
 STAND_NOT_YET = "Je staat nog niet in de stand: je speelt mee vanaf ronde {round}."
 STAND_EMPTY = "Er is nog geen stand: er is nog geen ronde gespeeld."

@@ -26,7 +26,7 @@ WORDS: Mapping[str, str] = {
     "city": "plaats", "ratinglist": "ratinglijst", "language": "taal", "rapid": "rapid",
     "blitz": "snel", "classical": "klassiek", "public": "openbaar", "members": "leden",
     "clubnight": "clubavond", "otherday": "anderedag", "external": "extern",
-    "halfbye": "halvebye", "zerobye": "nulbye", "draw": "remise", "never": "nooit",
+    "halfbye": "halvebye", "zerobye": "nulbye", "draw": "remise", "never": "nooit", "all": "alles",
     "external-clubnight": "extern-clubavond", "external-otherday": "extern-anderedag",
 }
 """The keywords of a command typed under its English name, as the Dutch command reads them

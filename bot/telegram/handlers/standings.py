@@ -9,14 +9,14 @@ from telegram import Update
 from telegram.constants import ChatType
 
 from bot.files import announce, messages
-from bot.flows import views
+from bot.flows import members, views
 from bot.flows.members import Member
 from bot.language import i18n, texts
 from bot.language.formatting import esc
 from bot.language.i18n import number
 from bot.services import App, Context
 from bot.telegram.answer import Answer, File
-from bot.telegram.handlers.common import command, member, own_language
+from bot.telegram.handlers.common import command, member, own_language, spelled
 from core.numbers import format_number
 from core.rules import Titles
 from core.season import Season
@@ -46,6 +46,16 @@ async def stand(update: Update, context: Context) -> Answer:
     button = await views.page_button(context.services, private=private)
     if not private:
         return Answer(shown.group + "\n" + texts.STAND_GROUP_MORE, markup=button)
+    if view != "alles" and len(shown.rows) > messages.SCREENFUL:
+        # A table of dozens of messages holds up the asker and every other chat's answer.
+        asker = None if update.effective_user is None else \
+            await members.of_user(context.services, update.effective_user.id)
+        row = None if asker is None else shown.places.get(asker.code)
+        return Answer(messages.standings_excerpt(
+            shown.title, shown.rows, None if row is None else row.rank) + "\n"
+            + texts.STAND_EXCERPT_MORE.format(top=messages.EXCERPT_TOP, count=len(shown.rows),
+                                              command=esc(spelled(update, "stand", "alles"))),
+            markup=button)
     return Answer(shown.full, markup=button)
 
 
