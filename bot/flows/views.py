@@ -210,6 +210,8 @@ class DraftBoard:
     bye: Seat | None
     away: tuple[Seat, ...]
     """The round's players who are not in it (signed off), who may come after all."""
+    apart: tuple[tuple[Seat, Seat], ...]
+    """The pairs the arbiter keeps apart all season, in the members' order."""
     broken: tuple[str, ...]
     """The rules it breaks, in words, most important first."""
     cost: str
@@ -238,7 +240,13 @@ async def draft_board(services: Services) -> DraftBoard | None:
                  if p.active_in(stored.round) and p.id not in drafted)
     version = hashlib.sha256(repr((stored.round, [(b.white, b.black) for b in stored.boards],
                                    stored.bye)).encode()).hexdigest()[:16]
+    order = {m.code: k for k, m in enumerate(await roster.members(services.db))}
+    pairs = sorted(sorted(pair, key=order.__getitem__) for pair in await roster.apart(
+        services.db))
+    apart = tuple((seat(one), seat(other)) for one, other in
+                  sorted(pairs, key=lambda pair: [order[code] for code in pair]))
     return DraftBoard(stored.round, shown, seat(stored.bye) if stored.bye else None, away,
+                      apart,
                       tuple(texts.broken_rule(rule, lambda code: names.get(code, code))
                             for rule in stored.broken),
                       await _against_the_best(services, stored), version)

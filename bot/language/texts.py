@@ -568,8 +568,10 @@ REQUESTED_BYE_BY_ARBITER = ("Een gevraagde bye (halvebye, nulbye) kent de wedstr
                             "Vraag het hem; afmelden kan gewoon met <code>/afmelden</code>.")
 """What a sign-off is for, after "afgemeld voor ronde N (datum)" (nothing for a plain one)."""
 BOARD_TITLE = "Concept van ronde {round}"
-BOARD_HOW = ("Tik twee spelers om ze te ruilen, of één speler en dan Bye, Afwezig of Erbij. "
-             "Publiceren stuurt de indeling naar de groep en iedere speler.")
+BOARD_HOW = ("Tik twee spelers om ze te ruilen, of één speler en dan Bye, Afwezig of Erbij; "
+             "of één speler, Nooit tegen en een tweede: die twee worden dit seizoen nooit "
+             "tegen elkaar ingedeeld. Publiceren stuurt de indeling naar de groep en iedere "
+             "speler.")
 BOARD_STALE = ("De indeling is intussen veranderd (in de chat, of door een afmelding); dit is "
                "hij nu. Kijk hem na en tik opnieuw.")
 BOARD_SWAPPED = "{a} en {b} zijn geruild; die borden blijven staan als je opnieuw indeelt."
@@ -580,6 +582,8 @@ BOARD_COST = ("Dit concept breekt {rules} regels, met afstand {distance} (de som
               "kwadraten van de plaatsen tussen tegenstanders); de beste indeling breekt er "
               "{best_rules}, met afstand {best_distance}.")
 BOARD_AWAY = "Niet ingedeeld:"
+BOARD_APART = "Nooit tegen"
+BOARD_MEET = "Mag weer"
 BOARD_ABSENT = "Afwezig"
 BOARD_BACK = "Erbij"
 BOARD_ABSENT_DONE = "{name} is afgemeld; de ronde is opnieuw ingedeeld."

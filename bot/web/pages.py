@@ -245,6 +245,8 @@ def board(shown: Any, said: str = "") -> str:
         broken_title=texts.PAIRING_BROKEN_TITLE, kept=texts.PAIRING_ALL_RULES_KEPT,
         how=texts.BOARD_HOW, bye_button=texts.BOARD_BYE, publish=texts.BOARD_PUBLISH,
         away_title=texts.BOARD_AWAY, absent=texts.BOARD_ABSENT, back=texts.BOARD_BACK,
+        apart=texts.BOARD_APART, meet=texts.BOARD_MEET,
+        apart_title=texts.APART_LIST.format(pairs="").rstrip(" ."), pair=texts.APART_PAIR,
         missing=texts.BOARD_NONE)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.flows import members, rounds, signoff, views
+from bot.flows import admin, members, rounds, signoff, views
 from bot.language import i18n, texts
 from bot.language.formatting import esc
 from bot.services import Services, schedule
@@ -217,7 +217,7 @@ class ClubSite:
         action, version, a, b = (tap.get(k) for k in ("action", "version", "a", "b"))
         if action not in BOARD_ACTIONS or not isinstance(version, str) \
                 or (action != "publish" and not isinstance(a, str)) \
-                or (action == "swap" and not isinstance(b, str)):
+                or (action in ("swap", "apart", "meet") and not isinstance(b, str)):
             return _text(400, texts.WEB_NOT_FOUND)
         status = 200
         try:
@@ -227,7 +227,7 @@ class ClubSite:
                     said, status = texts.BOARD_STALE, 409
                 else:
                     said = await board_change(self.services, shown, action, a, b, actor=user)
-            if action in ("absent", "back") and status == 200 and shown is not None:
+            if action in PAIRED_AGAIN and status == 200 and shown is not None:
                 # Paired again once his attendance is committed (the pairing reads the
                 # season as committed).
                 await rounds.draft(self.services, shown.round, actor=user)
@@ -316,9 +316,12 @@ class ClubSite:
         return replace(season, rounds=rounds), listed
 
 
-BOARD_ACTIONS = ("swap", "bye", "absent", "back", "publish")
+BOARD_ACTIONS = ("swap", "bye", "absent", "back", "apart", "meet", "publish")
 """What a tap on the board asks: `swap` a and b, the `bye` for a, a is `absent` (signed off
-by the arbiter), a comes `back` (his sign-off undone), or `publish`."""
+by the arbiter), a comes `back` (his sign-off undone), a and b are kept `apart` all season
+(or may `meet` again), or `publish`."""
+PAIRED_AGAIN = ("absent", "back", "apart", "meet")
+"""The taps after which the round is paired anew, once they are committed."""
 
 
 async def board_change(services: Services, shown: views.DraftBoard, action: str,
@@ -337,6 +340,14 @@ async def board_change(services: Services, shown: views.DraftBoard, action: str,
             return texts.SWAP_SAME.format(name=esc(names.get(a, a)))
         await rounds.swap(services, shown.round, a, b, actor=actor)
         return texts.BOARD_SWAPPED.format(a=esc(names.get(a, a)), b=esc(names.get(b, b)))
+    if action in ("apart", "meet"):
+        assert b is not None
+        if a == b:
+            return texts.APART_SAME.format(name=esc(names.get(a, a)))
+        await admin.keep_apart(services, a, b, action == "apart", actor=actor)
+        await rounds.unpair(services, shown.round, actor=actor)
+        said = texts.APART_SET if action == "apart" else texts.APART_REMOVED
+        return said.format(a=esc(names.get(a, a)), b=esc(names.get(b, b)))
     if action in ("absent", "back"):
         who = next((m for m in await members.everyone(services) if m.code == a), None)
         if who is None or (a in {s.code for s in shown.away}) != (action == "back"):

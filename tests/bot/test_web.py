@@ -16,6 +16,7 @@ import pytest
 from bot.language import texts
 from bot.web.initdata import sign, user_of
 from core.numbers import format_number
+from core.pairing import Rule
 from core.season import Season, read_season, season_from_data
 from core.standings import compute_standings
 from storage import attendance
@@ -365,6 +366,23 @@ async def test_the_arbiter_swaps_on_his_board_and_publishes(web_bot, members):
     assert status == 200 and fits(page, "BOARD_BACK_DONE")
     fresh, swapped = board_of(page)
     assert absent in {p for board in swapped for p in board} and len(swapped) == 3
+    # Two who never meet (a parent and child): kept apart from now on, shown with a way back.
+    one, other = swapped[2]
+    status, page = await board_tap(web_bot, ARBITER.id, {"action": "apart", "a": one,
+                                                         "b": other, "version": fresh})
+    assert status == 200 and fits(page, "APART_SET")
+    fresh, apart = board_of(page)
+    # The two boards swapped by hand are fixed: the last two can only meet, and the board
+    # says the wish is broken, in words (where a pairing can keep them apart, it does: the
+    # chat's test and the engine's).
+    assert frozenset((one, other)) in set(map(frozenset, apart))
+    assert fits(html.unescape(page), "BROKEN_RULES", pick=Rule.KEPT_APART)
+    first, second = sorted((one, other), key=lambda code: int(code[1:]))  # members' order
+    assert f'data-act="meet" data-a="{first}" data-b="{second}"' in page
+    status, page = await board_tap(web_bot, ARBITER.id, {"action": "meet", "a": one,
+                                                         "b": other, "version": fresh})
+    assert status == 200 and fits(page, "APART_REMOVED") and 'data-act="meet"' not in page
+    fresh, swapped = board_of(page)
     # Nobody else: a member, a forged signature, a tap that is no tap.
     anna = members[0]
     assert (await get(web_bot, "/mij-bord", **{"X-Telegram-Init-Data": init_data(
