@@ -37,7 +37,7 @@ from storage import programme
 from storage.postgres import INSTANCE_LOCK, add_club
 from storage.store import open_store
 from tests.bot.conftest import drafted
-from tests.bot.process import BotProcess, Proxy, free_port
+from tests.bot.process import Proxy, free_port, host_process
 from tests.postgres import database, running_server
 
 HOSTS = 3
@@ -117,15 +117,7 @@ async def run(count: int, rate: float, lead: float) -> dict[str, str]:
         ports = [free_port() for _ in range(HOSTS)]
         proxy = Proxy(ports)
         await proxy.start()
-        hosts = []
-        for port in ports:
-            host = BotProcess(fakes, Path("unused.db"),  # type: ignore[arg-type]
-                              command=[sys.executable, "-m", "bot.cli", "host"])
-            host.env.update(KEIZER_DB=dsn, KEIZER_WEBHOOK="1", KEIZER_WEB_PORT=str(port),
-                            KEIZER_PUBLIC_URL=proxy.url)
-            del host.env["TELEGRAM_BOT_TOKEN"], host.env["KEIZER_ARBITERS"]
-            host.start()
-            hosts.append(host)
+        hosts = [host_process(fakes, dsn, port=port, public_url=proxy.url) for port in ports]
         try:
             while not all(b.webhook is not None and b.webhook["url"].startswith(proxy.url)
                           for b in bots) or await _held(dsn) < count:

@@ -216,6 +216,21 @@ async def run_cycles(tg: FakeTelegram, db: Path, *, cycles: int, rng: random.Ran
                        time.monotonic() - started)
 
 
+def host_process(telegram: object, dsn: str, *, port: int | None = None,
+                 public_url: str = "") -> BotProcess:
+    """A `keizerbot host` process on the PostgreSQL database `dsn`, started; with `port`, its
+    pages and webhooks there (`public_url`: where Telegram posts them)."""
+    made = BotProcess(telegram, Path("unused.db"),  # type: ignore[arg-type]
+                      command=[sys.executable, "-m", "bot.cli", "host"])
+    made.env.update(KEIZER_DB=dsn)
+    if port is not None:
+        made.env.update(KEIZER_WEBHOOK="1", KEIZER_WEB_PORT=str(port),
+                        KEIZER_PUBLIC_URL=public_url or f"http://127.0.0.1:{port}")
+    del made.env["TELEGRAM_BOT_TOKEN"], made.env["KEIZER_ARBITERS"]
+    made.start()
+    return made
+
+
 class Proxy:
     """A reverse proxy before the hosts, as docs/deploy.md's Caddy is: each request to a host
     picked at random, to another one when that one does not answer. It knows not which host

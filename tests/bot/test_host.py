@@ -14,7 +14,6 @@ import random
 import re
 import signal
 import string
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -35,7 +34,7 @@ from storage.rounds import insert_round
 from storage.seasons import import_season
 from storage.store import open_store
 from tests.bot.conftest import drafted, fits, heard, meaning, says
-from tests.bot.process import BotProcess, Proxy, free_port, until
+from tests.bot.process import BotProcess, Proxy, free_port, host_process, until
 from tests.bot.test_web import init_data
 from tests.postgres import failover, postgres, postgres_server  # noqa: F401 (the fixtures)
 from tests.seasons import season_data
@@ -229,19 +228,13 @@ async def test_a_club_that_cannot_start_or_is_removed_leaves_the_others(
 
 @pytest.mark.slow
 async def test_the_host_process_runs_the_clubs_and_comes_back_after_a_kill(
-        postgres, telegram, tmp_path):  # noqa: F811
+        postgres, telegram):  # noqa: F811
     """As docs/deploy.md has it: clubs made with `keizerbot clubs add`, then `keizerbot
     host` with webhooks. Killed (SIGKILL) after it kept a member's sign-off but before the
     answer went out, the restarted host answers it once; SIGTERM stops it cleanly."""
     # The process keeps the real time: the round is next week's.
     bots = await _three_clubs(postgres, telegram, dt.date.today() + dt.timedelta(days=7))
-    port = free_port()
-    host = BotProcess(telegram, tmp_path / "unused.db",  # type: ignore[arg-type]
-                      command=[sys.executable, "-m", "bot.cli", "host"])
-    host.env.update(KEIZER_DB=postgres, KEIZER_WEBHOOK="1", KEIZER_WEB_PORT=str(port),
-                    KEIZER_PUBLIC_URL=f"http://127.0.0.1:{port}")
-    del host.env["TELEGRAM_BOT_TOKEN"], host.env["KEIZER_ARBITERS"]
-    host.start()
+    host = host_process(telegram, postgres, port=free_port())
     await until(lambda: all(fake.webhook is not None for fake in bots.values()), timeout=60)
     fakes = list(bots.values())
     answer = await fakes[2].reply_to(_members(2)[1], "/stand", timeout=30)
@@ -579,13 +572,7 @@ async def test_three_host_processes_twelve_clubs_one_killed_in_the_deadline_minu
     await proxy.start()
 
     def host(port: int) -> BotProcess:
-        made = BotProcess(telegram, Path("unused.db"),  # type: ignore[arg-type]
-                          command=[sys.executable, "-m", "bot.cli", "host"])
-        made.env.update(KEIZER_DB=postgres, KEIZER_WEBHOOK="1", KEIZER_WEB_PORT=str(port),
-                        KEIZER_PUBLIC_URL=proxy.url)
-        del made.env["TELEGRAM_BOT_TOKEN"], made.env["KEIZER_ARBITERS"]
-        made.start()
-        return made
+        return host_process(telegram, postgres, port=port, public_url=proxy.url)
 
     async def held(club: int | None = None) -> list[int]:
         """How many clubs each process holds (the instance locks), fewest first."""

@@ -233,13 +233,19 @@ async def test_my_view_inside_telegram_shows_my_next_game(web_bot, members):
     assert (await get(web_bot, "/mij"))[0] == 403  # nothing personal without a signature
 
 
-async def tap(bot, user_id: int, body: object, **headers: str) -> tuple[int, str]:
-    """A member's tap in his season, as the Mini App's script posts it."""
+async def posted(bot, page: str, user_id: int, body: object,
+                 **headers: str) -> tuple[int, str]:
+    """A tap in the Mini App, as its script posts it to `page` for `user_id`."""
     assert bot.runtime.web is not None
     headers.setdefault("X-Telegram-Init-Data", init_data(user_id, at=bot.clock.now))
     async with aiohttp.ClientSession() as session, session.post(
-            bot.runtime.web.url + "/mij-seizoen", json=body, headers=headers) as response:
+            bot.runtime.web.url + page, json=body, headers=headers) as response:
         return response.status, await response.text()
+
+
+async def tap(bot, user_id: int, body: object, **headers: str) -> tuple[int, str]:
+    """A member's tap in his season."""
+    return await posted(bot, "/mij-seizoen", user_id, body, **headers)
 
 
 async def test_my_season_shows_every_round_and_a_tap_signs_off_as_the_chat_does(web_bot,
@@ -296,12 +302,8 @@ async def test_my_season_shows_every_round_and_a_tap_signs_off_as_the_chat_does(
 
 
 async def board_tap(bot, user_id: int, body: object, **headers: str) -> tuple[int, str]:
-    """The arbiter's tap on the draft's board, as the Mini App's script posts it."""
-    assert bot.runtime.web is not None
-    headers.setdefault("X-Telegram-Init-Data", init_data(user_id, at=bot.clock.now))
-    async with aiohttp.ClientSession() as session, session.post(
-            bot.runtime.web.url + "/mij-bord", json=body, headers=headers) as response:
-        return response.status, await response.text()
+    """The arbiter's tap on the draft's board."""
+    return await posted(bot, "/mij-bord", user_id, body, **headers)
 
 
 def board_of(page: str) -> tuple[str, list[tuple[str, str]]]:
