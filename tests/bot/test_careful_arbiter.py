@@ -316,3 +316,16 @@ async def test_two_members_kept_apart_are_not_paired_and_the_arbiter_can_let_the
     assert (await bot.ask(english, f"/settings never remove {a} and {b}")).text.startswith(
         said(Text("APART_REMOVED", {"a": a, "b": b}), "en"))
 
+
+async def test_a_player_the_arbiter_signs_off_after_the_draft_is_left_out_when_paired_again(
+        bot, members):
+    """The arbiter signs off a player who is in the draft (he called in sick): the draft
+    stays until the arbiter pairs again, and then he is not in it."""
+    await set_up_club(bot, members, rounds=1)
+    draft = await pass_deadline(bot, 1)
+    sick = boards(draft.text)[2][0]
+    await bot.ask(ARBITER, f"/afmelden {sick}")
+    again = await bot.ask(ARBITER, "/indeling opnieuw")
+    paired = {name for board in boards(again.text) for name in board}
+    assert sick not in paired and len(paired) == len(members) - 2  # and one has the bye
+

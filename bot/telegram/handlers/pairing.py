@@ -24,6 +24,7 @@ from bot.telegram.handlers.common import (
     is_arbiter,
     two_members,
 )
+from core.rounds import RoundState
 
 
 async def indeling(update: Update, context: Context) -> Answer | Write:
@@ -49,6 +50,10 @@ async def _open_round(context: Context) -> ScheduledRound:
 
 async def make(update: Update, context: Context) -> Answer:
     upcoming = await _open_round(context)
+    if upcoming.state is RoundState.DRAFTED:
+        # Paired anew from who plays now: a player the arbiter signed off since is in the
+        # draft still (his own sign-off drops no draft), and must not be paired again.
+        await flows.unpair(context.services, upcoming.number, actor=actor(update))
     made = await flows.draft(context.services, upcoming.number, actor=actor(update))
     return Answer(await flows.draft_text(context.services, made, texts.INDELING_DRAFT_TITLE))
 
