@@ -221,8 +221,10 @@ class DraftBoard:
     (the chat, a late sign-off meanwhile) is refused, never made over it."""
 
 
-async def draft_board(services: Services) -> DraftBoard | None:
-    """The open round's draft; None when there is none (no round drafted and not public)."""
+async def draft_board(services: Services, *, priced: bool = True) -> DraftBoard | None:
+    """The open round's draft; None when there is none (no round drafted and not public).
+    Not `priced`: without its cost against the best pairing (two pairings of the round), for
+    a look inside a write transaction."""
     upcoming = await open_round(services)
     if upcoming is None or upcoming.state is not RoundState.DRAFTED:
         return None
@@ -249,7 +251,7 @@ async def draft_board(services: Services) -> DraftBoard | None:
                       apart,
                       tuple(texts.broken_rule(rule, lambda code: names.get(code, code))
                             for rule in stored.broken),
-                      await _against_the_best(services, stored), version)
+                      await _against_the_best(services, stored) if priced else "", version)
 
 
 async def _against_the_best(services: Services, stored: rounds.StoredPairing) -> str:

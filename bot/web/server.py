@@ -222,7 +222,7 @@ class ClubSite:
         status = 200
         try:
             async with self.services.db.transaction():  # the look and the change as one
-                shown = await views.draft_board(self.services)
+                shown = await views.draft_board(self.services, priced=False)
                 if shown is None or shown.version != version:
                     said, status = texts.BOARD_STALE, 409
                 else:
