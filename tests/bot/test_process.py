@@ -602,3 +602,41 @@ async def test_killed_after_a_webhook_update_was_handled_its_answer_comes_once(t
     assert heard(tg.to(anna.id), "SIGNED_OFF", round=1) == 1
     assert query(db, "SELECT count(*) FROM signoff")[0][0] == 1
     bot.kill()
+
+
+@pytest.mark.slow
+async def test_killed_right_after_a_tap_in_the_mini_app_the_member_hears_once(tg, tmp_path):
+    """Issue 36: a member signs off with a tap in his season (the club's pages beside the
+    real process). Killed after the sign-off is stored, before its message to his chat went
+    out: after the restart he hears it once."""
+    import aiohttp
+
+    from tests.bot.process import free_port
+    from tests.bot.test_web import init_data
+
+    db = tmp_path / "keizer.db"
+    await make_club(db, rounds_ahead=2)
+    port = free_port()
+    bot = BotProcess(tg, db)
+    bot.env.update(KEIZER_WEB_PORT=str(port))
+    tg.outage.add("sendMessage")  # the chat's copy cannot go yet
+    bot.start()
+    await bot.running()
+    member = 100
+    async with aiohttp.ClientSession() as session, session.post(
+            f"http://127.0.0.1:{port}/mij-seizoen", json={"round": 1, "play": False},
+            headers={"X-Telegram-Init-Data": init_data(member, at=dt.datetime.now(dt.UTC))},
+    ) as response:
+        assert response.status == 200
+        assert fits(await response.text(), "SIGNED_OFF", round=1)
+    assert query(db, "SELECT count(*) FROM signoff")[0][0] == 1
+    bot.kill()
+    await asyncio.sleep(0.3)
+    assert not heard(tg.to(member), "SIGNED_OFF", round=1)
+    tg.outage.clear()
+    bot.start()
+    await tg.next_to(member, meaning("SIGNED_OFF", round=1), timeout=30)
+    await bot.running()
+    await asyncio.sleep(1.0)
+    assert heard(tg.to(member), "SIGNED_OFF", round=1) == 1
+    bot.kill()
