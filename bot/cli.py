@@ -733,8 +733,11 @@ def _run_clubs(args: argparse.Namespace) -> ExitCode:
     if not store.startswith(POSTGRES_SCHEMES):
         raise CliError(texts.CLUBS_NEED_POSTGRES, ExitCode.FAILURE)
     if args.action == "list":
-        for found in _registered(postgres.clubs(store)):
+        listed = _registered(postgres.clubs(store))
+        for found in listed:
             print(texts.CLUBS_LINE.format(id=found.id, name=found.name))
+        if not listed:
+            print(texts.CLUBS_NONE)
         return ExitCode.OK
     if not args.club:
         raise CliError(texts.CLUBS_USAGE, ExitCode.FAILURE)

@@ -352,6 +352,8 @@ CLUBS_TOKEN = ("Geef het bot-token van de club mee, zoals @BotFather het gaf: ke
 HOST_NEEDS_POSTGRES = ("keizerbot host draait de clubs van een PostgreSQL-database: zet "
                        "KEIZER_DB=postgresql://... en maak de clubs met keizerbot clubs add.")
 CLUBS_LINE = "{id}: {name}"
+CLUBS_NONE = ("Deze database heeft nog geen clubs. Maak er een met keizerbot clubs add NAAM "
+              "--token TOKEN.")
 SINGLE_ON_HOSTED = ("Deze database heeft de clubs van een host ({clubs}): start ze met "
                     "keizerbot host, elk met zijn eigen bot.")
 CLUBS_WHICH = "Deze database heeft meerdere clubs; zeg met --club NUMMER welke ({clubs})."

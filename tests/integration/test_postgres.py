@@ -295,6 +295,8 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path, monkeypatch):  # 
 
     monkeypatch.setenv("TELEGRAM_BASE_URL", "http://127.0.0.1:1")  # no Telegram: no webhook
     token = "123456:" + "A" * 35
+    assert main(["clubs", "list", "--db", postgres]) == 0  # none yet: how to make one
+    assert capsys.readouterr().out.strip() == texts.CLUBS_NONE
     assert main(["clubs", "add", "Sliedrecht", "--token", token, "--arbiter", "42",
                  "--arbiter", "43", "--db", postgres]) == 0
     assert main(["clubs", "add", "De Pion", "--token", token.replace("A", "B"),
