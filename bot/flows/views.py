@@ -16,6 +16,7 @@ from bot.keyboard import Keyboard
 from bot.language import texts
 from bot.services import Services, current_rounds, open_round, schedule
 from bot.worker import Breakdown, StandingsView
+from core.pairing import Objective
 from core.pairing.request import before_pairing, request_for_round
 from core.rounds import OPEN, PUBLIC, RoundState
 from core.season import Season
@@ -256,7 +257,23 @@ async def draft_board(services: Services, *, priced: bool = True) -> DraftBoard 
 
 async def _against_the_best(services: Services, stored: rounds.StoredPairing) -> str:
     """The draft against the best pairing of the round without the arbiter's hand: the rules
-    each breaks and the sum of squared rank distances (what the engine minimises)."""
+    each breaks and the sum of squared rank distances (what the engine minimises). Worked out
+    once per state of the club's data, however often the board is looked at."""
+    costs = await services.db.memo("board.against_the_best",
+                                   lambda: _costs(services, stored))
+    if costs is None:
+        return ""  # someone left out by hand: no like-for-like comparison
+    now, best = costs
+    if (now.violations, now.distance) <= (best.violations, best.distance):
+        return texts.BOARD_BEST
+    return texts.BOARD_COST.format(rules=sum(now.violations), distance=now.distance,
+                                   best_rules=sum(best.violations),
+                                   best_distance=best.distance)
+
+
+async def _costs(services: Services,
+                 stored: rounds.StoredPairing) -> tuple[Objective, Objective] | None:
+    """(the draft's cost, the best pairing's), or None when the draft leaves someone out."""
     from core.pairing.engine import judged, pair  # numpy at first use, as for a draft
 
     number = stored.round
@@ -264,15 +281,11 @@ async def _against_the_best(services: Services, stored: rounds.StoredPairing) ->
                                 apart=await roster.apart(services.db))
     drafted = {p for b in stored.boards for p in (b.white, b.black)} | {stored.bye} - {None}
     if drafted != request.present:
-        return ""  # someone left out by hand: no like-for-like comparison
+        return None
     best = (await asyncio.to_thread(pair, request)).objective
     now = await asyncio.to_thread(judged, request, [(b.white, b.black) for b in stored.boards],
                                   stored.bye)
-    if (now.violations, now.distance) <= (best.violations, best.distance):
-        return texts.BOARD_BEST
-    return texts.BOARD_COST.format(rules=sum(now.violations), distance=now.distance,
-                                   best_rules=sum(best.violations),
-                                   best_distance=best.distance)
+    return now, best
 
 
 async def calendar(db: Database, zone: ZoneInfo, who: Member | None = None, *,
