@@ -183,6 +183,9 @@ class PooledConnection:
                 if not left:
                     raise StoreError(StoreProblem.UNREADABLE, path="PostgreSQL",
                                      reason=exc) from exc
+            except BaseException:  # cut off (a club stopped): the pool's close waits for it
+                await self._let_go(conn)
+                raise
 
     async def _let_go(self, conn: PoolConnectionProxy) -> None:
         """Back to the pool; one the server dropped the pool makes anew."""

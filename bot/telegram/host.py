@@ -32,7 +32,7 @@ from telegram.error import InvalidToken, TelegramError
 
 from bot.config import Config
 from bot.services import Services, utc_now
-from bot.telegram.runtime import ClubRuntime, Shared
+from bot.telegram.runtime import ClubRuntime, Shared, to_the_end
 from bot.web.server import ClubSite, WebServer, take_update
 from bot.worker import Processes
 from storage.errors import StoreError
@@ -62,6 +62,8 @@ share its clubs, so a dead host's clubs run again within 15 s of its last beat. 
 slow to beat loses nothing by it: its clubs' locks are its own until it lets them go."""
 RETRY_SECONDS = (5.0, 300.0)
 """The first and the longest wait before a club whose bot could not start is tried again."""
+POOL_CLOSE_SECONDS = 30.0
+"""How long a stopping host waits for its clubs' connections to come back to the pool."""
 STARTING_AT_ONCE = 16
 """Clubs started side by side: a start is a handful of calls to Telegram and the store."""
 
@@ -216,7 +218,12 @@ class Host:
         if self._claims is not None:
             await self._claims.close()
         if self._pool is not None:
-            await self._pool.close()
+            try:
+                await asyncio.wait_for(self._pool.close(), POOL_CLOSE_SECONDS)
+            except TimeoutError:  # a fault of ours: the stop still ends
+                log.error("a connection of the clubs' pool was still taken after %g s; "
+                          "closed without waiting", POOL_CLOSE_SECONDS)
+                self._pool.terminate()
         self._claims = self._pool = None
 
     async def refresh(self) -> list[asyncio.Event]:
@@ -373,8 +380,8 @@ class Host:
         named = CLUB.set(club)
         try:
             runtime = self.running.pop(club, None)
-            if runtime is not None:
-                await runtime.stop()
+            if runtime is not None:  # out of `running`: nobody else would stop it
+                await to_the_end(runtime.stop())
             await self._release(club)
         finally:
             CLUB.reset(named)

@@ -15,9 +15,9 @@ import contextlib
 import datetime as dt
 import logging
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from telegram import Update
 from telegram.error import Conflict, Forbidden, InvalidToken, NetworkError, TelegramError
@@ -40,11 +40,33 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 UPDATES = ["message", "edited_message", "callback_query"]
 CONCURRENCY = 8
 """Updates handled at once (from different chats; one chat's updates go in order)."""
 STOP_GRACE = 10.0
 """Seconds in-flight updates get to finish at shutdown; the rest is handled after a restart."""
+
+
+async def to_the_end(work: Awaitable[T]) -> T:
+    """`work` done to its end even when the caller is cancelled meanwhile, once or again;
+    the cancel is raised after it. For closing: a stop cut off half way keeps a pooled
+    connection taken, and the pool's close waits for it for ever (a host told to stop a
+    club while it is starting or stopping one, at a beat)."""
+    task = asyncio.ensure_future(work)
+    cancelled = False
+    while True:
+        try:
+            result = await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if task.cancelled():
+                raise
+            cancelled = True
+            continue
+        if cancelled:
+            raise asyncio.CancelledError
+        return result
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +134,7 @@ class ClubRuntime:
         try:
             await self._open()
         except BaseException:
-            await self.stop()
+            await to_the_end(self.stop())
             raise
 
     async def _open(self) -> None:

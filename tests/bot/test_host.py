@@ -27,6 +27,7 @@ from bot.demo.runner import ManualClock
 from bot.doctor import host_checks
 from bot.services import deadline_for
 from bot.telegram.host import Host, postgres_clubs
+from bot.telegram.runtime import to_the_end
 from core.season import season_from_data
 from storage import club, roster
 from storage.postgres import add_club, remove_club, set_token
@@ -683,6 +684,42 @@ async def test_a_host_looks_at_the_clubs_on_the_connection_it_has(postgres, tele
             Host(replace(config, database=Path("keizer.db")))
     finally:
         await host.stop()
+
+
+async def test_a_clubs_stop_cut_off_twice_goes_on_to_its_end():
+    """A host stopping a club at its beat, the beat cut off by the host's own stop, and again:
+    the club's stop still ends (what it holds let go), and the cut is raised after it."""
+    steps: list[str] = []
+
+    async def stop() -> None:
+        steps.append("begun")
+        await asyncio.sleep(0.05)
+        steps.append("connections let go")
+
+    stopping = asyncio.create_task(to_the_end(stop()))
+    for _ in range(2):
+        await asyncio.sleep(0.01)
+        stopping.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await stopping
+    assert steps == ["begun", "connections let go"]
+    assert await to_the_end(asyncio.sleep(0, "done")) == "done"
+
+
+async def test_a_host_stops_even_with_a_connection_still_taken(postgres, telegram,  # noqa: F811
+                                                                 monkeypatch, caplog):
+    """Should a fault of ours keep a pooled connection taken, the host's stop still ends (a
+    service's restart would wait for ever), and says so as an error."""
+    await _three_clubs(postgres, telegram)
+    monkeypatch.setattr("bot.telegram.host.POOL_CLOSE_SECONDS", 0.5)
+    config = Config(token="", base_url=telegram.url, database=postgres, tick_seconds=0.2)
+    host = Host(config, clock=ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)),
+                flood_limits=False)
+    await host.start()
+    await host._pool.acquire()  # and never given back
+    await asyncio.wait_for(host.stop(), 30)
+    assert "still taken" in caplog.text
+    caplog.clear()  # the error this test is about
 
 
 async def test_a_host_whose_connection_broke_holds_its_clubs_again_or_lets_them_go(

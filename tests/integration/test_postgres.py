@@ -451,6 +451,36 @@ async def test_forty_clubs_share_eight_connections(postgres):  # noqa: F811
         await pool.close()
 
 
+async def test_a_statement_cut_off_gives_its_pooled_connection_back(postgres, monkeypatch):  # noqa: F811
+    """A club's work cancelled while its connection is being set to the club (a club stopped
+    at a host's beat, the host stopping): the connection goes back to the pool, else the
+    pool's close waits for it for ever and the host never stops (a CI run)."""
+    from storage.postgres import PooledConnection
+
+    pool = await club_pool(postgres, size=2)
+    made = await add_club(postgres, "Club", "1:t")
+    store = await open_store(postgres, club=made.id, pool=pool)
+    setting = asyncio.Event()
+    real = PooledConnection._as_club
+
+    async def slow(self, conn):
+        setting.set()
+        await asyncio.sleep(60)
+        await real(self, conn)
+
+    try:
+        monkeypatch.setattr(PooledConnection, "_as_club", slow)
+        work = asyncio.create_task(load_season(store))
+        await setting.wait()
+        work.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await work
+        monkeypatch.setattr(PooledConnection, "_as_club", real)
+        await store.close()
+    finally:
+        await asyncio.wait_for(pool.close(), 10)
+
+
 async def test_a_role_that_passes_row_level_security_is_refused(postgres_server):  # noqa: F811
     """Issue 34: a superuser (or a role with BYPASSRLS) would let one club's store read every
     club's rows: the store refuses it, saying why, before it makes anything."""
