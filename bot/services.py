@@ -156,8 +156,9 @@ async def current_rounds(services: Services) -> list[int]:
 
 async def due_rounds(services: Services) -> list[int]:
     """Rounds whose deadline has passed and that were not paired yet (also those an older
-    version or a failed pairing left locked but without a draft)."""
+    version or a failed pairing left locked but without a draft; not those paired at the
+    venue, whose arbiter pairs them when the members are in)."""
     now = services.clock()
     return [r.number for r in await programme.schedule(services.db)
             if (r.state is RoundState.PLANNED and r.deadline is not None
-                and r.deadline <= now) or r.state is RoundState.LOCKED]
+                and r.deadline <= now) or (r.state is RoundState.LOCKED and not r.on_site)]

@@ -149,14 +149,15 @@ async def sign_on(db: Database, round_no: int, player: str, *, sent_at: dt.datet
 
 
 async def record_unannounced(db: Database, round_no: int, reason: AbsenceReason, *,
-                             actor: int | None) -> list[str]:
+                             actor: int | None, in_the_room: bool = False) -> list[str]:
     """When a round is locked: every flexible member who did not sign on is absent, as the
-    rules say (`reason`). Returns their codes."""
+    rules say (`reason`); when a round at the venue is paired (`in_the_room`), every member
+    who did not say he is there. Returns their codes."""
     async with db.transaction() as conn:
         before = await current(db)
         sid = await season_id(conn)
         rnd = await round_row(conn, sid, round_no)
-        absent = await unannounced(conn, sid, rnd)
+        absent = await unannounced(conn, sid, rnd, in_the_room=in_the_room)
         now = audit.now()
         await conn.executemany(
             "INSERT INTO signoff (round_id, player_id, reason, note, sent_at, entered_by, "
@@ -168,6 +169,89 @@ async def record_unannounced(db: Database, round_no: int, reason: AbsenceReason,
                                new=[row["code"] for row in absent])
             await checked(db, round_no=round_no, before=before)
     return [row["code"] for row in absent]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckIn:
+    """A member said he is in the room (or the arbiter said it for him)."""
+
+    round: int
+    player: str
+    new: bool
+    """He had not said it yet."""
+    draft_dropped: bool = False
+    """The round had been paired without him: it goes back to be paired again."""
+    late: bool = False
+    """The pairing was out already: the arbiter gives him a board, or not."""
+
+
+async def check_in(db: Database, round_no: int, player: str, *, at: dt.datetime,
+                   actor: int | None, correction: bool = False) -> CheckIn:
+    """He is in the room, for a round paired at the venue: from its deadline (the arbiter
+    always). Before the pairing is out, a sign-off of his goes (he came after all) and a
+    draft without him with it; after, he is only noted."""
+    async with db.transaction() as conn:
+        before = await current(db)
+        sid = await season_id(conn)
+        rnd = await round_row(conn, sid, round_no)
+        state = RoundState(rnd["state"])
+        if not rnd["on_site"]:
+            raise InputStoreError(StoreProblem.NOT_ON_SITE, round=round_no)
+        if state is RoundState.COMPLETE:
+            raise InputStoreError(StoreProblem.ROUND_CLOSED, round=round_no)
+        if state is RoundState.PLANNED and not correction:
+            raise InputStoreError(StoreProblem.CHECK_IN_LATER, round=round_no,
+                                  deadline=rnd["deadline"])
+        pid = await player_id(conn, sid, player)
+        cur = await conn.execute(
+            "INSERT INTO present (round_id, player_id, at, entered_by) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (round_id, player_id) DO NOTHING",
+            (rnd["id"], pid, at.isoformat(), actor))
+        new = cur.rowcount > 0
+        late = state is RoundState.PUBLISHED
+        dropped = False
+        if not late:
+            gone = await conn.execute("DELETE FROM signoff WHERE round_id = ? AND "
+                                      "player_id = ? AND reason != ?",
+                                      (rnd["id"], pid, AbsenceReason.BYE))
+            if state is RoundState.DRAFTED and (new or gone.rowcount):
+                await drop_draft(conn, rnd, RoundState.LOCKED, actor=actor)
+                dropped = True
+        if new:
+            await audit.record(conn, actor=actor, action="present.set", entity="present",
+                               entity_id=f"{round_no}/{player}",
+                               new={"late": late, "draft_dropped": dropped})
+        await checked(db, round_no=round_no, before=None if dropped else before)
+    return CheckIn(round_no, player, new, dropped, late)
+
+
+async def check_out(db: Database, round_no: int, player: str, *, actor: int | None) -> bool:
+    """The arbiter takes back that he is there (ticked by mistake, or he left before the
+    pairing); a draft with him goes. False if he was not there."""
+    async with db.transaction() as conn:
+        sid = await season_id(conn)
+        rnd = await round_row(conn, sid, round_no)
+        if RoundState(rnd["state"]) in (RoundState.PUBLISHED, RoundState.COMPLETE):
+            raise InputStoreError(StoreProblem.ROUND_OUT, round=round_no)
+        cur = await conn.execute("DELETE FROM present WHERE round_id = ? AND player_id = ?",
+                                 (rnd["id"], await player_id(conn, sid, player)))
+        if not cur.rowcount:
+            return False
+        if RoundState(rnd["state"]) is RoundState.DRAFTED:
+            await drop_draft(conn, rnd, RoundState.LOCKED, actor=actor)
+        await audit.record(conn, actor=actor, action="present.cancel", entity="present",
+                           entity_id=f"{round_no}/{player}")
+    return True
+
+
+async def present(db: Database, round_no: int) -> list[str]:
+    """Who said he is in the room for the round, in the order of the list."""
+    conn = db.conn
+    async with conn.execute(
+            "SELECT p.code FROM present h JOIN player p ON p.id = h.player_id JOIN round r "
+            "ON r.id = h.round_id WHERE r.season_id = ? AND r.number = ? ORDER BY p.position",
+            (await season_id(conn), round_no)) as cur:
+        return [row[0] for row in await cur.fetchall()]
 
 
 async def lost_bye(db: Database, round_no: int, player: str) -> bool:

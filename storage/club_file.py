@@ -1,6 +1,7 @@
 """The whole store as one file (`keizer-club/1`): the season file, plus what a season file
 cannot hold: rounds planned beyond the next, every sign-off with its note and send time,
-the sign-ons of flexible members, who asked for reminders in private, the pairs kept apart,
+the sign-ons of flexible members, who said he was in the room for a round paired at the
+venue, who asked for reminders in private, the pairs kept apart,
 deadlines and states, the arbiter's fixes, report and confirmation details, Telegram links,
 the club's settings and its arbiters. Export then import gives the same store.
 
@@ -21,9 +22,10 @@ from storage.errors import InputStoreError, StoreProblem
 from storage.seasons import checked, import_season, season_data, season_id
 from storage.sql import Connection, Row
 
-ROUND = ("number", "date", "deadline", "reminded_at", "fixes", "state")
+ROUND = ("number", "date", "deadline", "reminded_at", "fixes", "state", "on_site")
 SIGNOFF = ("reason", "day", "team", "result", "note", "sent_at", "entered_by", "on_time")
 SIGNON = ("sent_at", "entered_by")
+PRESENT = ("at", "entered_by")
 GAME = ("board", "result", "reported_by", "reported_at", "confirmed_by", "confirmed_at",
         "disputed_at")
 BROKEN = ("rule", "players", "facts")
@@ -71,6 +73,10 @@ async def _everything(conn: Connection) -> dict[str, Any]:
                             for r in await _all(
             conn, "SELECT o.*, p.code FROM signon o JOIN player p ON p.id = o.player_id "
             "WHERE o.round_id = ? ORDER BY o.id", (rnd["id"],))]
+        entry["present"] = [{"player": r["code"], **{k: r[k] for k in PRESENT}}
+                            for r in await _all(
+            conn, "SELECT h.*, p.code FROM present h JOIN player p ON p.id = h.player_id "
+            "WHERE h.round_id = ? ORDER BY h.id", (rnd["id"],))]
         entry["games"] = [{"white": r["w"], "black": r["b"], **{k: r[k] for k in GAME}}
                           for r in await _all(
             conn, "SELECT g.*, w.code AS w, b.code AS b FROM game g JOIN player w ON "
@@ -122,9 +128,10 @@ async def _round(conn: Connection, sid: int, ids: dict[str, int],
                  entry: dict[str, Any]) -> None:
     """One round of the file over what the season file made of it (or a round planned
     beyond it): its schedule and state, its sign-offs, its games' report details."""
-    values = [entry.get(key) for key in ROUND]
+    values = [entry.get(key) for key in ROUND[:-1]] + [entry.get("on_site", 0)]
     await conn.execute(
-        f"INSERT INTO round (season_id, {', '.join(ROUND)}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+        f"INSERT INTO round (season_id, {', '.join(ROUND)}) "
+        f"VALUES ({', '.join('?' * (len(ROUND) + 1))}) "
         "ON CONFLICT (season_id, number) DO UPDATE SET "
         + ", ".join(f"{key} = excluded.{key}" for key in ROUND[1:]), (sid, *values))
     rid = (await _one(conn, "SELECT id FROM round WHERE season_id = ? AND number = ?",
@@ -140,6 +147,11 @@ async def _round(conn: Connection, sid: int, ids: dict[str, int],
         await conn.execute("INSERT INTO signon (round_id, player_id, sent_at, entered_by) "
                            "VALUES (?, ?, ?, ?)",
                            (rid, _id(ids, row["player"]), *(row.get(k) for k in SIGNON)))
+    await conn.execute("DELETE FROM present WHERE round_id = ?", (rid,))
+    for row in entry.get("present", []):
+        await conn.execute("INSERT INTO present (round_id, player_id, at, entered_by) "
+                           "VALUES (?, ?, ?, ?)",
+                           (rid, _id(ids, row["player"]), *(row.get(k) for k in PRESENT)))
     for game in entry.get("games", []):
         await conn.execute(
             "INSERT INTO game (round_id, board, white_id, black_id, result, reported_by, "

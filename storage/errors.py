@@ -63,6 +63,14 @@ class StoreProblem(StrEnum):
     MOVE_PUBLISHED = "move_published"
     """A published round moved: its games are out, they are played when they are played."""
     """A round dated before a round already under way (rounds are numbered by date)."""
+    NOT_ON_SITE = "not_on_site"
+    """"I am here" for a round that is not paired at the venue."""
+    CHECK_IN_LATER = "check_in_later"
+    """"I am here" before the round's check-in opens (at its deadline)."""
+    ROUND_OUT = "round_out"
+    """Who is in the room is taken back after the pairing went out."""
+    NOBODY_HERE = "nobody_here"
+    """A round at the venue paired with fewer than two players there."""
 
 
 class StoreError(KeizerError):

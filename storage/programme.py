@@ -20,18 +20,20 @@ class ScheduledRound:
     date: dt.date | None
     deadline: dt.datetime | None
     state: RoundState
+    on_site: bool = False
+    """Paired at the venue, from those who say they are there (`attendance.check_in`)."""
 
 
 async def schedule(db: Database) -> list[ScheduledRound]:
     conn = db.conn
     sid = await season_id(conn)
-    async with conn.execute("SELECT number, date, deadline, state FROM round WHERE "
+    async with conn.execute("SELECT number, date, deadline, state, on_site FROM round WHERE "
                             "season_id = ? ORDER BY number", (sid,)) as cur:
         return [ScheduledRound(r["number"],
                                None if r["date"] is None else dt.date.fromisoformat(r["date"]),
                                None if r["deadline"] is None
                                else dt.datetime.fromisoformat(r["deadline"]),
-                               RoundState(r["state"]))
+                               RoundState(r["state"]), bool(r["on_site"]))
                 for r in await cur.fetchall()]
 
 

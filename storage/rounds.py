@@ -83,20 +83,24 @@ async def claim_announcement(db: Database, number: int) -> bool:
 
 
 async def add_round(db: Database, number: int, *, date: dt.date | None = None,
-                    deadline: dt.datetime | None = None, actor: int | None = None) -> None:
-    """Schedule a round (the next number, or a later one)."""
+                    deadline: dt.datetime | None = None, on_site: bool = False,
+                    actor: int | None = None) -> None:
+    """Schedule a round (the next number, or a later one); `on_site`: paired at the venue
+    from those who say they are there."""
     async with db.transaction() as conn:
         sid = await season_id(conn)
         await conn.execute(
-            "INSERT INTO round (season_id, number, date, deadline) VALUES (?, ?, ?, ?)",
+            "INSERT INTO round (season_id, number, date, deadline, on_site) "
+            "VALUES (?, ?, ?, ?, ?)",
             (sid, number, None if date is None else date.isoformat(),
-             None if deadline is None else deadline.isoformat()))
+             None if deadline is None else deadline.isoformat(), int(on_site)))
         await audit.record(conn, actor=actor, action="round.add", entity="round",
-                           entity_id=number, new={"date": date, "deadline": deadline})
+                           entity_id=number, new={"date": date, "deadline": deadline,
+                                                  **({"on_site": True} if on_site else {})})
 
 
 async def insert_round(db: Database, date: dt.date, deadline: dt.datetime, *,
-                       actor: int | None) -> int:
+                       on_site: bool = False, actor: int | None) -> int:
     """Schedule a round on `date`, keeping the rounds numbered by date: a date before rounds
     already planned takes its place among them, and they move up one number (they have no
     pairing yet). Refused if a later round is already under way. Returns its number."""
@@ -116,8 +120,15 @@ async def insert_round(db: Database, date: dt.date, deadline: dt.datetime, *,
                            "number >= ?", (sid, number))
         await conn.execute("UPDATE round SET number = -number WHERE season_id = ? AND "
                            "number < 0", (sid,))
-        await add_round(db, number, date=date, deadline=deadline, actor=actor)
+        await add_round(db, number, date=date, deadline=deadline, on_site=on_site,
+                        actor=actor)
     return number
+
+
+async def on_site(db: Database, number: int) -> bool:
+    """Is the round paired at the venue (from those who say they are there)?"""
+    conn = db.conn
+    return bool((await round_row(conn, await season_id(conn), number))["on_site"])
 
 
 async def advance(db: Database, number: int, source: RoundState, target: RoundState, *,

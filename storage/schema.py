@@ -464,6 +464,19 @@ MIGRATIONS: tuple[Migration, ...] = (
         UNIQUE (player_id, other_id)
     );
     """, _owned("apart"), _bumps_version("apart")),
+    # 19: a round paired at the venue (`/ronde nieuw ... ter plaatse`): from its deadline the
+    # members say they are in the room, and only those are paired.
+    ("""
+    ALTER TABLE round ADD COLUMN on_site INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE present (
+        id INTEGER PRIMARY KEY,
+        round_id INTEGER NOT NULL REFERENCES round(id) ON DELETE CASCADE,
+        player_id INTEGER NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+        at TEXT NOT NULL,
+        entered_by INTEGER,
+        UNIQUE (round_id, player_id)
+    );
+    """, _owned("present"), _bumps_version("present")),
 )
 
 VERSION = len(MIGRATIONS)

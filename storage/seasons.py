@@ -255,20 +255,22 @@ async def _round_entry(conn: Connection, sid: int, rnd: Row,
     return entry
 
 
-async def unannounced(conn: Connection, sid: int,
-                      rnd: Row) -> list[Row]:
-    """The flexible members of a round who did not sign on for it (nor off, nor play)."""
+async def unannounced(conn: Connection, sid: int, rnd: Row, *,
+                      in_the_room: bool = False) -> list[Row]:
+    """The flexible members of a round who did not sign on for it (nor off, nor play); or,
+    `in_the_room`, every member who did not say he is there (a round paired at the venue)."""
     number = rnd["number"]
+    said = "p.flexible = 1 AND NOT EXISTS (SELECT 1 FROM signon o WHERE o.round_id = ? " \
+        "AND o.player_id = p.id)" if not in_the_room else \
+        "NOT EXISTS (SELECT 1 FROM present h WHERE h.round_id = ? AND h.player_id = p.id)"
     async with conn.execute(
-            "SELECT p.id, p.code FROM player p WHERE p.season_id = ? AND p.flexible = 1 "
+            f"SELECT p.id, p.code FROM player p WHERE p.season_id = ? AND {said} "
             "AND p.joined <= ? AND (p.withdrawn IS NULL OR p.withdrawn >= ?) "
             "AND NOT EXISTS (SELECT 1 FROM signoff s WHERE s.round_id = ? "
             "AND s.player_id = p.id) "
-            "AND NOT EXISTS (SELECT 1 FROM signon o WHERE o.round_id = ? "
-            "AND o.player_id = p.id) "
             "AND NOT EXISTS (SELECT 1 FROM game g WHERE g.round_id = ? "
             "AND p.id IN (g.white_id, g.black_id)) ORDER BY p.position",
-            (sid, number, number, rnd["id"], rnd["id"], rnd["id"])) as cur:
+            (sid, rnd["id"], number, number, rnd["id"], rnd["id"])) as cur:
         return list(await cur.fetchall())
 
 

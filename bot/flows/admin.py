@@ -149,13 +149,15 @@ async def _deadline(services: Services, date: dt.date) -> dt.datetime:
     return deadline_for(date, settings, zone)
 
 
-async def plan_round(services: Services, date: dt.date, *, actor: int) -> Scheduled:
-    """A new round on `date`, in date order; its deadline follows from the settings."""
+async def plan_round(services: Services, date: dt.date, *, on_site: bool = False,
+                     actor: int) -> Scheduled:
+    """A new round on `date`, in date order; its deadline follows from the settings.
+    `on_site`: paired at the venue, from those who say they are there (`flows.checkin`)."""
     db = services.db
     async with db.transaction():
         before = await schedule(services)
         deadline = await _deadline(services, date)
-        number = await insert_round(db, date, deadline, actor=actor)
+        number = await insert_round(db, date, deadline, on_site=on_site, actor=actor)
     return Scheduled(number, date, deadline,
                      tuple(r.number for r in before if r.date == date),
                      renumbered=number <= len(before))

@@ -16,7 +16,7 @@ from bot.language.formatting import esc, show_date
 from bot.language.notice import Dated, Text
 from bot.notices import owe_to_arbiters, tell, tell_group
 from bot.services import Services, due_rounds, round_start
-from bot.telegram.callbacks import Attendance, Report
+from bot.telegram.callbacks import Attendance, Here, Report
 from core.errors import InvalidInputError
 from core.pairing import (
     Board,
@@ -31,6 +31,7 @@ from core.pairing.request import NO_FIXES, fitting_fixes, present_in, request_fo
 from core.rounds import OPEN, RoundState
 from core.season import AbsenceReason, Result, Season
 from storage import attendance, club, programme, results, roster, rounds
+from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
 from storage.seasons import has_season, load_season
 
@@ -57,6 +58,8 @@ async def draft(services: Services, number: int, *, actor: int | None) -> Draft:
                                 actor=actor):
             await attendance.record_unannounced(
                 db, number, AbsenceReason(loaded.rules.flexible_absent.value), actor=actor)
+        if await rounds.on_site(db, number) and await _not_in_the_room(db, number, actor):
+            loaded = await load_season(db)
         season = before_pairing(loaded, number)
         kept, dropped = fitting_fixes(await rounds.fixes(db, number), present_in(season, number))
         if dropped != NO_FIXES:
@@ -68,6 +71,17 @@ async def draft(services: Services, number: int, *, actor: int | None) -> Draft:
         pairing = await asyncio.to_thread(pair, request)
         await rounds.save_pairing(db, pairing, actor=actor)
     return Draft(pairing, dropped)
+
+
+async def _not_in_the_room(db: Database, number: int, actor: int | None) -> bool:
+    """A round paired at the venue: who did not say he is there is absent without notice
+    (signed off or not: as the rules have it). Refused with fewer than two there. True if
+    anyone became absent."""
+    here = await attendance.present(db, number)
+    if len(here) < 2:
+        raise InputStoreError(StoreProblem.NOBODY_HERE, round=number, count=len(here))
+    return bool(await attendance.record_unannounced(db, number, AbsenceReason.NO_NOTICE,
+                                                    actor=actor, in_the_room=True))
 
 
 async def draft_text(services: Services, made: Draft, title: str) -> str:
@@ -168,11 +182,31 @@ async def at_deadline(services: Services, number: int) -> bool:
     async with db.transaction():  # the writer's lock: the state read below cannot go stale
         if await rounds.state(db, number) not in (RoundState.PLANNED, RoundState.LOCKED):
             return False
+        if await rounds.on_site(db, number):
+            return await _open_the_room(services, number)
         made = await draft(services, number, actor=None)
         await owe_to_arbiters(services, lambda: draft_text(
             services, made, texts.DRAFT_TO_ARBITER.format(round=number) + "\n"
             + texts.INDELING_DRAFT_TITLE))
     log.info("round %d locked and drafted at its deadline", number)
+    return True
+
+
+async def _open_the_room(services: Services, number: int) -> bool:
+    """A round paired at the venue, at its deadline: sign-offs close as for any round, and
+    the members say they are there (a button in the group, or the Mini App); the arbiter
+    pairs when he sees fit. False if it was open already."""
+    db = services.db
+    season = await load_season(db)
+    if not await rounds.advance(db, number, RoundState.PLANNED, RoundState.LOCKED, actor=None):
+        return False
+    await attendance.record_unannounced(
+        db, number, AbsenceReason(season.rules.flexible_absent.value), actor=None)
+    settings = await club.settings(db)
+    await tell_group(services, settings, Text("CHECK_IN_OPEN", {"round": number}),
+                     markup=functools.partial(here_button, number))
+    await owe_to_arbiters(services, lambda: texts.CHECK_IN_TO_ARBITER.format(round=number))
+    log.info("round %d locked at its deadline; the room is open", number)
     return True
 
 
@@ -242,6 +276,11 @@ def attendance_buttons(number: int) -> Keyboard:
     """Ik speel / Ik kan niet / Extern, for round `number`."""
     return Keyboard.row(*(Button(label, Attendance(number, choice).pack())
                           for choice, label in texts.ATTENDANCE_BUTTONS.items()))
+
+
+def here_button(number: int) -> Keyboard:
+    """Ik ben er, under the opening of a round paired at the venue."""
+    return Keyboard.row(Button(texts.HERE_BUTTON, Here(number).pack()))
 
 
 def result_buttons(number: int, board: int) -> Keyboard:

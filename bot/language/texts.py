@@ -444,6 +444,15 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
                                   "ingedeeld."),
     StoreProblem.ROUND_ORDER: "Ronde {round} op {date} is al ingedeeld of gespeeld. Een ronde "
                               "op een eerdere datum kan er niet meer voor.",
+    StoreProblem.NOT_ON_SITE: ("Ronde {round} wordt niet ter plaatse ingedeeld: meld je af als "
+                               "je niet komt, verder hoef je niets te doen."),
+    StoreProblem.CHECK_IN_LATER: ("Ronde {round} wordt ter plaatse ingedeeld. Zeggen dat je er "
+                                  "bent kan zodra de afmeldtermijn sluit."),
+    StoreProblem.ROUND_OUT: ("De indeling van ronde {round} is al uit. Komt iemand niet, zet hem "
+                             "dan op afwezig met <code>/indeling afwezig</code> en zijn naam."),
+    StoreProblem.NOBODY_HERE: ("Voor ronde {round} zijn er nog maar {count} binnen; indelen kan "
+                               "vanaf twee. Wie er is, tikt op Ik ben er (of zet hem erbij met "
+                               "<code>/indeling erbij</code> en zijn naam)."),
 }
 
 
@@ -651,6 +660,27 @@ INDELING_DRAFT_TITLE = "Concept, nog niet gepubliceerd. Publiceren: /indeling be
 DRAFT_TO_ARBITER = "De deadline van ronde {round} is verstreken; hier is de conceptindeling."
 DRAFT_UPDATED = ("Er kwam nog een afmelding binnen die vóór de deadline was verstuurd; de "
                  "conceptindeling van ronde {round} is bijgewerkt.")
+DRAFT_CAME = "{name} kwam nog binnen; de conceptindeling van ronde {round} is opnieuw gemaakt."
+CHECK_IN_OPEN = ("Ronde {round} wordt ter plaatse ingedeeld. Ben je er? Tik op <b>Ik ben er</b>; "
+                 "wie er is, wordt ingedeeld.")
+CHECK_IN_TO_ARBITER = ("Ronde {round}: de afmeldtermijn is voorbij, en de leden tikken in de groep "
+                       "op Ik ben er. Wie er is zie je met /indeling; iemand erbij zetten: "
+                       "<code>/indeling erbij NAAM</code>. Indelen: <code>/indeling maak</code>.")
+CHECK_IN_LATE = ("{name} is er nu ook, maar de indeling van ronde {round} is al uit. Een bord voor "
+                 "hem (of de bye): <code>/indeling erbij {name}</code>.")
+HERE_BUTTON = "Ik ben er"
+HERE_NOTED = "Genoteerd: je bent er voor ronde {round}."
+HERE_ALREADY = "Je stond er al voor ronde {round}."
+HERE_LATE = ("Genoteerd. De indeling van ronde {round} is al uit; de wedstrijdleider kijkt of je "
+             "nog kunt spelen.")
+ROOM_HERE = "{name} is er voor ronde {round}. Binnen: {count}."
+ROOM_ALREADY = "{name} stond er al voor ronde {round}. Binnen: {count}."
+ROOM_GONE = "{name} staat niet meer als binnen voor ronde {round}. Binnen: {count}."
+ROOM_NOT = "{name} stond niet als binnen voor ronde {round}."
+ROOM_TITLE = "Ronde {round}, ter plaatse: {count} binnen."
+ROOM_MISSING = "Nog niet binnen: {names}."
+ROOM_OFF = "Afgemeld: {names}."
+ROOM_HINT = "Indelen: <code>/indeling maak</code>."
 PUBLISH_UNLINKED = "Niet gekoppeld, dus niet persoonlijk bericht: {names}."
 THE_GROUP = "de clubgroep"
 UNDELIVERABLE = "Een bericht aan {who} kwam niet aan: {reason}."
@@ -755,13 +785,17 @@ SPELER_GONE = "{name} doet niet meer mee na ronde {round}."
 SPELER_REMOVED = "{name} is van de spelerslijst gehaald (nog geen ronde gespeeld)."
 SPELERS_TITLE = "Spelers ({count}):"
 SPELERS_LINKED = " (gekoppeld)"
-RONDE_USAGE = ("<code>/ronde nieuw DATUM</code>, <code>/ronde uitstel N DATUM</code> of "
+RONDE_USAGE = ("<code>/ronde nieuw DATUM</code> (ingedeeld in de zaal: <code>/ronde nieuw "
+               "DATUM ter plaatse</code>), <code>/ronde uitstel N DATUM</code> of "
                "<code>/ronde vervalt N</code>.")
 RONDE_CANCELLED = "Ronde {round} vervalt; de rondes erna schuiven een nummer op."
 RONDE_NONE = "Er staan nog geen rondes op het programma."
 RONDE_LINE = "Ronde {round}: {date}, afmelden tot {deadline} – {state}"
 RONDE_LINE_PLAYED = "Ronde {round}: {date} – {state}"
 RONDE_ADDED = "Ronde {round} gepland op {date}; afmelden kan tot {deadline}."
+RONDE_ON_SITE = ("Deze ronde deel je ter plaatse in: na de deadline tikken de leden in de groep "
+                 "op Ik ben er, en <code>/indeling maak</code> deelt in wie er is.")
+ON_SITE_MARK = " (ter plaatse)"
 RONDE_RENUMBERED = "De rondes daarna schuiven een nummer op."
 RONDE_SAME_DAY = "Let op: op die dag staat ook ronde {rounds}."
 RONDE_PAST = "{date} is al geweest. Kies een datum vanaf vandaag."

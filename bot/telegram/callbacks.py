@@ -82,6 +82,15 @@ class Attendance(Callback):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Here(Callback):
+    """Ik ben er, for a round paired at the venue."""
+
+    PREFIX = "hier"
+    FIELDS = (("round", ROUND),)
+    round: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class _BoardResult(Callback):
     """A result on a board of a round (white first)."""
 

@@ -94,6 +94,19 @@ def _same_day(scheduled: admin.Scheduled) -> list[str]:
         if scheduled.same_day else []
 
 
+ON_SITE = (["ter", "plaatse"], ["terplaatse"], ["on", "site"], ["aan", "site"], ["onsite"])
+"""The words after a round's date that make it paired at the venue, in Dutch and English
+(`/round new ... on site` reaches the handler with `on` read as Dutch `aan`)."""
+
+
+def _on_site(words: list[str]) -> tuple[list[str], bool]:
+    """The date's words, and whether the round is paired at the venue."""
+    for tail in ON_SITE:
+        if [w.lower() for w in words[-len(tail):]] == tail:
+            return words[:-len(tail)], True
+    return words, False
+
+
 @arbiter_only
 async def ronde(update: Update, context: Context) -> Answer:
     args = list(context.args or [])
@@ -105,17 +118,23 @@ async def ronde(update: Update, context: Context) -> Answer:
                  .format(round=r.number, date=show_date(r.date),
                          deadline=show_moment(r.deadline, zone),
                          state=texts.STATE_WORDS[r.state])
+                 + (texts.ON_SITE_MARK if r.on_site else "")
                  for r in await admin.rounds_ahead(services)] or [texts.RONDE_NONE]
         lines += [texts.EXTERNAL_OPEN.format(round=e.round, name=esc(e.name))
                   for e in await admin.externals_without_result(services)]
         return Answer("\n".join(lines))
     if args[0].lower() == "nieuw" and len(args) >= 2:
-        date = await _date(update, context, args[1:], today)
+        words, on_site = _on_site(args[1:])
+        if not words:
+            return Answer(texts.RONDE_USAGE)
+        date = await _date(update, context, words, today)
         if date < today:
             return Answer(texts.RONDE_PAST.format(date=show_date(date, today)))
-        planned = await admin.plan_round(services, date, actor=actor(update))
+        planned = await admin.plan_round(services, date, on_site=on_site, actor=actor(update))
         lines = [texts.RONDE_ADDED.format(round=planned.round, date=show_date(date, today),
                                           deadline=show_moment(planned.deadline, zone))]
+        if on_site:
+            lines.append(texts.RONDE_ON_SITE)
         if planned.renumbered:
             lines.append(texts.RONDE_RENUMBERED)
         return Answer("\n".join(lines + _same_day(planned)))

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 
 from telegram import Update
 
-from bot.flows import members, results, views
+from bot.flows import checkin, members, results, views
 from bot.flows import rounds as flows
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
@@ -36,8 +36,25 @@ async def indeling(update: Update, context: Context) -> Answer | Write:
         if action is None:
             return Answer(texts.INDELING_USAGE)
         return await arbiter_only(action)(update, context)
-    shown = await views.pairing_text(context.services, arbiter=await is_arbiter(update, context))
+    arbiter = await is_arbiter(update, context)
+    coming = await checkin.room_round(context.services) if arbiter else None
+    if coming is not None and coming.state is RoundState.LOCKED:
+        return Answer(_room_text(await checkin.room(context.services, coming.number)))
+    shown = await views.pairing_text(context.services, arbiter=arbiter)
     return Answer(texts.INDELING_NONE if shown is None else shown)
+
+
+def _room_text(room: checkin.Room) -> str:
+    """Who is in the room for a round at the venue, before it is paired."""
+    lines = [texts.ROOM_TITLE.format(round=room.round, count=len(room.here))]
+    lines += [esc(m.name) for m in room.here]
+    if room.missing:
+        lines += ["", texts.ROOM_MISSING.format(names=", ".join(esc(m.name)
+                                                               for m in room.missing))]
+    if room.signed_off:
+        lines.append(texts.ROOM_OFF.format(names=", ".join(esc(m.name)
+                                                           for m in room.signed_off)))
+    return "\n".join([*lines, "", texts.ROOM_HINT])
 
 
 async def _open_round(context: Context) -> ScheduledRound:
@@ -130,21 +147,45 @@ async def publish(update: Update, context: Context) -> Answer:
 
 
 async def absent(update: Update, context: Context) -> Answer:
-    """`/indeling afwezig NAAM`: he did not come to his board."""
-    return await _at_the_board(update, context, flows.absent_at_board)
+    """`/indeling afwezig NAAM`: he did not come to his board; or, before a round at the
+    venue is published, he is not in the room after all."""
+    coming = await checkin.room_round(context.services)
+    if coming is None:
+        return await _at_the_board(update, context, flows.absent_at_board)
+    who = await _named(context)
+    was, count = await checkin.check_out(context.services, who, coming.number,
+                                         actor=actor(update))
+    return Answer((texts.ROOM_GONE if was else texts.ROOM_NOT).format(
+        name=esc(who.name), round=coming.number, count=count))
 
 
 async def arrived(update: Update, context: Context) -> Answer:
-    """`/indeling erbij NAAM`: he came after all."""
-    return await _at_the_board(update, context, flows.arrived)
+    """`/indeling erbij NAAM`: he came after all; or, before a round at the venue is
+    published, he is in the room (the arbiter says it for him)."""
+    coming = await checkin.room_round(context.services)
+    if coming is None:
+        return await _at_the_board(update, context, flows.arrived)
+    who = await _named(context)
+    came = await checkin.check_in(context.services, who, coming.number, actor=actor(update),
+                                  by_arbiter=True)
+    said = (texts.ROOM_HERE if came.checked.new else texts.ROOM_ALREADY).format(
+        name=esc(who.name), round=coming.number, count=came.here)
+    if came.draft is not None:
+        said = await flows.draft_text(context.services, came.draft,
+                                      said + "\n" + texts.INDELING_DRAFT_TITLE)
+    return Answer(said)
+
+
+async def _named(context: Context) -> members.Member:
+    name = " ".join((context.args or [])[1:])
+    if not name:
+        raise Refused(texts.INDELING_USAGE)
+    return await find_member(context, name)
 
 
 async def _at_the_board(update: Update, context: Context,
                         change: Callable[..., Awaitable[flows.NightChange]]) -> Answer:
-    name = " ".join((context.args or [])[1:])
-    if not name:
-        return Answer(texts.INDELING_USAGE)
-    who = await find_member(context, name)
+    who = await _named(context)
     done = await change(context.services, who.code, actor=actor(update))
     return Answer(await flows.night_text(context.services, done),
                   then=results.standings_follow(context.services) if done.completed else None)

@@ -8,12 +8,12 @@ from dataclasses import dataclass
 
 from telegram import Update
 
-from bot.flows import members, signoff
+from bot.flows import checkin, members, signoff
 from bot.language import phrases, texts
 from bot.language.formatting import esc, show_date
 from bot.services import App, Context, ScheduledRound, open_round, schedule
 from bot.telegram.answer import Answer, Refused, Toast, Write
-from bot.telegram.callbacks import Attendance
+from bot.telegram.callbacks import Attendance, Here
 from bot.telegram.handlers.common import button, command, is_arbiter, member, typed_in_english
 from core.season import AbsenceReason, ExternalDay
 
@@ -158,6 +158,23 @@ async def attendance_button(update: Update, context: Context,
     return Write(signs_off)
 
 
+async def here_button(update: Update, context: Context, pressed: Here) -> Answer:
+    """Ik ben er, under the opening of a round paired at the venue: said back in a toast only
+    he sees (the group stays quiet)."""
+    query = update.callback_query
+    assert query is not None
+    services = context.services
+    who = await members.of_user(services, query.from_user.id)
+    if who is None:
+        return Answer(toast=Toast(texts.ATTEND_UNLINKED,
+                                  url=f"https://t.me/{context.bot.username}?start=koppelen"))
+    came = await checkin.check_in(services, who, pressed.round, actor=query.from_user.id,
+                                  by_arbiter=False)
+    said = texts.HERE_LATE if came.checked.late else \
+        texts.HERE_NOTED if came.checked.new else texts.HERE_ALREADY
+    return Answer(toast=Toast(said.format(round=pressed.round)))
+
+
 async def herinnering(update: Update, context: Context) -> Answer:
     words = [w.lower() for w in context.args or []]
     if words not in (["aan"], ["uit"]):
@@ -174,3 +191,4 @@ def register(app: App) -> None:
     app.add_handler(command("aanmelden", aanmelden, own_words=True))
     app.add_handler(command("herinnering", herinnering))
     app.add_handler(button((Attendance,), attendance_button, reads_first=True))
+    app.add_handler(button((Here,), here_button))

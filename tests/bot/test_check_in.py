@@ -1,0 +1,144 @@
+"""Issue 36 over HTTP: a round paired at the venue (`/ronde nieuw ... ter plaatse`). At its
+deadline the sign-offs close as always and the group gets *Ik ben er*; nothing is paired. The
+members in the room tap it (or the arbiter says it for them), `/indeling maak` pairs only
+those, the others are absent (with notice as they signed off, else without), a member who
+comes after the draft is paired in again, and one who comes after the pairing is out is the
+arbiter's to give a board."""
+
+from __future__ import annotations
+
+from bot.demo.fakeapi import User
+from bot.language import i18n, texts
+from bot.language.notice import Text
+from bot.telegram.callbacks import Here
+from core.rounds import RoundState
+from storage import programme
+from storage.errors import StoreError, StoreProblem
+from tests.bot.conftest import ARBITER, GROUP, boards, drafted, fits, meaning, said, says
+from tests.bot.test_authorization import STRANGER
+from tests.bot.test_club_night import round_absences
+from tests.bot.test_season import publish, set_up_club
+
+
+async def tapped(bot, user, message, number: int = 1) -> str:
+    """Press *Ik ben er* for round `number` under `message`: the toast he is shown."""
+    answered = len(bot.tg.answered)
+    bot.tg.press(user, message, Here(number).pack())
+    return await bot.tg.toast(answered)
+
+
+async def open_the_room(bot) -> object:
+    """Past round 1's deadline: the group's *Ik ben er*, and the arbiter told, no draft."""
+    mark = len(bot.tg.sent)
+    bot.clock.now = bot.clock.now.replace(month=12, day=3, hour=18)
+    opened = await bot.tg.next_to(GROUP, meaning("CHECK_IN_OPEN", round=1), after=mark)
+    assert [text for text, _ in opened.buttons] == [says("HERE_BUTTON")]
+    await bot.tg.next_to(ARBITER.id, meaning("CHECK_IN_TO_ARBITER", round=1), after=mark)
+    return opened
+
+
+async def test_a_round_at_the_venue_pairs_those_in_the_room(bot, members):
+    await set_up_club(bot, members, rounds=0)
+    planned = await bot.ask(ARBITER, "/ronde nieuw 3-12-2026 ter plaatse")
+    assert fits(planned.text, "RONDE_ADDED", round=1)
+    assert says("RONDE_ON_SITE") in planned.text
+    assert says("ON_SITE_MARK") in (await bot.ask(ARBITER, "/ronde")).text
+    anna, bram, cor, _, eva, femke = members
+    await bot.ask(femke, "/afmelden ziek")
+
+    opened = await open_the_room(bot)
+    assert not [s for s in bot.tg.sent if s.text == drafted(1)]  # nothing paired by itself
+    for member in (anna, bram, cor):
+        assert await tapped(bot, member, opened) == says("HERE_NOTED", round=1)
+    assert await tapped(bot, anna, opened) == says("HERE_ALREADY", round=1)
+    assert await tapped(bot, STRANGER, opened) == says("ATTEND_UNLINKED")
+    ticked = await bot.ask(ARBITER, "/indeling erbij Daan Smit")
+    assert ticked.text == says("ROOM_HERE", name="Daan Smit", round=1, count=4)
+    room = await bot.ask(ARBITER, "/indeling")
+    assert room.text.startswith(says("ROOM_TITLE", round=1, count=4))
+    assert says("ROOM_MISSING", names="Eva Bos") in room.text
+    assert says("ROOM_OFF", names="Femke Kok") in room.text
+
+    made = await bot.ask(ARBITER, "/indeling maak")
+    assert {name for board in boards(made.text) for name in board} == \
+        {"Anna Visser", "Bram de Boer", "Cor Jansen", "Daan Smit"}
+    assert await round_absences(bot, 1) == {"Eva Bos": "no_notice", "Femke Kok": "notice"}
+
+    # Eva comes in after the draft: she is paired in, and the arbiter sees the new draft.
+    mark = len(bot.tg.sent)
+    assert await tapped(bot, eva, opened) == says("HERE_NOTED", round=1)
+    again = await bot.tg.next_to(ARBITER.id, meaning("DRAFT_CAME", name="Eva Bos", round=1),
+                                 after=mark)
+    assert "Eva Bos" in again.text
+    assert await round_absences(bot, 1) in ({"Femke Kok": "notice"},  # she plays, or has
+                                            {"Femke Kok": "notice", "Eva Bos": "bye"})  # the bye
+
+    post = await publish(bot, 1)
+    assert len(boards(post.text)) == 2  # five in the room: one has the bye
+    # Femke comes after all, with the pairing out: the arbiter decides.
+    mark = len(bot.tg.sent)
+    assert await tapped(bot, femke, opened) == says("HERE_LATE", round=1)
+    await bot.tg.next_to(ARBITER.id, meaning("CHECK_IN_LATE", name="Femke Kok", round=1),
+                         after=mark)
+    given = await bot.ask(ARBITER, "/indeling erbij Femke Kok")
+    assert "Femke Kok" in given.text and "Traceback" not in given.text
+    assert "Femke Kok" not in await round_absences(bot, 1)
+
+
+async def test_the_arbiter_takes_back_a_tick_and_the_draft_goes(bot, members):
+    await set_up_club(bot, members, rounds=0)
+    await bot.ask(ARBITER, "/ronde nieuw 3-12-2026 ter plaatse")
+    opened = await open_the_room(bot)
+    for member in members[:4]:
+        await tapped(bot, member, opened)
+    await bot.ask(ARBITER, "/indeling maak")
+    gone = await bot.ask(ARBITER, "/indeling afwezig Daan Smit")
+    assert gone.text == says("ROOM_GONE", name="Daan Smit", round=1, count=3)
+    assert [r.state for r in await programme.schedule(bot.app.bot_data.db)] == \
+        [RoundState.LOCKED]
+    not_there = await bot.ask(ARBITER, "/indeling afwezig Daan Smit")
+    assert not_there.text == says("ROOM_NOT", name="Daan Smit", round=1)
+    made = await bot.ask(ARBITER, "/indeling maak")
+    assert "Daan Smit" not in {name for board in boards(made.text) for name in board}
+
+
+async def test_refusals_at_the_venue_in_both_languages(bot, members):
+    """Ik ben er before the room opens, or for a round paired as usual; pairing with one in
+    the room: each refused in the reader's language, nothing stored."""
+    english = User(members[1].id, "Bram", "de Boer", language_code="en-GB")
+    await set_up_club(bot, members, rounds=1)  # round 1 as usual, on 3 December
+    await bot.ask(members[0], "/indeling")  # Anna speaks Dutch from here on; Bram English
+    await bot.ask(ARBITER, "/ronde nieuw 10-12-2026 ter plaatse")
+    reminder = await bot.ask(ARBITER, "/ronde")
+    for user, language in ((members[0], "nl"), (english, "en")):
+        refused = await tapped(bot, user, reminder, 1)
+        assert refused == _problem(StoreProblem.NOT_ON_SITE, language, round=1)
+        refused = await tapped(bot, user, reminder, 2)
+        assert refused == _problem(StoreProblem.CHECK_IN_LATER, language, round=2)
+    await bot.ask(ARBITER, "/taal en")
+    english_arbiter = await bot.ask(ARBITER, "/round new 17-12-2026 on site")
+    assert fits(english_arbiter.text, "RONDE_ADDED", "en", round=3)
+    assert said(Text("RONDE_ON_SITE"), "en") in english_arbiter.text
+
+    # Round 1 out of the way (paired as usual), round 2's room open with one member in it.
+    bot.clock.now = bot.clock.now.replace(month=12, day=3, hour=18)
+    await bot.tg.wait_for(lambda s: s.text.startswith(drafted(1, "en")))
+    await bot.ask(ARBITER, "/pairing confirm")
+    bot.clock.now = bot.clock.now.replace(month=12, day=10, hour=18)
+    opened = await bot.tg.wait_for(meaning_of("CHECK_IN_OPEN", round=2))
+    await tapped(bot, members[0], opened, 2)
+    alone = await bot.ask(ARBITER, "/pairing make")
+    assert alone.text == _problem(StoreProblem.NOBODY_HERE, "en", round=2, count=1)
+    assert [r.state for r in await programme.schedule(bot.app.bot_data.db)][1] is \
+        RoundState.LOCKED
+    assert await round_absences(bot, 2) == {}
+
+
+def _problem(problem: StoreProblem, language: str, **facts: object) -> str:
+    with i18n.use(language):
+        return texts.store_problem(StoreError(problem, **facts))
+
+
+def meaning_of(key: str, **facts: object):
+    test = meaning(key, **facts)
+    return lambda sent: sent.chat_id == GROUP and test(sent.text)
