@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 
 from bot.files import messages, tables
 from bot.files.calendar import CalendarRound, rounds_ics
+from bot.flows import checkin
 from bot.keyboard import Keyboard
 from bot.language import texts
 from bot.services import Services, current_rounds, open_round, schedule
@@ -159,6 +160,9 @@ class MyRound:
     """What the round earned him ("" until it counts)."""
     plays: bool | None
     """A round still open: whether he plays now, which a tap changes; None: settled."""
+    here: bool | None = None
+    """A round at the venue whose members are coming in: whether he said he is there (a
+    tap says it); None: no such round."""
 
 
 async def my_season(services: Services, who: Member) -> tuple[MyRound, ...]:
@@ -176,9 +180,14 @@ async def my_season(services: Services, who: Member) -> tuple[MyRound, ...]:
                for line in standings.breakdown(who.code)} if who.code in standings.ranking \
         else {}
     busy = await mine(services, who)
+    coming = await checkin.room_round(services)
     out = []
     for r in planned:
-        if r.state in OPEN:
+        if coming is not None and r.number == coming.number:
+            here = who.code in await attendance.present(services.db, r.number)
+            out.append(MyRound(r.number, r.date, texts.MY_ROUND_HERE if here
+                               else texts.MY_ROUND_COMING, "", None, here))
+        elif r.state in OPEN:
             plays = r.number in on if who.flexible else r.number not in off
             out.append(MyRound(r.number, r.date, texts.MY_ROUND_PLAYS if plays
                                else texts.MY_ROUND_NOT_PLAYING, "", plays))
@@ -253,6 +262,34 @@ async def draft_board(services: Services, *, priced: bool = True) -> DraftBoard 
                       tuple(texts.broken_rule(rule, lambda code: names.get(code, code))
                             for rule in stored.broken),
                       await _against_the_best(services, stored) if priced else "", version)
+
+
+@dataclass(frozen=True, slots=True)
+class RoomBoard:
+    """A round at the venue before it is paired, as the arbiter's board shows it: a tap on a
+    name says he is there, or not."""
+
+    round: int
+    here: tuple[Seat, ...]
+    missing: tuple[Seat, ...]
+    signed_off: tuple[Seat, ...]
+    version: str
+    """Who is there, in short (as `DraftBoard.version`)."""
+
+
+async def room_board(services: Services) -> RoomBoard | None:
+    """The round at the venue whose members are coming in, not yet drafted; else None."""
+    coming = await checkin.room_round(services)
+    if coming is None or coming.state is not RoundState.LOCKED:
+        return None
+    room = await checkin.room(services, coming.number)
+
+    def seats(group: tuple[Member, ...]) -> tuple[Seat, ...]:
+        return tuple(Seat(m.code, m.name) for m in group)
+
+    version = hashlib.sha256(repr((room.round, [m.code for m in room.here])).encode())
+    return RoomBoard(room.round, seats(room.here), seats(room.missing), seats(room.signed_off),
+                     version.hexdigest()[:16])
 
 
 async def _against_the_best(services: Services, stored: rounds.StoredPairing) -> str:

@@ -230,16 +230,22 @@ def my_season(rounds: Sequence[Any], said: str = "") -> str:
     button on each round still open; `said`, what his last tap answered (the chat's words,
     its markup ours)."""
     items = [{"number": r.number, "date": i18n.date(r.date, "EEE d MMM") if r.date else "",
-              "what": r.what, "points": r.points, "plays": r.plays} for r in rounds]
+              "what": r.what, "points": r.points, "plays": r.plays, "here": r.here}
+             for r in rounds]
     return _ENV.get_template("my_season.html").render(rounds=items,
                                                       said=markupsafe.Markup(said))
 
 
-def board(shown: Any, said: str = "") -> str:
+def board(shown: Any, said: str = "", room: Any = None) -> str:
     """The arbiter's board of the open round's draft (`DraftBoard`, or None when there is
-    none); `said`, what his last tap did (the chat's words)."""
+    none), or of the room of a round at the venue before it is paired (`RoomBoard`);
+    `said`, what his last tap did (the chat's words)."""
     return _ENV.get_template("board.html").render(
-        board=shown, said=markupsafe.Markup(said),
+        board=shown, said=markupsafe.Markup(said), room=room,
+        room_title=texts.ROOM_TITLE.format(round=room.round, count=len(room.here))
+        if room else "", room_how=texts.BOARD_ROOM_HOW, pair_button=texts.BOARD_PAIR,
+        not_yet=texts.ROOM_MISSING.format(names="").rstrip(" ."),
+        signed_off=texts.ROOM_OFF.format(names="").rstrip(" ."),
         title=texts.BOARD_TITLE.format(round=shown.round) if shown else "",
         bye_title=texts.PAIRING_BYE.format(name="").strip(),
         broken_title=texts.PAIRING_BROKEN_TITLE, kept=texts.PAIRING_ALL_RULES_KEPT,

@@ -14,7 +14,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.flows import admin, members, rounds, signoff, views
+from bot.flows import admin, checkin, members, rounds, signoff, views
 from bot.language import i18n, texts
 from bot.language.formatting import esc
 from bot.services import Services, schedule
@@ -189,17 +189,25 @@ class ClubSite:
 
     async def _in_season(self, user: int, tap: dict[str, Any]) -> web.Response:
         """A member's tap on a round of his season (`{"round": 3, "play": false}`): signed
-        off, or playing after all, as in the chat, which is told too. Only the member
-        himself: nobody acts for another here."""
+        off, or playing after all, as in the chat, which is told too; or (`"here": true`)
+        he is in the room for a round at the venue, as Ik ben er in the group. Only the
+        member himself: nobody acts for another here."""
         who = await members.of_user(self.services, user)
         if who is None:
             return _text(403, texts.WEB_NOT_SIGNED)
-        number, play = tap.get("round"), tap.get("play")
-        if not isinstance(number, int) or isinstance(number, bool) or not isinstance(play, bool):
+        number, play, here = tap.get("round"), tap.get("play"), tap.get("here")
+        if not isinstance(number, int) or isinstance(number, bool) \
+                or not (isinstance(play, bool) or here is True):
             return _text(400, texts.WEB_NOT_FOUND)
         try:
-            said = await signoff.tapped(self.services, who, number, play,
-                                        sent_at=self.services.clock())
+            if here is True:
+                came = await checkin.check_in(self.services, who, number, actor=user,
+                                              by_arbiter=False)
+                said = (texts.HERE_LATE if came.checked.late else texts.HERE_NOTED
+                        if came.checked.new else texts.HERE_ALREADY).format(round=number)
+            else:
+                said = await signoff.tapped(self.services, who, number, bool(play),
+                                            sent_at=self.services.clock())
         except StoreError as exc:
             said = await self._refused(exc)
         except InvalidInputError as exc:
@@ -215,10 +223,12 @@ class ClubSite:
         if not await self.services.is_arbiter(user):
             return _text(403, texts.ONLY_ARBITER)
         action, version, a, b = (tap.get(k) for k in ("action", "version", "a", "b"))
-        if action not in BOARD_ACTIONS or not isinstance(version, str) \
-                or (action != "publish" and not isinstance(a, str)) \
+        if action not in (*BOARD_ACTIONS, *ROOM_ACTIONS) or not isinstance(version, str) \
+                or (action not in ("publish", "pair") and not isinstance(a, str)) \
                 or (action in ("swap", "apart", "meet") and not isinstance(b, str)):
             return _text(400, texts.WEB_NOT_FOUND)
+        if action in ROOM_ACTIONS:
+            return await self._in_the_room(user, action, a, version)
         status = 200
         try:
             async with self.services.db.transaction():  # the look and the change as one
@@ -236,6 +246,41 @@ class ClubSite:
         except InvalidInputError as exc:
             said = esc(texts.chat_problems(exc.problems, await members.names(self.services)))
         return _fragment(pages.board(await views.draft_board(self.services), said), status)
+
+    async def _in_the_room(self, user: int, action: str, a: str | None,
+                           version: str) -> web.Response:
+        """The arbiter's tap on the room of a round at the venue: a member is there
+        (`here`), or not (`gone`), as `/indeling erbij|afwezig` say; `pair` pairs those
+        there, as `/indeling maak`. A room that showed others than are there now: 409."""
+        status, services = 200, self.services
+        try:
+            async with services.db.transaction():
+                shown = await views.room_board(services)
+                who = next((m for m in await members.everyone(services) if m.code == a), None)
+                if shown is None or shown.version != version:
+                    said, status = texts.BOARD_STALE, 409
+                elif action == "pair":
+                    said = texts.INDELING_DRAFT_TITLE
+                elif who is None:
+                    raise InputStoreError(StoreProblem.UNKNOWN_PLAYER, player=a)
+                elif action == "here":
+                    came = await checkin.check_in(services, who, shown.round, actor=user,
+                                                  by_arbiter=True)
+                    said = texts.ROOM_HERE.format(name=esc(who.name), round=shown.round,
+                                                  count=came.here)
+                else:
+                    was, count = await checkin.check_out(services, who, shown.round,
+                                                         actor=user)
+                    said = (texts.ROOM_GONE if was else texts.ROOM_NOT).format(
+                        name=esc(who.name), round=shown.round, count=count)
+            if action == "pair" and status == 200 and shown is not None:
+                await rounds.draft(services, shown.round, actor=user)
+        except StoreError as exc:
+            said = await self._refused(exc)
+        except InvalidInputError as exc:
+            said = esc(texts.chat_problems(exc.problems, await members.names(services)))
+        return _fragment(pages.board(await views.draft_board(services), said,
+                                     await views.room_board(services)), status)
 
     async def _refused(self, error: StoreError) -> str:
         return texts.store_problem(await members.in_words(self.services, error))
@@ -297,7 +342,8 @@ class ClubSite:
             assert who is not None
             return pages.my_season(await views.my_season(self.services, who))
         if name == "mij-bord":
-            return pages.board(await views.draft_board(self.services))
+            return pages.board(await views.draft_board(self.services), "",
+                               await views.room_board(self.services))
         if name not in rendered:
             body = await asyncio.to_thread(_dispatch, site, name)
             if body is None:
@@ -320,6 +366,9 @@ BOARD_ACTIONS = ("swap", "bye", "absent", "back", "apart", "meet", "publish")
 """What a tap on the board asks: `swap` a and b, the `bye` for a, a is `absent` (signed off
 by the arbiter), a comes `back` (his sign-off undone), a and b are kept `apart` all season
 (or may `meet` again), or `publish`."""
+ROOM_ACTIONS = ("here", "gone", "pair")
+"""A tap on the room of a round at the venue: a is `here`, a is `gone` after all, or `pair`
+those there."""
 PAIRED_AGAIN = ("absent", "back", "apart", "meet")
 """The taps after which the round is paired anew, once they are committed."""
 

@@ -7,6 +7,8 @@ arbiter's to give a board."""
 
 from __future__ import annotations
 
+import re
+
 from bot.demo.fakeapi import User
 from bot.language import i18n, texts
 from bot.language.notice import Text
@@ -18,6 +20,7 @@ from tests.bot.conftest import ARBITER, GROUP, boards, drafted, fits, meaning, s
 from tests.bot.test_authorization import STRANGER
 from tests.bot.test_club_night import round_absences
 from tests.bot.test_season import publish, set_up_club
+from tests.bot.test_web import board_tap, get, own_headers, tap, web_bot  # noqa: F401
 
 
 async def tapped(bot, user, message, number: int = 1) -> str:
@@ -142,3 +145,54 @@ def _problem(problem: StoreProblem, language: str, **facts: object) -> str:
 def meaning_of(key: str, **facts: object):
     test = meaning(key, **facts)
     return lambda sent: sent.chat_id == GROUP and test(sent.text)
+
+
+def room_of(page: str) -> tuple[str, list[str], list[str]]:
+    """The version a room board shows, who is in (codes), and who may be ticked in."""
+    version = re.search(r'data-version="([0-9a-f]+)"', page)
+    assert version is not None, page
+    return (version.group(1), re.findall(r'data-act="gone" data-a="(\w+)"', page),
+            re.findall(r'data-act="here" data-a="(\w+)"', page))
+
+
+async def test_the_room_in_the_mini_app(web_bot, members):  # noqa: F811
+    """A member taps Ik ben er in his season; the arbiter ticks one in on his board, takes
+    one out, and pairs (Indelen): only those in the room are on the draft's boards. A stale
+    room changes nothing; a member cannot tick on the board, nor for another."""
+    bot = web_bot
+    await set_up_club(bot, members, rounds=0)
+    await bot.ask(ARBITER, "/ronde nieuw 3-12-2026 ter plaatse")
+    anna, bram, cor, daan = members[:4]
+    season = (await get(bot, "/mij-seizoen", **own_headers(bot, anna.id)))[1]
+    assert 'data-here="1"' not in season  # not before the room opens
+    await open_the_room(bot)
+    season = (await get(bot, "/mij-seizoen", **own_headers(bot, anna.id)))[1]
+    assert 'data-here="1"' in season and fits(season, "MY_ROUND_COMING")
+    for member in (anna, bram):
+        status, season = await tap(bot, member.id, {"round": 1, "here": True})
+        assert status == 200 and fits(season, "HERE_NOTED", round=1)
+        assert 'data-here="1"' not in season and fits(season, "MY_ROUND_HERE")
+
+    status, page, _ = await get(bot, "/mij-bord", **own_headers(bot))
+    version, here, can = room_of(page)
+    assert status == 200 and here == ["p0", "p1"] and {"p2", "p3"} <= set(can)
+    assert fits(page, "ROOM_TITLE", round=1, count=2) and 'data-act="pair"' in page
+    for tick in ({"action": "here", "a": "p2"}, {"action": "here", "a": "p3"},
+                 {"action": "gone", "a": "p1"}):
+        status, page = await board_tap(bot, ARBITER.id, {**tick, "version": version})
+        assert status == 200, page
+        version, here, _ = room_of(page)
+    assert here == ["p0", "p2", "p3"] and fits(page, "ROOM_GONE", name="Bram de Boer")
+    status, page = await board_tap(bot, ARBITER.id, {"action": "here", "a": "p4",
+                                                     "version": "0" * 16})
+    assert status == 409 and fits(page, "BOARD_STALE") and room_of(page)[1] == here
+    # Nobody else: a member on the board, or for another member in his season.
+    assert (await board_tap(bot, cor.id, {"action": "here", "a": "p5",
+                                          "version": version}))[0] == 403
+    assert (await tap(bot, daan.id, {"round": 1, "here": "p5"}))[0] == 400
+
+    status, page = await board_tap(bot, ARBITER.id, {"action": "pair", "version": version})
+    assert status == 200 and 'data-act="publish"' in page
+    paired = set(re.findall(r'data-player="(\w+)"', page)) - set(
+        re.findall(r'data-player="(\w+)" data-away="1"', page))
+    assert paired == {"p0", "p2", "p3"}  # three in the room: one of them has the bye

@@ -346,6 +346,87 @@ async def test_the_arbiter_swaps_and_publishes_on_his_board_on_a_phone(tg, tmp_p
         await bot.stop()
 
 
+HERE_TAP = """
+wait(function (d) { return d.querySelector('#mine [data-load="mij-seizoen"]'); }, function (link) {
+  link.click();
+  wait(function (d) { return d.querySelector('#mine [data-here="ROUND"]'); }, function (button) {
+    button.click();
+    wait(function (d) { return d.querySelector("#mine .said"); }, function (said) {
+      var d = frame.contentDocument;
+      done({said: said.textContent, button: !!d.querySelector("#mine [data-here]"),
+            page: d.documentElement.scrollWidth});
+    });
+  });
+});"""
+
+ROOM_PAIR = """
+wait(function (d) { return d.querySelector('#mine [data-load="mij-bord"]'); }, function (link) {
+  link.click();
+  wait(function (d) { return d.querySelector('#mine [data-act="pair"]'); }, function (pair) {
+    var d = frame.contentDocument, here = d.querySelectorAll('#mine [data-act="gone"]').length;
+    pair.click();
+    wait(function (d) { return d.querySelector("#mine .boards li"); }, function () {
+      var d = frame.contentDocument;
+      done({here: here, boards: d.querySelectorAll("#mine .boards li").length,
+            publish: !!d.querySelector('#mine [data-act="publish"]'),
+            page: d.documentElement.scrollWidth});
+    });
+  });
+});"""
+
+ROOM_SHOWN = """
+wait(function (d) { return d.querySelector('#mine [data-load="mij-bord"]'); }, function (link) {
+  link.click();
+  wait(function (d) { return d.querySelector('#mine [data-act="pair"]'); }, function () {
+    done({});
+  });
+});"""
+
+
+async def test_three_phones_check_in_and_the_arbiter_pairs_on_his(tg, tmp_path, processes,
+                                                                  members, request):
+    """Issue 36 in a browser at 360 px: a round at the venue; at its deadline three members,
+    each on his own phone at once, open their season and tap Ik ben er; the arbiter's phone
+    shows the three in the room and Indelen pairs them (one has the bye); the store has
+    them, and the others are absent."""
+    from storage import attendance
+    from tests.bot.conftest import ARBITER
+    from tests.bot.test_check_in import open_the_room
+    from tests.bot.test_club_night import round_absences
+    from tests.bot.test_season import set_up_club
+
+    bot = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0)
+    try:
+        await set_up_club(bot, members, rounds=0)
+        await bot.ask(ARBITER, "/ronde nieuw 3-12-2026 ter plaatse")
+        await open_the_room(bot)
+        async with contextlib.AsyncExitStack() as phones:
+            bases = [await phones.enter_async_context(mini_app(bot, m.id, HERE_TAP))
+                     for m in members[:3]]
+            for k in range(3):
+                (tmp_path / f"phone{k}").mkdir()
+            shown = await asyncio.gather(*(tapped(tmp_path / f"phone{k}",
+                                                  f"{base}/tap?round=1")
+                                           for k, base in enumerate(bases)))
+        for said in shown:
+            assert fits(said["said"], "HERE_NOTED", round=1) and not said["button"]
+            assert said["page"] <= 360
+        assert await attendance.present(bot.app.bot_data.db, 1) == ["p0", "p1", "p2"]
+        if request.config.getoption("--update-golden"):  # the room, before Indelen
+            async with mini_app(bot, ARBITER.id, ROOM_SHOWN) as base:
+                await screenshot(tmp_path, f"{base}/tap", "web-zaal-telefoon")
+        async with mini_app(bot, ARBITER.id, ROOM_PAIR) as base:
+            paired = await tapped(tmp_path, f"{base}/tap")
+        assert paired == {"here": 3, "boards": 1, "publish": True, "page": paired["page"]}
+        assert paired["page"] <= 360
+        absent = await round_absences(bot, 1)
+        assert list(absent.values()).count("bye") == 1
+        assert {name: why for name, why in absent.items() if why != "bye"} == dict.fromkeys(
+            ("Daan Smit", "Eva Bos", "Femke Kok"), "no_notice")
+    finally:
+        await bot.stop()
+
+
 async def screenshot(tmp_path: Path, url: str, name: str) -> None:
     """The phone's frame at `url`, as docs/`name`.png (taken with --update-golden)."""
     shot = tmp_path / f"{name}.png"
