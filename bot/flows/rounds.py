@@ -365,7 +365,9 @@ class NightChange:
     broken: tuple[BrokenRule, ...] = ()
     """Rules the new board breaks (never a meeting rule: those rule a board out)."""
     bye: bool = False
-    """He (`arrived`) has the bye back that he lost by being marked absent."""
+    """He (`arrived`) has the bye: back that he lost by being marked absent (`again`), or,
+    late in the room of a round at the venue, the round's bye until a later one plays him."""
+    again: bool = True
     completed: bool = False
     """The forfeit was the round's last result to become final (`results.Reported`)."""
 
@@ -420,11 +422,15 @@ async def arrived(services: Services, code: str, *, actor: int) -> NightChange:
             raise InputStoreError(StoreProblem.ALREADY_PLAYING, player=code, round=number)
         found = await _partner(season, await roster.apart(db), number, code,
                                _free(stored, without=None))
-        if found is None and stored.bye is None \
-                and await attendance.lost_bye(db, number, code):
+        again = found is None and stored.bye is None \
+            and await attendance.lost_bye(db, number, code)
+        if again or (found is None and stored.bye is None
+                     and code in await attendance.present(db, number)):
             # Marked absent while he had the bye, and nobody plays him now: he has it back.
+            # Or late in the room of a round at the venue: the bye, which the next late
+            # comer takes from him by playing him.
             await rounds.replace_boards(db, number, stored.boards, code, actor=actor)
-            change = NightChange(number, code, None, bye=True)
+            change = NightChange(number, code, None, bye=True, again=again)
             await _tell(services, change, None, absent=False)
             return change
         if found is None:
@@ -511,8 +517,10 @@ async def _tell(services: Services, change: NightChange, opponent: str | None, *
     buttons: dict[str, int] = {}
     """The players whose new board wants the result buttons under their notice."""
     if change.bye:
-        line = Text("NIGHT_BYE_BACK", {"player": name(change.player)})
-        private = {change.player: Text("NIGHT_YOU_BYE", {"round": number})}
+        line = Text("NIGHT_BYE_BACK" if change.again else "NIGHT_BYE_LATE",
+                    {"player": name(change.player)})
+        private = {change.player: Text("NIGHT_YOU_BYE" if change.again else "NIGHT_YOU_BYE_LATE",
+                                       {"round": number})}
     elif change.board is None and change.forfeit is None:
         line, private = Text("NIGHT_NO_BYE"), {}
     elif change.board is None:
@@ -556,7 +564,8 @@ async def night_text(services: Services, change: NightChange) -> str:
     """The change as the arbiter is told it: what the board is now, and any rule broken."""
     names = {m.code: m.name for m in await roster.members(services.db)}
     if change.bye:
-        text = texts.NIGHT_BYE_BACK.format(player=esc(names[change.player]))
+        text = (texts.NIGHT_BYE_BACK if change.again else texts.NIGHT_BYE_LATE).format(
+            player=esc(names[change.player]))
     elif change.board is None and change.forfeit is None:
         text = texts.NIGHT_BYE_ABSENT.format(player=esc(names[change.player]),
                                              round=change.round)

@@ -748,6 +748,9 @@ NIGHT_BYE_ABSENT = ("{player} had de bye in ronde {round} en is er niet: hij sta
 NIGHT_BYE_BACK = "{player} heeft de bye weer."
 NIGHT_YOU_BYE = ("Wijziging ronde {round}: je bent er toch en hebt de bye weer; er is niemand "
                  "vrij om tegen je te spelen.")
+NIGHT_BYE_LATE = "{player} heeft de bye; wie nog later komt, speelt tegen hem."
+NIGHT_YOU_BYE_LATE = ("Wijziging ronde {round}: je hebt de bye; komt er nog iemand, dan speel je "
+                      "tegen hem.")
 NIGHT_REPAIRED = "Bord {board}: {white} – {black}."
 NIGHT_FORFEIT = "{present} wint bord {board} reglementair."
 NIGHT_ARRIVED_GROUP = "Wijziging ronde {round}: {late} is er toch. {change}"

@@ -88,6 +88,31 @@ async def test_a_round_at_the_venue_pairs_those_in_the_room(bot, members):
     assert "Femke Kok" not in await round_absences(bot, 1)
 
 
+async def test_late_comers_after_the_pairing_get_the_bye_then_each_other(bot, members):
+    """Four in the room, paired and published; the fifth comes late and the arbiter puts him
+    in: nobody is free, so he has the bye; the sixth comes later still and plays him."""
+    await set_up_club(bot, members, rounds=0)
+    await bot.ask(ARBITER, "/ronde nieuw 3-12-2026 ter plaatse")
+    opened = await open_the_room(bot)
+    for member in members[:4]:
+        await tapped(bot, member, opened)
+    await bot.ask(ARBITER, "/indeling maak")
+    await publish(bot, 1)
+    eva, femke = members[4:]
+    for late in (eva, femke):
+        assert await tapped(bot, late, opened) == says("HERE_LATE", round=1)
+    mark = len(bot.tg.sent)
+    first = await bot.ask(ARBITER, "/indeling erbij Eva Bos")
+    assert first.text == says("NIGHT_BYE_LATE", player="Eva Bos")
+    await bot.tg.next_to(eva.id, says("NIGHT_YOU_BYE_LATE", round=1), after=mark)
+    assert (await round_absences(bot, 1))["Eva Bos"] == "bye"
+    second = await bot.ask(ARBITER, "/indeling erbij Femke Kok")
+    assert fits(second.text, "NIGHT_REPAIRED", board=3)
+    assert {"Eva Bos", "Femke Kok"} <= set(second.text.replace(".", "").split(": ")[1]
+                                           .split(" – "))
+    assert await round_absences(bot, 1) == {}
+
+
 async def test_the_arbiter_takes_back_a_tick_and_the_draft_goes(bot, members):
     await set_up_club(bot, members, rounds=0)
     await bot.ask(ARBITER, "/ronde nieuw 3-12-2026 ter plaatse")
