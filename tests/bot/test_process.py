@@ -69,6 +69,33 @@ async def test_killed_right_after_the_draft_the_arbiter_still_gets_it_once(tg, t
 
 
 @pytest.mark.slow
+async def test_killed_right_after_the_room_opened_group_and_arbiter_hear_once(tg, tmp_path):
+    """Issue 36: a round at the venue whose deadline passed. Killed after the round is
+    locked (the room open), before Ik ben er reached the group and the arbiter his word:
+    after the restart each comes once, and nothing is paired."""
+    db = tmp_path / "keizer.db"
+    await make_club(db, deadline_passed=True, on_site=True)
+    tg.outage.add("sendMessage")
+    bot = BotProcess(tg, db)
+    bot.start()
+    await until(lambda: state(db, 1) == "locked")
+    bot.kill()
+    await asyncio.sleep(0.3)
+    assert not heard(tg.to(GROUP), "CHECK_IN_OPEN", round=1)
+    tg.outage.clear()
+    bot.start()
+    await tg.next_to(GROUP, meaning("CHECK_IN_OPEN", round=1), timeout=30)
+    await tg.next_to(ARBITER.id, meaning("CHECK_IN_TO_ARBITER", round=1), timeout=30)
+    await bot.running()
+    await asyncio.sleep(1.0)
+    assert heard(tg.to(GROUP), "CHECK_IN_OPEN", round=1) == 1
+    assert heard(tg.to(ARBITER.id), "CHECK_IN_TO_ARBITER", round=1) == 1
+    assert state(db, 1) == "locked" and not heard(tg.to(ARBITER.id), "DRAFT_TO_ARBITER",
+                                                  round=1)
+    bot.kill()
+
+
+@pytest.mark.slow
 async def test_killed_right_after_publication_everyone_still_hears_once(tg, tmp_path):
     db = tmp_path / "keizer.db"
     await make_club(db, deadline_passed=True)
