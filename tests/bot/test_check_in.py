@@ -40,6 +40,18 @@ async def open_the_room(bot) -> object:
     return opened
 
 
+async def four_in_the_room_paired(bot, members) -> object:
+    """Round 1 at the venue, its room open, the first four members in and paired (a draft);
+    the group's *Ik ben er*."""
+    await set_up_club(bot, members, rounds=0)
+    await bot.ask(ARBITER, "/ronde nieuw 3-12-2026 ter plaatse")
+    opened = await open_the_room(bot)
+    for member in members[:4]:
+        await tapped(bot, member, opened)
+    await bot.ask(ARBITER, "/indeling maak")
+    return opened
+
+
 async def test_a_round_at_the_venue_pairs_those_in_the_room(bot, members):
     await set_up_club(bot, members, rounds=0)
     planned = await bot.ask(ARBITER, "/ronde nieuw 3-12-2026 ter plaatse")
@@ -91,16 +103,14 @@ async def test_a_round_at_the_venue_pairs_those_in_the_room(bot, members):
 async def test_late_comers_after_the_pairing_get_the_bye_then_each_other(bot, members):
     """Four in the room, paired and published; the fifth comes late and the arbiter puts him
     in: nobody is free, so he has the bye; the sixth comes later still and plays him."""
-    await set_up_club(bot, members, rounds=0)
-    await bot.ask(ARBITER, "/ronde nieuw 3-12-2026 ter plaatse")
-    opened = await open_the_room(bot)
-    for member in members[:4]:
-        await tapped(bot, member, opened)
-    await bot.ask(ARBITER, "/indeling maak")
+    opened = await four_in_the_room_paired(bot, members)
     await publish(bot, 1)
     eva, femke = members[4:]
-    for late in (eva, femke):
+    for late, name in ((eva, "Eva Bos"), (femke, "Femke Kok")):
+        mark = len(bot.tg.sent)
         assert await tapped(bot, late, opened) == says("HERE_LATE", round=1)
+        await bot.tg.next_to(ARBITER.id, meaning("CHECK_IN_LATE", name=name, round=1),
+                             after=mark)
     mark = len(bot.tg.sent)
     first = await bot.ask(ARBITER, "/indeling erbij Eva Bos")
     assert first.text == says("NIGHT_BYE_LATE", player="Eva Bos")
@@ -114,12 +124,7 @@ async def test_late_comers_after_the_pairing_get_the_bye_then_each_other(bot, me
 
 
 async def test_the_arbiter_takes_back_a_tick_and_the_draft_goes(bot, members):
-    await set_up_club(bot, members, rounds=0)
-    await bot.ask(ARBITER, "/ronde nieuw 3-12-2026 ter plaatse")
-    opened = await open_the_room(bot)
-    for member in members[:4]:
-        await tapped(bot, member, opened)
-    await bot.ask(ARBITER, "/indeling maak")
+    await four_in_the_room_paired(bot, members)
     gone = await bot.ask(ARBITER, "/indeling afwezig Daan Smit")
     assert gone.text == says("ROOM_GONE", name="Daan Smit", round=1, count=3)
     assert [r.state for r in await programme.schedule(bot.app.bot_data.db)] == \

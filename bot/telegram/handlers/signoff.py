@@ -6,7 +6,7 @@ import asyncio
 import datetime as dt
 from dataclasses import dataclass
 
-from telegram import Update
+from telegram import CallbackQuery, Update
 
 from bot.flows import checkin, members, signoff
 from bot.language import phrases, texts
@@ -125,18 +125,29 @@ async def aanmelden(update: Update, context: Context) -> Answer:
         for n, new in zip(chosen, fresh, strict=True)))
 
 
+async def _pressed_by(update: Update,
+                      context: Context) -> tuple[CallbackQuery, members.Member | None]:
+    """The press, and the member who pressed (None: not linked)."""
+    query = update.callback_query
+    assert query is not None
+    return query, await members.of_user(context.services, query.from_user.id)
+
+
+def _link_first(context: Context) -> Answer:
+    """A button under a group message pressed by someone not linked: sent to the bot."""
+    return Answer(toast=Toast(texts.ATTEND_UNLINKED,
+                              url=f"https://t.me/{context.bot.username}?start=koppelen"))
+
+
 async def attendance_button(update: Update, context: Context,
                             pressed: Attendance) -> Answer | Write:
     """Ik speel / Ik kan niet / Extern under a reminder: what the member answers for
     himself, said back in a toast only he sees. Who is not linked is sent to the bot. The
     price is worked out before the write, so the writer's lock is held only for storing."""
-    query = update.callback_query
-    assert query is not None
     services = context.services
-    who = await members.of_user(services, query.from_user.id)
+    query, who = await _pressed_by(update, context)
     if who is None:
-        return Answer(toast=Toast(texts.ATTEND_UNLINKED,
-                                  url=f"https://t.me/{context.bot.username}?start=koppelen"))
+        return _link_first(context)
     pressed_at = services.clock()  # a press carries no time of its own
     if pressed.choice == "play":
         async def plays() -> Answer:
@@ -161,13 +172,10 @@ async def attendance_button(update: Update, context: Context,
 async def here_button(update: Update, context: Context, pressed: Here) -> Answer:
     """Ik ben er, under the opening of a round paired at the venue: said back in a toast only
     he sees (the group stays quiet)."""
-    query = update.callback_query
-    assert query is not None
     services = context.services
-    who = await members.of_user(services, query.from_user.id)
+    query, who = await _pressed_by(update, context)
     if who is None:
-        return Answer(toast=Toast(texts.ATTEND_UNLINKED,
-                                  url=f"https://t.me/{context.bot.username}?start=koppelen"))
+        return _link_first(context)
     came = await checkin.check_in(services, who, pressed.round, actor=query.from_user.id,
                                   by_arbiter=False)
     said = texts.HERE_LATE if came.checked.late else \
