@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -257,11 +258,14 @@ async def present(db: Database, round_no: int) -> list[str]:
 async def lost_bye(db: Database, round_no: int, player: str) -> bool:
     """Was the player's latest change in this round that his bye became an absence (the
     arbiter marked him absent at the board)? The audit log is where that is kept."""
+    # The old row is read here rather than in SQL: SQLite's json_extract is not PostgreSQL's.
     async with db.conn.execute(
-            "SELECT action, json_extract(old, '$.reason') FROM audit WHERE entity = 'signoff' "
-            "AND entity_id = ? ORDER BY id DESC LIMIT 1", (f"{round_no}/{player}",)) as cur:
+            "SELECT action, old FROM audit WHERE entity = 'signoff' AND entity_id = ? "
+            "ORDER BY id DESC LIMIT 1", (f"{round_no}/{player}",)) as cur:
         row = await cur.fetchone()
-    return row is not None and row[0] == "signoff.set" and row[1] == AbsenceReason.BYE
+    if row is None or row[0] != "signoff.set" or not row[1]:
+        return False
+    return bool(json.loads(row[1]).get("reason") == AbsenceReason.BYE)
 
 
 async def signed_off_rounds(db: Database, player: str, *, from_round: int) -> list[int]:

@@ -47,3 +47,26 @@ async def test_a_round_on_postgresql_from_sign_off_to_standings(tg, postgres,  #
         assert refused.value.problem is StoreProblem.IN_USE
     finally:
         await bot.stop()
+
+
+async def test_a_round_at_the_venue_on_postgresql(tg, postgres, members,  # noqa: F811
+                                                  own_processes):
+    """Issue 36 on PostgreSQL: the room's rows (migration 19) are the club's; four tap in,
+    the arbiter pairs them, a late comer after publication gets the bye."""
+    from tests.bot.test_check_in import four_in_the_room_paired, tapped
+    from tests.bot.test_club_night import round_absences
+
+    bot = await club_bot(tg, postgres, own_processes)
+    try:
+        opened = await four_in_the_room_paired(bot, members)
+        assert await round_absences(bot, 1) == {"Eva Bos": "no_notice",
+                                                "Femke Kok": "no_notice"}
+        await publish(bot, 1)
+        mark = len(bot.tg.sent)
+        assert await tapped(bot, members[4], opened) == says("HERE_LATE", round=1)
+        await bot.tg.next_to(ARBITER.id, meaning("CHECK_IN_LATE", name="Eva Bos", round=1),
+                             after=mark)
+        late = await bot.ask(ARBITER, "/indeling erbij Eva Bos")
+        assert late.text == says("NIGHT_BYE_LATE", player="Eva Bos")
+    finally:
+        await bot.stop()
