@@ -72,6 +72,26 @@ async def check_in(services: Services, who: Member, number: int, *, actor: int,
     return Arrival(done, made, here)
 
 
+def said_to_member(came: Arrival) -> str:
+    """What a member who said he is there is told (a toast, or his season's page)."""
+    checked = came.checked
+    said = texts.HERE_LATE if checked.late else \
+        texts.HERE_NOTED if checked.new else texts.HERE_ALREADY
+    return said.format(round=checked.round)
+
+
+def said_to_arbiter(came: Arrival, who: Member) -> str:
+    """What the arbiter is told when he says a member is there."""
+    said = texts.ROOM_HERE if came.checked.new else texts.ROOM_ALREADY
+    return said.format(name=esc(who.name), round=came.checked.round, count=came.here)
+
+
+def said_gone(who: Member, number: int, was: bool, count: int) -> str:
+    """What the arbiter is told when he takes back that a member is there."""
+    return (texts.ROOM_GONE if was else texts.ROOM_NOT).format(name=esc(who.name),
+                                                               round=number, count=count)
+
+
 async def check_out(services: Services, who: Member, number: int, *,
                     actor: int) -> tuple[bool, int]:
     """The arbiter takes back that he is there: whether he was, and how many are there now.

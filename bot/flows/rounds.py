@@ -54,10 +54,7 @@ async def draft(services: Services, number: int, *, actor: int | None) -> Draft:
         # Loaded while still planned, it holds the flexible members who did not sign on as
         # absent; locking records them so.
         loaded = await load_season(db)
-        if await rounds.advance(db, number, RoundState.PLANNED, RoundState.LOCKED,
-                                actor=actor):
-            await attendance.record_unannounced(
-                db, number, AbsenceReason(loaded.rules.flexible_absent.value), actor=actor)
+        await _lock(db, loaded, number, actor)
         if await rounds.on_site(db, number) and await _not_in_the_room(db, number, actor):
             loaded = await load_season(db)
         season = before_pairing(loaded, number)
@@ -71,6 +68,17 @@ async def draft(services: Services, number: int, *, actor: int | None) -> Draft:
         pairing = await asyncio.to_thread(pair, request)
         await rounds.save_pairing(db, pairing, actor=actor)
     return Draft(pairing, dropped)
+
+
+async def _lock(db: Database, season: Season, number: int, actor: int | None) -> bool:
+    """Attendance of a planned round is locked: the flexible members who did not sign on are
+    absent as the rules say (`season`, loaded while still planned, shows them so). False if
+    it was locked already."""
+    if not await rounds.advance(db, number, RoundState.PLANNED, RoundState.LOCKED, actor=actor):
+        return False
+    await attendance.record_unannounced(
+        db, number, AbsenceReason(season.rules.flexible_absent.value), actor=actor)
+    return True
 
 
 async def _not_in_the_room(db: Database, number: int, actor: int | None) -> bool:
@@ -197,11 +205,8 @@ async def _open_the_room(services: Services, number: int) -> bool:
     the members say they are there (a button in the group, or the Mini App); the arbiter
     pairs when he sees fit. False if it was open already."""
     db = services.db
-    season = await load_season(db)
-    if not await rounds.advance(db, number, RoundState.PLANNED, RoundState.LOCKED, actor=None):
+    if not await _lock(db, await load_season(db), number, None):
         return False
-    await attendance.record_unannounced(
-        db, number, AbsenceReason(season.rules.flexible_absent.value), actor=None)
     settings = await club.settings(db)
     await tell_group(services, settings, Text("CHECK_IN_OPEN", {"round": number}),
                      markup=functools.partial(here_button, number))

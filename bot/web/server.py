@@ -203,8 +203,7 @@ class ClubSite:
             if here is True:
                 came = await checkin.check_in(self.services, who, number, actor=user,
                                               by_arbiter=False)
-                said = (texts.HERE_LATE if came.checked.late else texts.HERE_NOTED
-                        if came.checked.new else texts.HERE_ALREADY).format(round=number)
+                said = checkin.said_to_member(came)
             else:
                 said = await signoff.tapped(self.services, who, number, bool(play),
                                             sent_at=self.services.clock())
@@ -266,13 +265,11 @@ class ClubSite:
                 elif action == "here":
                     came = await checkin.check_in(services, who, shown.round, actor=user,
                                                   by_arbiter=True)
-                    said = texts.ROOM_HERE.format(name=esc(who.name), round=shown.round,
-                                                  count=came.here)
+                    said = checkin.said_to_arbiter(came, who)
                 else:
                     was, count = await checkin.check_out(services, who, shown.round,
                                                          actor=user)
-                    said = (texts.ROOM_GONE if was else texts.ROOM_NOT).format(
-                        name=esc(who.name), round=shown.round, count=count)
+                    said = checkin.said_gone(who, shown.round, was, count)
             if action == "pair" and status == 200 and shown is not None:
                 await rounds.draft(services, shown.round, actor=user)
         except StoreError as exc:

@@ -155,8 +155,7 @@ async def absent(update: Update, context: Context) -> Answer:
     who = await _named(context)
     was, count = await checkin.check_out(context.services, who, coming.number,
                                          actor=actor(update))
-    return Answer((texts.ROOM_GONE if was else texts.ROOM_NOT).format(
-        name=esc(who.name), round=coming.number, count=count))
+    return Answer(checkin.said_gone(who, coming.number, was, count))
 
 
 async def arrived(update: Update, context: Context) -> Answer:
@@ -168,8 +167,7 @@ async def arrived(update: Update, context: Context) -> Answer:
     who = await _named(context)
     came = await checkin.check_in(context.services, who, coming.number, actor=actor(update),
                                   by_arbiter=True)
-    said = (texts.ROOM_HERE if came.checked.new else texts.ROOM_ALREADY).format(
-        name=esc(who.name), round=coming.number, count=came.here)
+    said = checkin.said_to_arbiter(came, who)
     if came.draft is not None:
         said = await flows.draft_text(context.services, came.draft,
                                       said + "\n" + texts.INDELING_DRAFT_TITLE)

@@ -178,9 +178,7 @@ async def here_button(update: Update, context: Context, pressed: Here) -> Answer
         return _link_first(context)
     came = await checkin.check_in(services, who, pressed.round, actor=query.from_user.id,
                                   by_arbiter=False)
-    said = texts.HERE_LATE if came.checked.late else \
-        texts.HERE_NOTED if came.checked.new else texts.HERE_ALREADY
-    return Answer(toast=Toast(said.format(round=pressed.round)))
+    return Answer(toast=Toast(checkin.said_to_member(came)))
 
 
 async def herinnering(update: Update, context: Context) -> Answer:
