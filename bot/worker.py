@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from bot.config import store_of
 from bot.files import messages, tables
@@ -33,6 +33,9 @@ from storage.db import versions
 from storage.seasons import season_data
 from storage.sql import Link
 from storage.store import Readers, snapshot
+
+if TYPE_CHECKING:
+    from core.chances import Chances
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +69,16 @@ class Breakdown:
     """None: he is not in the standings yet (he joined after the last complete round)."""
     joined: int
     """The round he joined in."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """What is at stake: everyone's chances of each final place, and the asker's place after
+    the next round for each result of his."""
+
+    chances: Chances
+    next_round: tuple[int, int, int] | None
+    """After a win, a draw, a loss (None: no asker, or no board for him)."""
 
 
 class Processes:
@@ -115,6 +128,11 @@ class Worker:
     async def breakdown(self, player: str, language: str) -> Breakdown:
         return await self.processes.run(_breakdown, self.store, player, language)
 
+    async def stakes(self, player: str | None) -> Stakes:
+        """The season's chances (worked out once per standings version: a few seconds at a
+        club's size), and `player`'s next round."""
+        return await self.processes.run(_stakes, self.store, player)
+
 
 # --- inside the worker process ----------------------------------------------------------------
 
@@ -131,6 +149,7 @@ class _Kept:
     standings: Standings | None = None
     views: dict[str, StandingsView] = field(default_factory=dict)
     """The standings' texts, by language."""
+    chances: Chances | None = None
 
 
 _loop: asyncio.AbstractEventLoop | None = None
@@ -193,6 +212,18 @@ def _breakdown(store: Store, player: str, language: str) -> Breakdown:
         return Breakdown(tables.breakdown_table(kept.standings, player, decimals), joined)
 
 
+def _stakes(store: Store, player: str | None) -> Stakes:
+    # The simulation pairs with the engine's module: numpy and OR-Tools load at first use.
+    from core.chances import chances, next_round_places
+
+    kept = _current(store)
+    assert kept.season is not None
+    if kept.chances is None:
+        kept.chances = chances(kept.season)
+    return Stakes(kept.chances, None if player is None
+                  else next_round_places(kept.season, player))
+
+
 def _current(store: Store) -> _Kept:
     """The season and standings as the store now stands, read again only when the standings
     version moved (read first, in the same snapshot as the season)."""
@@ -212,5 +243,5 @@ def _current(store: Store) -> _Kept:
         season = season_from_data(data)
         complete = replace(season, rounds=season.rounds[:season.complete_rounds])
         kept.version, kept.season = version, season
-        kept.standings, kept.views = compute_standings(complete), {}
+        kept.standings, kept.views, kept.chances = compute_standings(complete), {}, None
     return kept

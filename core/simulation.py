@@ -57,19 +57,27 @@ def absences(rng: random.Random, season: Season, round_no: int,
     return tuple(out)
 
 
+def outcomes(season: Season, white: str, black: str,
+             habits: Habits = Habits()) -> tuple[tuple[Result, float], ...]:
+    """A game's results played over the board, each with its chance: the Elo expectation of
+    the ratings (1500 without one), with a share of draws no larger than it allows."""
+    a, b = season.player(white).rating or 1500, season.player(black).rating or 1500
+    expected = 1 / (1 + 10 ** ((b - a) / 400))
+    draw = min(habits.draw, 2 * min(expected, 1 - expected))
+    return ((Result.WHITE_WINS, expected - draw / 2), (Result.DRAW, draw),
+            (Result.BLACK_WINS, 1 - expected - draw / 2))
+
+
 def play(rng: random.Random, season: Season, white: str, black: str,
          habits: Habits = Habits()) -> Result:
     if rng.random() < habits.forfeit:
         return rng.choice((Result.WHITE_BY_FORFEIT, Result.BLACK_BY_FORFEIT))
-    a, b = season.player(white).rating or 1500, season.player(black).rating or 1500
-    expected = 1 / (1 + 10 ** ((b - a) / 400))
-    draw = min(habits.draw, 2 * min(expected, 1 - expected))
     roll = rng.random()
-    if roll < expected - draw / 2:
-        return Result.WHITE_WINS
-    if roll < expected + draw / 2:
-        return Result.DRAW
-    return Result.BLACK_WINS
+    for result, chance in outcomes(season, white, black, habits):
+        if roll < chance:
+            return result
+        roll -= chance
+    return Result.BLACK_WINS  # what rounding leaves over
 
 
 def simulate(rng: random.Random, *, rules: Any, players: tuple[Player, ...], rounds: int,

@@ -15,8 +15,9 @@ from bot.files.calendar import CalendarRound, rounds_ics
 from bot.flows import checkin
 from bot.keyboard import Keyboard
 from bot.language import texts
+from bot.language.formatting import esc
 from bot.services import Services, current_rounds, open_round, schedule
-from bot.worker import Breakdown, StandingsView
+from bot.worker import Breakdown, Stakes, StandingsView
 from core.pairing import Objective
 from core.pairing.request import before_pairing, request_for_round
 from core.rounds import OPEN, PUBLIC, RoundState
@@ -62,6 +63,38 @@ async def history(services: Services) -> Sequence[Standings]:
     return await services.db.memo("standings history", made, standings_only=True)
 
 
+async def stakes(services: Services, player: str | None) -> Stakes:
+    """What is at stake, kept like the standings (the chances take seconds to work out)."""
+    return await services.db.memo(f"stakes {player}",
+                                  lambda: services.standings_worker.stakes(player),
+                                  standings_only=True)
+
+
+def stakes_text(shown: Stakes, names: Mapping[str, str], player: str | None) -> str:
+    """`/stand kansen`: the top of the table's chances of the title and of the top three,
+    the asker's own, and his next round; then how they were worked out."""
+    found = shown.chances
+    ranked = sorted(found.places, key=lambda code: [-n for n in found.places[code]])
+
+    def top(code: str, places: int) -> int:
+        return round(100 * sum(found.share(code, k) for k in range(1, places + 1)))
+
+    lines = [texts.CHANCES_TITLE.format(round=found.after_round, left=found.rounds_left)]
+    lines += [texts.CHANCES_LINE.format(name=esc(names.get(code, code)), first=top(code, 1),
+                                        three=top(code, 3))
+              for code in ranked[:CHANCES_SHOWN]]
+    if player is not None and player in found.places:
+        likeliest = found.likeliest(player)
+        lines += ["", texts.CHANCES_YOU.format(
+            place=likeliest, share=round(100 * found.share(player, likeliest)),
+            first=top(player, 1), three=top(player, 3))]
+        if shown.next_round is not None:
+            win, draw, loss = shown.next_round
+            lines.append(texts.CHANCES_NEXT.format(win=win, draw=draw, loss=loss))
+    lines += ["", texts.CHANCES_HOW.format(runs=found.runs)]
+    return "\n".join(lines)
+
+
 async def breakdown(services: Services, player: str, language: str) -> Breakdown:
     """A player's points round by round, in `language`, kept like the standings."""
     return await services.db.memo(f"breakdown {player} {language}",
@@ -100,6 +133,10 @@ async def pairing_text(services: Services, *, arbiter: bool) -> str | None:
         return None
     season = await load_season(services.db)
     return "\n\n".join([await messages.pairing(season, stored) for stored in shown])
+
+
+CHANCES_SHOWN = 5
+"""The players `/stand kansen` shows, most likely champion first."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -225,15 +225,23 @@ class Site:
             next=upcoming)
 
 
-def my_season(rounds: Sequence[Any], said: str = "") -> str:
+def my_season(rounds: Sequence[Any], said: str = "", stakes: Any = None,
+              player: str | None = None) -> str:
     """A member's season inside Telegram: every round with his part in it (`MyRound`), a
     button on each round still open; `said`, what his last tap answered (the chat's words,
-    its markup ours)."""
+    its markup ours); below it the chart of his final place (`Stakes`, for `player`)."""
+    found = None if stakes is None else stakes.chances
+    chances = [(place, round(100 * found.share(player, place)))
+               for place in range(1, len(found.places) + 1)] \
+        if found is not None and player in found.places and found.rounds_left else []
     items = [{"number": r.number, "date": i18n.date(r.date, "EEE d MMM") if r.date else "",
               "what": r.what, "points": r.points, "plays": r.plays, "here": r.here}
              for r in rounds]
-    return _ENV.get_template("my_season.html").render(rounds=items,
-                                                      said=markupsafe.Markup(said))
+    return _ENV.get_template("my_season.html").render(
+        rounds=items, said=markupsafe.Markup(said),
+        chances=[(place, share) for place, share in chances if share],
+        chances_title=texts.CHANCES_CHART, chances_how=texts.CHANCES_HOW.format(
+            runs=found.runs if found else 0))
 
 
 def board(shown: Any, said: str = "", room: Any = None) -> str:

@@ -211,7 +211,7 @@ class ClubSite:
             said = await self._refused(exc)
         except InvalidInputError as exc:
             said = esc(texts.chat_problems(exc.problems, await members.names(self.services)))
-        return _fragment(pages.my_season(await views.my_season(self.services, who), said))
+        return _fragment(await self._season(who, said))
 
     async def _on_board(self, user: int, tap: dict[str, Any]) -> web.Response:
         """The arbiter's tap on the draft's board (`{"action": "swap", "a": "p1", "b": "p4",
@@ -279,6 +279,14 @@ class ClubSite:
         return _fragment(pages.board(await views.draft_board(services), said,
                                      await views.room_board(services)), status)
 
+    async def _season(self, who: members.Member, said: str = "") -> str:
+        """His season's page: his rounds, and (once a round is complete, as `/stand kansen`)
+        the chart of his final place."""
+        played = (await views.standings(self.services, i18n.current())).after_round
+        return pages.my_season(await views.my_season(self.services, who), said,
+                               await views.stakes(self.services, who.code) if played else None,
+                               who.code)
+
     async def _refused(self, error: StoreError) -> str:
         return texts.store_problem(await members.in_words(self.services, error))
 
@@ -337,7 +345,7 @@ class ClubSite:
             return own + await asyncio.to_thread(site.mine, who.code, upcoming)
         if name == "mij-seizoen":
             assert who is not None
-            return pages.my_season(await views.my_season(self.services, who))
+            return await self._season(who)
         if name == "mij-bord":
             return pages.board(await views.draft_board(self.services), "",
                                await views.room_board(self.services))

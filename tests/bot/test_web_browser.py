@@ -427,6 +427,40 @@ async def test_three_phones_check_in_and_the_arbiter_pairs_on_his(tg, tmp_path, 
         await bot.stop()
 
 
+CHART_SHOWN = """
+wait(function (d) { return d.querySelector('#mine [data-load="mij-seizoen"]'); }, function (link) {
+  link.click();
+  wait(function (d) { return d.querySelector("#mine .bars li"); }, function () {
+    var d = frame.contentDocument, bars = d.querySelectorAll("#mine .bars .bar");
+    done({bars: bars.length, widest: Math.max.apply(null, Array.prototype.map.call(
+            bars, function (b) { return b.getBoundingClientRect().width; })),
+          page: d.documentElement.scrollWidth});
+  });
+});"""
+
+
+async def test_a_member_sees_his_chances_as_a_chart_on_a_phone(tg, tmp_path, processes,
+                                                              members, request):
+    """Issue 36 in a browser at 360 px: after round 1, the member's season shows the chart of
+    his final place: a bar per place he can reach, drawn, within the phone's width."""
+    from tests.bot.conftest import GROUP
+    from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
+
+    bot = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0)
+    try:
+        await set_up_club(bot, members, rounds=3)
+        await pass_deadline(bot, 1)
+        await play_round(bot, members, 1, await publish(bot, 1))
+        await bot.tg.next_to(GROUP, meaning("ROUND_COMPLETE", round=1))
+        async with mini_app(bot, members[0].id, CHART_SHOWN) as base:
+            shown = await tapped(tmp_path, f"{base}/tap")
+            if request.config.getoption("--update-golden"):
+                await screenshot(tmp_path, f"{base}/tap", "web-kansen-telefoon")
+        assert shown["bars"] >= 2 and 0 < shown["widest"] < 360 and shown["page"] <= 360
+    finally:
+        await bot.stop()
+
+
 async def screenshot(tmp_path: Path, url: str, name: str) -> None:
     """The phone's frame at `url`, as docs/`name`.png (taken with --update-golden)."""
     shot = tmp_path / f"{name}.png"

@@ -33,6 +33,8 @@ async def stand(update: Update, context: Context) -> Answer:
     shown = await views.standings(context.services, i18n.current())
     if shown.after_round == 0:
         return Answer(texts.STAND_EMPTY)
+    if view == "kansen":
+        return await _chances(update, context)
     if view == "mij":
         who = await member(update, context)
         language = await own_language(update, context)
@@ -57,6 +59,19 @@ async def stand(update: Update, context: Context) -> Answer:
                                               command=esc(spelled(update, "stand", "alles"))),
             markup=button)
     return Answer(shown.full, markup=button)
+
+
+async def _chances(update: Update, context: Context) -> Answer:
+    """`/stand kansen`: what is at stake, for the table's top and for the asker."""
+    services = context.services
+    chat = update.effective_chat
+    private = chat is None or chat.type == ChatType.PRIVATE
+    # His own chances are his: in the group only the table's.
+    asker = None if update.effective_user is None or not private else \
+        await members.of_user(services, update.effective_user.id)
+    code = None if asker is None else asker.code
+    shown = await views.stakes(services, code)
+    return Answer(views.stakes_text(shown, await members.names(services), code))
 
 
 async def _previous(context: Context) -> Answer:
