@@ -35,7 +35,7 @@ from storage.sql import Link
 from storage.store import Readers, snapshot
 
 if TYPE_CHECKING:
-    from core.chances import Chances
+    from core.chances import Chances, NextRound
 
 log = logging.getLogger(__name__)
 
@@ -77,8 +77,8 @@ class Stakes:
     the next round for each result of his."""
 
     chances: Chances
-    next_round: tuple[int, int, int] | None
-    """After a win, a draw, a loss (None: no asker, or no board for him)."""
+    next_round: NextRound | None
+    """None: no asker, or no board for him."""
 
 
 class Processes:
@@ -214,14 +214,13 @@ def _breakdown(store: Store, player: str, language: str) -> Breakdown:
 
 def _stakes(store: Store, player: str | None) -> Stakes:
     # The simulation pairs with the engine's module: numpy and OR-Tools load at first use.
-    from core.chances import chances, next_round_places
+    from core.chances import chances, next_round
 
     kept = _current(store)
     assert kept.season is not None
     if kept.chances is None:
         kept.chances = chances(kept.season)
-    return Stakes(kept.chances, None if player is None
-                  else next_round_places(kept.season, player))
+    return Stakes(kept.chances, None if player is None else next_round(kept.season, player))
 
 
 def _current(store: Store) -> _Kept:

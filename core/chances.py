@@ -12,8 +12,9 @@ all chance comes from one `random.Random(seed)`.
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from core.season import Absence, AbsenceReason, Game, Result, Round, Season
@@ -129,27 +130,103 @@ def chances(season: Season, *, runs: int | None = None, seed: int = SEED) -> Cha
                    {code: tuple(row) for code, row in counts.items()})
 
 
-def next_round_places(season: Season, player: str) -> tuple[int, int, int] | None:
-    """His place after the next round if he wins, draws or loses it against his neighbour in
-    the table, every other board drawn and everyone there; None when he has nobody to play
-    or no round is left."""
+SEARCHED = 243
+"""Ways a round can go (3 to the power of its boards: five boards) tried one by one for the
+best and worst case; beyond, the boards nearest him are set to what suits him best (worst) in
+turn, until no board changes it or as many places were worked out as the chances' runs."""
+
+
+@dataclass(frozen=True, slots=True)
+class NextRound:
+    """A player's next round: the board the engine gives him, and where each way it can go
+    leaves him in the table."""
+
+    opponent: str
+    win: int
+    draw: int
+    loss: int
+    """His place after a win, a draw, a loss, every other board drawn."""
+    best: int
+    worst: int
+    """His best and worst place over every result of every board (his own among them)."""
+    exact: bool
+    """Every way was tried (else `best` and `worst` are the best and worst found)."""
+
+
+def next_round(season: Season, player: str) -> NextRound | None:
+    """His next round: the boards as published, else as the exact engine pairs those who had
+    not signed off; None when no round is left or he has no board in it (a bye, away)."""
+    from core.pairing import before_pairing, pair, request_for_round  # the engine: at use
+
     start, left = rest_of_season(season)
-    order = compute_standings(start).ranking
-    if not left or player not in order:
+    if not left or player not in {p.id for p in start.players}:
         return None
     number = left[0]
-    present = {p.id for p in start.players if p.active_in(number)}
-    mine = next((board for board in neighbours(order, present)[0] if player in board), None)
+    known = season.round(number) if len(season.rounds) >= number else None
+    if known is not None and known.games:
+        boards = [(g.white, g.black) for g in known.games]
+        absent = tuple(a for a in known.absent)
+    else:
+        waiting = (*start.rounds, known or Round(number))
+        paired = pair(request_for_round(before_pairing(replace(start, rounds=waiting), number),
+                                        number))
+        boards = [(b.white, b.black) for b in paired.boards]
+        absent = (*(known.absent if known else ()),
+                  *((Absence(paired.bye, AbsenceReason.BYE),) if paired.bye else ()))
+    mine = next((board for board in boards if player in board), None)
     if mine is None:
         return None
-    places = []
-    for won, lost in ((Result.WHITE_WINS, Result.BLACK_WINS), (Result.DRAW, Result.DRAW),
-                      (Result.BLACK_WINS, Result.WHITE_WINS)):
-        own = won if mine[0] == player else lost
+    white = mine[0] == player
 
-        def result(white: str, black: str, own: Result = own) -> Result:
-            return own if (white, black) == mine else Result.DRAW
-        rnd = simulated_round(start, number, order, present, result)
-        ranking = compute_standings(replace(start, rounds=(*start.rounds, rnd))).ranking
-        places.append(ranking.index(player) + 1)
-    return places[0], places[1], places[2]
+    def place(results: Sequence[Result]) -> int:
+        rnd = Round(number, None, tuple(Game(w, b, r) for (w, b), r in zip(boards, results,
+                                                                            strict=True)),
+                    absent)
+        return compute_standings(replace(start, rounds=(*start.rounds, rnd))).ranking.index(
+            player) + 1
+
+    own = boards.index(mine)
+    win, loss = (Result.WHITE_WINS, Result.BLACK_WINS) if white else \
+        (Result.BLACK_WINS, Result.WHITE_WINS)
+
+    def drawn_but(result: Result) -> list[Result]:
+        return [result if k == own else Result.DRAW for k in range(len(boards))]
+
+    won, drew, lost = (place(drawn_but(r)) for r in (win, Result.DRAW, loss))
+    exact = 3 ** len(boards) <= SEARCHED
+    if exact:
+        every = [place(results) for results in itertools.product(PLAYED, repeat=len(boards))]
+        best, worst = min(every), max(every)
+    else:
+        # The boards nearest him in the table first: their results move him most.
+        rank = {code: k for k, code in enumerate(compute_standings(start).ranking)}
+        near = sorted(range(len(boards)), key=lambda k: min(
+            abs(rank.get(code, len(rank)) - rank.get(player, 0)) for code in boards[k]))
+        tries = max(3, runs_for(season) // 2)  # about the time of the chances
+        best = _searched(place, drawn_but(win), near, tries, min)
+        worst = _searched(place, drawn_but(loss), near, tries, max)
+    return NextRound(mine[1] if white else mine[0], won, drew, lost,
+                     min(best, won), max(worst, lost), exact)
+
+
+PLAYED = (Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS)
+
+
+def _searched(place: Callable[[Sequence[Result]], int], results: list[Result],
+              order: Sequence[int], tries: int, better: Callable[[Iterable[int]], int]) -> int:
+    """From `results`, each board in `order` set in turn to the result whose place `better`
+    picks, until a pass changes nothing or `tries` places were worked out: the place
+    reached (one the round can give)."""
+    now = place(results)
+    changed = True
+    while changed and tries > 0:
+        changed = False
+        for k in order:
+            for result in PLAYED:
+                if result is results[k] or tries <= 0:
+                    continue
+                tried = [*results[:k], result, *results[k + 1:]]
+                found, tries = place(tried), tries - 1
+                if better((found, now)) == found and found != now:
+                    results, now, changed = tried, found, True
+    return now

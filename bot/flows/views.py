@@ -88,9 +88,13 @@ def stakes_text(shown: Stakes, names: Mapping[str, str], player: str | None) -> 
         lines += ["", texts.CHANCES_YOU.format(
             place=likeliest, share=round(100 * found.share(player, likeliest)),
             first=top(player, 1), three=top(player, 3))]
-        if shown.next_round is not None:
-            win, draw, loss = shown.next_round
-            lines.append(texts.CHANCES_NEXT.format(win=win, draw=draw, loss=loss))
+        upcoming = shown.next_round
+        if upcoming is not None:
+            lines.append(texts.CHANCES_NEXT.format(
+                opponent=esc(names.get(upcoming.opponent, upcoming.opponent)),
+                win=upcoming.win, draw=upcoming.draw, loss=upcoming.loss))
+            lines.append((texts.CHANCES_RANGE if upcoming.exact else texts.CHANCES_RANGE_FOUND)
+                         .format(best=upcoming.best, worst=upcoming.worst))
     lines += ["", texts.CHANCES_HOW.format(runs=found.runs)]
     return "\n".join(lines)
 

@@ -607,8 +607,11 @@ CHANCES_TITLE = "Kansen na ronde {round}, met nog {left} rondes te gaan:"
 CHANCES_LINE = "{name}: kampioen {first}%, top 3 {three}%"
 CHANCES_YOU = ("Jij eindigt het vaakst als {place}e ({share}%); kampioen {first}%, "
                "top 3 {three}%.")
-CHANCES_NEXT = ("Volgende ronde, tegen je buurman in de stand en de rest remise: winst maakt je "
-                "{win}e, remise {draw}e, verlies {loss}e.")
+CHANCES_NEXT = ("Volgende ronde tegen {opponent}, de andere borden remise: winst maakt je {win}e, "
+                "remise {draw}e, verlies {loss}e.")
+CHANCES_RANGE = "Hoe de ronde ook gaat: op zijn best word je {best}e, op zijn slechtst {worst}e."
+CHANCES_RANGE_FOUND = ("Op zijn best word je {best}e, op zijn slechtst {worst}e (het beste en "
+                       "slechtste dat ik vond; alle uitslagen nagaan duurt te lang).")
 CHANCES_CHART = "Jouw kansen op elke plaats aan het eind"
 CHANCES_HOW = ("De rest van het seizoen {runs} keer nagespeeld: ieder komt zo vaak als hij "
                "tot nu toe kwam, tegen zijn buurman in de stand, en de uitslagen volgen de "

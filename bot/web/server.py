@@ -284,7 +284,7 @@ class ClubSite:
         the chart of his final place."""
         played = (await views.standings(self.services, i18n.current())).after_round
         return pages.my_season(await views.my_season(self.services, who), said,
-                               await views.stakes(self.services, who.code) if played else None,
+                               await views.stakes(self.services, None) if played else None,
                                who.code)
 
     async def _refused(self, error: StoreError) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from bot.demo.fakeapi import User
-from core.chances import chances, next_round_places
+from core.chances import chances, next_round
 from core.season import read_season
 from storage.seasons import export_json
 from tests.bot.conftest import GROUP, fits, meaning
@@ -34,10 +34,11 @@ async def test_what_is_at_stake_after_a_round(bot, members):
     likeliest = found.likeliest("p1")
     assert fits(answer.text, "CHANCES_YOU", place=likeliest,
                 share=round(100 * found.share("p1", likeliest)))
-    upcoming = next_round_places(season, "p1")
-    if upcoming is not None:
-        win, draw, loss = upcoming
-        assert fits(answer.text, "CHANCES_NEXT", win=win, draw=draw, loss=loss)
+    upcoming = next_round(season, "p1")
+    assert upcoming is not None and upcoming.exact  # six players: every way tried
+    assert fits(answer.text, "CHANCES_NEXT", opponent=names[upcoming.opponent],
+                win=upcoming.win, draw=upcoming.draw, loss=upcoming.loss)
+    assert fits(answer.text, "CHANCES_RANGE", best=upcoming.best, worst=upcoming.worst)
     assert fits(answer.text, "CHANCES_HOW", runs=found.runs)
     assert (await bot.ask(bram, "/stand kansen")).text == answer.text  # seeded: the same
 

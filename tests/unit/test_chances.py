@@ -14,11 +14,11 @@ from core.chances import (
     HABITS,
     attendance,
     chances,
-    next_round_places,
+    next_round,
     rest_of_season,
     simulated_round,
 )
-from core.season import Result, Season
+from core.season import Absence, AbsenceReason, Game, Result, Round, Season
 from core.simulation import outcomes
 from core.standings import compute_standings
 from tests.conftest import examples
@@ -106,13 +106,53 @@ def test_no_round_left_is_the_table_as_it_stands():
     ranking = compute_standings(done).ranking
     assert found.rounds_left == 0
     assert all(found.share(code, place) == 1.0 for place, code in enumerate(ranking, 1))
-    assert next_round_places(done, "a") is None
+    assert next_round(done, "a") is None
 
 
-def test_the_next_round_win_draw_or_loss():
-    """The second in the table plays the leader next: a win puts him first, and no result
-    of his does better than a win or worse than a loss. The fifth has the bye: no board."""
+def places_every_way(season: Season, player: str) -> list[int]:
+    """His place after each way the next round's boards (as `next_round` pairs them, taken
+    from the engine here) can go: the brute force, independent of the search."""
+    from core.pairing import before_pairing, pair, request_for_round
+
+    start, left = rest_of_season(season)
+    number = left[0]
+    waiting = replace(start, rounds=(*start.rounds, Round(number)))
+    paired = pair(request_for_round(before_pairing(waiting, number), number))
+    bye = (Absence(paired.bye, AbsenceReason.BYE),) if paired.bye else ()
+    out = []
+    for results in itertools.product((Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS),
+                                     repeat=len(paired.boards)):
+        games = tuple(Game(b.white, b.black, r) for b, r in zip(paired.boards, results,
+                                                                strict=True))
+        ranking = compute_standings(replace(start, rounds=(*start.rounds, Round(
+            number, None, games, bye)))).ranking
+        out.append(ranking.index(player) + 1)
+    return out
+
+
+def test_the_next_round_every_way_it_can_go():
+    """Two boards and a bye: every way tried, the best and worst those of the brute force;
+    a win does no worse than a loss. The player with the bye has no next round to show."""
     ranking = compute_standings(rest_of_season(SMALL)[0]).ranking
-    win, draw, loss = next_round_places(SMALL, ranking[1])
-    assert win == 1 and win <= draw <= loss
-    assert next_round_places(SMALL, ranking[4]) is None
+    for player in ranking:
+        found = next_round(SMALL, player)
+        if found is None:
+            continue
+        every = places_every_way(SMALL, player)
+        assert found.exact and (found.best, found.worst) == (min(every), max(every))
+        assert found.best <= found.win <= found.loss <= found.worst
+    assert sum(next_round(SMALL, player) is None for player in ranking) == 1  # the bye
+
+
+def test_a_bigger_round_is_searched_and_never_claims_more_than_can_be():
+    """Six boards (729 ways): searched, not tried one by one; what it finds is a place the
+    round can really give, so never better than the true best nor worse than the true
+    worst."""
+    season = build({"preset": "sliedrecht", "planned_rounds": 3, "period_length": 3},
+                   " ".join(f"p{k}:{2200 - 50 * k}" for k in range(12)),
+                   [", ".join(f"p{k}-p{k + 1} 1-0" for k in range(0, 12, 2))])
+    player = compute_standings(rest_of_season(season)[0]).ranking[5]
+    found = next_round(season, player)
+    every = places_every_way(season, player)
+    assert found is not None and not found.exact
+    assert min(every) <= found.best <= found.win and found.loss <= found.worst <= max(every)
