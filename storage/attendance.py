@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from core.attendance import Earlier, on_time, rule_sign_off
 from core.rounds import RoundState
-from core.season import AbsenceReason, ExternalDay, external_result_text
+from core.season import Absence, AbsenceReason, ExternalDay, external_result_text
 from storage import audit
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
@@ -270,14 +270,22 @@ async def lost_bye(db: Database, round_no: int, player: str) -> bool:
 
 async def signed_off_rounds(db: Database, player: str, *, from_round: int) -> list[int]:
     """The rounds from `from_round` on that a player signed off for (not byes)."""
+    return list(await signed_off(db, player, from_round=from_round))
+
+
+async def signed_off(db: Database, player: str, *, from_round: int) -> dict[int, Absence]:
+    """His sign-offs (not byes) from round `from_round` on, by round, in order: also those
+    for rounds after the next, which the season does not hold yet."""
     conn = db.conn
     sid = await season_id(conn)
     pid = await player_id(conn, sid, player)
     async with conn.execute(
-            "SELECT r.number FROM signoff s JOIN round r ON r.id = s.round_id "
-            "WHERE s.player_id = ? AND s.reason != ? AND r.number >= ? ORDER BY r.number",
-            (pid, AbsenceReason.BYE, from_round)) as cur:
-        return [int(row[0]) for row in await cur.fetchall()]
+            "SELECT r.number, s.reason, s.day FROM signoff s JOIN round r ON "
+            "r.id = s.round_id WHERE s.player_id = ? AND s.reason != ? AND r.number >= ? "
+            "ORDER BY r.number", (pid, AbsenceReason.BYE, from_round)) as cur:
+        return {int(row[0]): Absence(player, AbsenceReason(row[1]),
+                                     None if row[2] is None else ExternalDay(row[2]))
+                for row in await cur.fetchall()}
 
 
 async def signed_on_rounds(db: Database, player: str, *, from_round: int) -> list[int]:

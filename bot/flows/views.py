@@ -210,8 +210,8 @@ async def my_season(services: Services, who: Member) -> tuple[MyRound, ...]:
     """Every round of the season with his part in it, in the language of the moment."""
     planned = await schedule(services)
     first = next((r.number for r in planned if r.state in OPEN), None)
-    off = set() if first is None else set(await attendance.signed_off_rounds(
-        services.db, who.code, from_round=first))
+    off = {} if first is None else await attendance.signed_off(services.db, who.code,
+                                                                from_round=first)
     on = set() if first is None or not who.flexible else set(
         await attendance.signed_on_rounds(services.db, who.code, from_round=first))
     standings = (await history(services))[-1]
@@ -230,8 +230,10 @@ async def my_season(services: Services, who: Member) -> tuple[MyRound, ...]:
                                else texts.MY_ROUND_COMING, "", None, here))
         elif r.state in OPEN:
             plays = r.number in on if who.flexible else r.number not in off
-            out.append(MyRound(r.number, r.date, texts.MY_ROUND_PLAYS if plays
-                               else texts.MY_ROUND_NOT_PLAYING, "", plays))
+            what = texts.MY_ROUND_PLAYS if plays else texts.MY_ROUND_NOT_PLAYING \
+                if r.number not in off else texts.MY_ROUND_AWAY.format(
+                    why=texts.KIND_LABELS[off[r.number].kind])
+            out.append(MyRound(r.number, r.date, what, "", plays))
         elif r.number in counted:
             cells = counted[r.number]
             out.append(MyRound(r.number, r.date, " ".join(filter(None, cells[1:3])), cells[5],
@@ -330,6 +332,34 @@ async def room_board(services: Services) -> RoomBoard | None:
 
     version = hashlib.sha256(repr((room.round, [m.code for m in room.here])).encode())
     return RoomBoard(room.round, seats(room.here), seats(room.missing), seats(room.signed_off),
+                     version.hexdigest()[:16])
+
+
+@dataclass(frozen=True, slots=True)
+class LateBoard:
+    """A published round at the venue with members who came in after it went out: the
+    arbiter's choice, a tap each (the bye holder's board, or the bye)."""
+
+    round: int
+    late: tuple[Seat, ...]
+    version: str
+
+
+async def late_board(services: Services) -> LateBoard | None:
+    """The published round at the venue with late comers not yet on a board; else None."""
+    number = next((r.number for r in await schedule(services)
+                   if r.on_site and r.state is RoundState.PUBLISHED), None)
+    stored = None if number is None else await rounds.stored_pairing(services.db, number)
+    if number is None or stored is None:
+        return None
+    playing = {p for b in stored.boards for p in (b.white, b.black)}
+    late = [code for code in await attendance.present(services.db, number)
+            if code not in playing and code != stored.bye]
+    if not late:
+        return None
+    names = {m.code: m.name for m in await roster.members(services.db)}
+    version = hashlib.sha256(repr((number, late, sorted(playing), stored.bye)).encode())
+    return LateBoard(number, tuple(Seat(code, names[code]) for code in late),
                      version.hexdigest()[:16])
 
 

@@ -244,12 +244,15 @@ def my_season(rounds: Sequence[Any], said: str = "", stakes: Any = None,
             runs=found.runs if found else 0))
 
 
-def board(shown: Any, said: str = "", room: Any = None) -> str:
+def board(shown: Any, said: str = "", room: Any = None, late: Any = None) -> str:
     """The arbiter's board of the open round's draft (`DraftBoard`, or None when there is
-    none), or of the room of a round at the venue before it is paired (`RoomBoard`);
+    none), or of the room of a round at the venue before it is paired (`RoomBoard`), or its
+    late comers once it is published (`LateBoard`);
     `said`, what his last tap did (the chat's words)."""
     return _ENV.get_template("board.html").render(
-        board=shown, said=markupsafe.Markup(said), room=room,
+        board=shown, said=markupsafe.Markup(said), room=room, late=late,
+        late_title=texts.LATE_TITLE.format(round=late.round) if late else "",
+        late_how=texts.LATE_HOW,
         room_title=texts.ROOM_TITLE.format(round=room.round, count=len(room.here))
         if room else "", room_how=texts.BOARD_ROOM_HOW, pair_button=texts.BOARD_PAIR,
         not_yet=texts.ROOM_MISSING.format(names="").rstrip(" ."),

@@ -244,7 +244,7 @@ class ClubSite:
             said = await self._refused(exc)
         except InvalidInputError as exc:
             said = esc(texts.chat_problems(exc.problems, await members.names(self.services)))
-        return _fragment(pages.board(await views.draft_board(self.services), said), status)
+        return _fragment(await self._board(said), status)
 
     async def _in_the_room(self, user: int, action: str, a: str | None,
                            version: str) -> web.Response:
@@ -254,19 +254,25 @@ class ClubSite:
         status, services = 200, self.services
         try:
             async with services.db.transaction():
-                shown = await views.room_board(services)
+                shown = await (views.late_board if action == "arrive"
+                               else views.room_board)(services)
                 who = next((m for m in await members.everyone(services) if m.code == a), None)
                 if shown is None or shown.version != version:
                     said, status = texts.BOARD_STALE, 409
+                elif action == "arrive" and who is not None:
+                    said = await rounds.night_text(services, await rounds.arrived(
+                        services, who.code, actor=user))
                 elif action == "pair":
                     said = texts.INDELING_DRAFT_TITLE
                 elif who is None:
                     raise InputStoreError(StoreProblem.UNKNOWN_PLAYER, player=a)
                 elif action == "here":
+                    assert isinstance(shown, views.RoomBoard)
                     came = await checkin.check_in(services, who, shown.round, actor=user,
                                                   by_arbiter=True)
                     said = checkin.said_to_arbiter(came, who)
                 else:
+                    assert isinstance(shown, views.RoomBoard)
                     was, count = await checkin.check_out(services, who, shown.round,
                                                          actor=user)
                     said = checkin.said_gone(who, shown.round, was, count)
@@ -276,8 +282,13 @@ class ClubSite:
             said = await self._refused(exc)
         except InvalidInputError as exc:
             said = esc(texts.chat_problems(exc.problems, await members.names(services)))
-        return _fragment(pages.board(await views.draft_board(services), said,
-                                     await views.room_board(services)), status)
+        return _fragment(await self._board(said), status)
+
+    async def _board(self, said: str = "") -> str:
+        """The arbiter's board: the draft, the room before it, or the late comers after."""
+        services = self.services
+        return pages.board(await views.draft_board(services), said,
+                           await views.room_board(services), await views.late_board(services))
 
     async def _season(self, who: members.Member, said: str = "") -> str:
         """His season's page: his rounds, and (once a round is complete, as `/stand kansen`)
@@ -347,8 +358,7 @@ class ClubSite:
             assert who is not None
             return await self._season(who)
         if name == "mij-bord":
-            return pages.board(await views.draft_board(self.services), "",
-                               await views.room_board(self.services))
+            return await self._board()
         if name not in rendered:
             body = await asyncio.to_thread(_dispatch, site, name)
             if body is None:
@@ -371,9 +381,9 @@ BOARD_ACTIONS = ("swap", "bye", "absent", "back", "apart", "meet", "publish")
 """What a tap on the board asks: `swap` a and b, the `bye` for a, a is `absent` (signed off
 by the arbiter), a comes `back` (his sign-off undone), a and b are kept `apart` all season
 (or may `meet` again), or `publish`."""
-ROOM_ACTIONS = ("here", "gone", "pair")
+ROOM_ACTIONS = ("here", "gone", "pair", "arrive")
 """A tap on the room of a round at the venue: a is `here`, a is `gone` after all, or `pair`
-those there."""
+those there; once it is published, a late comer `arrive`s on a board (or the bye)."""
 PAIRED_AGAIN = ("absent", "back", "apart", "meet")
 """The taps after which the round is paired anew, once they are committed."""
 

@@ -226,3 +226,33 @@ async def test_the_room_in_the_mini_app(web_bot, members):  # noqa: F811
     paired = set(re.findall(r'data-player="(\w+)"', page)) - set(
         re.findall(r'data-player="(\w+)" data-away="1"', page))
     assert paired == {"p0", "p2", "p3"}  # three in the room: one of them has the bye
+
+
+async def test_late_comers_on_the_arbiters_board(web_bot, members):  # noqa: F811
+    """Published with four in the room; two come in late. The board lists them; a tap on the
+    first gives him the bye (nobody free), a tap on the second a board against him; a stale
+    board changes nothing; then the board has nobody late left to show."""
+    bot = web_bot
+    opened = await four_in_the_room_paired(bot, members)
+    await publish(bot, 1)
+    for late, name in ((members[4], "Eva Bos"), (members[5], "Femke Kok")):
+        mark = len(bot.tg.sent)
+        await tapped(bot, late, opened)
+        await bot.tg.next_to(ARBITER.id, meaning("CHECK_IN_LATE", name=name, round=1),
+                             after=mark)
+    status, page, _ = await get(bot, "/mij-bord", **own_headers(bot))
+    assert status == 200 and fits(page, "LATE_TITLE", round=1)
+    version = re.search(r'data-version="([0-9a-f]+)"', page).group(1)
+    assert re.findall(r'data-act="arrive" data-a="(\w+)"', page) == ["p4", "p5"]
+    status, page = await board_tap(bot, ARBITER.id, {"action": "arrive", "a": "p4",
+                                                     "version": version})
+    assert status == 200 and fits(page, "NIGHT_BYE_LATE", player="Eva Bos")
+    status, again = await board_tap(bot, ARBITER.id, {"action": "arrive", "a": "p5",
+                                                      "version": version})
+    assert status == 409 and fits(again, "BOARD_STALE")
+    version = re.search(r'data-version="([0-9a-f]+)"', page).group(1)
+    status, page = await board_tap(bot, ARBITER.id, {"action": "arrive", "a": "p5",
+                                                     "version": version})
+    assert status == 200 and fits(page, "NIGHT_REPAIRED", board=3)
+    assert 'data-act="arrive"' not in page and fits(page, "BOARD_NONE")
+    assert await round_absences(bot, 1) == {}

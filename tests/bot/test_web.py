@@ -17,6 +17,7 @@ from bot.language import texts
 from bot.web.initdata import sign, user_of
 from core.numbers import format_number
 from core.pairing import Rule
+from core.rules.model import CompensationKind
 from core.season import Season, read_season, season_from_data
 from core.standings import compute_standings
 from storage import attendance
@@ -275,6 +276,7 @@ async def test_my_season_shows_every_round_and_a_tap_signs_off_as_the_chat_does(
     mark = len(web_bot.tg.sent)
     status, page = await tap(web_bot, anna.id, {"round": 3, "play": False})
     assert status == 200 and 'data-round="3" data-play="1"' in page
+    assert fits(page, "MY_ROUND_AWAY", why=texts.KIND_LABELS[CompensationKind.NOTICE])
     said = re.search(r'<p class="said" role="status">(.*?)</p>', page, re.S)
     assert said is not None and fits(said.group(1), "SIGNED_OFF", round=3)
     told = await web_bot.tg.next_to(anna.id, meaning("SIGNED_OFF", round=3), after=mark)

@@ -232,15 +232,20 @@ wait(function (d) { return d.querySelector('#mine [data-load="mij-bord"]'); }, f
 
 
 @contextlib.asynccontextmanager
-async def mini_app(bot, user_id: int, steps: str) -> AsyncIterator[str]:
+async def mini_app(bot, user_id: int, steps: str, *, forge: bool = False,
+                   go: asyncio.Event | None = None,
+                   waiting: asyncio.Event | None = None) -> AsyncIterator[str]:
     """The bot's pages as inside Telegram, for `user_id`: a server that passes them on with
-    Telegram's script stood in for by one that hands them a signed initData, and serves
-    `/tap`, a phone's frame driven by `steps` (ROUND in them: the `round` asked). Its base."""
+    Telegram's script stood in for by one that hands them a signed initData (`forge`: one
+    whose signature does not check out), and serves `/tap`, a phone's frame driven by
+    `steps` (ROUND in them: the `round` asked), and `/go`, which sets `waiting` and answers
+    once `go` is set: the phone waits on it while the test acts (Chromium's virtual time
+    stands still while a request is open). Its base."""
     from tests.bot.test_web import init_data
 
     assert bot.runtime is not None and bot.runtime.web is not None
     pages = bot.runtime.web.url
-    signed = json.dumps(init_data(user_id, at=bot.clock.now))
+    signed = json.dumps(init_data(user_id, at=bot.clock.now, forge=forge))
     stand_in = ("<script>window.Telegram = {WebApp: {initData: " + signed
                 + ", ready: function () {}, HapticFeedback: {impactOccurred: "
                 "function () {}}}};</script>")
@@ -259,9 +264,16 @@ async def mini_app(bot, user_id: int, steps: str) -> AsyncIterator[str]:
         return web.Response(text=HARNESS.replace("STEPS", steps.replace(
             "ROUND", request.query.get("round", ""))), content_type="text/html")
 
+    async def waited(request: web.Request) -> web.Response:
+        assert go is not None and waiting is not None
+        waiting.set()
+        await go.wait()
+        return web.Response(status=200)
+
     app = web.Application()
     app.router.add_route("*", "/p/{path:.*}", passed)
     app.router.add_get("/tap", harness)
+    app.router.add_get("/go", waited)
     runner = web.AppRunner(app)
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", 0).start()
@@ -457,6 +469,89 @@ async def test_a_member_sees_his_chances_as_a_chart_on_a_phone(tg, tmp_path, pro
             if request.config.getoption("--update-golden"):
                 await screenshot(tmp_path, f"{base}/tap", "web-kansen-telefoon")
         assert shown["bars"] >= 2 and 0 < shown["widest"] < 360 and shown["page"] <= 360
+    finally:
+        await bot.stop()
+
+
+STRANGER_ON_THE_BOARD = """
+wait(function (d) { return d.querySelector('#mine [data-load="mij-seizoen"]'); }, function () {
+  var mine = frame.contentDocument.querySelector("#mine");
+  var link = frame.contentDocument.createElement("a");
+  link.setAttribute("data-load", "mij-bord");
+  link.textContent = "board";
+  mine.appendChild(link);
+  link.click();
+  wait(function (d) { return !d.querySelector('#mine [data-load="mij-seizoen"]'); }, function () {
+    var d = frame.contentDocument;
+    done({mine: d.querySelector("#mine").textContent,
+          boards: d.querySelectorAll("#mine .boards li").length});
+  });
+});"""
+
+FORGED = """
+var started = Date.now();
+wait(function (d) { return d.querySelector("#mine") && Date.now() - started > 1500; },
+     function () {
+  var d = frame.contentDocument;
+  done({mine: d.querySelector("#mine").innerHTML.trim(),
+        season: !!d.querySelector('[data-load="mij-seizoen"]')});
+});"""
+
+STALE_SWAP = """
+wait(function (d) { return d.querySelector('#mine [data-load="mij-bord"]'); }, function (link) {
+  link.click();
+  wait(function (d) { return d.querySelectorAll("#mine .boards li").length > 1; }, function () {
+    var d = frame.contentDocument, before = d.querySelector("#board").dataset.version;
+    fetch("/go").then(function () {
+      var rows = d.querySelectorAll("#mine .boards li");
+      rows[0].querySelector("[data-player]").click();
+      rows[1].querySelector("[data-player]").click();
+      wait(function (d) { return d.querySelector("#mine .said"); }, function (said) {
+        done({said: said.textContent, before: before,
+              after: frame.contentDocument.querySelector("#board").dataset.version});
+      });
+    });
+  });
+});"""
+
+
+async def test_the_board_refuses_a_member_a_forged_signature_and_a_stale_draft(
+        tg, tmp_path, processes, members):
+    """Issue 36 in a browser at 360 px: a member who opens the board by hand gets a refusal
+    and no boards; a forged initData shows nothing of his own; the arbiter's phone that shows
+    a draft the chat changed meanwhile gets the refusal and the draft as it is now, and its
+    swap is not made."""
+    from storage import rounds
+    from tests.bot.conftest import ARBITER
+    from tests.bot.test_season import pass_deadline, set_up_club
+
+    bot = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0)
+    try:
+        await set_up_club(bot, members, rounds=1)
+        await pass_deadline(bot, 1)
+        async with mini_app(bot, members[0].id, STRANGER_ON_THE_BOARD) as base:
+            shown = await tapped(tmp_path, f"{base}/tap")
+        assert shown["boards"] == 0 and fits(shown["mine"], "WEB_NOT_SIGNED")
+        async with mini_app(bot, members[0].id, FORGED, forge=True) as base:
+            shown = await tapped(tmp_path, f"{base}/tap")
+        assert shown == {"mine": "", "season": False}
+
+        go, waiting = asyncio.Event(), asyncio.Event()
+        async with mini_app(bot, ARBITER.id, STALE_SWAP, go=go, waiting=waiting) as base:
+            phone = asyncio.create_task(tapped(tmp_path, f"{base}/tap"))
+            await asyncio.wait_for(waiting.wait(), 60)  # the phone shows the board
+            before = await rounds.stored_pairing(bot.app.bot_data.db, 1)
+            assert before is not None
+            white, black = before.boards[0].white, before.boards[1].black
+            names = {f"p{k}": f"{m.first_name} {m.last_name}" for k, m in enumerate(members)}
+            changed = await bot.ask(ARBITER, f"/indeling ruil {names[white]} en "
+                                             f"{names[black]}")
+            assert fits(changed.text, "INDELING_DRAFT_TITLE")
+            after = await rounds.stored_pairing(bot.app.bot_data.db, 1)
+            go.set()
+            shown = await phone
+        assert fits(shown["said"], "BOARD_STALE") and shown["after"] != shown["before"]
+        assert await rounds.stored_pairing(bot.app.bot_data.db, 1) == after  # not swapped
     finally:
         await bot.stop()
 
