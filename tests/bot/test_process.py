@@ -96,6 +96,55 @@ async def test_killed_right_after_the_room_opened_group_and_arbiter_hear_once(tg
 
 
 @pytest.mark.slow
+async def test_killed_right_after_a_late_check_in_the_arbiter_hears_once(tg, tmp_path):
+    """Issue 36: a round at the venue, two in the room (Ik ben er in the Mini App), paired
+    and published; a third comes late. Killed after his check-in is stored, before the
+    arbiter's word of it went out: after the restart the arbiter hears it once."""
+    import aiohttp
+
+    from tests.bot.process import free_port
+    from tests.bot.test_web import init_data
+
+    db = tmp_path / "keizer.db"
+    await make_club(db, deadline_passed=True, on_site=True)
+    port = free_port()
+    bot = BotProcess(tg, db)
+    bot.env.update(KEIZER_WEB_PORT=str(port))
+    bot.start()
+    await tg.next_to(GROUP, meaning("CHECK_IN_OPEN", round=1), timeout=30)
+
+    async def here(member: int) -> str:
+        async with aiohttp.ClientSession() as session, session.post(
+                f"http://127.0.0.1:{port}/mij-seizoen", json={"round": 1, "here": True},
+                headers={"X-Telegram-Init-Data": init_data(member,
+                                                           at=dt.datetime.now(dt.UTC))},
+        ) as response:
+            assert response.status == 200
+            return await response.text()
+
+    for member in (100, 101):
+        assert fits(await here(member), "HERE_NOTED", round=1)
+    tg.user_says(ARBITER, "/indeling maak")
+    await tg.next_to(ARBITER.id, meaning("INDELING_DRAFT_TITLE"), timeout=30)
+    tg.user_says(ARBITER, "/indeling bevestig")
+    await tg.next_to(GROUP, pairing_title(1), timeout=30)
+    await bot.running()
+    tg.outage.add("sendMessage")  # the arbiter's word cannot go yet
+    assert fits(await here(102), "HERE_LATE", round=1)
+    assert query(db, "SELECT count(*) FROM present")[0][0] == 3
+    bot.kill()
+    await asyncio.sleep(0.3)
+    assert not heard(tg.to(ARBITER.id), "CHECK_IN_LATE", round=1)
+    tg.outage.clear()
+    bot.start()
+    await tg.next_to(ARBITER.id, meaning("CHECK_IN_LATE", round=1), timeout=30)
+    await bot.running()
+    await asyncio.sleep(1.0)
+    assert heard(tg.to(ARBITER.id), "CHECK_IN_LATE", round=1) == 1
+    bot.kill()
+
+
+@pytest.mark.slow
 async def test_killed_right_after_publication_everyone_still_hears_once(tg, tmp_path):
     db = tmp_path / "keizer.db"
     await make_club(db, deadline_passed=True)
