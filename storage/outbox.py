@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,14 +71,27 @@ async def move_chat(db: Database, old: int, new: int) -> int:
         return cur.rowcount
 
 
-async def due(db: Database, now: dt.datetime, *, limit: int = 50) -> list[Pending]:
-    """What should go out now, oldest first. A chat whose oldest message waits for a retry
-    holds back its later ones, so a chat gets its messages in order."""
+_DUE = ("sent_at IS NULL AND failed_at IS NULL AND due_at <= ? AND NOT EXISTS (SELECT 1 "
+        "FROM outbox e WHERE e.chat_id = o.chat_id AND e.id < o.id AND e.sent_at IS NULL AND "
+        "e.failed_at IS NULL AND e.due_at > ?)")
+"""A row that should go out now: due, and no earlier row of its chat waits for a retry (a
+chat gets its messages in order)."""
+
+
+async def due_chats(db: Database, now: dt.datetime) -> list[int]:
+    """The chats with a message that should go out now, the longest waiting first."""
     async with db.fresh() as conn, conn.execute(
-            "SELECT * FROM outbox o WHERE sent_at IS NULL AND failed_at IS NULL AND due_at <= ? "
-            "AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.chat_id = o.chat_id AND "
-            "e.id < o.id AND e.sent_at IS NULL AND e.failed_at IS NULL AND e.due_at > ?) "
-            "ORDER BY id LIMIT ?", (_stamp(now), _stamp(now), limit)) as cur:
+            f"SELECT chat_id, min(id) AS first FROM outbox o WHERE {_DUE} GROUP BY chat_id "
+            "ORDER BY first", (_stamp(now), _stamp(now))) as cur:
+        return [int(row[0]) for row in await cur.fetchall()]
+
+
+async def due(db: Database, now: dt.datetime, *, chat: int,
+              limit: int = 20) -> list[Pending]:
+    """What should go out now to `chat`, oldest first."""
+    async with db.fresh() as conn, conn.execute(
+            f"SELECT * FROM outbox o WHERE chat_id = ? AND {_DUE} ORDER BY id LIMIT ?",
+            (chat, _stamp(now), _stamp(now), limit)) as cur:
         rows = await cur.fetchall()
     return [Pending(r["id"], Outgoing(r["chat_id"], r["text"], r["thread_id"],
                                       None if r["markup"] is None else json.loads(r["markup"]),
@@ -86,11 +100,16 @@ async def due(db: Database, now: dt.datetime, *, limit: int = 50) -> list[Pendin
                     r["attempts"]) for r in rows]
 
 
-async def next_due(db: Database) -> dt.datetime | None:
+async def next_due(db: Database, *, besides: Collection[int] = ()) -> dt.datetime | None:
+    """When a message is next due, in a chat not among `besides` (those being sent to): the
+    time of each chat's first message not yet sent (those after it wait for it)."""
     async with db.fresh() as conn, conn.execute(
-            "SELECT min(due_at) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL") as cur:
-        row = await cur.fetchone()
-    return None if row is None or row[0] is None else dt.datetime.fromisoformat(row[0])
+            "SELECT chat_id, due_at FROM outbox o WHERE sent_at IS NULL AND failed_at IS NULL "
+            "AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.chat_id = o.chat_id AND e.id < o.id "
+            "AND e.sent_at IS NULL AND e.failed_at IS NULL)") as cur:
+        rows = await cur.fetchall()
+    moments = [row[1] for row in rows if row[0] not in besides]
+    return dt.datetime.fromisoformat(min(moments)) if moments else None
 
 
 async def sent(db: Database, pending: Pending, message_id: int) -> None:

@@ -1,4 +1,10 @@
-"""The one sender: delivers the outbox in order, and says what could not be delivered.
+"""The one sender: delivers the outbox, each chat's messages in order, and says what could not
+be delivered.
+
+Each chat is sent to on its own (up to CHATS_AT_ONCE at once): a chat that waits (a group's
+twenty messages a minute, a long answer in parts, a retry) holds up only itself, so a short
+reply to one member never waits behind a long answer to another. The whole bot's pace is the
+rate limiter's, which every chat's sends pass.
 
 A row is marked sent only after Telegram accepted it, so a crash between the two sends that
 one message again after the restart (at least once; the window is one HTTP answer wide).
@@ -40,6 +46,8 @@ MAX_ATTEMPTS = 15
 BACKOFF_CAP = dt.timedelta(minutes=30)
 IDLE = 30.0
 """Look again at least this often (seconds) even if nothing woke the sender."""
+CHATS_AT_ONCE = 16
+"""Chats sent to side by side; the others wait for a place (their order stays)."""
 
 
 def backoff(attempts: int) -> dt.timedelta:
@@ -63,6 +71,9 @@ class Sender:
         self.throttle = throttle or Throttle()
         self.wake = asyncio.Event()
         self._stopping = False
+        self._chats: dict[int, asyncio.Task[int]] = {}
+        """The chats being sent to now, each by a task of its own."""
+        self._places = asyncio.Semaphore(CHATS_AT_ONCE)
         db.on_commit(self.wake.set)
 
     def stop(self) -> None:
@@ -73,33 +84,70 @@ class Sender:
 
     async def run(self) -> None:
         """Until stopped. A failure of the database is logged and retried, never fatal."""
-        while not self._stopping:
-            self.wake.clear()
-            try:
-                await self.deliver_due()
-                pause = await self._pause()
-            except StoreError as exc:
-                log.warning("outbox unavailable: %s", exc)
-                pause = IDLE
-            if pause > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.wake.wait(), pause)
+        try:
+            while not self._stopping:
+                self.wake.clear()
+                try:
+                    self._start(await outbox.due_chats(self.db, self.clock()))
+                    pause = await self._pause()
+                except StoreError as exc:
+                    log.warning("outbox unavailable: %s", exc)
+                    pause = IDLE
+                if pause > 0:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.wake.wait(), pause)
+        finally:
+            await asyncio.gather(*self._chats.values(), return_exceptions=True)
+
+    def _start(self, chats: list[int]) -> None:
+        """A task for each chat with messages due and none yet."""
+        for chat in chats:
+            if chat not in self._chats and not self._stopping:
+                self._chats[chat] = asyncio.create_task(self._chat(chat), name=f"send-{chat}")
 
     async def _pause(self) -> float:
-        upcoming = await outbox.next_due(self.db)
+        upcoming = await outbox.next_due(self.db, besides=set(self._chats))
         if upcoming is None:
             return IDLE
         return max(0.0, min(IDLE, (upcoming - self.clock()).total_seconds()))
 
     async def deliver_due(self) -> int:
-        """Send what is due now; returns how many were delivered."""
+        """Send what is due now, every chat to its end; returns how many were delivered."""
+        self._start(await outbox.due_chats(self.db, self.clock()))
+        done = await asyncio.gather(*self._chats.values())
+        return sum(done)
+
+    async def _chat(self, chat: int) -> int:
+        """One chat's messages due, in order, until none is due (a retry holds back those
+        after it); how many were delivered."""
         delivered = 0
-        while not self._stopping and (batch := await outbox.due(self.db, self.clock())):
-            for pending in batch:
-                if self._stopping:
-                    break
-                delivered += await self._deliver(pending)
+        try:
+            async with self._places:
+                while not self._stopping and (batch := await outbox.due(
+                        self.db, self.clock(), chat=chat)):
+                    for pending in batch:
+                        if self._stopping:
+                            break
+                        delivered += await self._fault_of_ours(pending)
+        except StoreError as exc:  # the main loop looks again
+            log.warning("outbox unavailable: %s", exc)
+        finally:
+            self._chats.pop(chat, None)
+            self.wake.set()  # what came for this chat meanwhile, or its retry's time
         return delivered
+
+    async def _fault_of_ours(self, pending: outbox.Pending) -> int:
+        """`_deliver`, and a fault of ours in it said in full: the message is tried again
+        later, as after an outage, and its chat's later ones wait for it."""
+        try:
+            return await self._deliver(pending)
+        except StoreError:
+            raise
+        except Exception:
+            log.exception("message %d could not be sent; trying again later", pending.id)
+            await outbox.retry(self.db, pending, self.clock() + backoff(pending.attempts),
+                               "a fault of keizerbot's")
+            return 0
 
     async def _send(self, message: outbox.Outgoing) -> int:
         """Telegram's id of the message sent, or edited."""

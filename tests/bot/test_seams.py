@@ -427,3 +427,62 @@ def test_a_job_cut_off_by_the_stop_is_no_error_but_a_failing_one_still_is(bot):
 
     assert not scheduler_log.filter(record(asyncio.CancelledError()))
     assert scheduler_log.filter(record(RuntimeError("a fault")))
+
+
+async def test_a_slow_chat_holds_up_no_other_chat(bot, members):
+    """Issue 38: Anna's chat takes two seconds a message (a long answer in parts, a group at
+    its twenty a minute); Bram's answer, owed after hers, goes out while hers still do; hers
+    all arrive, in order."""
+    await set_up_club(bot, members, rounds=1)
+    anna, bram = members[:2]
+    for _ in range(3):
+        bot.tg.fail_next("sendMessage", 0, chat_id=anna.id, delay=2.0)
+    mark = len(bot.tg.sent)
+    for command in ("/afmelden", "/aanmelden", "/afmelden"):  # three answers, owed
+        bot.tg.user_says(anna, command, date=bot.clock.now.timestamp())
+    await asyncio.sleep(0.5)  # hers are owed, the first under way
+    answer = await bot.ask(bram, "/afmelden")
+    assert fits(answer.text, "SIGNED_OFF", who="Bram de Boer", round=1)
+    assert len([s for s in bot.tg.sent[mark:] if s.chat_id == anna.id]) < 3
+    for _ in range(30):
+        hers = [s.text for s in bot.tg.sent[mark:] if s.chat_id == anna.id]
+        if len(hers) == 3:
+            break
+        await asyncio.sleep(0.5)
+    assert [fits(hers[0], "SIGNED_OFF", round=1), fits(hers[1], "AANMELDEN_DONE", round=1),
+            fits(hers[2], "SIGNED_OFF", round=1)] == [True, True, True]
+
+
+async def test_a_fault_of_ours_sending_one_message_holds_up_only_its_chat(bot, members,
+                                                                           monkeypatch, caplog):
+    """A message the sender fails on (a fault of ours, not Telegram's) is said in full and
+    tried again later; its chat waits, another chat's answer goes at once."""
+    from bot.telegram.sender import Sender
+
+    await set_up_club(bot, members, rounds=1)
+    anna, bram = members[:2]
+    real = Sender._send
+    failing = {anna.id}
+
+    async def send(self, message):
+        if message.chat_id in failing:
+            raise ValueError("a bug")
+        return await real(self, message)
+
+    monkeypatch.setattr(Sender, "_send", send)
+    mark = len(bot.tg.sent)
+    bot.tg.user_says(anna, "/afmelden", date=bot.clock.now.timestamp())
+    answer = await bot.ask(bram, "/afmelden")
+    assert fits(answer.text, "SIGNED_OFF", who="Bram de Boer", round=1)
+    for _ in range(50):  # her update is handled beside his
+        async with bot.app.bot_data.db.fresh() as conn, conn.execute(
+                "SELECT attempts, error, sent_at FROM outbox WHERE chat_id = ?",
+                (anna.id,)) as cur:
+            rows = [tuple(row) for row in await cur.fetchall()]
+        if rows and rows[0][0]:
+            break
+        await asyncio.sleep(0.1)
+    assert rows == [(1, "a fault of keizerbot's", None)]
+    assert not [s for s in bot.tg.sent[mark:] if s.chat_id == anna.id]
+    assert "could not be sent" in caplog.text
+    caplog.clear()  # the error this test is about

@@ -56,12 +56,18 @@ async def test_a_chat_waiting_for_a_retry_holds_back_its_later_messages(club):
     await outbox.owe(club, [outbox.Outgoing(1, "eerste"), outbox.Outgoing(1, "tweede"),
                             outbox.Outgoing(2, "ander")])
     now = dt.datetime.now(dt.UTC)
-    first, *_ = await outbox.due(club, now)
+    first, *_ = await outbox.due(club, now, chat=1)
     await outbox.retry(club, first, now + dt.timedelta(minutes=1), "502")
-    assert [p.message.text for p in await outbox.due(club, now)] == ["ander"]
+    assert await outbox.due_chats(club, now) == [2]
+    assert await outbox.due(club, now, chat=1) == []
+    assert [p.message.text for p in await outbox.due(club, now, chat=2)] == ["ander"]
+    # Chat 1 is next due when its first message is, not when the one held back behind it
+    # was written (the sender would look again and again, for nothing).
+    assert await outbox.next_due(club, besides={2}) == now + dt.timedelta(minutes=1)
     later = now + dt.timedelta(minutes=2)
-    assert [p.message.text for p in await outbox.due(club, later)] == ["eerste", "tweede",
-                                                                       "ander"]
+    assert await outbox.due_chats(club, later) == [1, 2]
+    assert [p.message.text for p in await outbox.due(club, later, chat=1)] == ["eerste",
+                                                                               "tweede"]
 
 
 async def test_a_round_moves_only_as_the_table_says_and_once(club):
@@ -106,12 +112,12 @@ async def test_a_message_marked_sent_is_not_due_again_whatever_else_reads_meanwh
     twice, once in a CI run)."""
     await outbox.owe(club, [outbox.Outgoing(5, "een"), outbox.Outgoing(5, "twee")])
     now = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=1)
-    first, second = await outbox.due(club, now)
+    first, second = await outbox.due(club, now, chat=5)
     busy = await club.reader.execute("SELECT * FROM player")  # a read still under way
     await busy.fetchone()
     try:
         await outbox.sent(club, first, 1)
-        assert [p.id for p in await outbox.due(club, now)] == [second.id]
+        assert [p.id for p in await outbox.due(club, now, chat=5)] == [second.id]
     finally:
         await busy.close()
 
@@ -136,7 +142,7 @@ async def test_the_club_data_version_moves_with_the_clubs_data_only(club):
     version = await club.data_version()
     await inbox.store(club, [{"update_id": 41, "message": {}}])
     await outbox.owe(club, [outbox.Outgoing(1, "hallo")])
-    (pending,) = await outbox.due(club, dt.datetime.now(dt.UTC))
+    (pending,) = await outbox.due(club, dt.datetime.now(dt.UTC), chat=1)
     await outbox.sent(club, pending, 77)
     await inbox.mark_done(club, 41)
     await outbox.move_chat(club, 1, 2)
