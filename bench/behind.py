@@ -1,7 +1,8 @@
-"""A member's `/help` while another member's `/stand` is being made (issue 23): the real
-`keizerbot` process, a very large season, and each time the arbiter corrects a result first,
-so the standings are made anew (in the worker process). Before the worker, pure-Python
-pricing in a thread held the interpreter's lock and `/help` waited 14 s at 5,000 players.
+"""A member's `/help`, and another's `/afmelden`, while a third member's `/stand` is being made
+(issues 23 and 38): the real `keizerbot` process with Telegram's flood limits, a very large
+season, and each time the arbiter corrects a result first, so the standings are made anew
+(in the worker process). Before the worker, pure-Python pricing in a thread held the
+interpreter's lock and `/help` waited 14 s at 5,000 players.
 
     uv run python bench/behind.py [--players 5000] [--rounds 76] [--asks 5]
 """
@@ -36,7 +37,7 @@ async def prepare(path: Path, players: int, played: int) -> None:
                                                  late=False))
     db = await open_store(path)
     await import_season(db, season)
-    for k in range(2):
+    for k in range(3):
         await roster.link(db, season.players[k].id, 100 + k, actor=None)
     await rounds.add_round(db, played + 1, date=dt.date(2027, 6, 1),
                            deadline=dt.datetime(2027, 6, 1, 17, tzinfo=dt.UTC))
@@ -47,8 +48,8 @@ async def main(players: int, played: int, asks: int) -> None:
     tg = FakeTelegram()
     await tg.start()
     async with bot_on(tg, lambda path: prepare(path, players, played)) as (_, made):
-        viewer, asker = User(100, "Anna"), User(101, "Bram")
-        helps, stands = [], []
+        viewer, asker, leaver = User(100, "Anna"), User(101, "Bram"), User(102, "Cor")
+        helps, stands, signoffs = [], [], []
         try:
             for k in range(asks):
                 await tg.reply_to(ARBITER, f"/uitslag 1 {('0-1', '1-0')[k % 2]} ronde 1",
@@ -60,14 +61,18 @@ async def main(players: int, played: int, asks: int) -> None:
                 asked = time.perf_counter()
                 await tg.reply_to(asker, "/help", timeout=600)
                 helps.append(time.perf_counter() - asked)
+                asked = time.perf_counter()
+                await tg.reply_to(leaver, ("/afmelden", "/aanmelden")[k % 2], timeout=600)
+                signoffs.append(time.perf_counter() - asked)
                 await tg.next_to(viewer.id, "Stand na ronde", after=mark, timeout=600)
                 stands.append(time.perf_counter() - started)
         finally:
             await tg.stop()
     print(f"A {players}-player season after {played} rounds (built in {made:.0f} s); {asks} "
           "times: the arbiter corrects a result, one member asks /stand, another /help 0.2 s "
-          "later\n")
-    print_waits([("/help, asked while /stand is made", helps), ("/stand", stands)])
+          "later, a third signs off (or back on) after that\n")
+    print_waits([("/help, asked while /stand is made", helps),
+                 ("/afmelden or /aanmelden, after it", signoffs), ("/stand", stands)])
 
 
 if __name__ == "__main__":
