@@ -49,7 +49,8 @@ async def main(players: int, played: int, asks: int) -> None:
     await tg.start()
     async with bot_on(tg, lambda path: prepare(path, players, played)) as (_, made):
         viewer, asker, leaver = User(100, "Anna"), User(101, "Bram"), User(102, "Cor")
-        helps, stands, signoffs = [], [], []
+        helps, stands = [], []
+        signing: dict[str, list[float]] = {"/afmelden": [], "/aanmelden": []}
         try:
             for k in range(asks):
                 await tg.reply_to(ARBITER, f"/uitslag 1 {('0-1', '1-0')[k % 2]} ronde 1",
@@ -61,9 +62,9 @@ async def main(players: int, played: int, asks: int) -> None:
                 asked = time.perf_counter()
                 await tg.reply_to(asker, "/help", timeout=600)
                 helps.append(time.perf_counter() - asked)
-                asked = time.perf_counter()
-                await tg.reply_to(leaver, ("/afmelden", "/aanmelden")[k % 2], timeout=600)
-                signoffs.append(time.perf_counter() - asked)
+                asked, command = time.perf_counter(), ("/afmelden", "/aanmelden")[k % 2]
+                await tg.reply_to(leaver, command, timeout=600)
+                signing[command].append(time.perf_counter() - asked)
                 await tg.next_to(viewer.id, "Stand na ronde", after=mark, timeout=600)
                 stands.append(time.perf_counter() - started)
         finally:
@@ -72,7 +73,8 @@ async def main(players: int, played: int, asks: int) -> None:
           "times: the arbiter corrects a result, one member asks /stand, another /help 0.2 s "
           "later, a third signs off (or back on) after that\n")
     print_waits([("/help, asked while /stand is made", helps),
-                 ("/afmelden or /aanmelden, after it", signoffs), ("/stand", stands)])
+                 *((f"{command}, after it", waits) for command, waits in signing.items()),
+                 ("/stand", stands)])
 
 
 if __name__ == "__main__":

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from telegram.ext import Application, CallbackContext, ExtBot
@@ -49,6 +50,8 @@ class Services:
     process (one bot per database), which keeps it up to date (`keep_language`)."""
     club_spoken: str | None = None
     """The club's language, read once; forgotten when the club's settings change."""
+    values_made: Mapping[str, Fraction] | None = None
+    """The players' values of the standings made last (`views.values_now`)."""
 
     def read_again(self) -> None:
         """Forget the languages kept: another process writes them (the host that runs the

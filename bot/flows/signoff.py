@@ -70,10 +70,10 @@ class Prices:
 async def prices(services: Services, who: Member, request: Request) -> Prices:
     """What each sign-off would earn, priced from the season as committed and outside any
     transaction: the writer's lock is then held only for storing. The values come with the
-    standings (the worker's, kept on their version); a round it cannot price ahead is priced
-    as stored."""
+    standings (the worker's, kept on their version; those made last while it makes them
+    anew, `views.values_now`); a round it cannot price ahead is priced as stored."""
     committed = await load_season(services.db)
-    values = {code: row.value for code, row in (await views.places(services)).items()}
+    values = await views.values_now(services)
     ahead = {}
     for earlier, number in enumerate(request.rounds):
         after = after_sign_off(committed, who.code, number, request.reason, request.day)

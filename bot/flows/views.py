@@ -8,6 +8,7 @@ import datetime as dt
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from zoneinfo import ZoneInfo
 
 from bot.files import messages, tables
@@ -53,6 +54,27 @@ async def places(services: Services) -> Mapping[str, PlayerStanding]:
     """Each player's row in the standings: the standings of any language hold them, and the
     club's is the one its group keeps made."""
     return (await standings(services, await services.club_language())).places
+
+
+PRICE_WAIT = 0.5
+"""Seconds a sign-off's price waits for standings being made anew (a large season after a
+correction takes seconds): after that it is priced on the values made last."""
+
+
+async def values_now(services: Services) -> Mapping[str, Fraction]:
+    """Each player's value, to price a sign-off: the standings' as they stand; while the
+    worker still makes them anew (seconds, at thousands of players), those made last, so a
+    sign-off never waits on a correction of someone else's result."""
+    made = asyncio.ensure_future(places(services))
+    made.add_done_callback(lambda task: task.cancelled() or task.exception())
+    try:
+        rows = await asyncio.wait_for(asyncio.shield(made), PRICE_WAIT)
+    except TimeoutError:
+        if services.values_made is not None:
+            return services.values_made
+        rows = await made
+    services.values_made = {code: row.value for code, row in rows.items()}
+    return services.values_made
 
 
 async def history(services: Services) -> Sequence[Standings]:

@@ -486,3 +486,28 @@ async def test_a_fault_of_ours_sending_one_message_holds_up_only_its_chat(bot, m
     assert not [s for s in bot.tg.sent[mark:] if s.chat_id == anna.id]
     assert "could not be sent" in caplog.text
     caplog.clear()  # the error this test is about
+
+
+async def test_a_sign_off_is_priced_on_the_values_made_last_while_new_ones_are_made(
+        bot, members, monkeypatch):
+    """Issue 38: the arbiter corrects a result of a large season and its standings take
+    seconds to make anew; a member's sign-off meanwhile is priced on the values made last and
+    answered, not held until they are done (here they are never done until the test says)."""
+    await set_up_club(bot, members, rounds=2)
+    await pass_deadline(bot, 1)
+    await publish(bot, 1)
+    first = await bot.ask(members[0], "/afmelden 2")  # values made (nothing played yet)
+    assert fits(first.text, "SIGNED_OFF", round=2)
+    worker = bot.app.bot_data.standings_worker
+    release = asyncio.Event()
+    real = worker.standings
+
+    async def slow(*args, **kwargs):
+        await release.wait()
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(worker, "standings", slow)
+    await bot.ask(ARBITER, "/uitslag 1 1-0")  # the standings' version moves
+    answer = await bot.ask(members[1], "/afmelden 2")
+    assert fits(answer.text, "SIGNED_OFF", who="Bram de Boer", round=2)
+    release.set()
