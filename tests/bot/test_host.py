@@ -247,6 +247,9 @@ async def test_the_host_process_runs_the_clubs_and_comes_back_after_a_kill(
     second = list(bots)[1]
     while not await _signed_off(postgres, second):
         await asyncio.sleep(0.05)  # kept and handled, its answer held back by the outage
+    await until(lambda: any(method == "sendMessage" and int(sent.get("chat_id", 0)) == lies.id
+                            for method, sent in fakes[1].calls), timeout=30)
+    await asyncio.sleep(0.3)  # the sender says so in its log
     host.kill()
     fakes[1].outage.clear()
     for fake in fakes:
