@@ -3,7 +3,10 @@ an arbiter approves)."""
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.keyboard import Button, Keyboard
@@ -19,8 +22,8 @@ from storage.errors import StoreError
 from storage.roster import Member
 from storage.seasons import has_season
 
-__all__ = ["Applicant", "Linked", "Member", "ask_link", "by_key", "decide", "everyone",
-           "key_of", "matching", "named_first", "of_user"]
+__all__ = ["Applicant", "Linked", "Member", "as_csv", "ask_link", "by_key", "decide",
+           "everyone", "key_of", "matching", "named_first", "of_user"]
 
 
 async def of_user(services: Services, user_id: int) -> Member | None:
@@ -35,6 +38,19 @@ async def is_linked(services: Services, user_id: int) -> bool:
 
 async def everyone(services: Services) -> list[Member]:
     return await roster.members(services.db)
+
+
+def as_csv(everyone: Sequence[Member]) -> bytes:
+    """The members as a spreadsheet opens them: name, linked, flexible (yes or no in the
+    reader's words)."""
+    out = io.StringIO()
+    table = csv.writer(out)
+    table.writerow(texts.SPELERS_COLUMNS)
+    yes, no = texts.YES_NO
+    for m in everyone:
+        table.writerow([m.name, yes if m.telegram_id is not None else no,
+                        yes if m.flexible else no])
+    return out.getvalue().encode("utf-8-sig")  # a spreadsheet reads the accents right
 
 
 async def names(services: Services) -> dict[str, str]:

@@ -808,6 +808,11 @@ SPELER_ADDED = "{name} doet mee vanaf ronde {round}."
 SPELER_GONE = "{name} doet niet meer mee na ronde {round}."
 SPELER_REMOVED = "{name} is van de spelerslijst gehaald (nog geen ronde gespeeld)."
 SPELERS_TITLE = "Spelers ({count}):"
+SPELERS_SUMMARY = ("{count} spelers, {linked} gekoppeld, {flexible} flexibel: de lijst staat in "
+                   "het bestand.")
+SPELERS_FILE = "spelers.csv"
+SPELERS_COLUMNS = ("Naam", "Gekoppeld", "Flexibel")
+YES_NO = ("ja", "nee")
 SPELERS_LINKED = " (gekoppeld)"
 RONDE_USAGE = ("<code>/ronde nieuw DATUM</code> (ingedeeld in de zaal: <code>/ronde nieuw "
                "DATUM ter plaatse</code>), <code>/ronde uitstel N DATUM</code> of "

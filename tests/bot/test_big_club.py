@@ -59,3 +59,24 @@ async def test_a_long_table_is_the_top_and_my_place_and_all_of_it_on_request(big
     english = await big.ask(User(6060, "Guest", "Someone", language_code="en"), "/standings")
     assert fits(english.text, "STAND_EXCERPT_MORE", language="en", top=10, count=COUNT,
                 command="/standings all")
+
+
+async def test_the_list_of_a_big_clubs_players_is_a_file_with_the_counts(big):
+    """`/spelers` at 70 players: one file the spreadsheet opens (every player, linked or
+    not, flexible or not), its caption the counts, not seventy lines in several messages; in
+    English under the English command, file and words alike."""
+    from bot.language import texts
+    from tests.bot.conftest import ARBITER
+
+    await roster.link(big.app.bot_data.db, "p3", 303, actor=None)
+    sent = await big.ask(ARBITER, "/spelers")
+    assert sent.method == "sendDocument" and sent.filename == texts.SPELERS_FILE
+    assert fits(sent.text, "SPELERS_SUMMARY", count=COUNT, linked=1, flexible=0)
+    rows = sent.data.decode("utf-8-sig").splitlines()
+    assert rows[0] == ",".join(texts.SPELERS_COLUMNS) and len(rows) == COUNT + 1
+    assert rows[4] == "Speler03 Achternaam,ja,nee"
+    await big.ask(ARBITER, "/taal en")
+    sent = await big.ask(ARBITER, "/players")
+    assert sent.filename == "players.csv"
+    assert fits(sent.text, "SPELERS_SUMMARY", "en", count=COUNT, linked=1, flexible=0)
+    assert sent.data.decode("utf-8-sig").splitlines()[4] == "Speler03 Achternaam,yes,no"

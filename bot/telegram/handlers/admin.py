@@ -14,11 +14,12 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import MessageHandler, filters
 
+from bot.files import messages
 from bot.flows import admin, members, signoff, views
 from bot.language import dates, i18n, texts
 from bot.language.formatting import esc, show_date, show_moment
 from bot.services import App, Context, WebAccess, schedule
-from bot.telegram.answer import Answer, Refused
+from bot.telegram.answer import Answer, File, Refused
 from bot.telegram.handlers.common import (
     actor,
     arbiter_only,
@@ -72,6 +73,13 @@ async def speler(update: Update, context: Context) -> Answer:
 @arbiter_only
 async def spelers(update: Update, context: Context) -> Answer:
     everyone = await members.everyone(context.services)
+    if len(everyone) > messages.SCREENFUL:
+        # Dozens of messages hold up every other chat's answer: a file, and the counts.
+        return Answer(file=File(members.as_csv(everyone), texts.SPELERS_FILE,
+                                texts.SPELERS_SUMMARY.format(
+                                    count=len(everyone),
+                                    linked=sum(m.telegram_id is not None for m in everyone),
+                                    flexible=sum(m.flexible for m in everyone))))
     lines = [texts.SPELERS_TITLE.format(count=len(everyone))]
     lines += [f"{esc(m.name)}{texts.SPELERS_LINKED if m.telegram_id else ''}"
               f"{texts.SPELERS_FLEXIBLE if m.flexible else ''}" for m in everyone]
@@ -374,7 +382,7 @@ async def seizoen(update: Update, context: Context) -> Answer:
 def register(app: App) -> None:
     app.add_handler(command("speler", speler))
     app.add_handler(command("seizoen", seizoen))
-    app.add_handler(command("spelers", spelers))
+    app.add_handler(command("spelers", spelers, reads_only=True))
     app.add_handler(command("ronde", ronde))
     app.add_handler(command("club", club_group))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group_migrated))
