@@ -31,8 +31,10 @@ from tests.bot.conftest import club_bot, fits, meaning
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None,
-                                reason="chromium is not installed (.ci/run installs it)")
+# A real browser: seconds of CPU a test, so in `-m slow` with the other real-process runs.
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(CHROMIUM is None,
+                                 reason="chromium is not installed (.ci/run installs it)")]
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 MEASURE = """<!doctype html><body style="margin:0"><script>

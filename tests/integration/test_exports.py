@@ -8,6 +8,7 @@ import io
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from urllib.parse import unquote
@@ -27,8 +28,12 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--window-size=412,900"]
-needs_browser = pytest.mark.skipif(CHROMIUM is None,
-                                   reason="chromium is not installed (.ci/run installs it)")
+
+
+def needs_browser(test: Callable[..., None]) -> Callable[..., None]:
+    """A test in a real Chromium: in `-m slow` with the other real-browser runs."""
+    return pytest.mark.slow(pytest.mark.skipif(
+        CHROMIUM is None, reason="chromium is not installed (.ci/run installs it)")(test))
 
 
 def browser(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
