@@ -76,6 +76,24 @@ class Config:
         return hmac.new(self.token.encode(), b"keizerbot webhook", "sha256").hexdigest()
 
 
+def _arbiters(text: str) -> tuple[int, ...]:
+    """`KEIZER_ARBITERS`: Telegram user ids, separated by commas."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    for part in parts:
+        if not part.isdigit():
+            raise ConfigError(texts.CONFIG_ARBITER.format(value=repr(part)))
+    return tuple(int(p) for p in parts)
+
+
+def _web_host(address: str) -> str:
+    """`KEIZER_WEB_HOST`: the address the web server listens on (an IP address)."""
+    try:
+        ipaddress.ip_address(address)
+    except ValueError:
+        raise ConfigError(texts.CONFIG_WEB_HOST.format(value=repr(address))) from None
+    return address
+
+
 def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env"),
          hosted: bool = False) -> Config:
     """Settings from `env` (default: the process environment over the `.env` file).
@@ -92,22 +110,12 @@ def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env"),
     base_url = env.get("TELEGRAM_BASE_URL", "").strip() or DEFAULT_BASE_URL
     if not re.match(r"^https?://[^\s/]+", base_url):
         raise ConfigError(texts.CONFIG_BASE_URL.format(value=repr(base_url)))
-    arbiters = []
-    for part in filter(None, (p.strip() for p in env.get("KEIZER_ARBITERS", "").split(","))):
-        if not part.isdigit():
-            raise ConfigError(texts.CONFIG_ARBITER.format(value=repr(part)))
-        arbiters.append(int(part))
     port_text = env.get("KEIZER_WEB_PORT", "").strip()
     if port_text and not (port_text.isdigit() and 0 < int(port_text) < 65536):
         raise ConfigError(texts.CONFIG_WEB_PORT.format(value=repr(port_text)))
     public_url = env.get("KEIZER_PUBLIC_URL", "").strip().rstrip("/")
     if public_url and not re.match(r"^https?://[^\s/]+", public_url):
         raise ConfigError(texts.CONFIG_PUBLIC_URL.format(value=repr(public_url)))
-    web_host = env.get("KEIZER_WEB_HOST", "").strip() or "127.0.0.1"
-    try:
-        ipaddress.ip_address(web_host)
-    except ValueError:
-        raise ConfigError(texts.CONFIG_WEB_HOST.format(value=repr(web_host))) from None
     webhook = env.get("KEIZER_WEBHOOK", "").strip().lower() in ("1", "ja", "yes", "true", "aan")
     if webhook and not (port_text and public_url):
         raise ConfigError(texts.CONFIG_WEBHOOK)
@@ -116,8 +124,10 @@ def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env"),
         raise ConfigError(texts.CONFIG_WEB_APP.format(value=repr(web_app)))
     return Config(token=token, base_url=base_url,
                   database=store_of(env.get("KEIZER_DB", "").strip() or DEFAULT_DB),
-                  arbiters=tuple(arbiters), timezone=timezone_of(env),
-                  web_port=int(port_text) if port_text else None, web_host=web_host,
+                  arbiters=_arbiters(env.get("KEIZER_ARBITERS", "")),
+                  timezone=timezone_of(env),
+                  web_port=int(port_text) if port_text else None,
+                  web_host=_web_host(env.get("KEIZER_WEB_HOST", "").strip() or "127.0.0.1"),
                   public_url=public_url,
                   web_app=web_app, webhook=webhook)
 

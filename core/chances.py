@@ -153,26 +153,31 @@ class NextRound:
     """Every way was tried (else `best` and `worst` are the best and worst found)."""
 
 
+def _boards(start: Season, known: Round | None, number: int
+            ) -> tuple[list[tuple[str, str]], tuple[Absence, ...]]:
+    """Round `number`'s boards and absences: as published, else as the exact engine pairs
+    those who had not signed off (`start`: the season before it)."""
+    from core.pairing import before_pairing, pair, request_for_round  # the engine: at use
+
+    if known is not None and known.games:
+        return [(g.white, g.black) for g in known.games], tuple(known.absent)
+    waiting = (*start.rounds, known or Round(number))
+    paired = pair(request_for_round(before_pairing(replace(start, rounds=waiting), number),
+                                    number))
+    return [(b.white, b.black) for b in paired.boards], \
+        (*(known.absent if known else ()),
+         *((Absence(paired.bye, AbsenceReason.BYE),) if paired.bye else ()))
+
+
 def next_round(season: Season, player: str) -> NextRound | None:
     """His next round: the boards as published, else as the exact engine pairs those who had
     not signed off; None when no round is left or he has no board in it (a bye, away)."""
-    from core.pairing import before_pairing, pair, request_for_round  # the engine: at use
-
     start, left = rest_of_season(season)
     if not left or player not in {p.id for p in start.players}:
         return None
     number = left[0]
-    known = season.round(number) if len(season.rounds) >= number else None
-    if known is not None and known.games:
-        boards = [(g.white, g.black) for g in known.games]
-        absent = tuple(a for a in known.absent)
-    else:
-        waiting = (*start.rounds, known or Round(number))
-        paired = pair(request_for_round(before_pairing(replace(start, rounds=waiting), number),
-                                        number))
-        boards = [(b.white, b.black) for b in paired.boards]
-        absent = (*(known.absent if known else ()),
-                  *((Absence(paired.bye, AbsenceReason.BYE),) if paired.bye else ()))
+    boards, absent = _boards(start, season.round(number) if len(season.rounds) >= number
+                             else None, number)
     mine = next((board for board in boards if player in board), None)
     if mine is None:
         return None

@@ -124,6 +124,18 @@ async def import_club(db: Database, text: str, *, replace: bool = False,
     return sid
 
 
+async def _players_of_round(conn: Connection, table: str, rid: int, ids: dict[str, int],
+                            rows: list[dict[str, Any]], columns: tuple[str, ...]) -> None:
+    """A round's rows of one player each (sign-offs, sign-ons, those in the room), as the
+    file has them."""
+    await conn.execute(f"DELETE FROM {table} WHERE round_id = ?", (rid,))
+    for row in rows:
+        await conn.execute(
+            f"INSERT INTO {table} (round_id, player_id, {', '.join(columns)}) "
+            f"VALUES ({', '.join('?' * (len(columns) + 2))})",
+            (rid, _id(ids, row["player"]), *(row.get(k) for k in columns)))
+
+
 async def _round(conn: Connection, sid: int, ids: dict[str, int],
                  entry: dict[str, Any]) -> None:
     """One round of the file over what the season file made of it (or a round planned
@@ -136,22 +148,9 @@ async def _round(conn: Connection, sid: int, ids: dict[str, int],
         + ", ".join(f"{key} = excluded.{key}" for key in ROUND[1:]), (sid, *values))
     rid = (await _one(conn, "SELECT id FROM round WHERE season_id = ? AND number = ?",
                       (sid, entry["number"]), ("id",)))["id"]
-    await conn.execute("DELETE FROM signoff WHERE round_id = ?", (rid,))
-    for row in entry.get("signoffs", []):
-        await conn.execute(
-            f"INSERT INTO signoff (round_id, player_id, {', '.join(SIGNOFF)}) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (rid, _id(ids, row["player"]), *(row.get(k) for k in SIGNOFF)))
-    await conn.execute("DELETE FROM signon WHERE round_id = ?", (rid,))
-    for row in entry.get("signons", []):
-        await conn.execute("INSERT INTO signon (round_id, player_id, sent_at, entered_by) "
-                           "VALUES (?, ?, ?, ?)",
-                           (rid, _id(ids, row["player"]), *(row.get(k) for k in SIGNON)))
-    await conn.execute("DELETE FROM present WHERE round_id = ?", (rid,))
-    for row in entry.get("present", []):
-        await conn.execute("INSERT INTO present (round_id, player_id, at, entered_by) "
-                           "VALUES (?, ?, ?, ?)",
-                           (rid, _id(ids, row["player"]), *(row.get(k) for k in PRESENT)))
+    for table, key, columns in (("signoff", "signoffs", SIGNOFF), ("signon", "signons", SIGNON),
+                                ("present", "present", PRESENT)):
+        await _players_of_round(conn, table, rid, ids, entry.get(key, []), columns)
     for game in entry.get("games", []):
         await conn.execute(
             "INSERT INTO game (round_id, board, white_id, black_id, result, reported_by, "

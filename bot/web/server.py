@@ -388,6 +388,24 @@ PAIRED_AGAIN = ("absent", "back", "apart", "meet")
 """The taps after which the round is paired anew, once they are committed."""
 
 
+async def _absent_or_back(services: Services, shown: views.DraftBoard, code: str,
+                          absent: bool, *, actor: int) -> str:
+    """A tap on a player of the draft: signed off by the arbiter, or that taken back."""
+    who = next((m for m in await members.everyone(services) if m.code == code), None)
+    if who is None or (code in {s.code for s in shown.away}) == absent:
+        raise InputStoreError(StoreProblem.NOT_IN_DRAFT, player=code, round=shown.round)
+    await rounds.unpair(services, shown.round, actor=actor)
+    if absent:
+        await signoff.sign_off(services, who, signoff.Request((shown.round,)),
+                               sent_at=services.clock(), actor=actor, correction=True,
+                               early=None)
+    else:
+        await signoff.cancel(services, who, shown.round, sent_at=services.clock(),
+                             actor=actor, correction=True)
+    said = texts.BOARD_ABSENT_DONE if absent else texts.BOARD_BACK_DONE
+    return said.format(name=esc(who.name))
+
+
 async def board_change(services: Services, shown: views.DraftBoard, action: str,
                        a: str | None, b: str | None, *, actor: int) -> str:
     """One tap's change of the draft, as the chat's command makes it; what it did."""
@@ -413,19 +431,7 @@ async def board_change(services: Services, shown: views.DraftBoard, action: str,
         said = texts.APART_SET if action == "apart" else texts.APART_REMOVED
         return said.format(a=esc(names.get(a, a)), b=esc(names.get(b, b)))
     if action in ("absent", "back"):
-        who = next((m for m in await members.everyone(services) if m.code == a), None)
-        if who is None or (a in {s.code for s in shown.away}) != (action == "back"):
-            raise InputStoreError(StoreProblem.NOT_IN_DRAFT, player=a, round=shown.round)
-        await rounds.unpair(services, shown.round, actor=actor)
-        if action == "absent":
-            await signoff.sign_off(services, who, signoff.Request((shown.round,)),
-                                   sent_at=services.clock(), actor=actor, correction=True,
-                                   early=None)
-        else:
-            await signoff.cancel(services, who, shown.round, sent_at=services.clock(),
-                                 actor=actor, correction=True)
-        said = texts.BOARD_ABSENT_DONE if action == "absent" else texts.BOARD_BACK_DONE
-        return said.format(name=esc(who.name))
+        return await _absent_or_back(services, shown, a, action == "absent", actor=actor)
     done = await rounds.volunteer_bye(services, shown.round, a, actor=actor)
     if not done.plays:
         return texts.BYE_NOT_PLAYING.format(name=esc(names.get(a, a)))

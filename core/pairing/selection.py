@@ -14,7 +14,7 @@ from core.pairing.model import (
     Rule,
     Timings,
 )
-from core.rules import Colour
+from core.rules import Colour, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +62,22 @@ def to_pairing(request: PairingRequest, table: EdgeTable, selection: Selection, 
         objective=objective(table, selection), optimal=optimal, engine=engine, timings=timings)
 
 
+def _colour_broken(rules: Rules, table: EdgeTable, e: int, player: str, k: int,
+                   colour: Colour, sign: int) -> list[BrokenRule]:
+    """The colour rules this board breaks for `player` (row `k`), who gets `colour`."""
+    c, ctx = table.counts, table.context
+    out: list[BrokenRule] = []
+    if c[f"diff_{colour.value}"][e]:
+        out.append(BrokenRule(Rule.MAX_COLOUR_DIFFERENCE, (player,),
+                              {"balance": int(ctx["balance"][k]) + sign,
+                               "limit": rules.max_colour_difference or 0}))
+    if c[f"run_{colour.value}"][e]:
+        out.append(BrokenRule(Rule.MAX_SAME_COLOUR_RUN, (player,),
+                              {"colour": colour.value, "run": int(ctx["run_length"][k]) + 1,
+                               "limit": rules.max_same_colour_run or 0}))
+    return out
+
+
 def _broken_on_board(request: PairingRequest, table: EdgeTable, e: int, white: str,
                      black: str, index: dict[str, int]) -> list[BrokenRule]:
     """Name what the table counted for this board, with the facts that show it (`index`:
@@ -86,15 +102,7 @@ def _broken_on_board(request: PairingRequest, table: EdgeTable, e: int, white: s
                               {"last": last,
                                "earliest": last + (rules.min_rounds_between or 0) + 1}))
     for player, colour, sign in ((white, Colour.WHITE, 1), (black, Colour.BLACK, -1)):
-        k = index[player]
-        if c[f"diff_{colour.value}"][e]:
-            out.append(BrokenRule(Rule.MAX_COLOUR_DIFFERENCE, (player,),
-                                  {"balance": int(ctx["balance"][k]) + sign,
-                                   "limit": rules.max_colour_difference or 0}))
-        if c[f"run_{colour.value}"][e]:
-            out.append(BrokenRule(Rule.MAX_SAME_COLOUR_RUN, (player,),
-                                  {"colour": colour.value, "run": int(ctx["run_length"][k]) + 1,
-                                   "limit": rules.max_same_colour_run or 0}))
+        out.extend(_colour_broken(rules, table, e, player, index[player], colour, sign))
     if c["rematch"][e]:
         out.append(BrokenRule(Rule.REMATCH_REVERSES_COLOURS, pair, {"last": int(ctx["last"][e])}))
     if c["max_rank_distance"][e]:

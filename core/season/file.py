@@ -327,6 +327,16 @@ class _Reader:
             return None
         return Game(white, black, result)
 
+    def _external_result(self, raw: Mapping[str, Any], path: str) -> Fraction | None:
+        """The score of the external game, if given (it may come after the sign-off)."""
+        if "result" not in raw:
+            return None
+        result = EXTERNAL_RESULTS.get(raw["result"]) if isinstance(raw["result"], str) else None
+        if result is None:
+            self.problems.add(join_path(path, "result"), ProblemCode.BAD_RESULT,
+                              value=_short(raw["result"]), expected='"1" | "1/2" | "0"')
+        return result
+
     def _absence(self, raw: Any, path: str, by_id: Mapping[str, Player],
                  rules: Rules) -> Absence | None:
         if not self._object(raw, path, _ABSENCE_KEYS, required=("player", "reason")):
@@ -353,13 +363,7 @@ class _Reader:
             self.problems.add(join_path(path, "day"), ProblemCode.BAD_VALUE,
                               value=_short(raw.get("day")), expected="club_night | other_day")
         team = self._optional_int(raw, "team", path, 1)
-        result = None
-        if "result" in raw:
-            result = EXTERNAL_RESULTS.get(raw["result"]) if isinstance(raw["result"], str) \
-                else None
-            if result is None:
-                self.problems.add(join_path(path, "result"), ProblemCode.BAD_RESULT,
-                                  value=_short(raw["result"]), expected='"1" | "1/2" | "0"')
+        result = self._external_result(raw, path)
         absence = Absence(pid or "", reason, day, team, result)
         # Team and result may come later (the match is played after the sign-off), but a team
         # that is given must be one of the table's.
