@@ -4,7 +4,11 @@ checked again). The real `keizerbot` process, over HTTP against the local Bot AP
 running in this process (as Telegram runs elsewhere).
 
     uv run python bench/latency.py [--players 500] [--rounds 40] [--asks 60] [--viewers 3]
-                                   [--no-flood-limits]
+                                   [--every 0.25] [--no-flood-limits]
+
+A turn begins every `--every` seconds (or when the last one is answered, if later). With no
+pause at all the turns would ask more than the 30 messages a second Telegram lets a bot send,
+and the waits would be the rate limiter's queue whatever the bot did: `--every 0` shows that.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ async def prepare(path: Path, players: int, played: int) -> None:
 
 
 async def main(players: int, played: int, asks: int, viewers_count: int, *,
-               flood_limits: bool) -> None:
+               every: float, flood_limits: bool) -> None:
     tg = FakeTelegram()
     await tg.start()
     unlimited = [sys.executable, str(Path(__file__).with_name("unlimited_bot.py"))]
@@ -57,6 +61,7 @@ async def main(players: int, played: int, asks: int, viewers_count: int, *,
             [User(101 + k, "Lid") for k in range(viewers_count)], \
             User(104, "Bram")
         waits, stand_waits = [], []
+        first, began = len(tg.sent), time.perf_counter()
         try:
             for k in range(asks):
                 # One member changes his attendance (the season changed: standings again)...
@@ -72,12 +77,15 @@ async def main(players: int, played: int, asks: int, viewers_count: int, *,
                 for viewer in viewers:
                     await tg.next_to(viewer.id, "", after=mark, timeout=60)
                 stand_waits.append(time.perf_counter() - started)
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(max(0.05, every - (time.perf_counter() - started)))
         finally:
+            sent, took = len(tg.sent) - first, time.perf_counter() - began
             await tg.stop()
     print(f"A {players}-player season after {played} rounds (built in {made:.0f} s); "
-          f"{asks} times: one member signs off or on, {viewers_count} ask /stand, one asks "
-          f"/help; Telegram's flood limits {'on' if flood_limits else 'off'}\n")
+          f"{asks} times, one every {every:g} s: one member signs off or on, {viewers_count} "
+          f"ask /stand, one asks "
+          f"/help; Telegram's flood limits {'on' if flood_limits else 'off'}; the bot sent "
+          f"{sent} messages in {took:.1f} s\n")
     print_waits([("/help", waits)] + ([(f"/stand (all {viewers_count} answered)", stand_waits)]
                                       if viewers_count else []))
 
@@ -119,8 +127,10 @@ if __name__ == "__main__":
     parser.add_argument("--asks", type=int, default=60)
     parser.add_argument("--viewers", type=int, default=3,
                         help="members asking /stand each time (0: /help alone, the baseline)")
+    parser.add_argument("--every", type=float, default=0.25,
+                        help="seconds from the start of one turn to the next (at least)")
     parser.add_argument("--no-flood-limits", action="store_true",
                         help="the bot without Telegram's 30 messages a second: its own time")
     options = parser.parse_args()
     asyncio.run(main(options.players, options.rounds, options.asks, options.viewers,
-                     flood_limits=not options.no_flood_limits))
+                     every=options.every, flood_limits=not options.no_flood_limits))
