@@ -19,9 +19,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from dotenv import dotenv_values
 
 from bot.language import texts
+from bot.lichess.seal import valid_key
 from storage.sql import POSTGRES_SCHEMES
 
 DEFAULT_BASE_URL = "https://api.telegram.org"
+DEFAULT_LICHESS_URL = "https://lichess.org"
 DEFAULT_DB = "data/keizer.db"
 AMSTERDAM = ZoneInfo("Europe/Amsterdam")
 TOKEN_SHAPE = re.compile(r"^\d{5,}:[A-Za-z0-9_-]{30,}$")
@@ -59,6 +61,11 @@ class Config:
     bot asking for them: for a service behind an HTTPS proxy (issue 27)."""
     club: int | None = None
     """The club in a PostgreSQL database of many (`keizerbot clubs`); None: the first."""
+    secret_key: str = ""
+    """Seals what the bot keeps for members at rest (their lichess tokens); without it
+    nothing is linked to lichess."""
+    lichess_url: str = DEFAULT_LICHESS_URL
+    """The lichess server (the tests' fake)."""
 
     @property
     def api_url(self) -> str:
@@ -94,6 +101,17 @@ def _web_host(address: str) -> str:
     return address
 
 
+def _lichess(env: Mapping[str, str]) -> tuple[str, str]:
+    """`KEIZER_SECRET_KEY` (seals the members' lichess tokens) and `KEIZER_LICHESS_URL`."""
+    secret_key = env.get("KEIZER_SECRET_KEY", "").strip()
+    if secret_key and not valid_key(secret_key):
+        raise ConfigError(texts.CONFIG_SECRET_KEY)
+    lichess_url = env.get("KEIZER_LICHESS_URL", "").strip() or DEFAULT_LICHESS_URL
+    if not re.match(r"^https?://[^\s/]+", lichess_url):
+        raise ConfigError(texts.CONFIG_LICHESS_URL.format(value=repr(lichess_url)))
+    return secret_key, lichess_url
+
+
 def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env"),
          hosted: bool = False) -> Config:
     """Settings from `env` (default: the process environment over the `.env` file).
@@ -122,6 +140,7 @@ def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env"),
     web_app = env.get("KEIZER_WEB_APP", "").strip()
     if web_app and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", web_app):
         raise ConfigError(texts.CONFIG_WEB_APP.format(value=repr(web_app)))
+    secret_key, lichess_url = _lichess(env)
     return Config(token=token, base_url=base_url,
                   database=store_of(env.get("KEIZER_DB", "").strip() or DEFAULT_DB),
                   arbiters=_arbiters(env.get("KEIZER_ARBITERS", "")),
@@ -129,7 +148,8 @@ def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env"),
                   web_port=int(port_text) if port_text else None,
                   web_host=_web_host(env.get("KEIZER_WEB_HOST", "").strip() or "127.0.0.1"),
                   public_url=public_url,
-                  web_app=web_app, webhook=webhook)
+                  web_app=web_app, webhook=webhook, secret_key=secret_key,
+                  lichess_url=lichess_url)
 
 
 def store_of(value: str) -> Path | str:

@@ -7,7 +7,8 @@ the club's settings and its arbiters. Export then import gives the same store.
 
 Only what a restart needs is left out: the inbox and outbox (handled and delivered), the
 ids of messages already posted, and the audit log (which stays in the database and its
-backups)."""
+backups); and the lichess accounts, whose tokens are sealed with this deployment's key (in
+another, the members link again)."""
 
 from __future__ import annotations
 

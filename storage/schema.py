@@ -477,6 +477,26 @@ MIGRATIONS: tuple[Migration, ...] = (
         UNIQUE (round_id, player_id)
     );
     """, _owned("present"), _bumps_version("present")),
+    # 20: lichess accounts (`/lichess`): each member's, and the club's organiser account that
+    # makes a round's games; the tokens sealed with the deployment's key. A sign-in under way
+    # is kept by its `state` until lichess sends the member back.
+    ("""
+    CREATE TABLE lichess (
+        telegram_id INTEGER PRIMARY KEY,
+        username TEXT NOT NULL,
+        token TEXT NOT NULL,
+        linked_at TEXT NOT NULL
+    );
+    CREATE TABLE lichess_login (
+        state TEXT PRIMARY KEY,
+        telegram_id INTEGER NOT NULL,
+        verifier TEXT NOT NULL,
+        organiser INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL
+    );
+    ALTER TABLE club ADD COLUMN lichess_organiser TEXT;
+    ALTER TABLE club ADD COLUMN lichess_organiser_token TEXT;
+    """, _owned(keys={"lichess": "telegram_id", "lichess_login": "state"})),
 )
 
 VERSION = len(MIGRATIONS)

@@ -278,6 +278,38 @@ CONFIG_WEB_HOST = ("KEIZER_WEB_HOST moet een IP-adres zijn, zoals 127.0.0.1 (all
                    "deze machine) of 0.0.0.0 (alle adressen), niet {value}.")
 CONFIG_PUBLIC_URL = ("KEIZER_PUBLIC_URL moet een adres zijn als https://schaak.example.nl/keizer, "
                      "niet {value}.")
+CONFIG_SECRET_KEY = ("KEIZER_SECRET_KEY is geen geldige sleutel. Maak er een met: "
+                     "uv run python -c \"from cryptography.fernet import Fernet; "
+                     "print(Fernet.generate_key().decode())\"")
+CONFIG_LICHESS_URL = ("KEIZER_LICHESS_URL moet een adres zijn dat met http:// of https:// begint, "
+                      "niet {value}.")
+LICHESS_USAGE = ("Gebruik: /lichess om je lichess-account te koppelen, /lichess uit om het te "
+                 "ontkoppelen. De wedstrijdleider koppelt het account van de club met "
+                 "/lichess club.")
+LICHESS_PRIVATE = "Stuur /lichess in een privégesprek met mij: de link is alleen voor jou."
+LICHESS_NOT_SET_UP = ("Koppelen met lichess staat bij deze bot nog niet aan: de beheerder zet "
+                      "eerst KEIZER_SECRET_KEY en KEIZER_PUBLIC_URL.")
+LICHESS_SIGN_IN = ("Open de link en meld je aan bij lichess om je account te koppelen. De link "
+                   "werkt tien minuten en is alleen voor jou.")
+LICHESS_SIGN_IN_CLUB = ("Open de link en meld je aan met het lichess-account van de club: "
+                        "daarmee maakt de bot de partijen van een online ronde. De link werkt "
+                        "tien minuten.")
+LICHESS_NOW = "Nu gekoppeld: {name}. Opnieuw koppelen vervangt het."
+LICHESS_BUTTON = "Koppelen met lichess"
+LICHESS_LINKED = "Je lichess-account {name} is gekoppeld. Ontkoppelen: /lichess uit."
+LICHESS_CLUB_LINKED = ("Het lichess-account {name} is gekoppeld als account van de club. "
+                       "Ontkoppelen: /lichess club uit.")
+LICHESS_FORGOTTEN = "Je lichess-account {name} is ontkoppeld."
+LICHESS_CLUB_FORGOTTEN = "Het lichess-account {name} van de club is ontkoppeld."
+LICHESS_NONE = "Er is geen lichess-account gekoppeld."
+LICHESS_PAGE_EXPIRED = "Deze link werkt niet meer. Stuur /lichess opnieuw aan de bot."
+LICHESS_PAGE_DONE = "Gekoppeld: {name}. Je kunt terug naar Telegram."
+LICHESS_PAGE_DENIED = ("Je hebt het koppelen bij lichess afgebroken; er is niets gekoppeld. "
+                       "Stuur /lichess opnieuw als je het toch wilt.")
+LICHESS_PAGE_BUSY = ("lichess is nu niet bereikbaar; er is niets gekoppeld. Probeer het over een "
+                     "paar minuten opnieuw met /lichess.")
+LICHESS_PAGE_REFUSED = ("lichess weigerde het koppelen; er is niets gekoppeld. Stuur /lichess "
+                        "opnieuw.")
 CONFIG_WEB_APP = ("KEIZER_WEB_APP moet de korte naam van de Mini App bij @BotFather zijn "
                   "(letters, cijfers en _), niet {value}.")
 CONFIG_WEBHOOK = ("KEIZER_WEBHOOK laat Telegram de berichten bij de server van de clubpagina "

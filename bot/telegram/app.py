@@ -22,6 +22,7 @@ from bot.telegram.handlers import (
     files,
     general,
     language,
+    lichess,
     media,
     members,
     pairing,
@@ -83,7 +84,7 @@ def build(services: Services, *, flood_limits: bool = True) -> App:
     )
     # Order matters: specific commands and buttons first, the catch-alls last.
     for module in (language, general, members, signoff, results, standings, pairing, admin,
-                   media, files):
+                   lichess, media, files):
         module.register(app)
     general.register_fallbacks(app)
     errors.register(app)

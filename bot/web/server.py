@@ -14,9 +14,10 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.flows import admin, checkin, members, rounds, signoff, views
+from bot.flows import admin, checkin, lichess, members, rounds, signoff, views
 from bot.language import i18n, texts
 from bot.language.formatting import esc
+from bot.lichess.api import LichessError
 from bot.services import Services, schedule
 from bot.web import initdata, pages
 from core.errors import InvalidInputError
@@ -63,6 +64,8 @@ class WebServer:
         app = web.Application()
         app.router.add_post("/telegram/{key}", self._update)
         app.router.add_post("/{club}/telegram/{key}", self._update)
+        for path in ("/lichess", "/lichess/terug", "/{club}/lichess", "/{club}/lichess/terug"):
+            app.router.add_get(path, self._lichess)  # before `/{club}/{name}` takes them
         app.router.add_get("/", self._page)
         app.router.add_get("/{name}", self._page)
         app.router.add_get("/{club}/", self._page)
@@ -99,6 +102,16 @@ class WebServer:
         if site is None or request.match_info.get("name") not in ("mij-seizoen", "mij-bord"):
             return web.Response(status=404)
         return await site.act(request)
+
+    async def _lichess(self, request: web.Request) -> web.StreamResponse:
+        """A member on his way to lichess to link his account, or back from it."""
+        club = request.match_info.get("club")
+        site = self.sites.get(club or "")
+        if site is None and club is not None and self.visiting is not None:
+            site = await self.visiting(club)
+        if site is None:
+            return web.Response(status=404)
+        return await site.lichess(request)
 
     async def _page(self, request: web.Request) -> web.StreamResponse:
         club = request.match_info.get("club")
@@ -168,6 +181,35 @@ class ClubSite:
         chosen = None if user is None else await self.services.chosen_language(user)
         return signed, user, chosen or i18n.from_accept_language(
             request.headers.get("Accept-Language"), await self.services.club_language())
+
+    async def lichess(self, request: web.Request) -> web.Response:
+        """`lichess?s=STATE` sends the member to lichess's sign-in; `lichess/terug` is where
+        lichess sends him back, with a code (or an error, when he cancelled). Said in his
+        language; nothing is kept unless the account is linked."""
+        services = self.services
+        back = request.path.endswith("/terug")
+        state = request.query.get("state" if back else "s", "")
+        user = await lichess.asked_by(services, state)
+        spoken = await services.language_of(user) if user is not None else \
+            i18n.from_accept_language(request.headers.get("Accept-Language"),
+                                      await services.club_language())
+        with i18n.use(spoken):
+            if not back:
+                where = await lichess.to_lichess(services, state)
+                if where is None:
+                    return _private(410, texts.LICHESS_PAGE_EXPIRED)
+                raise web.HTTPFound(where, headers={"Cache-Control": "no-store"})
+            if "error" in request.query:
+                return _private(200, texts.LICHESS_PAGE_DENIED)
+            try:
+                done = await lichess.finish(services, state, request.query.get("code", ""))
+            except LichessError as exc:
+                log.warning("a lichess sign-in was not finished: %s", exc)
+                return _private(503 if exc.busy else 400, texts.LICHESS_PAGE_BUSY if exc.busy
+                                else texts.LICHESS_PAGE_REFUSED)
+            if done is None:
+                return _private(410, texts.LICHESS_PAGE_EXPIRED)
+            return _private(200, texts.LICHESS_PAGE_DONE.format(name=done.username))
 
     async def act(self, request: web.Request) -> web.Response:
         """A tap in the Mini App, by whom Telegram's signature names, answered with the part
@@ -471,6 +513,13 @@ def _html(request: web.Request, body: str) -> web.Response:
         return web.Response(status=304, headers=headers)
     return web.Response(text=body, content_type="text/html", charset="utf-8",
                         headers=headers)
+
+
+def _private(status: int, message: str) -> web.Response:
+    """A page of a sign-in: never kept, and its address (a code) never passed on."""
+    return web.Response(status=status, text=message, content_type="text/plain",
+                        charset="utf-8", headers={"Cache-Control": "no-store",
+                                                  "Referrer-Policy": "no-referrer"})
 
 
 def _text(status: int, message: str) -> web.Response:

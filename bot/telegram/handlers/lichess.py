@@ -1,0 +1,54 @@
+"""/lichess: a member links his lichess account (in private); `/lichess club`: the arbiter
+links the club's, which makes a round's games; `uit` forgets either."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ChatType
+
+from bot.flows import lichess
+from bot.keyboard import Button, Keyboard
+from bot.language import texts
+from bot.language.formatting import esc
+from bot.services import App, Context
+from bot.telegram.answer import Answer, Refused
+from bot.telegram.handlers.common import actor, command, is_arbiter, member
+
+
+async def lichess_command(update: Update, context: Context) -> Answer:
+    words = [w.lower() for w in context.args or []]
+    chat = update.effective_chat
+    if chat is None or chat.type != ChatType.PRIVATE:
+        raise Refused(texts.LICHESS_PRIVATE)
+    organiser = words[:1] == ["club"]
+    if organiser and not await is_arbiter(update, context):
+        raise Refused(texts.ONLY_ARBITER)
+    if not organiser:
+        await member(update, context)  # a lichess account is a player's: who is he?
+    words = words[1:] if organiser else words
+    if words == ["uit"]:
+        return await _forget(context, actor(update), organiser)
+    if words:
+        return Answer(texts.LICHESS_USAGE)
+    settings = context.services.settings
+    if not (settings.secret_key and settings.public_url and settings.web_port is not None):
+        raise Refused(texts.LICHESS_NOT_SET_UP)
+    now = await lichess.linked(context.services, actor(update), organiser=organiser)
+    link = await lichess.begin(context.services, actor(update), organiser=organiser)
+    said = texts.LICHESS_SIGN_IN_CLUB if organiser else texts.LICHESS_SIGN_IN
+    if now is not None:
+        said = f"{texts.LICHESS_NOW.format(name=esc(now))} {said}"
+    return Answer(said, markup=Keyboard.of([[Button(texts.LICHESS_BUTTON, url=link)]]))
+
+
+async def _forget(context: Context, user: int, organiser: bool) -> Answer:
+    was = await lichess.forget(context.services, user, organiser=organiser)
+    if was is None:
+        return Answer(texts.LICHESS_NONE)
+    said = texts.LICHESS_CLUB_FORGOTTEN if organiser else texts.LICHESS_FORGOTTEN
+    return Answer(said.format(name=esc(was.username)),
+                  then=lambda: lichess.revoke(context.services, was))
+
+
+def register(app: App) -> None:
+    app.add_handler(command("lichess", lichess_command))

@@ -1,0 +1,107 @@
+"""lichess accounts: each member's, and the club's organiser account (the one that makes a
+round's games), with their tokens as the caller sealed them; and the sign-ins under way.
+
+The tokens are stored as given: sealing them is the caller's (`bot.lichess.seal`), so that
+the key never reaches the database or its backups."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from storage import audit
+from storage.db import Database
+
+LOGIN_VALID = dt.timedelta(minutes=10)
+"""How long a sign-in link works: long enough to sign in at lichess, short enough that a link
+found later in a chat's history leads nowhere."""
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    username: str
+    token: str
+    """Sealed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Login:
+    """A sign-in under way: who asked, the PKCE verifier, and for which account."""
+
+    telegram_id: int
+    verifier: str
+    organiser: bool
+
+
+async def begin(db: Database, state: str, telegram_id: int, verifier: str, *,
+                organiser: bool, now: dt.datetime) -> None:
+    """Keep a sign-in under way (and forget the ones whose link has run out)."""
+    async with db.transaction() as conn:
+        await conn.execute("DELETE FROM lichess_login WHERE created_at < ?",
+                           ((now - LOGIN_VALID).isoformat(),))
+        await conn.execute("INSERT INTO lichess_login (state, telegram_id, verifier, organiser,"
+                           " created_at) VALUES (?, ?, ?, ?, ?)",
+                           (state, telegram_id, verifier, int(organiser), now.isoformat()))
+
+
+async def login(db: Database, state: str, *, now: dt.datetime) -> Login | None:
+    """The sign-in `state` names, if its link still works."""
+    async with db.conn.execute("SELECT telegram_id, verifier, organiser FROM lichess_login "
+                               "WHERE state = ? AND created_at >= ?",
+                               (state, (now - LOGIN_VALID).isoformat())) as cur:
+        row = await cur.fetchone()
+    return None if row is None else Login(int(row[0]), str(row[1]), bool(row[2]))
+
+
+async def link(db: Database, state: str, login: Login, username: str, token: str, *,
+               now: dt.datetime) -> None:
+    """The sign-in done: its account kept (over one linked before), its link used up."""
+    async with db.transaction() as conn:
+        await conn.execute("DELETE FROM lichess_login WHERE state = ?", (state,))
+        if login.organiser:
+            await conn.execute("UPDATE club SET lichess_organiser = ?, "
+                               "lichess_organiser_token = ? WHERE id = 1", (username, token))
+        else:
+            await conn.execute(
+                "INSERT INTO lichess (telegram_id, username, token, linked_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (telegram_id) DO UPDATE SET "
+                "username = excluded.username, token = excluded.token, "
+                "linked_at = excluded.linked_at",
+                (login.telegram_id, username, token, now.isoformat()))
+        await audit.record(conn, actor=login.telegram_id, action="lichess_link",
+                           entity="club" if login.organiser else "lichess",
+                           entity_id=login.telegram_id, new={"username": username})
+
+
+async def account(db: Database, telegram_id: int) -> Account | None:
+    async with db.conn.execute("SELECT username, token FROM lichess WHERE telegram_id = ?",
+                               (telegram_id,)) as cur:
+        row = await cur.fetchone()
+    return None if row is None else Account(str(row[0]), str(row[1]))
+
+
+async def organiser(db: Database) -> Account | None:
+    """The club's organiser account, if the arbiter linked one."""
+    async with db.conn.execute("SELECT lichess_organiser, lichess_organiser_token FROM club "
+                               "WHERE id = 1") as cur:
+        row = await cur.fetchone()
+    return None if row is None or row[0] is None else Account(str(row[0]), str(row[1]))
+
+
+async def forget(db: Database, telegram_id: int, *, of_club: bool,
+                 actor: int) -> Account | None:
+    """Forget a member's account (`of_club`: the club's organiser account); the one
+    forgotten."""
+    async with db.transaction() as conn:
+        was = await (organiser(db) if of_club else account(db, telegram_id))
+        if was is None:
+            return None
+        if of_club:
+            await conn.execute("UPDATE club SET lichess_organiser = NULL, "
+                               "lichess_organiser_token = NULL WHERE id = 1")
+        else:
+            await conn.execute("DELETE FROM lichess WHERE telegram_id = ?", (telegram_id,))
+        await audit.record(conn, actor=actor, action="lichess_unlink",
+                           entity="club" if of_club else "lichess", entity_id=telegram_id,
+                           old={"username": was.username})
+    return was

@@ -1,0 +1,169 @@
+"""Issue 37, the first part: a member links his lichess account (OAuth with PKCE through the
+bot's own page), the arbiter links the club's; the token is kept sealed and never shown."""
+
+from __future__ import annotations
+
+import asyncio
+
+import aiohttp
+import pytest
+
+from bot.config import Config, ConfigError, load
+from bot.demo.fakelichess import FakeLichess
+from bot.language import texts
+from bot.lichess.seal import Seal
+from tests.bot.conftest import ARBITER, GROUP, TOKEN, club_bot, fits, meaning, says
+from tests.bot.test_season import set_up_club
+from tests.bot.test_web import PUBLIC_URL
+
+KEY = "3q2-7wJ8TgrVTA7aQG9nqW5oWnWnW9qVqDk1kJxQ4Xw="
+
+
+@pytest.fixture
+async def lichess():
+    fake = FakeLichess()
+    await fake.start()
+    yield fake
+    await fake.stop()
+
+
+@pytest.fixture
+async def linking_bot(tg, tmp_path, processes, lichess, members):
+    running = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0,
+                             public_url=PUBLIC_URL, secret_key=KEY, lichess_url=lichess.url)
+    await set_up_club(running, members, rounds=1)
+    yield running
+    await running.stop()
+
+
+def link_of(sent) -> str:
+    [row] = sent.reply_markup["inline_keyboard"]
+    return row[0]["url"]
+
+
+async def browse(bot, url: str, *, language: str = "nl") -> tuple[int, str]:
+    """The member's browser: the bot's pages through its proxy (the public address), lichess
+    where it is; redirects followed, the last page read."""
+    async with aiohttp.ClientSession() as session:
+        for _ in range(5):
+            local = bot.runtime.web.url + url.removeprefix(PUBLIC_URL) \
+                if url.startswith(PUBLIC_URL) else url
+            async with session.get(local, allow_redirects=False,
+                                   headers={"Accept-Language": language}) as response:
+                if response.status != 302:
+                    return response.status, await response.text()
+                url = response.headers["Location"]
+    raise AssertionError("redirected in a circle")
+
+
+async def stored(bot) -> list[tuple]:
+    async with bot.app.bot_data.db.conn.execute(
+            "SELECT telegram_id, username, token FROM lichess") as cur:
+        return [tuple(row) for row in await cur.fetchall()]
+
+
+async def test_a_member_links_his_account_the_token_sealed_and_never_shown(
+        linking_bot, lichess, members, tmp_path, caplog):
+    bot, anna = linking_bot, members[0]
+    asked = await bot.ask(anna, "/lichess")
+    assert fits(asked.text, "LICHESS_SIGN_IN")
+    link = link_of(asked)
+    assert link.startswith(f"{PUBLIC_URL}/lichess?s=")
+    mark = len(bot.tg.sent)
+    status, page = await browse(bot, link)
+    assert (status, page) == (200, says("LICHESS_PAGE_DONE", name="Anna_Schaakt"))
+    await bot.tg.next_to(anna.id, meaning("LICHESS_LINKED", name="Anna_Schaakt"), after=mark)
+    # What lichess gave: a token for the player's games, kept only sealed.
+    [(token, (username, scope))] = lichess.tokens.items()
+    assert (username, scope) == ("Anna_Schaakt", "challenge:write")
+    [(who, name, sealed)] = await stored(bot)
+    assert (who, name) == (anna.id, "Anna_Schaakt")
+    assert sealed != token and Seal(KEY).open(sealed) == token
+    files = b"".join(p.read_bytes() for p in tmp_path.glob("keizer.db*") if p.is_file())
+    assert token.encode() not in files
+    assert all(token not in m.text for m in bot.tg.sent)
+    assert token not in caplog.text
+    # The link is used up; asking again says what is linked.
+    assert await browse(bot, link) == (410, says("LICHESS_PAGE_EXPIRED"))
+    again = await bot.ask(anna, "/lichess")
+    assert fits(again.text, "LICHESS_NOW", name="Anna_Schaakt")
+    # Forgotten here and revoked there.
+    gone = await bot.ask(anna, "/lichess uit")
+    assert gone.text == says("LICHESS_FORGOTTEN", name="Anna_Schaakt")
+    for _ in range(200):  # revoked after the commit, beside the answer
+        if lichess.revoked:
+            break
+        await asyncio.sleep(0.01)
+    assert lichess.revoked == [token]
+    assert await stored(bot) == [] and lichess.tokens == {}
+    assert (await bot.ask(anna, "/lichess uit")).text == says("LICHESS_NONE")
+
+
+async def test_the_arbiter_links_the_clubs_account_to_make_the_games(linking_bot, lichess):
+    bot = linking_bot
+    lichess.signed_in = "SchaakclubOnline"
+    asked = await bot.ask(ARBITER, "/lichess club")
+    assert asked.text == says("LICHESS_SIGN_IN_CLUB")
+    mark = len(bot.tg.sent)
+    assert (await browse(bot, link_of(asked)))[0] == 200
+    await bot.tg.next_to(ARBITER.id, meaning("LICHESS_CLUB_LINKED", name="SchaakclubOnline"),
+                         after=mark)
+    assert [scope for _, scope in lichess.tokens.values()] == ["challenge:bulk"]
+    assert await stored(bot) == []  # the club's, not his own
+    gone = await bot.ask(ARBITER, "/lichess club uit")
+    assert gone.text == says("LICHESS_CLUB_FORGOTTEN", name="SchaakclubOnline")
+
+
+@pytest.mark.parametrize("language", ["nl", "en"])
+async def test_what_goes_wrong_on_the_way_is_said_and_nothing_is_kept(linking_bot, lichess,
+                                                                       members, language):
+    bot, anna, bram = linking_bot, members[0], members[1]
+    if language == "en":
+        for user in (anna, bram):
+            await bot.ask(user, "/taal en")
+
+    def sees(text: str, key: str) -> None:
+        assert fits(text, key, language), text
+        assert language == "nl" or not fits(text, key, "nl"), text  # not the Dutch one
+
+    in_group = await bot.ask(anna, "/lichess", chat_id=GROUP)  # the group hears the club's
+    assert in_group.text == says("LICHESS_PRIVATE")
+    sees((await bot.ask(anna, "/lichess club")).text, "ONLY_ARBITER")
+    sees((await bot.ask(anna, "/lichess nu")).text, "LICHESS_USAGE")
+    # He cancels at lichess.
+    lichess.deny = True
+    status, page = await browse(bot, link_of(await bot.ask(anna, "/lichess")),
+                                language=language)
+    assert status == 200
+    sees(page, "LICHESS_PAGE_DENIED")
+    lichess.deny = False
+    # lichess is down when the bot trades the code: nothing kept, and the same link works
+    # once it is back.
+    link = link_of(await bot.ask(bram, "/lichess"))
+    lichess.failing = [502]
+    status, page = await browse(bot, link)
+    assert status == 503
+    sees(page, "LICHESS_PAGE_BUSY")
+    assert await stored(bot) == []
+    status, page = await browse(bot, link)
+    assert status == 200
+    sees(page, "LICHESS_PAGE_DONE")
+    # A link nobody made, in the browser's language.
+    status, page = await browse(bot, f"{PUBLIC_URL}/lichess?s=verzonnen", language=language)
+    assert status == 410
+    sees(page, "LICHESS_PAGE_EXPIRED")
+
+
+async def test_without_a_key_nothing_is_linked_and_a_bad_key_stops_the_start(
+        tg, tmp_path, processes, members):
+    bot = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0,
+                         public_url=PUBLIC_URL)
+    try:
+        await set_up_club(bot, members, rounds=1)
+        assert (await bot.ask(members[0], "/lichess")).text == says("LICHESS_NOT_SET_UP")
+    finally:
+        await bot.stop()
+    with pytest.raises(ConfigError) as refused:
+        load({"TELEGRAM_BOT_TOKEN": TOKEN, "KEIZER_SECRET_KEY": "geheim"})
+    assert str(refused.value) == texts.CONFIG_SECRET_KEY
+    assert isinstance(load({"TELEGRAM_BOT_TOKEN": TOKEN, "KEIZER_SECRET_KEY": KEY}), Config)
