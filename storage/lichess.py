@@ -62,12 +62,11 @@ async def link(db: Database, state: str, login: Login, username: str, token: str
             await conn.execute("UPDATE club SET lichess_organiser = ?, "
                                "lichess_organiser_token = ? WHERE id = 1", (username, token))
         else:
-            await conn.execute(
-                "INSERT INTO lichess (telegram_id, username, token, linked_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (telegram_id) DO UPDATE SET "
-                "username = excluded.username, token = excluded.token, "
-                "linked_at = excluded.linked_at",
-                (login.telegram_id, username, token, now.isoformat()))
+            # Replaced, not upserted: PostgreSQL's key is the club's and the member's.
+            await conn.execute("DELETE FROM lichess WHERE telegram_id = ?", (login.telegram_id,))
+            await conn.execute("INSERT INTO lichess (telegram_id, username, token, linked_at) "
+                               "VALUES (?, ?, ?, ?)",
+                               (login.telegram_id, username, token, now.isoformat()))
         await audit.record(conn, actor=login.telegram_id, action="lichess_link",
                            entity="club" if login.organiser else "lichess",
                            entity_id=login.telegram_id, new={"username": username})

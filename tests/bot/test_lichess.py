@@ -87,15 +87,23 @@ async def test_a_member_links_his_account_the_token_sealed_and_never_shown(
     assert await browse(bot, link) == (410, says("LICHESS_PAGE_EXPIRED"))
     again = await bot.ask(anna, "/lichess")
     assert fits(again.text, "LICHESS_NOW", name="Anna_Schaakt")
+    # Linking again replaces the account kept.
+    lichess.signed_in = "Anna_Blitz"
+    mark = len(bot.tg.sent)
+    assert (await browse(bot, link_of(again)))[0] == 200
+    await bot.tg.next_to(anna.id, meaning("LICHESS_LINKED", name="Anna_Blitz"), after=mark)
+    [(_, name, sealed)] = await stored(bot)
+    assert name == "Anna_Blitz"
+    token = Seal(KEY).open(sealed)
     # Forgotten here and revoked there.
     gone = await bot.ask(anna, "/lichess uit")
-    assert gone.text == says("LICHESS_FORGOTTEN", name="Anna_Schaakt")
+    assert gone.text == says("LICHESS_FORGOTTEN", name="Anna_Blitz")
     for _ in range(200):  # revoked after the commit, beside the answer
         if lichess.revoked:
             break
         await asyncio.sleep(0.01)
     assert lichess.revoked == [token]
-    assert await stored(bot) == [] and lichess.tokens == {}
+    assert await stored(bot) == [] and token not in lichess.tokens
     assert (await bot.ask(anna, "/lichess uit")).text == says("LICHESS_NONE")
 
 

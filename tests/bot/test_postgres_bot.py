@@ -70,3 +70,33 @@ async def test_a_round_at_the_venue_on_postgresql(tg, postgres, members,  # noqa
         assert late.text == says("NIGHT_BYE_LATE", player="Eva Bos")
     finally:
         await bot.stop()
+
+
+async def test_a_lichess_account_linked_on_postgresql_is_its_clubs_alone(
+        tg, postgres, members, own_processes):  # noqa: F811
+    """Issue 37 on PostgreSQL: the sign-in under way and the account (migration 20) are the
+    club's rows; another club of the database sees neither."""
+    from bot.demo.fakelichess import FakeLichess
+    from storage.postgres import add_club
+    from storage.store import open_store
+    from tests.bot.test_lichess import KEY, PUBLIC_URL, browse, link_of
+
+    lichess = FakeLichess()
+    await lichess.start()
+    bot = await club_bot(tg, postgres, own_processes, web_port=0, public_url=PUBLIC_URL,
+                         secret_key=KEY, lichess_url=lichess.url)
+    try:
+        await set_up_club(bot, members, rounds=1)
+        link = link_of(await bot.ask(members[0], "/lichess"))
+        assert (await browse(bot, link))[0] == 200
+        other = await open_store(postgres, club=(await add_club(postgres, "De Pion", "2:b")).id)
+        try:
+            async with other.conn.execute("SELECT count(*) FROM lichess") as cur:
+                assert (await cur.fetchone())[0] == 0
+        finally:
+            await other.close()
+        assert fits((await bot.ask(members[0], "/lichess")).text, "LICHESS_NOW",
+                    name="Anna_Schaakt")
+    finally:
+        await bot.stop()
+        await lichess.stop()
