@@ -90,10 +90,14 @@ async def finish(services: Services, state: str, code: str) -> Linked | None:
     username = await api.username(token)
     done = Linked(login.telegram_id, username, login.organiser)
     async with services.db.transaction():
+        before = await (accounts.organiser(services.db) if login.organiser
+                        else accounts.account(services.db, login.telegram_id))
         await accounts.link(services.db, state, login, username, _seal(services).close(token),
                             now=services.clock())
         said = texts.LICHESS_CLUB_LINKED if login.organiser else texts.LICHESS_LINKED
         await tell(services, login.telegram_id, lambda: said.format(name=esc(username)))
+    if before is not None:  # the account it replaced: its token is of no use to us now
+        await revoke(services, before)
     return done
 
 
