@@ -716,3 +716,45 @@ async def test_killed_right_after_a_tap_in_the_mini_app_the_member_hears_once(tg
     await asyncio.sleep(1.0)
     assert heard(tg.to(member), "SIGNED_OFF", round=1) == 1
     bot.kill()
+
+
+@pytest.mark.slow
+async def test_killed_right_after_a_lichess_account_is_linked_the_member_hears_once(
+        tg, tmp_path):
+    """Issue 37: lichess sends the member back, the real process keeps his account; killed
+    before its word of it went out, after the restart he hears it once."""
+    import aiohttp
+
+    from bot.demo.fakelichess import FakeLichess
+    from tests.bot.process import free_port
+    from tests.bot.test_lichess import KEY, link_of
+
+    lichess = FakeLichess()
+    await lichess.start()
+    db = tmp_path / "keizer.db"
+    await make_club(db, rounds_ahead=1)
+    port = free_port()
+    bot = BotProcess(tg, db)
+    bot.env.update(KEIZER_WEB_PORT=str(port), KEIZER_PUBLIC_URL=f"http://127.0.0.1:{port}",
+                   KEIZER_SECRET_KEY=KEY, KEIZER_LICHESS_URL=lichess.url)
+    bot.start()
+    await bot.running()
+    member = User(100, "Anna")
+    mark = len(tg.sent)
+    tg.user_says(member, "/lichess")
+    link = link_of(await tg.next_to(member.id, meaning("LICHESS_SIGN_IN"), after=mark))
+    tg.outage.add("sendMessage")  # the word of it cannot go yet
+    async with aiohttp.ClientSession() as session, session.get(link) as page:
+        assert page.status == 200
+    assert query(db, "SELECT username FROM lichess") == [("Anna_Schaakt",)]
+    bot.kill()
+    await asyncio.sleep(0.3)
+    assert not heard(tg.to(member.id), "LICHESS_LINKED", name="Anna_Schaakt")
+    tg.outage.clear()
+    bot.start()
+    await tg.next_to(member.id, meaning("LICHESS_LINKED", name="Anna_Schaakt"), timeout=30)
+    await bot.running()
+    await asyncio.sleep(1.0)
+    assert heard(tg.to(member.id), "LICHESS_LINKED", name="Anna_Schaakt") == 1
+    bot.kill()
+    await lichess.stop()
