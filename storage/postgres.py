@@ -140,7 +140,8 @@ class PgConnection:
 
     async def rollback(self) -> None:
         async with self._turn:
-            await self.raw.execute("ROLLBACK")
+            with _dropped_is_rolled_back():
+                await self.raw.execute("ROLLBACK")
 
     async def close(self) -> None:
         async with self._turn:
@@ -236,7 +237,9 @@ class PooledConnection:
             held, self._held = self._held, None
             if held is not None:
                 try:
-                    await held.execute(how)
+                    with _dropped_is_rolled_back() if how == "ROLLBACK" \
+                            else contextlib.nullcontext():
+                        await held.execute(how)
                 finally:
                     await self._let_go(held)
 
@@ -283,6 +286,12 @@ class PostgresEngine:
 BROKEN = (OSError, asyncpg.InterfaceError, asyncpg.PostgresConnectionError,
           asyncpg.CannotConnectNowError)
 """A connection the server dropped, or one that cannot be made now."""
+
+
+def _dropped_is_rolled_back() -> contextlib.suppress:
+    """Around a rollback: on a connection the server dropped, the server rolled the work
+    back when it went, and the error that ended the work is the one to tell, not this."""
+    return contextlib.suppress(*BROKEN)
 
 
 def problem_of(exc: BaseException) -> StoreProblem | None:

@@ -481,6 +481,30 @@ async def test_a_statement_cut_off_gives_its_pooled_connection_back(postgres, mo
         await asyncio.wait_for(pool.close(), 10)
 
 
+async def test_a_connection_dropped_inside_a_unit_of_work_is_an_outage(postgres):  # noqa: F811
+    """The server drops the connection a transaction holds (a primary going away, a standby
+    promoted): the work fails as the store's passing outage, which the sender retries
+    quietly, not as a raw broken pipe it would log as a fault of ours; the pool goes on."""
+    pool = await club_pool(postgres, size=2)
+    made = await add_club(postgres, "Club", "1:t")
+    store = await open_store(postgres, club=made.id, pool=pool)
+    admin = await asyncpg.connect(postgres)
+    try:
+        with pytest.raises(StoreError) as raised:
+            async with store.transaction() as conn:
+                await conn.execute("SELECT 1")
+                await admin.execute("SELECT pg_terminate_backend($1)",
+                                    store.writer._held.get_server_pid())
+                await conn.execute("SELECT 1")
+        assert raised.value.problem is StoreProblem.UNREADABLE
+        await import_season(store, build("sliedrecht", "a:2000 b:1900", ["a-b 1-0"]))
+        assert len((await load_season(store)).players) == 2
+    finally:
+        await admin.close()
+        await store.close()
+        await asyncio.wait_for(pool.close(), 10)
+
+
 async def test_a_role_that_passes_row_level_security_is_refused(postgres_server):  # noqa: F811
     """Issue 34: a superuser (or a role with BYPASSRLS) would let one club's store read every
     club's rows: the store refuses it, saying why, before it makes anything."""
