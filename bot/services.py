@@ -3,6 +3,8 @@ and the standings that handlers, flows and jobs ask."""
 
 from __future__ import annotations
 
+import asyncio
+
 import datetime as dt
 import logging
 from collections.abc import Callable, Mapping
@@ -52,6 +54,9 @@ class Services:
     """The club's language, read once; forgotten when the club's settings change."""
     values_made: Mapping[str, Fraction] | None = None
     """The players' values of the standings made last (`views.values_now`)."""
+    lichess_turn: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """One call at a time makes a round's games at lichess (the tick, a publication, a
+    member just linked): two at once would each make a bulk of the same boards."""
 
     def read_again(self) -> None:
         """Forget the languages kept: another process writes them (the host that runs the

@@ -7,6 +7,7 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from core.online import DEFAULT_CLOCK, Clock
 from core.ratings import RatingList
 from core.season import data_to_json
 from core.trf import TrfHeader
@@ -36,6 +37,12 @@ class ClubSettings:
     """Which KNSB list the members' ratings come from."""
     language: str = "nl"
     """The language of the club's group, its pages and its files."""
+    online: bool = False
+    """New rounds are played online, on lichess (`/ronde nieuw` says otherwise per round)."""
+    online_clock: Clock = DEFAULT_CLOCK
+    online_rated: bool = False
+    online_auto: bool = False
+    """A result lichess gives is final at once; else a player of the game confirms it."""
 
 
 async def settings(db: Database) -> ClubSettings:
@@ -46,12 +53,14 @@ async def settings(db: Database) -> ClubSettings:
     return ClubSettings(row["name"], dt.time.fromisoformat(row["round_start"]),
                         row["deadline_minutes"], row["reminder_minutes"], row["group_chat_id"],
                         row["group_thread_id"], WebAccess(row["web"]), row["city"],
-                        RatingList(row["rating_list"]), row["language"])
+                        RatingList(row["rating_list"]), row["language"], bool(row["online"]),
+                        Clock.parse(row["online_clock"]) or DEFAULT_CLOCK,
+                        bool(row["online_rated"]), bool(row["online_auto"]))
 
 
 _SETTING_COLUMNS = {"name", "round_start", "deadline_minutes", "reminder_minutes",
                     "group_chat_id", "group_thread_id", "web", "city", "rating_list",
-                    "language"}
+                    "language", "online", "online_clock", "online_rated", "online_auto"}
 
 
 async def change_settings(db: Database, *, actor: int | None, **changes: object) -> None:
@@ -62,7 +71,8 @@ async def change_settings(db: Database, *, actor: int | None, **changes: object)
         async with conn.execute("SELECT * FROM club WHERE id = 1") as cur:
             old = dict(await cur.fetchone() or {})
         for column, value in changes.items():
-            stored = value.isoformat(timespec="minutes") if isinstance(value, dt.time) else value
+            stored = value.isoformat(timespec="minutes") if isinstance(value, dt.time) \
+                else str(value) if isinstance(value, Clock) else value
             await conn.execute(f"UPDATE club SET {column} = ? WHERE id = 1", (stored,))
         await audit.record(conn, actor=actor, action="club.settings", entity="club",
                            entity_id=1, old={k: old.get(k) for k in changes}, new=changes)

@@ -38,6 +38,7 @@ class StoreProblem(StrEnum):
     CLUB_TOKEN_TAKEN = "club_token_taken"
     """Another club has that bot token already (`club`, `name`): one bot serves one club."""
     NO_GROUP = "no_group"
+    NO_ORGANISER = "no_organiser"
     NOT_IN_DRAFT = "not_in_draft"
     ROUND_ORDER = "round_order"
     NOT_ON_BOARD = "not_on_board"

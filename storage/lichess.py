@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from storage import audit
 from storage.db import Database
+from storage.seasons import round_row, season_id
 
 LOGIN_VALID = dt.timedelta(minutes=10)
 """How long a sign-in link works: long enough to sign in at lichess, short enough that a link
@@ -104,3 +105,65 @@ async def forget(db: Database, telegram_id: int, *, of_club: bool,
                            entity="club" if of_club else "lichess", entity_id=telegram_id,
                            old={"username": was.username})
     return was
+
+
+MISSING = "missing"
+"""A board of an online round without its lichess game: a player has no account lichess
+takes (the arbiter was told), so far."""
+
+
+@dataclass(frozen=True, slots=True)
+class OnlineBoard:
+    """A board of an online round as lichess has it: its game (None: not made yet) and what
+    lichess last said of it (`created`, `started`, or how it ended; `MISSING`)."""
+
+    board: int
+    white: str
+    black: str
+    game_id: str | None
+    status: str | None
+    """None: nothing tried for this board yet."""
+    final: bool
+    """Its result in the round is final (entered, confirmed)."""
+
+
+async def online_boards(db: Database, number: int) -> list[OnlineBoard]:
+    """The round's boards, each with its lichess game where one was made for these two
+    players (a board the arbiter changed since has none)."""
+    conn = db.conn
+    sid = await season_id(conn)
+    async with conn.execute(
+            "SELECT g.board, w.code, b.code, lg.game_id, lg.status, g.confirmed_at "
+            "FROM game g JOIN round r ON r.id = g.round_id "
+            "JOIN player w ON w.id = g.white_id JOIN player b ON b.id = g.black_id "
+            "LEFT JOIN lichess_game lg ON lg.round_id = g.round_id AND lg.board = g.board "
+            "AND lg.white_id = g.white_id AND lg.black_id = g.black_id "
+            "WHERE r.season_id = ? AND r.number = ? ORDER BY g.board", (sid, number)) as cur:
+        return [OnlineBoard(int(r[0]), str(r[1]), str(r[2]), r[3], r[4], r[5] is not None)
+                for r in await cur.fetchall()]
+
+
+async def keep_game(db: Database, number: int, board: OnlineBoard, game_id: str | None,
+                    status: str) -> None:
+    """What lichess has for a board: its game made (`game_id`), left out (`MISSING`), or how
+    it stands now."""
+    async with db.transaction() as conn:
+        rid = (await round_row(conn, await season_id(conn), number))["id"]
+        await conn.execute("DELETE FROM lichess_game WHERE round_id = ? AND board = ?",
+                           (rid, board.board))
+        await conn.execute(
+            "INSERT INTO lichess_game (round_id, board, white_id, black_id, game_id, status) "
+            "SELECT ?, ?, w.id, b.id, ?, ? FROM player w, player b WHERE w.season_id = ? "
+            "AND w.code = ? AND b.season_id = w.season_id AND b.code = ?",
+            (rid, board.board, game_id, status, await season_id(conn), board.white,
+             board.black))
+
+
+async def accounts_of(db: Database) -> dict[str, Account]:
+    """The linked lichess account of each of the season's players who has one, by code."""
+    conn = db.conn
+    async with conn.execute(
+            "SELECT p.code, l.username, l.token FROM player p "
+            "JOIN lichess l ON l.telegram_id = p.telegram_id WHERE p.season_id = ?",
+            (await season_id(conn),)) as cur:
+        return {str(r[0]): Account(str(r[1]), str(r[2])) for r in await cur.fetchall()}

@@ -22,18 +22,21 @@ class ScheduledRound:
     state: RoundState
     on_site: bool = False
     """Paired at the venue, from those who say they are there (`attendance.check_in`)."""
+    online: bool = False
+    """Played on lichess (`bot.flows.online`)."""
 
 
 async def schedule(db: Database) -> list[ScheduledRound]:
     conn = db.conn
     sid = await season_id(conn)
-    async with conn.execute("SELECT number, date, deadline, state, on_site FROM round WHERE "
+    async with conn.execute("SELECT number, date, deadline, state, on_site, online FROM round "
+                            "WHERE "
                             "season_id = ? ORDER BY number", (sid,)) as cur:
         return [ScheduledRound(r["number"],
                                None if r["date"] is None else dt.date.fromisoformat(r["date"]),
                                None if r["deadline"] is None
                                else dt.datetime.fromisoformat(r["deadline"]),
-                               RoundState(r["state"]), bool(r["on_site"]))
+                               RoundState(r["state"]), bool(r["on_site"]), bool(r["online"]))
                 for r in await cur.fetchall()]
 
 

@@ -84,23 +84,25 @@ async def claim_announcement(db: Database, number: int) -> bool:
 
 async def add_round(db: Database, number: int, *, date: dt.date | None = None,
                     deadline: dt.datetime | None = None, on_site: bool = False,
-                    actor: int | None = None) -> None:
+                    online: bool = False, actor: int | None = None) -> None:
     """Schedule a round (the next number, or a later one); `on_site`: paired at the venue
-    from those who say they are there."""
+    from those who say they are there; `online`: played on lichess."""
     async with db.transaction() as conn:
         sid = await season_id(conn)
         await conn.execute(
-            "INSERT INTO round (season_id, number, date, deadline, on_site) "
-            "VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO round (season_id, number, date, deadline, on_site, online) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
             (sid, number, None if date is None else date.isoformat(),
-             None if deadline is None else deadline.isoformat(), int(on_site)))
+             None if deadline is None else deadline.isoformat(), int(on_site), int(online)))
         await audit.record(conn, actor=actor, action="round.add", entity="round",
                            entity_id=number, new={"date": date, "deadline": deadline,
-                                                  **({"on_site": True} if on_site else {})})
+                                                  **({"on_site": True} if on_site else {}),
+                                                  **({"online": True} if online else {})})
 
 
 async def insert_round(db: Database, date: dt.date, deadline: dt.datetime, *,
-                       on_site: bool = False, actor: int | None) -> int:
+                       on_site: bool = False, online: bool = False,
+                       actor: int | None) -> int:
     """Schedule a round on `date`, keeping the rounds numbered by date: a date before rounds
     already planned takes its place among them, and they move up one number (they have no
     pairing yet). Refused if a later round is already under way. Returns its number."""
@@ -121,7 +123,7 @@ async def insert_round(db: Database, date: dt.date, deadline: dt.datetime, *,
         await conn.execute("UPDATE round SET number = -number WHERE season_id = ? AND "
                            "number < 0", (sid,))
         await add_round(db, number, date=date, deadline=deadline, on_site=on_site,
-                        actor=actor)
+                        online=online, actor=actor)
     return number
 
 

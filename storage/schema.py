@@ -497,6 +497,26 @@ MIGRATIONS: tuple[Migration, ...] = (
     ALTER TABLE club ADD COLUMN lichess_organiser TEXT;
     ALTER TABLE club ADD COLUMN lichess_organiser_token TEXT;
     """, _owned(keys={"lichess": "telegram_id", "lichess_login": "state"})),
+    # 21: a round played online (`/ronde nieuw ... online`, the club's default by
+    # `/instellingen online`), with the club's clock for it; each board's lichess game (none
+    # yet while a player cannot be paired there) and what lichess last said of it.
+    ("""
+    ALTER TABLE round ADD COLUMN online INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE club ADD COLUMN online INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE club ADD COLUMN online_clock TEXT NOT NULL DEFAULT '45+15';
+    ALTER TABLE club ADD COLUMN online_rated INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE club ADD COLUMN online_auto INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE lichess_game (
+        id INTEGER PRIMARY KEY,
+        round_id INTEGER NOT NULL REFERENCES round(id) ON DELETE CASCADE,
+        board INTEGER NOT NULL,
+        white_id INTEGER NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+        black_id INTEGER NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+        game_id TEXT,
+        status TEXT NOT NULL DEFAULT 'created',
+        UNIQUE (round_id, board)
+    );
+    """, _owned("lichess_game"), _bumps_version("lichess_game")),
 )
 
 VERSION = len(MIGRATIONS)

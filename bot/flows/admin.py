@@ -135,6 +135,8 @@ class Scheduled:
     """Later rounds moved up one number to keep the rounds in date order."""
     draft_dropped: bool = False
     """Postponed after its deadline: its draft went, and it is paired at the new one."""
+    online: bool = False
+    """Played on lichess."""
 
 
 async def _deadline(services: Services, date: dt.date) -> dt.datetime:
@@ -150,17 +152,21 @@ async def _deadline(services: Services, date: dt.date) -> dt.datetime:
 
 
 async def plan_round(services: Services, date: dt.date, *, on_site: bool = False,
-                     actor: int) -> Scheduled:
+                     online: bool | None = None, actor: int) -> Scheduled:
     """A new round on `date`, in date order; its deadline follows from the settings.
-    `on_site`: paired at the venue, from those who say they are there (`flows.checkin`)."""
+    `on_site`: paired at the venue, from those who say they are there (`flows.checkin`);
+    `online`: played on lichess (`flows.online`; None: as the club's setting has it)."""
     db = services.db
     async with db.transaction():
         before = await schedule(services)
         deadline = await _deadline(services, date)
-        number = await insert_round(db, date, deadline, on_site=on_site, actor=actor)
+        if online is None:
+            online = not on_site and (await club.settings(db)).online
+        number = await insert_round(db, date, deadline, on_site=on_site, online=online,
+                                    actor=actor)
     return Scheduled(number, date, deadline,
                      tuple(r.number for r in before if r.date == date),
-                     renumbered=number <= len(before))
+                     renumbered=number <= len(before), online=online)
 
 
 async def move_round(services: Services, number: int, date: dt.date, *,

@@ -9,6 +9,7 @@ import logging
 import secrets
 from dataclasses import dataclass
 
+from bot.flows import online
 from bot.language import texts
 from bot.language.formatting import esc
 from bot.lichess.api import (
@@ -98,6 +99,8 @@ async def finish(services: Services, state: str, code: str) -> Linked | None:
         await tell(services, login.telegram_id, lambda: said.format(name=esc(username)))
     if before is not None:  # the account it replaced: its token is of no use to us now
         await revoke(services, before)
+    if not login.organiser:
+        await online.games_for_the_linked(services)
     return done
 
 

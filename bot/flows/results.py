@@ -161,6 +161,31 @@ async def _announce(services: Services, everyone: dict[str, Member],
                     completed=outcome.round_complete)
 
 
+async def lichess_reported(services: Services, everyone: dict[str, Member],
+                           outcome: results.GameResult, *, ask: bool) -> None:
+    """A result lichess gave, taken: both players hear it, each asked to confirm it while it
+    waits for that (`ask`); a player's own report it contradicts goes to the arbiters."""
+    assert outcome.result is not None
+    if outcome.outcome is Outcome.CONFLICT:
+        await _announce(services, everyone, outcome, None, outcome.result)
+        return
+    facts = (outcome.round, outcome.board, outcome.result.value)
+    waits = ask and outcome.outcome is Outcome.RECORDED
+    for code in (outcome.white, outcome.black):
+        player = everyone[code]
+        if player.telegram_id is None:
+            continue
+        await tell(services, player.telegram_id, Text(
+            "LICHESS_RESULT_ASK" if waits else "LICHESS_RESULT", {
+                "round": outcome.round, "board": outcome.board,
+                "words": _words(everyone, outcome.result, outcome.white, outcome.black)}),
+            markup=None if not waits else lambda: Keyboard.row(
+                Button(texts.CONFIRM_YES, Confirm(*facts).pack()),
+                Button(texts.CONFIRM_NO, Dispute(*facts).pack())),
+            about=esc(player.name), round_no=outcome.round,
+            kind=CONFIRM if waits else None, player=code)
+
+
 class Confirmation(StrEnum):
     NOT_YOURS = "not_yours"
     DISPUTED = "disputed"

@@ -30,7 +30,7 @@ from core.pairing import (
 from core.pairing.request import NO_FIXES, fitting_fixes, present_in, request_for_round
 from core.rounds import OPEN, RoundState
 from core.season import AbsenceReason, Result, Season
-from storage import attendance, club, programme, results, roster, rounds
+from storage import attendance, club, lichess, programme, results, roster, rounds
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
 from storage.seasons import has_season, load_season
@@ -301,6 +301,8 @@ class Published:
     """Players who will get their game privately."""
     unlinked: tuple[str, ...]
     """Names of players the bot cannot reach (not linked to Telegram)."""
+    online: bool = False
+    """Played on lichess: its games are made next (`flows.online.make_games`)."""
 
 
 async def publish(services: Services, *, actor: int) -> Published:
@@ -314,6 +316,8 @@ async def publish(services: Services, *, actor: int) -> Published:
         settings = await club.settings(db)
         if settings.group_chat_id is None:
             raise InputStoreError(StoreProblem.NO_GROUP)
+        if upcoming.online and await lichess.organiser(db) is None:
+            raise InputStoreError(StoreProblem.NO_ORGANISER, round=upcoming.number)
         stored = await rounds.stored_pairing(db, upcoming.number)
         if stored is None or not await rounds.advance(
                 db, upcoming.number, RoundState.DRAFTED, RoundState.PUBLISHED, actor=actor):
@@ -352,7 +356,7 @@ async def publish(services: Services, *, actor: int) -> Published:
                 if code in games else None
             await tell(services, who.telegram_id, personal(code), about=esc(who.name),
                        round_no=number, kind="personal", player=code, markup=buttons)
-    return Published(number, len(told) - len(unlinked), tuple(unlinked))
+    return Published(number, len(told) - len(unlinked), tuple(unlinked), upcoming.online)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 
 from bot.files import messages, tables
 from bot.files.calendar import CalendarRound, rounds_ics
-from bot.flows import checkin
+from bot.flows import checkin, online
 from bot.keyboard import Keyboard
 from bot.language import texts
 from bot.language.formatting import esc
@@ -158,7 +158,11 @@ async def pairing_text(services: Services, *, arbiter: bool) -> str | None:
     if not shown:
         return None
     season = await load_season(services.db)
-    return "\n\n".join([await messages.pairing(season, stored) for stored in shown])
+    played_online = {r.number for r in await online.live_rounds(services)}
+    return "\n\n".join([await messages.pairing(season, stored)
+                         + ("\n\n" + await online.live_text(services, stored.round)
+                            if stored.round in played_online else "")
+                         for stored in shown])
 
 
 CHANCES_SHOWN = 5
@@ -184,6 +188,8 @@ class Mine:
     signed_off: tuple[int, ...]
     games: tuple[Game, ...]
     bye_rounds: tuple[int, ...]
+    lichess: tuple[int, str] | None = None
+    """His lichess game still to play: its round and link (a link lost is found here)."""
 
 
 async def mine(services: Services, who: Member) -> Mine:
@@ -208,7 +214,8 @@ async def mine(services: Services, who: Member) -> Mine:
                                   texts.result_shown(result, state) or None))
         if stored.bye == who.code:
             byes.append(stored.round)
-    return Mine(row, season.rules.display_decimals, signed, tuple(games), tuple(byes))
+    return Mine(row, season.rules.display_decimals, signed, tuple(games), tuple(byes),
+                await online.game_of(services, who))
 
 
 @dataclass(frozen=True, slots=True)

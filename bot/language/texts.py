@@ -310,6 +310,45 @@ LICHESS_PAGE_BUSY = ("lichess is nu niet bereikbaar; er is niets gekoppeld. Prob
                      "paar minuten opnieuw met /lichess.")
 LICHESS_PAGE_REFUSED = ("lichess weigerde het koppelen; er is niets gekoppeld. Stuur /lichess "
                         "opnieuw.")
+LICHESS_GAME = ("Ronde {round}, bord {board}: je speelt met {colour} tegen {opponent}, op "
+                "lichess: {link}\nDe uitslag lees ik daar af.")
+LICHESS_MY_GAME = "Je partij op lichess, ronde {round}: {link}"
+LICHESS_LEFT_OUT = "Ronde {round} op lichess: voor deze borden kan ik geen partij maken."
+LICHESS_LEFT_OUT_BOARD = "Bord {board}, {white} – {black}: geen lichess-account van {who}."
+LICHESS_LEFT_OUT_WHAT = ("Wie /lichess stuurt en zijn account koppelt, krijgt zijn partij "
+                         "meteen. Lukt dat niet, dan spelen ze via een uitdaging op lichess en "
+                         "geven ze de uitslag door met /uitslag.")
+LICHESS_YOU_LEFT_OUT = ("Ronde {round} wordt op lichess gespeeld, maar ik kan je partij niet "
+                        "maken: er is geen lichess-account van je gekoppeld dat lichess "
+                        "aanneemt. Stuur /lichess om te koppelen; dan volgt je partij meteen.")
+LICHESS_NO_ORGANISER = ("Ronde {round} wordt online gespeeld, maar het lichess-account van de "
+                        "club is niet gekoppeld: stuur /lichess club in een privégesprek.")
+LICHESS_DOWN = ("De partijen van ronde {round} staan nog niet op lichess: lichess is niet "
+                "bereikbaar of vraagt te wachten. Ik blijf het proberen.")
+LICHESS_REFUSED = ("lichess weigert de partijen van ronde {round} (antwoord {status}). Kijk of het "
+                   "lichess-account van de club nog gekoppeld is: /lichess club.")
+LICHESS_NOT_PLAYED = ("Ronde {round} bord {board}, {white} – {black}: op lichess niet gespeeld "
+                      "({how}). Beslis met <code>/uitslag {board} UITSLAG ronde {round}</code>.")
+LICHESS_HOW = {"noStart": "niet begonnen", "aborted": "afgebroken",
+               "unknownFinish": "einde onbekend"}
+LICHESS_RESULT_ASK = "Uitslag op lichess, ronde {round} bord {board}: {words}. Klopt dat?"
+LICHESS_RESULT = "Uitslag op lichess, ronde {round} bord {board}: {words}. Genoteerd."
+LICHESS_LIVE = "Op lichess:"
+LICHESS_LIVE_BOARD = "Bord {board}: {state}"
+LICHESS_STATES = {"waiting": "wacht op de start", "playing": "speelt nu",
+                  "decided": "afgelopen", "not_played": "niet gespeeld",
+                  "missing": "geen partij", "none": "nog niet gemaakt"}
+RONDE_ONLINE = "Deze ronde wordt online gespeeld, op lichess, tempo {clock}."
+RONDE_ONLINE_NO_CLUB = ("Koppel voor de publicatie nog het lichess-account van de club: "
+                        "/lichess club (privé).")
+ONLINE_MARK = " (online)"
+ONLINE_SETTINGS = ("Online (lichess): {default}; tempo {clock}; {rated}; uitslag van lichess "
+                   "{auto}.")
+ONLINE_DEFAULT = {"on": "nieuwe rondes online", "off": "nieuwe rondes aan het bord"}
+ONLINE_RATED = {"on": "rated", "off": "niet rated"}
+ONLINE_AUTO = {"on": "meteen definitief", "off": "bevestigd door een speler"}
+BAD_CLOCK = ("'{text}' is geen tempo voor lichess: schrijf minuten+seconden per zet, zoals "
+             "45+15 (hoogstens {most}+{most}).")
 CONFIG_WEB_APP = ("KEIZER_WEB_APP moet de korte naam van de Mini App bij @BotFather zijn "
                   "(letters, cijfers en _), niet {value}.")
 CONFIG_WEBHOOK = ("KEIZER_WEBHOOK laat Telegram de berichten bij de server van de clubpagina "
@@ -445,6 +484,8 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
                                     "niet één bot delen. Maak bij @BotFather een bot voor deze "
                                     "club (/newbot) en geef zijn token."),
     StoreProblem.NO_GROUP: "Er is nog geen clubgroep: stuur /club in de groep.",
+    StoreProblem.NO_ORGANISER: ("Ronde {round} wordt online gespeeld: koppel eerst het "
+                                "lichess-account van de club met /lichess club (privé)."),
     StoreProblem.NOT_ON_BOARD: "{player} heeft geen partij in ronde {round}.",
     StoreProblem.RESULT_IN: ("Bord {board} van ronde {round} heeft al een uitslag; die blijft "
                              "staan. Corrigeer hem met /uitslag {board} UITSLAG."),
@@ -847,8 +888,9 @@ SPELERS_COLUMNS = ("Naam", "Gekoppeld", "Flexibel")
 YES_NO = ("ja", "nee")
 SPELERS_LINKED = " (gekoppeld)"
 RONDE_USAGE = ("<code>/ronde nieuw DATUM</code> (ingedeeld in de zaal: <code>/ronde nieuw "
-               "DATUM ter plaatse</code>), <code>/ronde uitstel N DATUM</code> of "
-               "<code>/ronde vervalt N</code>.")
+               "DATUM ter plaatse</code>; gespeeld op lichess: <code>/ronde nieuw DATUM "
+               "online</code>, of <code>offline</code> waar de club online speelt), "
+               "<code>/ronde uitstel N DATUM</code> of <code>/ronde vervalt N</code>.")
 RONDE_CANCELLED = "Ronde {round} vervalt; de rondes erna schuiven een nummer op."
 RONDE_NONE = "Er staan nog geen rondes op het programma."
 RONDE_LINE = "Ronde {round}: {date}, afmelden tot {deadline} – {state}"
@@ -894,7 +936,10 @@ INSTELLINGEN_USAGE = ("<code>/instellingen start 20:00</code>, <code>deadline 12
                       "<code>ratinglijst klassiek|rapid|snel</code>, <code>taal nl|en</code>, "
                       "<code>reglement drie-cycli</code>, <code>regel notice_cap 8</code>, "
                       "<code>nooit Anna Bos en Hugo de Boer</code> (nooit tegen elkaar "
-                      "ingedeeld) of <code>nooit weg Anna Bos en Hugo de Boer</code>.")
+                      "ingedeeld) of <code>nooit weg Anna Bos en Hugo de Boer</code>; online "
+                      "op lichess: <code>online aan|uit</code>, <code>online tempo 45+15</code>, "
+                      "<code>online rated ja|nee</code>, "
+                      "<code>online bevestig auto|speler</code>.")
 INSTELLINGEN_DONE = "Opgeslagen."
 APART_SET = ("{a} en {b} worden niet meer tegen elkaar ingedeeld, zolang een indeling dat "
              "toelaat.")

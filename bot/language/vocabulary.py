@@ -27,7 +27,7 @@ WORDS: Mapping[str, str] = {
     "blitz": "snel", "classical": "klassiek", "public": "openbaar", "members": "leden",
     "clubnight": "clubavond", "otherday": "anderedag", "external": "extern",
     "halfbye": "halvebye", "zerobye": "nulbye", "draw": "remise", "never": "nooit", "all": "alles",
-    "chances": "kansen",
+    "chances": "kansen", "yes": "ja", "no": "nee", "player": "speler", "clock": "tempo",
     "external-clubnight": "extern-clubavond", "external-otherday": "extern-anderedag",
 }
 """The keywords of a command typed under its English name, as the Dutch command reads them

@@ -1,19 +1,24 @@
 """The lichess API as the bot uses it: the sign-in (OAuth 2 with PKCE: lichess registers no
-clients, a client is its `client_id` and the address it sends the member back to) and the
-account a token belongs to. Plain HTTP (httpx): berserk, the Python client, covers neither
-the code exchange with a verifier nor an async caller.
+clients, a client is its `client_id` and the address it sends the member back to), the
+account a token belongs to, which tokens still work, a round's games made at once (a bulk
+pairing) and read back. Plain HTTP (httpx): berserk, the Python client, is synchronous
+(requests) and covers neither the code exchange with a verifier nor testing tokens.
 
 The base address is a setting (`KEIZER_LICHESS_URL`), so the tests' fake lichess stands in."""
 
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import hashlib
+import json
 import secrets
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
 import httpx
+
+from core.online import Clock
 
 CLIENT_ID = "keizerbot"
 MEMBER_SCOPE = "challenge:write"
@@ -63,11 +68,14 @@ class Lichess:
         self.base = base.rstrip("/")
 
     async def _call(self, method: str, path: str, *, token: str | None = None,
-                    form: dict[str, str] | None = None) -> httpx.Response:
-        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+                    form: dict[str, str] | None = None, text: str | None = None,
+                    accept: str = "application/json") -> httpx.Response:
+        headers = {"Accept": accept} | ({} if token is None
+                                        else {"Authorization": f"Bearer {token}"})
         try:
             async with httpx.AsyncClient(base_url=self.base, timeout=TIMEOUT) as client:
-                answer = await client.request(method, path, data=form, headers=headers)
+                answer = await client.request(method, path, data=form, content=text,
+                                              headers=headers)
         except httpx.HTTPError:
             raise LichessError(0, busy=True) from None  # no token in what is raised
         if answer.status_code >= 400:
@@ -88,3 +96,67 @@ class Lichess:
 
     async def revoke(self, token: str) -> None:
         await self._call("DELETE", "/api/token", token=token)
+
+    async def usable(self, tokens: list[str], scope: str) -> set[str]:
+        """Those of `tokens` lichess still takes, with `scope` (a revoked token, a closed
+        account, a scope not granted: not)."""
+        if not tokens:
+            return set()
+        found = (await self._call("POST", "/api/token/test", text=",".join(tokens))).json()
+        return {token for token, about in found.items()
+                if about and scope in str(about.get("scopes", "")).split(",")}
+
+    async def bulk(self, organiser: str, pairs: list[tuple[str, str]], *, clock: Clock,
+                   rated: bool, at: dt.datetime | None) -> Bulk:
+        """The games of `pairs` (white's token, black's) made at once, at `at` (None: now),
+        by the club's organiser account. All of them or none: LichessError(400) when
+        lichess refuses one."""
+        form = {"players": ",".join(f"{white}:{black}" for white, black in pairs),
+                "clock.limit": str(clock.minutes * 60), "clock.increment": str(clock.increment),
+                "rated": "true" if rated else "false"}
+        if at is not None:
+            form["pairAt"] = str(int(at.timestamp() * 1000))
+        return Bulk.of((await self._call("POST", "/api/bulk-pairing", token=organiser,
+                                         form=form)).json())
+
+    async def bulks(self, organiser: str) -> list[Bulk]:
+        """The organiser's bulk pairings still to be made (lichess forgets them after)."""
+        found = (await self._call("GET", "/api/bulk-pairing", token=organiser)).json()
+        return [Bulk.of(item) for item in found.get("bulks", [])]
+
+    async def games(self, ids: list[str]) -> list[Game]:
+        """How the games `ids` stand (those lichess has made so far)."""
+        if not ids:
+            return []
+        answer = await self._call("POST", "/api/games/export/_ids?moves=false",
+                                  text=",".join(ids), accept="application/x-ndjson")
+        return [Game(str(item["id"]), str(item["status"]), item.get("winner"))
+                for item in map(json.loads, answer.text.splitlines()) if item]
+
+
+@dataclass(frozen=True, slots=True)
+class Bulk:
+    """A bulk pairing: its id, and each game's id with its players' usernames."""
+
+    id: str
+    games: tuple[tuple[str, str, str], ...]
+    """(game id, white's username, black's), as lichess lists them."""
+
+    @classmethod
+    def of(cls, item: dict[str, object]) -> Bulk:
+        games = item.get("games", [])
+        assert isinstance(games, list)
+        return cls(str(item["id"]), tuple((str(g["id"]), str(g["white"]), str(g["black"]))
+                                          for g in games))
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    id: str
+    status: str
+    """lichess's word: `created`, `started`, or how it ended (`mate`, `resign`, ...)."""
+    winner: str | None
+
+
+def game_url(base: str, game_id: str) -> str:
+    return f"{base.rstrip('/')}/{game_id}"

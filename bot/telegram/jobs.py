@@ -9,7 +9,7 @@ import datetime as dt
 import logging
 import pathlib
 
-from bot.flows import results
+from bot.flows import online, results
 from bot.flows import rounds as flows
 from bot.language import texts
 from bot.notices import owe_to_arbiters
@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 async def tick(context: Context) -> None:
     """Deadlines that passed, reminders that are due, and standings still to post."""
     await flows.tick(context.services)
+    await online.tick(context.services)
     await results.post_standings(context.services)
 
 

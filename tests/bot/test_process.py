@@ -145,7 +145,7 @@ async def test_killed_right_after_a_late_check_in_the_arbiter_hears_once(tg, tmp
 
 
 @pytest.mark.slow
-async def test_killed_right_after_publication_everyone_still_hears_once(tg, tmp_path):
+async def test_killed_right_then_make_games_everyone_still_hears_once(tg, tmp_path):
     db = tmp_path / "keizer.db"
     await make_club(db, deadline_passed=True)
     bot = BotProcess(tg, db)

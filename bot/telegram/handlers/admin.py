@@ -15,10 +15,10 @@ from telegram.constants import ChatType
 from telegram.ext import MessageHandler, filters
 
 from bot.files import messages
-from bot.flows import admin, members, signoff, views
+from bot.flows import admin, members, online, signoff, views
 from bot.language import dates, i18n, texts
 from bot.language.formatting import esc, show_date, show_moment
-from bot.services import App, Context, WebAccess, schedule
+from bot.services import App, Context, Services, WebAccess, schedule
 from bot.telegram.answer import Answer, File, Refused
 from bot.telegram.handlers.common import (
     actor,
@@ -31,6 +31,7 @@ from bot.telegram.handlers.common import (
     typed_in_english,
 )
 from core.errors import InvalidInputError
+from core.online import MOST_MINUTES, Clock
 from core.ratings import RatingList
 from core.season import EXTERNAL_RESULTS, ExternalDay
 
@@ -102,17 +103,20 @@ def _same_day(scheduled: admin.Scheduled) -> list[str]:
         if scheduled.same_day else []
 
 
-ON_SITE = (["ter", "plaatse"], ["terplaatse"], ["on", "site"], ["aan", "site"], ["onsite"])
-"""The words after a round's date that make it paired at the venue, in Dutch and English
-(`/round new ... on site` reaches the handler with `on` read as Dutch `aan`)."""
+PLACES = {("ter", "plaatse"): "on_site", ("terplaatse",): "on_site", ("on", "site"): "on_site",
+          ("aan", "site"): "on_site", ("onsite",): "on_site", ("online",): "online",
+          ("offline",): "offline"}
+"""The words after a round's date that say where it is played, in Dutch and English (paired
+at the venue; on lichess, or not where the club plays online by default). `/round new ... on
+site` reaches the handler with `on` read as Dutch `aan`."""
 
 
-def _on_site(words: list[str]) -> tuple[list[str], bool]:
-    """The date's words, and whether the round is paired at the venue."""
-    for tail in ON_SITE:
-        if [w.lower() for w in words[-len(tail):]] == tail:
-            return words[:-len(tail)], True
-    return words, False
+def _place(words: list[str]) -> tuple[list[str], str | None]:
+    """The date's words, and where the round is played (None: as the club's settings say)."""
+    for tail, place in PLACES.items():
+        if tuple(w.lower() for w in words[-len(tail):]) == tail:
+            return words[:-len(tail)], place
+    return words, None
 
 
 @arbiter_only
@@ -127,22 +131,30 @@ async def ronde(update: Update, context: Context) -> Answer:
                          deadline=show_moment(r.deadline, zone),
                          state=texts.STATE_WORDS[r.state])
                  + (texts.ON_SITE_MARK if r.on_site else "")
+                 + (texts.ONLINE_MARK if r.online else "")
                  for r in await admin.rounds_ahead(services)] or [texts.RONDE_NONE]
         lines += [texts.EXTERNAL_OPEN.format(round=e.round, name=esc(e.name))
                   for e in await admin.externals_without_result(services)]
         return Answer("\n".join(lines))
     if args[0].lower() == "nieuw" and len(args) >= 2:
-        words, on_site = _on_site(args[1:])
+        words, place = _place(args[1:])
         if not words:
             return Answer(texts.RONDE_USAGE)
+        if place == "online" and not online.ready(services):
+            return Answer(texts.LICHESS_NOT_SET_UP)
         date = await _date(update, context, words, today)
         if date < today:
             return Answer(texts.RONDE_PAST.format(date=show_date(date, today)))
-        planned = await admin.plan_round(services, date, on_site=on_site, actor=actor(update))
+        planned = await admin.plan_round(
+            services, date, on_site=place == "on_site",
+            online={"online": True, "offline": False}.get(place or "")
+            if online.ready(services) else False, actor=actor(update))
         lines = [texts.RONDE_ADDED.format(round=planned.round, date=show_date(date, today),
                                           deadline=show_moment(planned.deadline, zone))]
-        if on_site:
+        if place == "on_site":
             lines.append(texts.RONDE_ON_SITE)
+        if planned.online:
+            lines += await _online_round(services)
         if planned.renumbered:
             lines.append(texts.RONDE_RENUMBERED)
         return Answer("\n".join(lines + _same_day(planned)))
@@ -159,6 +171,14 @@ async def ronde(update: Update, context: Context) -> Answer:
         await admin.cancel_round(services, int(args[1]), actor=actor(update))
         return Answer(texts.RONDE_CANCELLED.format(round=args[1]))
     return Answer(texts.RONDE_USAGE)
+
+
+async def _online_round(services: Services) -> list[str]:
+    """What the arbiter reads of a round planned online: its clock, and the club's account
+    to link if it is not yet."""
+    settings, organiser = await online.settings(services)
+    return [texts.RONDE_ONLINE.format(clock=settings.online_clock)] \
+        + ([] if organiser else [texts.RONDE_ONLINE_NO_CLUB])
 
 
 @arbiter_only
@@ -221,7 +241,8 @@ async def instellingen(update: Update, context: Context) -> Answer:
             city=esc(settings.city) or texts.CITY_NONE,
             rating_list=texts.RATING_LIST_NAMES[settings.rating_list],
             language=texts.LANGUAGE_NAMES[settings.language],
-            rules=texts.rules_in_words(rules)) + _apart_list(await admin.apart(context.services)))
+            rules=texts.rules_in_words(rules)) + _apart_list(await admin.apart(context.services))
+            + (_online_settings(settings) if online.ready(context.services) else ""))
     if args[0].lower() in ("reglement", "regel"):
         return await _change_rules(update, context, args)
     if args[0].lower() == "nooit" and len(args) > 1:
@@ -248,6 +269,14 @@ async def instellingen(update: Update, context: Context) -> Answer:
         change["rating_list"] = RatingList.named(args[1])
     elif name == "taal" and len(args) == 2 and args[1].lower() in i18n.LANGUAGES:
         change["language"] = args[1].lower()
+    elif name == "online" and len(args) == 3 and args[1].lower() == "tempo":
+        tempo = Clock.parse(args[2])
+        if tempo is None:
+            return Answer(texts.BAD_CLOCK.format(text=esc(args[2]), most=MOST_MINUTES))
+        change["online_clock"] = tempo
+    elif name == "online" and tuple(w.lower() for w in args[1:-1]) in ONLINE_SWITCHES \
+            and args[-1].lower() in YES_NO:
+        change[ONLINE_SWITCHES[tuple(w.lower() for w in args[1:-1])]] = YES_NO[args[-1].lower()]
     else:
         return Answer(texts.INSTELLINGEN_USAGE)
     moved = await admin.change_settings(context.services, actor=actor(update), **change)
@@ -255,6 +284,22 @@ async def instellingen(update: Update, context: Context) -> Answer:
     return Answer("\n".join([texts.INSTELLINGEN_DONE] + [
         texts.DEADLINE_MOVED.format(round=r.round, deadline=show_moment(r.deadline, zone))
         for r in moved]))
+
+
+ONLINE_SWITCHES = {(): "online", ("rated",): "online_rated", ("bevestig",): "online_auto"}
+"""`/instellingen online aan`, `online rated ja`, `online bevestig auto`: what each sets."""
+YES_NO = {"aan": True, "uit": False, "ja": True, "nee": False, "auto": True, "speler": False}
+"""As the Dutch command reads them (`bot.language.vocabulary` brings the English ones)."""
+
+
+def _online_settings(settings: online.ClubSettings) -> str:
+    def word(words: dict[str, str], on: bool) -> str:
+        return words["on" if on else "off"]
+
+    return "\n" + texts.ONLINE_SETTINGS.format(
+        default=word(texts.ONLINE_DEFAULT, settings.online), clock=settings.online_clock,
+        rated=word(texts.ONLINE_RATED, settings.online_rated),
+        auto=word(texts.ONLINE_AUTO, settings.online_auto))
 
 
 def _apart_list(pairs: list[tuple[str, str]]) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 
 from telegram import Update
 
-from bot.flows import checkin, members, results, views
+from bot.flows import checkin, members, online, results, views
 from bot.flows import rounds as flows
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
@@ -143,7 +143,9 @@ async def bye(update: Update, context: Context) -> Answer:
 
 async def publish(update: Update, context: Context) -> Answer:
     done = await flows.publish(context.services, actor=actor(update))
-    return Answer(texts.published(done.round, done.players, [esc(n) for n in done.unlinked]))
+    return Answer(texts.published(done.round, done.players, [esc(n) for n in done.unlinked]),
+                  then=online.then_make_games(context.services, done.round)
+                  if done.online else None)
 
 
 async def absent(update: Update, context: Context) -> Answer:

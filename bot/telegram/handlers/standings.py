@@ -132,6 +132,8 @@ async def _mine(context: Context, who: Member) -> str:
             colour=texts.COLOURS_WORD["white" if game.white else "black"],
             opponent=esc(game.opponent), result="" if game.result is None else f" ({game.result})"))
     lines += [texts.MIJN_BYE.format(round=number) for number in mine.bye_rounds]
+    if mine.lichess is not None:
+        lines.append(texts.LICHESS_MY_GAME.format(round=mine.lichess[0], link=mine.lichess[1]))
     return "\n".join(lines)
 
 
