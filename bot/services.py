@@ -4,7 +4,6 @@ and the standings that handlers, flows and jobs ask."""
 from __future__ import annotations
 
 import asyncio
-
 import datetime as dt
 import logging
 from collections.abc import Callable, Mapping

@@ -23,7 +23,9 @@ from storage.errors import InputStoreError, StoreProblem
 from storage.seasons import checked, import_season, season_data, season_id
 from storage.sql import Connection, Row
 
-ROUND = ("number", "date", "deadline", "reminded_at", "fixes", "state", "on_site")
+ROUND = ("number", "date", "deadline", "reminded_at", "fixes", "state", "on_site", "online")
+ROUND_DEFAULTS = {"on_site": 0, "online": 0}
+"""What a round of a file written before these columns were is."""
 SIGNOFF = ("reason", "day", "team", "result", "note", "sent_at", "entered_by", "on_time")
 SIGNON = ("sent_at", "entered_by")
 PRESENT = ("at", "entered_by")
@@ -31,7 +33,7 @@ GAME = ("board", "result", "reported_by", "reported_at", "confirmed_by", "confir
         "disputed_at")
 BROKEN = ("rule", "players", "facts")
 CLUB = ("name", "round_start", "deadline_minutes", "reminder_minutes", "group_chat_id",
-        "group_thread_id", "web")
+        "group_thread_id", "web", "online", "online_clock", "online_rated", "online_auto")
 
 
 async def export_club(db: Database) -> str:
@@ -141,7 +143,7 @@ async def _round(conn: Connection, sid: int, ids: dict[str, int],
                  entry: dict[str, Any]) -> None:
     """One round of the file over what the season file made of it (or a round planned
     beyond it): its schedule and state, its sign-offs, its games' report details."""
-    values = [entry.get(key) for key in ROUND[:-1]] + [entry.get("on_site", 0)]
+    values = [entry.get(key, ROUND_DEFAULTS.get(key)) for key in ROUND]
     await conn.execute(
         f"INSERT INTO round (season_id, {', '.join(ROUND)}) "
         f"VALUES ({', '.join('?' * (len(ROUND) + 1))}) "

@@ -35,8 +35,8 @@ from storage.roster import Member
 
 log = logging.getLogger(__name__)
 
-__all__ = ["ClubSettings", "then_make_games", "game_of", "live_text", "make_games",
-           "read_back", "ready", "settings", "tick"]
+__all__ = ["ClubSettings", "game_of", "live_text", "make_games", "read_back", "ready",
+           "settings", "then_make_games", "tick"]
 
 LICHESS = 0
 """Who reported a result lichess gave (no member: any player of the game may confirm it)."""

@@ -8,6 +8,7 @@ import datetime as dt
 import json
 
 from bot.demo.fakeapi import User
+from bot.flows import admin
 from bot.language import texts
 from bot.language.notice import Dated, Text
 from storage.errors import StoreProblem
@@ -191,6 +192,9 @@ async def test_everything_the_store_holds_survives_export_and_import(bot, member
 
     await set_up_club(bot, members, rounds=3)
     await bot.ask(ARBITER, "/instellingen deadline 90")
+    await bot.ask(ARBITER, "/instellingen online tempo 30+5")
+    await admin.plan_round(bot.app.bot_data, dt.date(2026, 12, 31), online=True,
+                           actor=ARBITER.id)
     await bot.ask(ARBITER, "/arbiter 4242")
     await bot.ask(members[0], "/afmelden van 2 t/m 3 vakantie")
     await bot.ask(members[1], "/afmelden 3 extern-clubavond")
@@ -204,6 +208,7 @@ async def test_everything_the_store_holds_survives_export_and_import(bot, member
     await bot.ask(by[boards(post.text)[0][0]], "/uitslag 1-0", chat_id=GROUP, reply_to=post)
     first = await export_club(bot.app.bot_data.db)
     assert '"note": "vakantie"' in first and '"number": 3' in first
+    assert '"online_clock": "30+5"' in first and '"online": 1' in first
     stored = json.loads(first)
     assert [r["signons"][0]["player"] for r in stored["rounds"] if r["signons"]] == ["p5"]
     assert [p["id"] for p in stored["season"]["players"] if p.get("flexible")] == ["p5"]

@@ -10,11 +10,14 @@ import datetime as dt
 import pytest
 
 from bot.demo.fakelichess import FakeLichess
-from bot.language import texts
+from bot.language import i18n, texts
+from bot.lichess.api import Lichess
 from bot.lichess.seal import Seal
+from core.online import DEFAULT_CLOCK
 from storage import lichess as accounts
 from storage.errors import InputStoreError, StoreProblem
 from tests.bot.conftest import ARBITER, GROUP, club_bot, fits, heard, meaning, says
+from tests.bot.conftest import boards as pairs_of
 from tests.bot.test_lichess import KEY
 from tests.bot.test_season import pass_deadline, publish, set_up_club
 from tests.bot.test_web import PUBLIC_URL
@@ -179,5 +182,129 @@ async def _game(bot, board: int) -> tuple[str | None, bool]:
     return row[0], bool(row[1])
 
 
+async def _result(bot, board: int) -> str | None:
+    return (await _game(bot, board))[0]
+
+
 async def _confirmed(bot, board: int) -> bool:
     return (await _game(bot, board))[1]
+
+
+async def online_round_drafted(bot, lichess, members, *, linked: int) -> list[str]:
+    """Round 1 online, drafted; the club's account and the first `linked` members' linked;
+    their tokens."""
+    planned = await bot.ask(ARBITER, "/ronde nieuw 3-12-2026 online")
+    assert fits(planned.text, "RONDE_ONLINE")
+    await pass_deadline(bot, 1)
+    tokens = [await link(bot, lichess, ARBITER.id, "SchaakclubOnline", organiser=True)]
+    for user in members[:linked]:
+        tokens.append(await link(bot, lichess, user.id, user.first_name + "_lichess"))
+    return tokens
+
+
+async def test_lichess_busy_or_down_the_games_are_made_when_it_is_back(online_bot, lichess,
+                                                                       members):
+    """A 429 (and a 502) at publication: nothing made twice, the games made at the next try;
+    a lichess still down after the start is the arbiter's to hear, once."""
+    bot = online_bot
+    await online_round_drafted(bot, lichess, members, linked=6)
+    lichess.failing = [429, 502]
+    mark = len(bot.tg.sent)
+    await publish(bot, 1)
+    [bulk] = await until(lambda: _made(lichess, 1))
+    assert len(bulk.games) == 3
+    for user in members:
+        await bot.tg.next_to(user.id, meaning("LICHESS_GAME", round=1), after=mark)
+    assert heard(bot.tg.sent[mark:], "LICHESS_GAME") == 6  # each his own, once
+    assert heard(bot.tg.sent[mark:], "LICHESS_DOWN") == 0  # before the start: nobody bothered
+    # Down during the evening: the arbiter hears it once; the results come in when it is back.
+    bot.clock.now = START + dt.timedelta(minutes=20)
+    lichess.failing = [502] * 10_000
+    await bot.tg.next_to(ARBITER.id, meaning("LICHESS_DOWN", round=1), after=mark)
+    lichess.failing = []
+    game = (await boards(bot))[0]
+    lichess.end(game.game_id, "resign", "black")
+    await until(lambda: _result(bot, game.board))
+    assert await _game(bot, game.board) == ("0-1", False)
+    assert heard(bot.tg.sent[mark:], "LICHESS_DOWN") == 1
+
+
+async def test_a_closed_account_is_left_out_and_the_others_play(online_bot, lichess, members):
+    """lichess takes a bulk pairing whole or not at all: a token it no longer takes (a
+    closed account) is found before, its board left out and named, the rest made."""
+    bot = online_bot
+    await online_round_drafted(bot, lichess, members, linked=6)
+    lichess.closed.add("Bram_lichess")
+    mark = len(bot.tg.sent)
+    await publish(bot, 1)
+    [bulk] = await until(lambda: _made(lichess, 1))
+    assert len(bulk.games) == 2
+    bram = members[1]
+    left = await bot.tg.next_to(ARBITER.id, meaning("LICHESS_LEFT_OUT", round=1), after=mark)
+    assert fits(left.text, "LICHESS_LEFT_OUT_BOARD", who="Bram de Boer")
+    await bot.tg.next_to(bram.id, meaning("LICHESS_YOU_LEFT_OUT", round=1), after=mark)
+    shown = (await bot.ask(bram, "/indeling")).text
+    assert texts.LICHESS_STATES["missing"] in shown
+
+
+@pytest.mark.parametrize("language", ["nl", "en"])
+async def test_what_an_arbiter_may_get_wrong_is_said_in_his_language(online_bot, lichess,
+                                                                     members, language):
+    bot = online_bot
+    if language == "en":
+        await bot.ask(ARBITER, "/taal en")
+    command = {"nl": "/instellingen", "en": "/settings"}[language]
+
+    def sees(answer: str, key: str, **facts) -> None:
+        assert fits(answer, key, language, **facts), answer
+        assert language == "nl" or not fits(answer, key, "nl", **facts), answer
+
+    sees((await bot.ask(ARBITER, f"{command} online tempo 300+0")).text, "BAD_CLOCK",
+         text="300+0")
+    sees((await bot.ask(ARBITER, f"{command} online tempo snel")).text, "BAD_CLOCK")
+    sees((await bot.ask(ARBITER, f"{command} online misschien")).text, "INSTELLINGEN_USAGE")
+    words = {"nl": "online tempo 30+5", "en": "online clock 30+5"}[language]
+    sees((await bot.ask(ARBITER, f"{command} {words}")).text, "INSTELLINGEN_DONE")
+    switch = {"nl": "online rated ja", "en": "online rated yes"}[language]
+    sees((await bot.ask(ARBITER, f"{command} {switch}")).text, "INSTELLINGEN_DONE")
+    sees((await bot.ask(ARBITER, f"{command} online aan")).text if language == "nl" else
+         (await bot.ask(ARBITER, f"{command} online on")).text, "INSTELLINGEN_DONE")
+    shown = (await bot.ask(ARBITER, command)).text
+    sees(shown, "ONLINE_SETTINGS", clock="30+5")
+    # The club plays online now: a new round is online unless the arbiter says otherwise.
+    new = {"nl": "/ronde nieuw", "en": "/round new"}[language]
+    sees((await bot.ask(ARBITER, f"{new} 3-12-2026")).text, "RONDE_ONLINE", clock="30+5")
+    planned = (await bot.ask(ARBITER, f"{new} 10-12-2026 offline")).text
+    assert not fits(planned, "RONDE_ONLINE", language), planned
+    mark = len(bot.tg.sent)
+    bot.clock.now = START - dt.timedelta(hours=1)  # past the deadline: drafted
+    await bot.tg.next_to(ARBITER.id, meaning("DRAFT_TO_ARBITER", language, round=1),
+                         after=mark)
+    refused = (await bot.ask(ARBITER, {"nl": "/indeling bevestig",
+                                       "en": "/pairing confirm"}[language])).text
+    with i18n.use(language):
+        assert refused == texts.store_problem(InputStoreError(StoreProblem.NO_ORGANISER,
+                                                              round=1))
+    assert "/lichess club" in refused and ("Ronde 1" in refused) == (language == "nl")
+    # A member may not change the club's settings.
+    assert fits((await bot.ask(members[0], "/instellingen online uit")).text, "ONLY_ARBITER")
+
+
+async def test_a_bulk_made_just_before_a_kill_is_found_not_made_again(online_bot, lichess,
+                                                                      members):
+    """The bot made the round's bulk pairing and was killed before it kept the games: at the
+    next try it finds them among the organiser's pairings to come and sends each player his
+    game, with no second game for anyone at lichess."""
+    bot = online_bot
+    organiser, *players = await online_round_drafted(bot, lichess, members, linked=6)
+    draft = (await bot.ask(ARBITER, "/indeling")).text
+    by_name = {f"{u.first_name} {u.last_name}": k for k, u in enumerate(members)}
+    pairs = [(players[by_name[w]], players[by_name[b]]) for w, b in pairs_of(draft)]
+    await Lichess(lichess.url).bulk(organiser, pairs, clock=DEFAULT_CLOCK, rated=False,
+                                    at=START)
+    mark = len(bot.tg.sent)
+    await publish(bot, 1)
+    for user in members:
+        await bot.tg.next_to(user.id, meaning("LICHESS_GAME", round=1), after=mark)
+    assert len(lichess.bulks) == 1
+    assert {b.game_id for b in await boards(bot)} == {g.id for g in lichess.bulks[0].games}

@@ -493,8 +493,12 @@ async def test_a_connection_dropped_inside_a_unit_of_work_is_an_outage(postgres)
         with pytest.raises(StoreError) as raised:
             async with store.transaction() as conn:
                 await conn.execute("SELECT 1")
-                await admin.execute("SELECT pg_terminate_backend($1)",
-                                    store.writer._held.get_server_pid())
+                pid = store.writer._held.get_server_pid()
+                await admin.execute("SELECT pg_terminate_backend($1)", pid)
+                while await admin.fetchval("SELECT count(*) FROM pg_stat_activity "
+                                           "WHERE pid = $1", pid):
+                    await asyncio.sleep(0.01)  # gone, not still going (a busy machine)
+                await asyncio.sleep(0.05)
                 await conn.execute("SELECT 1")
         assert raised.value.problem is StoreProblem.UNREADABLE
         await import_season(store, build("sliedrecht", "a:2000 b:1900", ["a-b 1-0"]))

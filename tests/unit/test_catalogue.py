@@ -21,7 +21,7 @@ THE_SAME = {"bye", "ext", "½bye", "0bye", "Pos", "%", "W", "#", "×", "–", "w
             "½-½", "1/2-1/2", "0-1", "{a} ↔ {b}", "{name} {before}→{after}",
             "• {name}: {old} → {new}", "• {mark}{name}{id} = {listed} ({knsb}, {rating}){why}",
             "{value}", "man", "{mark}{name} = {listed}", "{id}: {name}",
-            "Club {id} ({name}): {check}", "rapid", "Bye"}
+            "Club {id} ({name}): {check}", "rapid", "Bye", "rated", " (online)"}
 """Messages English writes as Dutch does: symbols, results, abbreviations both share."""
 
 
