@@ -45,8 +45,10 @@ LATE = dt.timedelta(minutes=15)
 
 
 def ready(services: Services) -> bool:
-    """Can this bot play rounds online (a key to open the tokens with)?"""
-    return bool(services.settings.secret_key)
+    """Is lichess set up for this bot: a key to seal the tokens with, and the pages that
+    members link their accounts through?"""
+    settings = services.settings
+    return bool(settings.secret_key and settings.public_url and settings.web_port is not None)
 
 
 async def settings(services: Services) -> tuple[ClubSettings, bool]:

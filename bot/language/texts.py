@@ -569,6 +569,10 @@ HELP_ARBITER = (
     "Ratings: stuur de ratinglijst van de KNSB (het zip-bestand) hier als bestand"
 )
 
+HELP_LICHESS = "/lichess – je lichess-account koppelen, voor rondes die online gespeeld worden"
+HELP_ARBITER_LICHESS = ("/ronde nieuw DATUM online – een ronde op lichess; /lichess club – het "
+                        "lichess-account van de club; /instellingen online …")
+
 NOT_LINKED = "Ik weet nog niet wie je bent. Stuur <code>/ik je naam</code>."
 ONLY_ARBITER = "Dat mag alleen de wedstrijdleider."
 NO_SEASON = "Er is nog geen seizoen geladen. De wedstrijdleider doet dat met keizerbot import."

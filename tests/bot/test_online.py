@@ -288,6 +288,9 @@ async def test_what_an_arbiter_may_get_wrong_is_said_in_his_language(online_bot,
     assert "/lichess club" in refused and ("Ronde 1" in refused) == (language == "nl")
     # A member may not change the club's settings.
     assert fits((await bot.ask(members[0], "/instellingen online uit")).text, "ONLY_ARBITER")
+    # Where lichess is set up, /help says how to link (the arbiter: how to play online).
+    sees((await bot.ask(ARBITER, "/help")).text, "HELP_ARBITER_LICHESS")
+    assert fits((await bot.ask(members[0], "/help")).text, "HELP_LICHESS")
 
 
 async def test_a_bulk_made_just_before_a_kill_is_found_not_made_again(online_bot, lichess,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import CallbackQueryHandler, MessageHandler, filters
 
-from bot.flows import members
+from bot.flows import members, online
 from bot.language import texts
 from bot.services import App, Context
 from bot.telegram.answer import Answer
@@ -18,7 +18,12 @@ async def start(update: Update, context: Context) -> Answer:
     user = update.effective_user
     linked = user is not None and await members.is_linked(context.services, user.id)
     parts = [texts.START, "", *(() if linked else (texts.START_LINK,)), texts.START_COMMANDS]
+    playing_online = online.ready(context.services)
+    if playing_online:
+        parts.append(texts.HELP_LICHESS)
     extra = texts.HELP_ARBITER if await is_arbiter(update, context) else ""
+    if extra and playing_online:
+        extra += "\n" + texts.HELP_ARBITER_LICHESS
     return Answer("\n".join(parts) + extra)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.constants import ChatType
 
-from bot.flows import lichess
+from bot.flows import lichess, online
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
 from bot.language.formatting import esc
@@ -30,8 +30,7 @@ async def lichess_command(update: Update, context: Context) -> Answer:
         return await _forget(context, actor(update), organiser)
     if words:
         return Answer(texts.LICHESS_USAGE)
-    settings = context.services.settings
-    if not (settings.secret_key and settings.public_url and settings.web_port is not None):
+    if not online.ready(context.services):
         raise Refused(texts.LICHESS_NOT_SET_UP)
     now = await lichess.linked(context.services, actor(update), organiser=organiser)
     link = await lichess.begin(context.services, actor(update), organiser=organiser)
