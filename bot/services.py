@@ -56,6 +56,8 @@ class Services:
     lichess_turn: asyncio.Lock = field(default_factory=asyncio.Lock)
     """One call at a time makes a round's games at lichess (the tick, a publication, a
     member just linked): two at once would each make a bulk of the same boards."""
+    lichess_rests_until: dt.datetime | None = None
+    """lichess answered 429: asked again no sooner than this (`flows.online`)."""
 
     def read_again(self) -> None:
         """Forget the languages kept: another process writes them (the host that runs the

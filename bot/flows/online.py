@@ -42,6 +42,8 @@ LICHESS = 0
 """Who reported a result lichess gave (no member: any player of the game may confirm it)."""
 LATE = dt.timedelta(minutes=15)
 """After the start, a round whose games lichess has not made yet is the arbiter's to hear."""
+REST = dt.timedelta(minutes=1)
+"""lichess's rule: after a 429, wait a full minute before the next call."""
 
 
 def ready(services: Services) -> bool:
@@ -69,7 +71,7 @@ async def live_rounds(services: Services) -> list[programme.ScheduledRound]:
 async def tick(services: Services) -> None:
     """Each published online round: games still to make, and games to read back. lichess
     busy or down: tried again at the next tick (the arbiter hears once it is late)."""
-    if not ready(services):
+    if not ready(services) or _resting(services):
         return
     for rnd in await live_rounds(services):
         try:
@@ -77,16 +79,35 @@ async def tick(services: Services) -> None:
             await read_back(services, rnd.number)
         except LichessError as exc:
             log.warning("lichess, round %d: %s", rnd.number, exc)
+            _rest(services, exc)
             await _late(services, rnd, exc)
+            if _resting(services):
+                return
+
+
+def _resting(services: Services) -> bool:
+    """Still within the minute lichess asked us to wait?"""
+    until = services.lichess_rests_until
+    return until is not None and services.clock() < until
+
+
+def _rest(services: Services, exc: LichessError) -> None:
+    if exc.status == 429:
+        services.lichess_rests_until = services.clock() + REST
 
 
 def then_make_games(services: Services, number: int) -> Callable[[], Awaitable[None]]:
     """What follows a commit that lets the round's games be made (its publication, a member
     linked): made at once; lichess busy or down, the tick tries again."""
     async def make() -> None:
+        if _resting(services):
+            return
         try:
             await make_games(services, number)
-        except (LichessError, StoreError) as exc:
+        except LichessError as exc:
+            log.warning("lichess games of round %d not made yet: %s", number, exc)
+            _rest(services, exc)
+        except StoreError as exc:
             log.warning("lichess games of round %d not made yet: %s", number, exc)
     return make
 
