@@ -34,10 +34,11 @@ ZONE = dt.UTC
 
 
 async def make_club(path: Path, *, rounds_ahead: int = 0, deadline_passed: bool = False,
-                    players: int = len(MEMBERS), on_site: bool = False) -> None:
+                    players: int = len(MEMBERS), on_site: bool = False,
+                    online: bool = False) -> None:
     """The six members of the bot tests, linked (ids 100, 101, ...), the club group set, and
     `rounds_ahead` weekly rounds from next week; with `deadline_passed`, round 1 is today
-    and its deadline is over (`on_site`: paired at the venue)."""
+    and its deadline is over (`on_site`: paired at the venue; `online`: on lichess)."""
     names = (MEMBERS * (players // len(MEMBERS) + 1))[:players]
     data = {"format": "keizer-season/1", "club": "Testclub", "season": "2026-2027",
             "rules": {"preset": "sliedrecht", "planned_rounds": max(rounds_ahead, 1) + 1,
@@ -56,7 +57,8 @@ async def make_club(path: Path, *, rounds_ahead: int = 0, deadline_passed: bool 
         if deadline_passed:
             number += 1
             await rounds.add_round(db, number, date=now.date(),
-                                   deadline=now - dt.timedelta(minutes=1), on_site=on_site)
+                                   deadline=now - dt.timedelta(minutes=1), on_site=on_site,
+                                   online=online)
         for week in range(1, rounds_ahead + 1):
             number += 1
             date = (now + dt.timedelta(days=7 * week)).date()

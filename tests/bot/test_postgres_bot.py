@@ -100,3 +100,44 @@ async def test_a_lichess_account_linked_on_postgresql_is_its_clubs_alone(
     finally:
         await bot.stop()
         await lichess.stop()
+
+
+async def test_a_round_played_on_lichess_on_postgresql(tg, postgres, members,  # noqa: F811
+                                                       own_processes):
+    """Issue 37 on PostgreSQL: an online round's games (migration 21) made, kept as the
+    club's rows, and a result read back into the standings."""
+    from bot.demo.fakelichess import FakeLichess
+    from tests.bot.test_lichess import KEY, PUBLIC_URL
+    from tests.bot.test_online import START, link, until
+
+    lichess = FakeLichess()
+    await lichess.start()
+    bot = await club_bot(tg, postgres, own_processes, web_port=0, public_url=PUBLIC_URL,
+                         secret_key=KEY, lichess_url=lichess.url)
+    lichess.now = lambda: bot.clock.now.timestamp()
+    try:
+        await set_up_club(bot, members, rounds=0)
+        assert (await bot.ask(ARBITER, "/instellingen online bevestig auto")).text \
+            == says("INSTELLINGEN_DONE")
+        assert fits((await bot.ask(ARBITER, "/ronde nieuw 3-12-2026 online")).text,
+                    "RONDE_ONLINE", clock="45+15")
+        await pass_deadline(bot, 1)
+        await link(bot, lichess, ARBITER.id, "Club", organiser=True)
+        for user in members:
+            await link(bot, lichess, user.id, user.first_name)
+        await publish(bot, 1)
+        made = await until(lambda: _all_made(bot))
+        bot.clock.now = START
+        for board in made:
+            lichess.end(board.game_id, "resign", "black")
+        await bot.tg.next_to(GROUP, meaning("ROUND_COMPLETE", round=1))
+    finally:
+        await bot.stop()
+        await lichess.stop()
+
+
+async def _all_made(bot):
+    from tests.bot.test_online import boards
+
+    made = await boards(bot)
+    return made if made and all(b.game_id for b in made) else None

@@ -758,3 +758,56 @@ async def test_killed_right_after_a_lichess_account_is_linked_the_member_hears_o
     assert heard(tg.to(member.id), "LICHESS_LINKED", name="Anna_Schaakt") == 1
     bot.kill()
     await lichess.stop()
+
+
+@pytest.mark.slow
+async def test_killed_once_an_online_rounds_games_are_made_each_player_gets_his_once(
+        tg, tmp_path):
+    """Issue 37: the real process publishes a round played online and makes its games at
+    lichess; killed before any player's game link went out, after the restart each player
+    gets his once, and lichess has each game once."""
+    from bot.demo.fakelichess import FakeLichess
+    from bot.lichess.seal import Seal
+    from storage import lichess as accounts
+    from tests.bot.process import free_port
+    from tests.bot.test_lichess import KEY
+
+    lichess = FakeLichess()
+    await lichess.start()
+    db = tmp_path / "keizer.db"
+    await make_club(db, deadline_passed=True, online=True)
+    store = await open_store(db)
+    try:
+        for user_id, name, organiser in [(ARBITER.id, "Club", True),
+                                         *((100 + k, f"Speler{k}", False) for k in range(6))]:
+            token = lichess.token_of(name, "challenge:bulk" if organiser else "challenge:write")
+            await accounts.link(store, f"s{user_id}", accounts.Login(user_id, "v", organiser),
+                                name, Seal(KEY).close(token), now=dt.datetime.now(dt.UTC))
+    finally:
+        await store.close()
+    port = free_port()
+    bot = BotProcess(tg, db)
+    bot.env.update(KEIZER_WEB_PORT=str(port), KEIZER_PUBLIC_URL=f"http://127.0.0.1:{port}",
+                   KEIZER_SECRET_KEY=KEY, KEIZER_LICHESS_URL=lichess.url)
+    bot.start()
+    await tg.next_to(ARBITER.id, drafted(1), timeout=30)
+    await bot.running()
+    tg.outage.add("sendMessage")  # nothing the publication owes can go yet
+    tg.user_says(ARBITER, "/indeling bevestig")
+    for _ in range(1500):
+        if len(query(db, "SELECT game_id FROM lichess_game WHERE game_id IS NOT NULL")) == 3:
+            break
+        await asyncio.sleep(0.02)
+    bot.kill()
+    assert len(lichess.bulks) == 1 and len(lichess.bulks[0].games) == 3
+    tg.outage.clear()
+    bot.start()
+    for member in range(100, 106):
+        await tg.next_to(member, meaning("LICHESS_GAME", round=1), timeout=30)
+    await bot.running()
+    await asyncio.sleep(1.0)
+    assert [heard(tg.to(member), "LICHESS_GAME", round=1) for member in range(100, 106)] \
+        == [1] * 6
+    assert len(lichess.bulks) == 1
+    bot.kill()
+    await lichess.stop()
