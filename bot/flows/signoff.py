@@ -65,6 +65,8 @@ class Prices:
     """Per round that could be priced from the season as committed."""
     values: Mapping[str, Fraction]
     """The players' values now, to price a round as stored (a draft it drops)."""
+    decimals: int
+    """How the club shows a score (its rules, which a sign-off does not change)."""
 
 
 async def prices(services: Services, who: Member, request: Request) -> Prices:
@@ -81,7 +83,7 @@ async def prices(services: Services, who: Member, request: Request) -> Prices:
             ahead[number] = await asyncio.to_thread(sign_off_price, after, values, who.code,
                                                     number, request.reason, request.day,
                                                     earlier)
-    return Prices(ahead, values)
+    return Prices(ahead, values, committed.rules.display_decimals)
 
 
 async def sign_off(services: Services, who: Member, request: Request, *, sent_at: dt.datetime,
@@ -118,7 +120,10 @@ async def sign_off(services: Services, who: Member, request: Request, *, sent_at
                                                 early.values, who.code, one.round, one.reason,
                                                 one.day)
             done.append(SignedOff(one.round, scheduled.date, one.reason, one.day, None, price))
-        decimals = (await load_season(db)).rules.display_decimals
+    # Read after the commit, not in it: a whole season read holds the writer for tens of
+    # milliseconds at 60 players and 30 rounds, and every other member's update waits on it.
+    decimals = early.decimals if early is not None \
+        else (await load_season(db)).rules.display_decimals
     return SignOffReport(who, tuple(done), decimals, tuple(redrafted))
 
 
