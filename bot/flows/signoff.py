@@ -63,8 +63,9 @@ class Prices:
 
     ahead: dict[int, SignOffPrice]
     """Per round that could be priced from the season as committed."""
-    values: Mapping[str, Fraction]
-    """The players' values now, to price a round as stored (a draft it drops)."""
+    values: Mapping[str, Fraction] | None
+    """The players' values now, to price a round as stored (a draft it drops); None while
+    none were made since the start (`views.values_now`): unpriced then."""
     decimals: int
     """How the club shows a score (its rules, which a sign-off does not change)."""
 
@@ -76,10 +77,10 @@ async def prices(services: Services, who: Member, request: Request) -> Prices:
     anew, `views.values_now`); a round it cannot price ahead is priced as stored."""
     committed = await load_season(services.db)
     values = await views.values_now(services)
-    ahead = {}
+    ahead: dict[int, SignOffPrice] = {}
     for earlier, number in enumerate(request.rounds):
         after = after_sign_off(committed, who.code, number, request.reason, request.day)
-        if after is not None:
+        if after is not None and values is not None:
             ahead[number] = await asyncio.to_thread(sign_off_price, after, values, who.code,
                                                     number, request.reason, request.day,
                                                     earlier)
@@ -115,7 +116,7 @@ async def sign_off(services: Services, who: Member, request: Request, *, sent_at
                 await round_flows.redraft(services, one.round)
                 redrafted.append(one.round)
             price = None if early is None else early.ahead.get(one.round)
-            if price is None and early is not None:
+            if price is None and early is not None and early.values is not None:
                 price = await asyncio.to_thread(sign_off_price, await load_season(db),
                                                 early.values, who.code, one.round, one.reason,
                                                 one.day)

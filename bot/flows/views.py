@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -59,22 +60,32 @@ async def places(services: Services) -> Mapping[str, PlayerStanding]:
 PRICE_WAIT = 0.5
 """Seconds a sign-off's price waits for standings being made anew (a large season after a
 correction takes seconds): after that it is priced on the values made last."""
+FIRST_PRICE_WAIT = 0.8
+"""Seconds it waits when none were made since the start (the worker process starts, and
+reads the season, first): after that the sign-off goes unpriced, not seconds late."""
 
 
-async def values_now(services: Services) -> Mapping[str, Fraction]:
+async def values_now(services: Services) -> Mapping[str, Fraction] | None:
     """Each player's value, to price a sign-off: the standings' as they stand; while the
     worker still makes them anew (seconds, at thousands of players), those made last, so a
-    sign-off never waits on a correction of someone else's result."""
+    sign-off never waits on a correction of someone else's result. None when none were made
+    since the start and they are not made in time (the standings, once made, price the
+    next sign-off)."""
     made = asyncio.ensure_future(places(services))
-    made.add_done_callback(lambda task: task.cancelled() or task.exception())
+    made.add_done_callback(functools.partial(_keep_values, services))
+    wait = PRICE_WAIT if services.values_made is not None else FIRST_PRICE_WAIT
     try:
-        rows = await asyncio.wait_for(asyncio.shield(made), PRICE_WAIT)
+        rows = await asyncio.wait_for(asyncio.shield(made), wait)
     except TimeoutError:
-        if services.values_made is not None:
-            return services.values_made
-        rows = await made
+        return services.values_made
     services.values_made = {code: row.value for code, row in rows.items()}
     return services.values_made
+
+
+def _keep_values(services: Services, made: asyncio.Future[Mapping[str, PlayerStanding]]) -> None:
+    """Standings made after the sign-off that asked stopped waiting: the next one has them."""
+    if not made.cancelled() and made.exception() is None:
+        services.values_made = {code: row.value for code, row in made.result().items()}
 
 
 async def history(services: Services) -> Sequence[Standings]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import contextlib
 import datetime as dt
@@ -68,8 +69,11 @@ def no_bot_outlives_its_test():
 @pytest.fixture(scope="session")
 def processes():
     """The standings worker of this test process, shared by its bots as a host's clubs
-    share theirs: a worker started once instead of once per test."""
+    share theirs: a worker started once instead of once per test, and before the first
+    test asks it (its start takes a second on a busy machine, past what a first sign-off
+    waits for its price)."""
     with contextlib.closing(Processes()) as shared:
+        asyncio.run(shared.run(abs, 0))
         yield shared
 
 

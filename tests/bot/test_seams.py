@@ -511,3 +511,38 @@ async def test_a_sign_off_is_priced_on_the_values_made_last_while_new_ones_are_m
     answer = await bot.ask(members[1], "/afmelden 2")
     assert fits(answer.text, "SIGNED_OFF", who="Bram de Boer", round=2)
     release.set()
+
+
+async def test_the_first_sign_off_after_a_start_is_not_held_by_standings_not_made_yet(
+        bot, members, monkeypatch):
+    """Issue 38: right after a start no standings were made yet, and at thousands of players
+    they take seconds: the sign-off is stored and answered, unpriced, in under a second; the
+    values, once made, price the next one."""
+    await set_up_club(bot, members, rounds=2)
+    worker = bot.app.bot_data.standings_worker
+    release = asyncio.Event()
+    real = worker.standings
+
+    async def slow(*args, **kwargs):
+        await release.wait()
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(worker, "standings", slow)
+    answer = await bot.ask(members[0], "/afmelden 1")
+    # Unpriced, it ends where the price would follow.
+    assert fits(answer.text + " ", "SIGNED_OFF", who="Anna Visser", round=1, earns="")
+    assert not priced(answer.text)
+    release.set()
+    for _ in range(200):
+        if bot.app.bot_data.values_made is not None:
+            break
+        await asyncio.sleep(0.02)
+    second = await bot.ask(members[1], "/afmelden 1")
+    assert fits(second.text, "SIGNED_OFF", who="Bram de Boer", round=1)
+    assert priced(second.text)
+
+
+def priced(text: str) -> bool:
+    """Does a sign-off's answer say what it earns?"""
+    return any(fits(text, key) for key in ("EARNS", "EARNS_TEAM", "EARNS_LATER",
+                                            "EARNS_CAPPED", "EARNS_NOTHING", "EARNS_POINTS"))
