@@ -19,6 +19,7 @@ import pytest
 
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, Sent, User
+from bot.demo.fakelichess import FakeLichess
 from bot.demo.runner import LocalBot, ManualClock
 from bot.language import i18n, texts
 from bot.language.notice import Dated, Text
@@ -75,6 +76,15 @@ def processes():
     with contextlib.closing(Processes()) as shared:
         asyncio.run(shared.run(abs, 0))
         yield shared
+
+
+@pytest.fixture
+async def lichess():
+    """A local lichess (`bot.demo.fakelichess`), as `tg` is a local Telegram."""
+    fake = FakeLichess()
+    await fake.start()
+    yield fake
+    await fake.stop()
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import aiohttp
 import pytest
 
 from bot.config import Config, ConfigError, load
-from bot.demo.fakelichess import FakeLichess
 from bot.language import texts
 from bot.lichess.seal import Seal
 from tests.bot.conftest import ARBITER, GROUP, TOKEN, club_bot, fits, meaning, says
@@ -17,14 +16,6 @@ from tests.bot.test_season import set_up_club
 from tests.bot.test_web import PUBLIC_URL
 
 KEY = "3q2-7wJ8TgrVTA7aQG9nqW5oWnWnW9qVqDk1kJxQ4Xw="
-
-
-@pytest.fixture
-async def lichess():
-    fake = FakeLichess()
-    await fake.start()
-    yield fake
-    await fake.stop()
 
 
 @pytest.fixture

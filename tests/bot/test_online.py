@@ -36,14 +36,6 @@ START = dt.datetime(2026, 12, 3, 19, 0, tzinfo=dt.UTC)
 
 
 @pytest.fixture
-async def lichess():
-    fake = FakeLichess()
-    await fake.start()
-    yield fake
-    await fake.stop()
-
-
-@pytest.fixture
 async def online_bot(tg, tmp_path, processes, lichess, members):
     running = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0,
                              public_url=PUBLIC_URL, secret_key=KEY, lichess_url=lichess.url)

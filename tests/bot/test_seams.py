@@ -498,15 +498,7 @@ async def test_a_sign_off_is_priced_on_the_values_made_last_while_new_ones_are_m
     await publish(bot, 1)
     first = await bot.ask(members[0], "/afmelden 2")  # values made (nothing played yet)
     assert fits(first.text, "SIGNED_OFF", round=2)
-    worker = bot.app.bot_data.standings_worker
-    release = asyncio.Event()
-    real = worker.standings
-
-    async def slow(*args, **kwargs):
-        await release.wait()
-        return await real(*args, **kwargs)
-
-    monkeypatch.setattr(worker, "standings", slow)
+    release = hold_the_worker(bot, monkeypatch)
     await bot.ask(ARBITER, "/uitslag 1 1-0")  # the standings' version moves
     answer = await bot.ask(members[1], "/afmelden 2")
     assert fits(answer.text, "SIGNED_OFF", who="Bram de Boer", round=2)
@@ -519,15 +511,7 @@ async def test_the_first_sign_off_after_a_start_is_not_held_by_standings_not_mad
     they take seconds: the sign-off is stored and answered, unpriced, in under a second; the
     values, once made, price the next one."""
     await set_up_club(bot, members, rounds=2)
-    worker = bot.app.bot_data.standings_worker
-    release = asyncio.Event()
-    real = worker.standings
-
-    async def slow(*args, **kwargs):
-        await release.wait()
-        return await real(*args, **kwargs)
-
-    monkeypatch.setattr(worker, "standings", slow)
+    release = hold_the_worker(bot, monkeypatch)
     answer = await bot.ask(members[0], "/afmelden 1")
     # Unpriced, it ends where the price would follow.
     assert fits(answer.text + " ", "SIGNED_OFF", who="Anna Visser", round=1, earns="")
@@ -540,6 +524,20 @@ async def test_the_first_sign_off_after_a_start_is_not_held_by_standings_not_mad
     second = await bot.ask(members[1], "/afmelden 1")
     assert fits(second.text, "SIGNED_OFF", who="Bram de Boer", round=1)
     assert priced(second.text)
+
+
+def hold_the_worker(bot, monkeypatch) -> asyncio.Event:
+    """The standings worker makes nothing until the event returned is set."""
+    worker = bot.app.bot_data.standings_worker
+    release = asyncio.Event()
+    real = worker.standings
+
+    async def slow(*args, **kwargs):
+        await release.wait()
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(worker, "standings", slow)
+    return release
 
 
 def priced(text: str) -> bool:
