@@ -120,11 +120,11 @@ async def games_for_the_linked(services: Services) -> None:
 
 
 async def _late(services: Services, rnd: programme.ScheduledRound, exc: LichessError) -> None:
-    """The round's start passed and lichess still cannot make (or read) its games: the
-    arbiter hears it, once an hour."""
+    """lichess refused the round's games (the arbiter hears it at once), or could not be
+    reached and the round's start has passed (he hears it then); once an hour."""
     settings = await club.settings(services.db)
-    if rnd.date is None or services.clock() < round_start(
-            rnd.date, settings, services.settings.timezone) + LATE:
+    if exc.busy and (rnd.date is None or services.clock() < round_start(
+            rnd.date, settings, services.settings.timezone) + LATE):
         return
     if services.throttle.first(f"lichess-late:{rnd.number}"):
         key = "LICHESS_DOWN" if exc.busy else "LICHESS_REFUSED"

@@ -344,3 +344,21 @@ async def test_a_bulk_made_just_before_a_kill_is_found_not_made_again(online_bot
         await bot.tg.next_to(user.id, meaning("LICHESS_GAME", round=1), after=mark)
     assert len(lichess.bulks) == 1
     assert {b.game_id for b in await boards(bot)} == {g.id for g in lichess.bulks[0].games}
+
+
+async def test_lichess_refusing_the_games_is_the_arbiters_to_hear_at_once(online_bot, lichess,
+                                                                         members):
+    """Not a passing fault: the club's account lost its scope (a token revoked at lichess)
+    and the games are refused; the arbiter hears it before the round, once, with what to
+    check; the tick keeps trying."""
+    bot = online_bot
+    organiser, *_ = await online_round_drafted(bot, lichess, members, linked=6)
+    lichess.tokens[organiser] = ("SchaakclubOnline", "preference:read")
+    mark = len(bot.tg.sent)
+    await publish(bot, 1)
+    told = await bot.tg.next_to(ARBITER.id, meaning("LICHESS_REFUSED", round=1, status=403),
+                                after=mark)
+    assert "/lichess club" in told.text
+    await asyncio.sleep(1)  # five ticks more
+    assert heard(bot.tg.sent[mark:], "LICHESS_REFUSED", round=1) == 1
+    assert lichess.bulks == []
