@@ -362,3 +362,16 @@ async def test_lichess_refusing_the_games_is_the_arbiters_to_hear_at_once(online
     await asyncio.sleep(1)  # five ticks more
     assert heard(bot.tg.sent[mark:], "LICHESS_REFUSED", round=1) == 1
     assert lichess.bulks == []
+
+
+@pytest.mark.parametrize("language", ["nl", "en"])
+async def test_a_round_online_where_lichess_is_not_set_up_says_so(bot, members, language):
+    """A bot without the key and the pages lichess needs plans no round online: the
+    arbiter reads why, in his language, and no round is added."""
+    await set_up_club(bot, members, rounds=0)
+    if language == "en":
+        await bot.ask(ARBITER, "/taal en")
+    answer = (await bot.ask(ARBITER, "/ronde nieuw 3-12-2026 online")).text
+    assert fits(answer, "LICHESS_NOT_SET_UP", language), answer
+    assert language == "nl" or not fits(answer, "LICHESS_NOT_SET_UP", "nl")
+    assert fits((await bot.ask(ARBITER, "/ronde")).text, "RONDE_NONE", language)
