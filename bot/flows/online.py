@@ -76,7 +76,8 @@ async def tick(services: Services) -> None:
     for rnd in await live_rounds(services):
         try:
             await make_games(services, rnd.number)
-            await read_back(services, rnd.number)
+            if not await _before_start(services, rnd):  # lichess makes none before it
+                await read_back(services, rnd.number)
         except LichessError as exc:
             log.warning("lichess, round %d: %s", rnd.number, exc)
             _rest(services, exc)
@@ -119,12 +120,23 @@ async def games_for_the_linked(services: Services) -> None:
         await then_make_games(services, rnd.number)()
 
 
+async def _start(services: Services, rnd: programme.ScheduledRound) -> dt.datetime | None:
+    if rnd.date is None:
+        return None
+    return round_start(rnd.date, await club.settings(services.db), services.settings.timezone)
+
+
+async def _before_start(services: Services, rnd: programme.ScheduledRound,
+                        after: dt.timedelta = dt.timedelta(0)) -> bool:
+    """Is it not yet `after` past the round's start?"""
+    start = await _start(services, rnd)
+    return start is not None and services.clock() < start + after
+
+
 async def _late(services: Services, rnd: programme.ScheduledRound, exc: LichessError) -> None:
     """lichess refused the round's games (the arbiter hears it at once), or could not be
     reached and the round's start has passed (he hears it then); once an hour."""
-    settings = await club.settings(services.db)
-    if exc.busy and (rnd.date is None or services.clock() < round_start(
-            rnd.date, settings, services.settings.timezone) + LATE):
+    if exc.busy and await _before_start(services, rnd, LATE):
         return
     if services.throttle.first(f"lichess-late:{rnd.number}"):
         key = "LICHESS_DOWN" if exc.busy else "LICHESS_REFUSED"
@@ -235,10 +247,8 @@ def _games_of(bulk: Bulk, boards: list[tuple[OnlineBoard, tuple[str, str]]]
 
 async def _pair_at(services: Services, number: int) -> dt.datetime | None:
     """When the round's games are made: at its start, or at once when that has passed."""
-    settings = await club.settings(services.db)
     rnd = next(r for r in await programme.schedule(services.db) if r.number == number)
-    start = None if rnd.date is None \
-        else round_start(rnd.date, settings, services.settings.timezone)
+    start = await _start(services, rnd)
     return start if start is not None and start > services.clock() else None
 
 
