@@ -174,8 +174,8 @@ async def _make_games(services: Services, number: int) -> int:
             await owe_to_arbiters(services, Text("LICHESS_NO_ORGANISER", {"round": number}))
         return 0
     found = await _pairable(services, waiting, linked)
-    made = await _made(services, number, Seal(services.settings.secret_key),
-                       organiser, found.ready) if found.ready else {}
+    made = await _made(services, number, organiser, linked, found.ready) \
+        if found.ready else {}
     async with db.transaction():  # as the boards are now: another process may have been first
         now = {_key(b): b.status for b in await store.online_boards(db, number)
                if b.game_id is None and not b.final}
@@ -214,35 +214,32 @@ async def _pairable(services: Services, boards: list[OnlineBoard],
     return found
 
 
-async def _made(services: Services, number: int, seal: Seal, organiser: Account,
-                boards: list[tuple[OnlineBoard, str, str]]) -> dict[OnlineBoard, str]:
+async def _made(services: Services, number: int, organiser: Account,
+                linked: dict[str, Account], boards: list[tuple[OnlineBoard, str, str]]
+                ) -> dict[OnlineBoard, str]:
     """The games of `boards` at lichess, by board: found among the organiser's pairings to
     come (made before a kill, not yet kept), else made now in one bulk pairing."""
-    api, token = _api(services), seal.open(organiser.token)
-    if token is None:
+    api, token = _api(services), Seal(services.settings.secret_key).open(organiser.token)
+    if token is None:  # sealed with another key: linked again, it works
         raise LichessError(401, busy=False)
-    linked = await store.accounts_of(services.db)
 
-    def players(board: OnlineBoard) -> tuple[str, str]:
-        return linked[board.white].username.lower(), linked[board.black].username.lower()
+    def games_in(bulks: list[Bulk], of: list[tuple[OnlineBoard, str, str]]
+                 ) -> dict[OnlineBoard, str]:
+        made = {(white.lower(), black.lower()): game
+                for bulk in bulks for game, white, black in bulk.games}
+        players = {b: (linked[b.white].username.lower(), linked[b.black].username.lower())
+                   for b, _, _ in of}
+        return {b: made[pair] for b, pair in players.items() if pair in made}
 
-    made = {(white.lower(), black.lower()): game
-            for bulk in await api.bulks(token) for game, white, black in bulk.games}
-    kept = {b: made[players(b)] for b, _, _ in boards if players(b) in made}
+    kept = games_in(await api.bulks(token), boards)
     todo = [(b, white, black) for b, white, black in boards if b not in kept]
     if todo:
         settings = await club.settings(services.db)
-        bulk = await api.bulk(token, [(white, black) for _, white, black in todo],
-                              clock=settings.online_clock, rated=settings.online_rated,
-                              at=await _pair_at(services, number))
-        kept |= _games_of(bulk, [(b, players(b)) for b, _, _ in todo])
+        kept |= games_in([await api.bulk(token, [(white, black) for _, white, black in todo],
+                                         clock=settings.online_clock,
+                                         rated=settings.online_rated,
+                                         at=await _pair_at(services, number))], todo)
     return kept
-
-
-def _games_of(bulk: Bulk, boards: list[tuple[OnlineBoard, tuple[str, str]]]
-              ) -> dict[OnlineBoard, str]:
-    by_players = {(white.lower(), black.lower()): game for game, white, black in bulk.games}
-    return {board: by_players[pair] for board, pair in boards if pair in by_players}
 
 
 async def _pair_at(services: Services, number: int) -> dt.datetime | None:
