@@ -130,6 +130,9 @@ async def test_what_goes_wrong_on_the_way_is_said_and_nothing_is_kept(linking_bo
     assert in_group.text == says("LICHESS_PRIVATE")
     sees((await bot.ask(anna, "/lichess club")).text, "ONLY_ARBITER")
     sees((await bot.ask(anna, "/lichess nu")).text, "LICHESS_USAGE")
+    # Unlinking what is not linked, in the words of his language.
+    sees((await bot.ask(anna, {"nl": "/lichess uit", "en": "/lichess off"}[language])).text,
+         "LICHESS_NONE")
     # He cancels at lichess.
     lichess.deny = True
     status, page = await browse(bot, link_of(await bot.ask(anna, "/lichess")),
