@@ -228,3 +228,16 @@ async def test_the_sender_tells_each_arbiter_in_his_own_language(bot, members):
     told = await bot.tg.next_to(ARBITER.id, "Daan Smit", after=mark)
     assert told.text == said(Text("UNDELIVERABLE", {
         "who": "Daan Smit", "reason": Text("UNDELIVERABLE_BLOCKED")}), "en")
+
+
+async def test_a_command_named_alike_in_both_languages_reads_english_words_too(bot, members):
+    """`/arbiter`, `/export` and `/lichess` are one name in both languages: what the English
+    usage tells an English speaker to type (`remove`, `previous`, `off`) works."""
+    await set_up_club(bot, members, rounds=1)
+    await bot.ask(ARBITER, "/taal en")
+    await bot.ask(ARBITER, "/arbiter 4242")
+    removed = await bot.ask(ARBITER, "/arbiter remove 4242")
+    assert removed.text == said(Text("ARBITER_REMOVED", {"id": 4242}), "en")
+    assert 4242 not in await bot.app.bot_data.arbiters()
+    previous = await bot.ask(ARBITER, "/export previous")
+    assert previous.text == said(Text("PREVIOUS_NONE"), "en")

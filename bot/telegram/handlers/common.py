@@ -143,18 +143,19 @@ def command(name: str, handler: Command, *, reads_only: bool = False,
     """A command for new messages only (an edited command is answered elsewhere, not re-run),
     run by `answering`; under its Dutch name and its English one. Under the English name its
     keywords are read as the Dutch ones, unless the command reads its `own_words` in the
-    language it was typed in (`typed_in_english`)."""
+    language it was typed in (`typed_in_english`). A command named alike in both languages
+    (`/lichess`, `/arbiter`, `/export`) reads its keywords in either (`uit` and `off`)."""
     english = ENGLISH.get(name)
     names = [name] if english is None else [name, english]
-    run = handler if english is None or own_words else _words_in_dutch(handler)
+    run = handler if own_words else _words_in_dutch(handler, always=english is None)
     return CommandHandler(names, answering(run, reads_only=reads_only,
                                            reads_first=reads_first),
                           filters=filters.UpdateType.MESSAGE)
 
 
-def _words_in_dutch(handler: Command) -> Command:
+def _words_in_dutch(handler: Command, *, always: bool = False) -> Command:
     async def run(update: Update, context: Context) -> Answer | Write:
-        if typed_in_english(update):
+        if always or typed_in_english(update):
             context.args = [WORDS.get(word.lower(), word) for word in context.args or []]
         return await handler(update, context)
     return run

@@ -10,15 +10,13 @@ from bot.flows import lichess, online
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
 from bot.language.formatting import esc
-from bot.language.vocabulary import WORDS
 from bot.services import App, Context
 from bot.telegram.answer import Answer, Refused
 from bot.telegram.handlers.common import actor, command, is_arbiter, member
 
 
 async def lichess_command(update: Update, context: Context) -> Answer:
-    # Named alike in both languages, the command reads its words in either (`uit`, `off`).
-    words = [WORDS.get(w.lower(), w.lower()) for w in context.args or []]
+    words = [w.lower() for w in context.args or []]
     chat = update.effective_chat
     if chat is None or chat.type != ChatType.PRIVATE:
         raise Refused(texts.LICHESS_PRIVATE)
