@@ -289,6 +289,11 @@ async def read_back(services: Services, number: int) -> None:
     """The round's games that ended since the last look: each result taken (final at once
     when the arbiter says so, else a player of the game confirms it), a game never played
     the arbiter's to decide; a game that began marked as under way."""
+    async with services.lichess_turn:
+        await _read_back(services, number)
+
+
+async def _read_back(services: Services, number: int) -> None:
     db = services.db
     boards = {b.game_id: b for b in await store.online_boards(db, number)
               if b.game_id is not None and not b.final
@@ -312,6 +317,10 @@ async def _ended(services: Services, number: int, board: OnlineBoard, status: st
     transaction; True if it completed the round."""
     db = services.db
     async with db.transaction():
+        now = next((b for b in await store.online_boards(db, number) if _key(b) == _key(board)),
+                   None)
+        if now is None or now.game_id != board.game_id or now.status == status or now.final:
+            return False  # another process (or tick) took it first, or the board changed
         await store.keep_game(db, number, board, board.game_id, status)
         everyone = {m.code: m for m in await roster.members(db)}
         result = result_of(status, winner)

@@ -9,7 +9,7 @@ import datetime as dt
 import logging
 import pathlib
 
-from bot.flows import online, results
+from bot.flows import online, results, views
 from bot.flows import rounds as flows
 from bot.language import texts
 from bot.notices import owe_to_arbiters
@@ -18,6 +18,7 @@ from bot.telegram.chat import direct
 from storage import inbox
 from storage.backup import backup
 from storage.errors import StoreError
+from storage.seasons import has_season
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +28,17 @@ async def tick(context: Context) -> None:
     await flows.tick(context.services)
     await online.tick(context.services)
     await results.post_standings(context.services)
+
+
+async def warm_values(context: Context) -> None:
+    """The standings made once at the start (the worker process started, the season read):
+    the first sign-off after a start is priced at once in a club of any common size, and in
+    one of thousands of players goes unpriced for the seconds they take, not waits."""
+    try:
+        if await has_season(context.services.db):
+            await views.values_now(context.services)
+    except StoreError as exc:
+        log.warning("standings not made at the start: %s", exc)
 
 
 async def daily_backup(context: Context) -> None:
@@ -125,6 +137,7 @@ def schedule(app: App) -> None:
     logging.getLogger("apscheduler.scheduler").setLevel(logging.ERROR)
     queue.run_repeating(tick, interval=services.settings.tick_seconds, first=0.2, name="tick",
                         job_kwargs={"misfire_grace_time": None, "coalesce": True})
+    queue.run_once(warm_values, 0.2, name="warm-values")
     after = AfterChanges(app)
     services.db.on_commit(after.changed)
     after.changed()

@@ -375,3 +375,28 @@ async def test_a_round_online_where_lichess_is_not_set_up_says_so(bot, members, 
     assert fits(answer, "LICHESS_NOT_SET_UP", language), answer
     assert language == "nl" or not fits(answer, "LICHESS_NOT_SET_UP", "nl")
     assert fits((await bot.ask(ARBITER, "/ronde")).text, "RONDE_NONE", language)
+
+
+async def test_a_game_read_back_twice_at_once_is_taken_once(online_bot, lichess, members):
+    """Two looks at lichess at the same moment (the tick and a deadline's job, or two
+    processes): the ended game's result is taken once and each player asked once."""
+    from bot.flows import online
+
+    bot = online_bot
+    await online_round_drafted(bot, lichess, members, linked=6)
+    await publish(bot, 1)
+    made = await until(lambda: all_made(bot))
+    bot.clock.now = START + dt.timedelta(minutes=5)
+    mark = len(bot.tg.sent)
+    lichess.end(made[0].game_id, "mate", "black")
+    services = bot.app.bot_data
+    await asyncio.gather(*(online.read_back(services, 1) for _ in range(3)))
+    white = _user(made[0].white, members)
+    await bot.tg.next_to(white.id, meaning("LICHESS_RESULT_ASK", round=1, board=1), after=mark)
+    await asyncio.sleep(0.5)
+    assert heard(bot.tg.sent[mark:], "LICHESS_RESULT_ASK", round=1, board=1) == 2  # both
+
+
+async def all_made(bot) -> list[accounts.OnlineBoard] | None:
+    made = await boards(bot)
+    return made if made and all(b.game_id for b in made) else None

@@ -108,7 +108,7 @@ async def test_a_round_played_on_lichess_on_postgresql(tg, postgres, members,  #
     club's rows, and a result read back into the standings."""
     from bot.demo.fakelichess import FakeLichess
     from tests.bot.test_lichess import KEY, PUBLIC_URL
-    from tests.bot.test_online import START, link, until
+    from tests.bot.test_online import START, all_made, link, until
 
     lichess = FakeLichess()
     await lichess.start()
@@ -126,7 +126,7 @@ async def test_a_round_played_on_lichess_on_postgresql(tg, postgres, members,  #
         for user in members:
             await link(bot, lichess, user.id, user.first_name)
         await publish(bot, 1)
-        made = await until(lambda: _all_made(bot))
+        made = await until(lambda: all_made(bot))
         bot.clock.now = START
         for board in made:
             lichess.end(board.game_id, "resign", "black")
@@ -135,9 +135,3 @@ async def test_a_round_played_on_lichess_on_postgresql(tg, postgres, members,  #
         await bot.stop()
         await lichess.stop()
 
-
-async def _all_made(bot):
-    from tests.bot.test_online import boards
-
-    made = await boards(bot)
-    return made if made and all(b.game_id for b in made) else None
