@@ -159,15 +159,24 @@ def fits(text: str, key: str, /, language: str = "nl", pick: str | None = None,
     """Whether `text` holds catalogue text `key` (its entry `pick`) with these facts, in
     `language`; a fact not given may be anything (a deadline the bot worked out, a count the
     test does not care about), so a text that another one contains with more words (a
-    sign-off on time, and one too late) is told apart by asserting the other is absent. A
-    text whose last fact was empty ends before the space that led to it (the bot strips it)."""
+    sign-off on time, and one too late) is told apart by asserting the other is absent."""
     with i18n.use(language):
         template = i18n.translated(vars(texts)[key])  # a private table of texts too
         template = str(template if pick is None else template[pick])
-        pattern = "".join(re.escape(part) if n % 2 == 0
+        parts = re.split(r"\{(\w+)[^}]*\}", template)
+        pattern = "".join(_literal(part, parts[n + 1] if n + 1 < len(parts) else None, facts)
+                          if n % 2 == 0
                           else re.escape(_fact(facts[part])) if part in facts else ".*?"
-                          for n, part in enumerate(re.split(r"\{(\w+)[^}]*\}", template)))
-        return any(re.search(pattern, said, re.S) for said in (text, text + " "))
+                          for n, part in enumerate(parts))
+        return re.search(pattern, text, re.S) is not None
+
+
+def _literal(part: str, fact: str | None, facts: dict[str, Any]) -> str:
+    """A template's words as a pattern; the space before a fact that may be empty (the bot
+    strips it where the fact is the last of a text) may be missing."""
+    if fact and fact not in facts and part.endswith(" "):
+        return re.escape(part[:-1]) + " ?"
+    return re.escape(part)
 
 
 def meaning(key: str, /, language: str = "nl", pick: str | None = None,
