@@ -17,7 +17,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bot.config import TOKEN_SHAPE, ConfigError, store_of
+from bot.config import TOKEN_SHAPE, ConfigError, settings, store_of
 from bot.config import load as load_config
 from bot.files import tables
 from bot.language import i18n, texts
@@ -31,8 +31,8 @@ from core.rules import rules_from_toml, rules_to_mapping
 from core.season import Season, read_season, season_to_json
 from core.standings import Standings, compute_standings
 from core.trf import TrfHeader
+from storage.address import shown_store
 from storage.club_format import is_club_file, season_part
-from storage.sql import POSTGRES_SCHEMES
 from storage.states import UnsettledResults
 
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ def _argparse_words(text: str) -> str:
 
 
 def _database_option(target: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup) -> None:
-    target.add_argument("--db", type=store_of, default=None,
+    target.add_argument("--db", type=_store_option, default=None,
                         help=_("databasebestand (standaard: KEIZER_DB of data/keizer.db)"))
     target.add_argument("--club", dest="club_number", type=int, default=None, metavar=_("NUMMER"),
                         help=_("de club in een PostgreSQL-database van meerdere clubs (zie "
@@ -226,7 +226,7 @@ def _parser() -> argparse.ArgumentParser:
     hosted.add_argument("--arbiter", type=int, action="append", default=[], metavar="ID",
                         help=_("Telegram-id van een wedstrijdleider van de club (add, "
                                "arbiter; herhaalbaar)"))
-    hosted.add_argument("--db", default=None, metavar="postgresql://...",
+    hosted.add_argument("--db", type=_store_option, default=None, metavar="postgresql://...",
                         help=_("de database (standaard: KEIZER_DB)"))
     hosted.add_argument("--ja", action="store_true",
                         help=_("weghalen zonder de naam van de club over te typen (remove)"))
@@ -248,13 +248,13 @@ def _run_bot(args: argparse.Namespace) -> ExitCode:
     """The main job: run the Telegram bot until stopped."""
     import asyncio
 
-    from bot.telegram.serve import RedactToken, StartError, serve  # the Telegram stack: bot only
+    from bot.telegram.serve import Redact, StartError, serve  # the Telegram stack: bot only
 
     try:
         config = load_config()
     except ConfigError as exc:
         raise CliError(str(exc), ExitCode.FAILURE) from exc
-    _log_to(RedactToken(config.token))
+    _log_to(Redact(config.token, *_secrets_of(config.database)))
     if isinstance(config.database, str):
         asyncio.run(_one_club_only(config.database, texts.SINGLE_ON_HOSTED))
     try:
@@ -269,7 +269,7 @@ def _run_host(args: argparse.Namespace) -> ExitCode:
     import asyncio
 
     from bot.telegram.host import ClubInLog, Host  # the Telegram stack: bot only
-    from bot.telegram.serve import RedactToken, StartError, serve
+    from bot.telegram.serve import Redact, StartError, serve
 
     try:
         config = load_config(hosted=True)
@@ -277,7 +277,7 @@ def _run_host(args: argparse.Namespace) -> ExitCode:
         raise CliError(str(exc), ExitCode.FAILURE) from exc
     if not isinstance(config.database, str):
         raise CliError(texts.HOST_NEEDS_POSTGRES, ExitCode.FAILURE)
-    redact = RedactToken()
+    redact = Redact(*_secrets_of(config.database))
     _log_to(redact, ClubInLog(), form="%(asctime)s %(levelname)s %(club)s%(name)s: %(message)s")
     host = Host(config, known=redact.add)
     try:
@@ -285,6 +285,12 @@ def _run_host(args: argparse.Namespace) -> ExitCode:
     except StartError as exc:
         raise CliError(str(exc), ExitCode.FAILURE) from None
     return ExitCode.OK
+
+
+def _secrets_of(store: Path | str) -> tuple[str, ...]:
+    from storage.address import secrets_of
+
+    return secrets_of(store) if isinstance(store, str) else ()
 
 
 def _log_to(*filters: logging.Filter,
@@ -327,10 +333,21 @@ def output_folder(text: str) -> Path:
     return path
 
 
-def write(path: Path, data: bytes) -> None:
-    """Write a file the user named; what the system refuses is said in a sentence."""
+def write(path: Path, data: bytes, *, private: bool = False) -> None:
+    """Write a file the user named; what the system refuses is said in a sentence. A
+    `private` one (the members' Telegram ids, the club's settings) only its owner can read,
+    whatever it was before."""
     try:
-        path.write_bytes(data)
+        if private:
+            from storage.sqlite import private_dir
+
+            private_dir(path.parent)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "wb") as out:
+                os.fchmod(out.fileno(), 0o600)
+                out.write(data)
+        else:
+            path.write_bytes(data)
     except OSError as exc:
         raise CliError(texts.FILE_UNWRITABLE.format(path=path, reason=texts.os_reason(exc)),
                        ExitCode.UNUSABLE_INPUT) from exc
@@ -439,19 +456,35 @@ def _run_doctor(args: argparse.Namespace) -> ExitCode:
 
 
 def database_path(option: Path | str | None) -> Path | str:
-    """--db, else KEIZER_DB (a file, or a PostgreSQL address), else ./data/keizer.db."""
-    return option or store_of(os.environ.get("KEIZER_DB") or str(DEFAULT_DB))
+    """--db, else KEIZER_DB (a file, or a PostgreSQL address; the environment, then .env),
+    else ./data/keizer.db."""
+    if option:
+        return option
+    try:
+        return store_of(settings().get("KEIZER_DB", "").strip() or str(DEFAULT_DB))
+    except ConfigError as exc:
+        raise CliError(str(exc), ExitCode.FAILURE) from exc
+
+
+def _store_option(text: str) -> Path | str:
+    """--db: what KEIZER_DB may be."""
+    try:
+        return store_of(text)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 def _with_database(path: Path | str, work: Callable[[Database], Awaitable[T]], *,
-                   club: int | None = None, create: bool = False) -> T:
+                   club: int | None = None, create: bool = False,
+                   exclusive: bool = False) -> T:
     import asyncio
 
-    return asyncio.run(_opened(path, work, club, create))
+    return asyncio.run(_opened(path, work, club, create, exclusive))
 
 
 async def _opened(path: Path | str, work: Callable[[Database], Awaitable[T]],
-                  club: int | None = None, create: bool = False) -> T:
+                  club: int | None = None, create: bool = False,
+                  exclusive: bool = False) -> T:
     """`work` on the database; only a command that `create`s one (import) makes a file that
     is not there: for every other, a mistyped path is named, not made an empty database."""
     import sqlite3
@@ -459,16 +492,18 @@ async def _opened(path: Path | str, work: Callable[[Database], Awaitable[T]],
     from storage.errors import StoreError
     from storage.store import open_store
 
+    if isinstance(path, Path) and club is not None:
+        raise CliError(texts.CLUB_OF_FILE.format(path=path, club=club), ExitCode.FAILURE)
     if isinstance(path, Path) and not create and not path.exists():
         raise CliError(texts.DATABASE_MISSING.format(path=path), ExitCode.UNUSABLE_INPUT)
     if isinstance(path, str) and club is None:
         await _one_club_only(path)
     try:
-        db = await open_store(path, club=club)
+        db = await open_store(path, club=club, exclusive=exclusive)
     except StoreError as exc:
         raise CliError(texts.store_problem(exc), ExitCode.UNUSABLE_INPUT) from exc
     except (OSError, sqlite3.Error) as exc:
-        raise CliError(texts.DATABASE_UNUSABLE.format(path=path, reason=exc),
+        raise CliError(texts.DATABASE_UNUSABLE.format(path=shown_store(path), reason=exc),
                        ExitCode.UNUSABLE_INPUT) from exc
     try:
         return await work(db)
@@ -479,22 +514,52 @@ async def _opened(path: Path | str, work: Callable[[Database], Awaitable[T]],
 
 
 def _run_import(args: argparse.Namespace) -> ExitCode:
+    """A season file (or a club file) into the database. Replacing a club's data in use keeps
+    a copy first and says where; while a bot runs on the database it is refused (the lock)."""
     season = load_season(args.file)
     text = _read(args.file, texts.SEASON_UNUSABLE)
+    path = database_path(args.db)
 
     async def work(db: Database) -> ExitCode:
         from storage.club_file import import_club
-        from storage.seasons import import_season
+        from storage.seasons import holds_club_data, import_season
 
+        if args.replace and await holds_club_data(db):
+            print(texts.REPLACE_KEPT_COPY.format(
+                path=await _keep_a_copy(db, path, args.club_number)))
         if is_club_file(text):
             await import_club(db, text, replace=args.replace)
         else:
             await import_season(db, season, replace=args.replace)
         print(texts.IMPORTED.format(players=len(season.players), rounds=len(season.rounds),
-                                    path=database_path(args.db)))
+                                    path=shown_store(path)))
         return ExitCode.OK
 
-    return _with_database(database_path(args.db), work, club=args.club_number, create=True)
+    return _with_database(path, work, club=args.club_number, create=True,
+                          exclusive=args.replace)
+
+
+async def _keep_a_copy(db: Database, path: Path | str, club: int | None) -> Path:
+    """What the store holds, kept before it is replaced: a file's backup beside it, a
+    PostgreSQL club's everything (`export --alles`) in ./backups; readable by its owner only."""
+    from storage.errors import StoreError
+
+    if isinstance(path, Path):
+        from storage.backup import KEEP, backup
+
+        try:
+            return await backup(db, path.parent / "backups", keep=KEEP)
+        except StoreError as exc:
+            raise CliError(texts.BACKUP_FAILED.format(error=texts.BACKUP_REASONS.get(
+                exc.problem, texts.BACKUP_REASON_OTHER)), ExitCode.FAILURE) from exc
+    import datetime as dt
+
+    from storage.club_file import export_club
+
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
+    target = Path("backups") / f"club-{club or 1}-{stamp}.json"
+    write(target, (await export_club(db)).encode(), private=True)
+    return target
 
 
 def _run_export(args: argparse.Namespace) -> ExitCode:
@@ -506,7 +571,7 @@ def _run_export(args: argparse.Namespace) -> ExitCode:
         if args.file is None:
             sys.stdout.write(text)
         else:
-            write(args.file, text.encode())
+            write(args.file, text.encode(), private=args.everything)
             print((texts.EXPORTED_ALL if args.everything else texts.EXPORTED_SEASON)
                   .format(path=args.file))
         return ExitCode.OK
@@ -557,7 +622,7 @@ def _run_ics(args: argparse.Namespace) -> ExitCode:
     from bot.flows import views
 
     try:
-        zone = timezone_of(os.environ)
+        zone = timezone_of(settings())
     except ConfigError as exc:
         raise CliError(str(exc), ExitCode.FAILURE) from exc
 
@@ -625,7 +690,7 @@ def _run_export_trf(args: argparse.Namespace) -> ExitCode:
 async def trf_header(db: Database) -> TrfHeader:
     from storage.club import trf_header as stored
 
-    configured = [int(p) for p in os.environ.get("KEIZER_ARBITERS", "").replace(" ", "")
+    configured = [int(p) for p in settings().get("KEIZER_ARBITERS", "").replace(" ", "")
                   .split(",") if p.isdigit()]
     return await stored(db, configured)
 
@@ -719,7 +784,7 @@ def _run_ratings(args: argparse.Namespace) -> ExitCode:
             await update_players(db, changes, actor=None)
 
         _with_database(database_path(args.db), work, club=args.club_number)
-        target = database_path(args.db)
+        target = shown_store(database_path(args.db))
     print(texts.ratings_written(len(changes), target))
     return ExitCode.OK
 
@@ -729,8 +794,8 @@ def _run_clubs(args: argparse.Namespace) -> ExitCode:
     --arbiter ID | remove NUMBER, on a PostgreSQL database."""
     from storage import postgres
 
-    store = args.db or os.environ.get("KEIZER_DB") or ""
-    if not store.startswith(POSTGRES_SCHEMES):
+    store = database_path(args.db)
+    if not isinstance(store, str):
         raise CliError(texts.CLUBS_NEED_POSTGRES, ExitCode.FAILURE)
     if args.action == "list":
         listed = _registered(postgres.clubs(store))

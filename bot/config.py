@@ -20,11 +20,12 @@ from dotenv import dotenv_values
 
 from bot.language import texts
 from bot.lichess.seal import valid_key
-from storage.sql import POSTGRES_SCHEMES
+from storage import address
 
 DEFAULT_BASE_URL = "https://api.telegram.org"
 DEFAULT_LICHESS_URL = "https://lichess.org"
 DEFAULT_DB = "data/keizer.db"
+ENV_FILE = Path(".env")
 AMSTERDAM = ZoneInfo("Europe/Amsterdam")
 TOKEN_SHAPE = re.compile(r"^\d{5,}:[A-Za-z0-9_-]{30,}$")
 
@@ -112,14 +113,20 @@ def _lichess(env: Mapping[str, str]) -> tuple[str, str]:
     return secret_key, lichess_url
 
 
-def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env"),
+def settings(env_file: Path = ENV_FILE) -> dict[str, str]:
+    """Every setting as every command reads it: the process environment over the `.env` file
+    (so `KEIZER_DB` in `.env` names the database for `import` as it does for the bot)."""
+    file_values = {k: v for k, v in dotenv_values(env_file).items() if v is not None} \
+        if env_file.exists() else {}
+    return {**file_values, **os.environ}
+
+
+def load(env: Mapping[str, str] | None = None, *, env_file: Path = ENV_FILE,
          hosted: bool = False) -> Config:
-    """Settings from `env` (default: the process environment over the `.env` file).
+    """Settings from `env` (default: `settings()`, the environment over `.env`).
     `hosted`: a host's (`keizerbot host`), whose clubs bring their own tokens."""
     if env is None:
-        file_values = {k: v for k, v in dotenv_values(env_file).items() if v is not None} \
-            if env_file.exists() else {}
-        env = {**file_values, **os.environ}
+        env = settings(env_file)
     token = "" if hosted else env.get("TELEGRAM_BOT_TOKEN", "").strip()
     if not token and not hosted:
         raise ConfigError(texts.NO_TOKEN)
@@ -153,8 +160,12 @@ def load(env: Mapping[str, str] | None = None, *, env_file: Path = Path(".env"),
 
 
 def store_of(value: str) -> Path | str:
-    """`KEIZER_DB` as the store takes it: a PostgreSQL address as it is, else a file."""
-    return value if value.startswith(POSTGRES_SCHEMES) else Path(value)
+    """`KEIZER_DB` as the store takes it: a PostgreSQL address (its password one that it can
+    carry), else a file."""
+    try:
+        return address.store_of(value)
+    except address.AddressError:
+        raise ConfigError(texts.CONFIG_DB_PASSWORD) from None
 
 
 def timezone_of(env: Mapping[str, str]) -> ZoneInfo:

@@ -14,6 +14,7 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from bot.config import Config, ConfigError, load
 from bot.language import texts
 from storage import club
+from storage.address import shown_store
 from storage.db import schema_version
 from storage.errors import StoreError
 from storage.schema import VERSION
@@ -57,7 +58,7 @@ async def host_checks(env: Mapping[str, str] | None = None, *,
         clubs = await postgres_clubs(config.database)()
     except (OSError, asyncpg.PostgresError) as exc:
         return [*found, Check(False, texts.DOCTOR_DB_UNUSABLE.format(
-            path=_shown(config.database), error=exc))]
+            path=shown_store(config.database), error=exc))]
     if not clubs:
         return [*found, Check(False, texts.DOCTOR_NO_CLUBS)]
     for hosted in clubs:
@@ -66,13 +67,6 @@ async def host_checks(env: Mapping[str, str] | None = None, *,
             found.append(Check(check.ok, texts.DOCTOR_OF_CLUB.format(
                 id=hosted.id, name=hosted.name, check=check.text)))
     return found
-
-
-def _shown(store: Path | str) -> str:
-    """The store as a line may name it: a PostgreSQL address without its password."""
-    from storage.postgres import shown
-
-    return shown(store) if isinstance(store, str) else str(store)
 
 
 async def _token(config: Config) -> Check:
@@ -94,7 +88,7 @@ async def _token(config: Config) -> Check:
 async def _database(config: Config) -> list[Check]:
     """The store's checks; a host's club (`config.club`) is told how a host's club gets its
     season and arbiters."""
-    path = _shown(config.database)
+    path = shown_store(config.database)
     if isinstance(config.database, Path) and not config.database.exists() \
             and not config.database.parent.is_file():  # nothing made by asking
         return [Check(False, texts.DOCTOR_NO_DATABASE.format(path=path))]

@@ -76,6 +76,9 @@ class Engine(Protocol):
     def problem(self, exc: BaseException) -> StoreProblem | None:
         """What a failure of this database means for the club, if it is one we can name."""
 
+    async def closing(self, writer: Link) -> None:
+        """Before the writer closes: leave the store whole in its own place (a clean stop)."""
+
     async def release(self) -> None:
         """Let go of what the open database holds besides its connections."""
 
@@ -109,8 +112,11 @@ class Database:
     async def close(self) -> None:
         await self.bulk.close()
         await self.reader.close()
-        await self.writer.close()
-        await self.engine.release()
+        try:
+            await self.engine.closing(self.writer)
+        finally:
+            await self.writer.close()
+            await self.engine.release()
 
     def _inside(self) -> bool:
         """Whether this task has the write transaction open (a task it starts has not: that

@@ -17,12 +17,12 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 from asyncpg.connect_utils import SessionAttribute
 from asyncpg.pool import PoolConnectionProxy
 
+from storage.address import shown
 from storage.db import Database
 from storage.errors import StoreError, StoreProblem
 from storage.migrate import PostgresTarget, upgrade
@@ -278,6 +278,9 @@ class PostgresEngine:
     def problem(self, exc: BaseException) -> StoreProblem | None:
         return problem_of(exc)
 
+    async def closing(self, writer: Link) -> None:
+        """The server keeps its own files whole."""
+
     async def release(self) -> None:
         if self.holder is not None:
             await self.holder.close()
@@ -304,14 +307,6 @@ def problem_of(exc: BaseException) -> StoreProblem | None:
                         asyncpg.InvalidAuthorizationSpecificationError)):
         return StoreProblem.UNREADABLE
     return None
-
-
-def shown(dsn: str) -> str:
-    """The address without its password: what a refusal may name."""
-    parts = urlsplit(dsn)
-    host = parts.netloc.rsplit("@", 1)[-1]
-    user = parts.netloc.rsplit("@", 1)[0].split(":", 1)[0] if "@" in parts.netloc else ""
-    return urlunsplit(parts._replace(netloc=f"{user}@{host}" if user else host))
 
 
 FIRST_CLUB = 1

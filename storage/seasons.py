@@ -52,6 +52,17 @@ async def has_season(db: Database) -> bool:
         return await cur.fetchone() is not None
 
 
+async def holds_club_data(db: Database) -> bool:
+    """Whether the store holds what a club made in use, beyond a season file: a member
+    linked, a result, the club's group. Replacing such a store keeps a copy first."""
+    async with db.conn.execute(
+            "SELECT EXISTS (SELECT 1 FROM player WHERE telegram_id IS NOT NULL) "
+            "OR EXISTS (SELECT 1 FROM game WHERE result IS NOT NULL) "
+            "OR EXISTS (SELECT 1 FROM club WHERE group_chat_id IS NOT NULL)") as cur:
+        row = await cur.fetchone()
+    return bool(row and row[0])
+
+
 async def player_id(conn: Connection, season: int, code: str) -> int:
     async with conn.execute("SELECT id FROM player WHERE season_id = ? AND code = ?",
                             (season, code)) as cur:

@@ -9,6 +9,7 @@ a second connection (WAL lets them run beside a write), and the whole season thr
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import sqlite3
 from pathlib import Path
@@ -19,6 +20,8 @@ from storage.db import Database
 from storage.errors import StoreError, StoreProblem
 from storage.migrate import SqliteTarget, upgrade
 from storage.sql import Link
+
+log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 10_000
 PRIVATE_FILE = 0o600
@@ -112,14 +115,23 @@ class SqliteEngine:
 
     VERSION_QUERY = "PRAGMA user_version"
 
-    def __init__(self, lock: InstanceLock | None) -> None:
-        self.lock = lock
+    def __init__(self, lock: InstanceLock | None, path: Path) -> None:
+        self.lock, self.path = lock, path
 
     async def begin(self, writer: Link) -> None:
         await writer.execute("BEGIN IMMEDIATE")
 
     def problem(self, exc: BaseException) -> StoreProblem | None:
         return storage_problem(exc)
+
+    async def closing(self, writer: Link) -> None:
+        """What the WAL holds goes into the file, and the WAL is emptied: after a clean stop
+        the file alone is the club's data (a copy of it loses nothing). A reader of another
+        process that holds the WAL open leaves it as it is; nothing is lost either way."""
+        try:
+            await writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as exc:  # a disk gone or full: the WAL is still whole
+            log.warning("could not fold the WAL into %s at close: %s", self.path, exc)
 
     async def release(self) -> None:
         if self.lock is not None:
@@ -158,7 +170,7 @@ async def open_sqlite(path: Path, *, exclusive: bool = False) -> Database:
             raise StoreError(problem, path=path, reason=exc) from exc
         raise
     writer, reader, bulk = opened
-    return Database(path, writer, reader, bulk, SqliteEngine(lock))
+    return Database(path, writer, reader, bulk, SqliteEngine(lock, path))
 
 
 async def read_only(path: Path) -> aiosqlite.Connection:

@@ -273,7 +273,11 @@ CONFIG_ARBITER = ("KEIZER_ARBITERS: {value} is geen Telegram-gebruikersnummer. G
                   "op bij @userinfobot).")
 START_WEB_PORT = ("De clubpagina kan niet starten op poort {port} ({reason}). Kies een andere "
                   "KEIZER_WEB_PORT, of laat hem leeg.")
-CONFIG_WEB_PORT = "KEIZER_WEB_PORT moet een poortnummer zijn (1 tot 65536), niet {value}."
+CONFIG_DB_PASSWORD = ("KEIZER_DB: de gebruikersnaam of het wachtwoord in het adres heeft een "
+                      "teken dat in een adres iets anders betekent (/, @, # of %). Schrijf het "
+                      "met procenttekens (/ als %2F, @ als %40, # als %23, % als %25), of laat "
+                      "het wachtwoord uit het adres en zet het in PGPASSWORD.")
+CONFIG_WEB_PORT = "KEIZER_WEB_PORT moet een poortnummer zijn (1 tot en met 65535), niet {value}."
 CONFIG_WEB_HOST = ("KEIZER_WEB_HOST moet een IP-adres zijn, zoals 127.0.0.1 (alleen de proxy op "
                    "deze machine) of 0.0.0.0 (alle adressen), niet {value}.")
 CONFIG_PUBLIC_URL = ("KEIZER_PUBLIC_URL moet een adres zijn als https://schaak.example.nl/keizer, "
@@ -405,6 +409,10 @@ START_BAD_TOKEN = ("Telegram kent dit bot-token niet (TELEGRAM_BOT_TOKEN). Kopie
                    "uit @BotFather (/mybots, API Token) en start opnieuw.")
 START_NO_TELEGRAM = ("Telegram is niet bereikbaar ({url}). Controleer de internetverbinding "
                      "(of TELEGRAM_BASE_URL) en start opnieuw.")
+CLUB_OF_FILE = ("--club {club} kiest een club in een PostgreSQL-database van meerdere clubs; "
+                "{path} is een databasebestand van één club. Laat --club weg.")
+REPLACE_KEPT_COPY = ("De database heeft gegevens van de club in gebruik (gekoppelde leden, "
+                     "uitslagen of de clubgroep). Eerst een reservekopie gemaakt: {path}")
 DATABASE_UNUSABLE = "De database {path} is niet bruikbaar: {reason}"
 IMPORTED = "Seizoen geladen: {players} spelers, {rounds} rondes, in {path}."
 EXPORTED_SEASON = ("Seizoen geschreven naar {path}. Rondes na de eerstvolgende, koppelingen en "

@@ -35,6 +35,7 @@ from bot.services import Services, utc_now
 from bot.telegram.runtime import ClubRuntime, Shared, to_the_end
 from bot.web.server import ClubSite, WebServer, take_update
 from bot.worker import Processes
+from storage.address import shown
 from storage.errors import StoreError
 from storage.sql import POSTGRES_SCHEMES
 
@@ -182,7 +183,7 @@ class Host:
                 await self._close_store()
                 problem = postgres.problem_of(exc)
                 if problem is not None:
-                    raise StoreError(problem, path=postgres.shown(dsn), reason=exc) from exc
+                    raise StoreError(problem, path=shown(dsn), reason=exc) from exc
                 raise
         if self.config.web_port is not None:
             self.web = WebServer(self.config.web_port, host=self.config.web_host)

@@ -32,20 +32,21 @@ class StartError(Exception):
     """The bot could not start; the message (Dutch) says why and what to do."""
 
 
-class RedactToken(logging.Filter):
-    """No log line, and no traceback in one, shows a bot's token (`add` one more: a host's
-    clubs)."""
+class Redact(logging.Filter):
+    """No log line, and no traceback in one, shows a secret: a bot's token (`add` one more: a
+    host's clubs), the database's password."""
 
-    def __init__(self, *tokens: str) -> None:
+    def __init__(self, *secrets: str) -> None:
         super().__init__()
-        self.tokens = {token for token in tokens if token}
+        self.secrets = {secret for secret in secrets if secret}
 
-    def add(self, token: str) -> None:
-        self.tokens.add(token)
+    def add(self, secret: str) -> None:
+        if secret:
+            self.secrets.add(secret)
 
     def _redacted(self, text: str) -> str:
-        for token in self.tokens:
-            text = text.replace(token, "<token>")
+        for secret in sorted(self.secrets, key=len, reverse=True):
+            text = text.replace(secret, "<secret>")
         return text
 
     def filter(self, record: logging.LogRecord) -> bool:
