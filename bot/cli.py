@@ -539,19 +539,24 @@ def _run_import(args: argparse.Namespace) -> ExitCode:
                           exclusive=args.replace)
 
 
+async def _backed_up(db: Database, directory: Path, keep: int | None = None) -> Path:
+    """A SQLite store's backup in `directory` (the newest `keep` kept); what stops it is said
+    in a sentence."""
+    from storage.backup import KEEP, backup
+    from storage.errors import StoreError
+
+    try:
+        return await backup(db, directory, keep=KEEP if keep is None else keep)
+    except StoreError as exc:
+        raise CliError(texts.BACKUP_FAILED.format(error=texts.BACKUP_REASONS.get(
+            exc.problem, texts.BACKUP_REASON_OTHER)), ExitCode.FAILURE) from exc
+
+
 async def _keep_a_copy(db: Database, path: Path | str, club: int | None) -> Path:
     """What the store holds, kept before it is replaced: a file's backup beside it, a
     PostgreSQL club's everything (`export --alles`) in ./backups; readable by its owner only."""
-    from storage.errors import StoreError
-
     if isinstance(path, Path):
-        from storage.backup import KEEP, backup
-
-        try:
-            return await backup(db, path.parent / "backups", keep=KEEP)
-        except StoreError as exc:
-            raise CliError(texts.BACKUP_FAILED.format(error=texts.BACKUP_REASONS.get(
-                exc.problem, texts.BACKUP_REASON_OTHER)), ExitCode.FAILURE) from exc
+        return await _backed_up(db, path.parent / "backups")
     import datetime as dt
 
     from storage.club_file import export_club
@@ -586,16 +591,7 @@ def _run_backup(args: argparse.Namespace) -> ExitCode:
     directory = args.directory or path.parent / "backups"
 
     async def work(db: Database) -> ExitCode:
-        from storage.backup import KEEP, backup
-        from storage.errors import StoreError
-
-        try:
-            target = await backup(db, directory,
-                                  keep=KEEP if args.keep is None else args.keep)
-        except StoreError as exc:
-            raise CliError(texts.BACKUP_FAILED.format(error=texts.BACKUP_REASONS.get(
-                exc.problem, texts.BACKUP_REASON_OTHER)), ExitCode.FAILURE) from exc
-        print(texts.BACKED_UP.format(path=target))
+        print(texts.BACKED_UP.format(path=await _backed_up(db, directory, args.keep)))
         return ExitCode.OK
 
     return _with_database(path, work)
