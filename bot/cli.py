@@ -33,9 +33,11 @@ from core.standings import Standings, compute_standings
 from core.trf import TrfHeader
 from storage.address import shown_store
 from storage.club_format import is_club_file, season_part
+from storage.seal import Rekey, Seal, valid_key
 from storage.states import UnsettledResults
 
 if TYPE_CHECKING:
+    from storage import postgres
     from storage.db import Database
 
 # The commands that read a season file (standings, pair) load no database code and no
@@ -222,7 +224,9 @@ def _parser() -> argparse.ArgumentParser:
     hosted.add_argument("action", choices=("add", "list", "token", "arbiter", "remove"))
     hosted.add_argument("club", nargs="?", default=None, metavar=_("NAAM|NUMMER"))
     hosted.add_argument("--token", default="",
-                        help=_("het bot-token van de club (add, token)"))
+                        help=_("het bot-token van de club (add, token); '-' leest het van de "
+                               "invoer, zonder --token komt het uit KEIZER_CLUB_TOKEN of wordt "
+                               "het gevraagd"))
     hosted.add_argument("--arbiter", type=int, action="append", default=[], metavar="ID",
                         help=_("Telegram-id van een wedstrijdleider van de club (add, "
                                "arbiter; herhaalbaar)"))
@@ -230,7 +234,14 @@ def _parser() -> argparse.ArgumentParser:
                         help=_("de database (standaard: KEIZER_DB)"))
     hosted.add_argument("--ja", action="store_true",
                         help=_("weghalen zonder de naam van de club over te typen (remove)"))
+    hosted.add_argument("--zonder-webhook", dest="without_webhook", action="store_true",
+                        help=_("weghalen ook als de webhook van de bot niet weg kan (remove)"))
     hosted.set_defaults(run=_run_clubs)
+
+    rekey = sub.add_parser("rekey", help=_("de tokens in de database verzegelen met "
+                                           "KEIZER_SECRET_KEY (na KEIZER_OLD_SECRET_KEY)"))
+    _database_option(rekey)
+    rekey.set_defaults(run=_run_rekey)
 
     host = sub.add_parser("host", help=_("alle clubs van een PostgreSQL-database (KEIZER_DB) "
                                          "in één proces"))
@@ -275,8 +286,7 @@ def _run_host(args: argparse.Namespace) -> ExitCode:
         config = load_config(hosted=True)
     except ConfigError as exc:
         raise CliError(str(exc), ExitCode.FAILURE) from exc
-    if not isinstance(config.database, str):
-        raise CliError(texts.HOST_NEEDS_POSTGRES, ExitCode.FAILURE)
+    assert isinstance(config.database, str)
     redact = Redact(*_secrets_of(config.database))
     _log_to(redact, ClubInLog(), form="%(asctime)s %(levelname)s %(club)s%(name)s: %(message)s")
     host = Host(config, known=redact.add)
@@ -786,53 +796,111 @@ def _run_ratings(args: argparse.Namespace) -> ExitCode:
 
 
 def _run_clubs(args: argparse.Namespace) -> ExitCode:
-    """clubs add NAME --token T [--arbiter ID] | list | token NUMBER --token T | arbiter NUMBER
-    --arbiter ID | remove NUMBER, on a PostgreSQL database."""
+    """clubs add NAME [--token T] [--arbiter ID] | list | token CLUB [--token T] | arbiter
+    CLUB --arbiter ID | remove CLUB, on a PostgreSQL database; a club by number or name."""
     from storage import postgres
 
     store = database_path(args.db)
     if not isinstance(store, str):
         raise CliError(texts.CLUBS_NEED_POSTGRES, ExitCode.FAILURE)
     if args.action == "list":
-        listed = _registered(postgres.clubs(store))
-        for found in listed:
-            print(texts.CLUBS_LINE.format(id=found.id, name=found.name))
-        if not listed:
-            print(texts.CLUBS_NONE)
-        return ExitCode.OK
+        return _list_clubs(store)
     if not args.club:
         raise CliError(texts.CLUBS_USAGE, ExitCode.FAILURE)
-    if args.action in ("add", "token") and not TOKEN_SHAPE.match(args.token):
-        raise CliError(texts.CLUBS_TOKEN, ExitCode.FAILURE)
     if args.action == "add":
-        added = _registered(postgres.add_club(store, args.club, args.token))
+        key = _seal()
+        added = _registered(postgres.add_club(store, args.club, _club_token(args.token), key))
         if args.arbiter:
             _add_arbiters(store, added.id, args.arbiter)
         print(texts.CLUBS_ADDED.format(id=added.id, name=added.name))
         return ExitCode.OK
+    seal = _seal() if args.action in ("token", "remove") else None
+    club = _club_named(store, args.club, seal)
     if args.action == "remove":
-        return _remove_club(store, args.club, confirmed=args.ja)
+        return _remove_club(store, club, confirmed=args.ja, without_webhook=args.without_webhook)
     if args.action == "arbiter":
-        if not args.club.isdecimal() or not args.arbiter:
+        if not args.arbiter:
             raise CliError(texts.CLUBS_USAGE, ExitCode.FAILURE)
-        arbiters = _add_arbiters(store, int(args.club), args.arbiter)
-        print(texts.CLUBS_ARBITERS.format(id=args.club, ids=", ".join(map(str, arbiters))))
+        arbiters = _add_arbiters(store, club.id, args.arbiter)
+        print(texts.CLUBS_ARBITERS.format(id=club.id, ids=", ".join(map(str, arbiters))))
         return ExitCode.OK
-    if not args.club.isdecimal() or \
-            not _registered(postgres.set_token(store, int(args.club), args.token)):
-        raise CliError(texts.CLUBS_UNKNOWN.format(club=args.club), ExitCode.FAILURE)
-    print(texts.CLUBS_TOKEN_SET.format(id=args.club))
+    assert seal is not None
+    if not _registered(postgres.set_token(store, club.id, _club_token(args.token), seal)):
+        raise CliError(_unknown_club(store, args.club), ExitCode.FAILURE)
+    print(texts.CLUBS_TOKEN_SET.format(id=club.id))
     return ExitCode.OK
 
 
-def _remove_club(store: str, number: str, *, confirmed: bool) -> ExitCode:
-    """The club gone, once its name is typed back (or `--ja`), and then its bot's webhook:
-    else Telegram would go on posting its members' messages to a path that answers 404."""
+def _list_clubs(store: str) -> ExitCode:
     from storage import postgres
 
-    club = next((c for c in _registered(postgres.clubs(store)) if str(c.id) == number), None)
-    if club is None:
-        raise CliError(texts.CLUBS_UNKNOWN.format(club=number), ExitCode.FAILURE)
+    listed = _registered(postgres.clubs(store))
+    for found in listed:
+        print(texts.CLUBS_LINE.format(id=found.id, name=found.name))
+    if not listed:
+        print(texts.CLUBS_NONE)
+    if any(found.in_clear for found in listed):
+        print(texts.CLUBS_IN_CLEAR)
+    return ExitCode.OK
+
+
+def _seal() -> Seal:
+    """The deployment's key, which seals the clubs' bot tokens at rest."""
+    key = settings().get("KEIZER_SECRET_KEY", "").strip()
+    if not key:
+        raise CliError(texts.CLUBS_NEED_KEY, ExitCode.FAILURE)
+    if not valid_key(key):
+        raise CliError(texts.CONFIG_SECRET_KEY.format(name="KEIZER_SECRET_KEY"),
+                       ExitCode.FAILURE)
+    return Seal(key)
+
+
+def _club_token(given: str) -> str:
+    """A club's bot token, kept out of the shell's history and `ps` where the administrator
+    likes: `--token -` reads it from standard input; without `--token`, KEIZER_CLUB_TOKEN,
+    else it is asked for without being shown."""
+    import getpass
+
+    if given == "-":
+        given = sys.stdin.readline()
+    elif not given:
+        given = os.environ.get("KEIZER_CLUB_TOKEN", "")
+        if not given and sys.stdin.isatty():
+            given = getpass.getpass(texts.CLUBS_TOKEN_ASK)
+    token = given.strip()
+    if not TOKEN_SHAPE.match(token):
+        raise CliError(texts.CLUBS_TOKEN, ExitCode.FAILURE)
+    return token
+
+
+def _club_named(store: str, named: str, seal: Seal | None) -> postgres.Club:
+    """The club `named` (its number, or its name in any case), its token opened by `seal`."""
+    from storage import postgres
+
+    listed = _registered(postgres.clubs(store, seal))
+    found = next((c for c in listed if str(c.id) == named.strip()), None) or next(
+        (c for c in listed if c.name.casefold() == named.strip().casefold()), None)
+    if found is None:
+        raise CliError(_unknown_club(store, named, listed), ExitCode.FAILURE)
+    return found
+
+
+def _unknown_club(store: str, named: str, listed: list[postgres.Club] | None = None) -> str:
+    from storage import postgres
+
+    listed = _registered(postgres.clubs(store)) if listed is None else listed
+    return texts.CLUBS_UNKNOWN.format(club=named, clubs=", ".join(
+        texts.CLUBS_LINE.format(id=c.id, name=c.name) for c in listed) or "-")
+
+
+def _remove_club(store: str, club: postgres.Club, *, confirmed: bool,
+                 without_webhook: bool) -> ExitCode:
+    """The club gone, once its name is typed back (or `--ja`). Its bot's webhook goes first
+    (else Telegram would go on posting its members' messages to a path that answers 404, and
+    with the token gone nothing here could stop it): if that fails the club stays, unless
+    `without_webhook`."""
+    from storage import postgres
+
     if not confirmed:
         try:
             typed = input(texts.CLUBS_REMOVE_ASK.format(id=club.id, name=club.name))
@@ -840,31 +908,67 @@ def _remove_club(store: str, number: str, *, confirmed: bool) -> ExitCode:
             typed = ""
         if typed.strip().casefold() != club.name.casefold():
             raise CliError(texts.CLUBS_REMOVE_KEPT.format(id=club.id), ExitCode.FAILURE)
+    dropped = _drop_webhook(club, store)
+    if dropped is not None and not without_webhook:
+        raise CliError(texts.CLUBS_WEBHOOK_LEFT.format(id=club.id, error=dropped),
+                       ExitCode.FAILURE)
     if not _registered(postgres.remove_club(store, club.id)):
-        raise CliError(texts.CLUBS_UNKNOWN.format(club=number), ExitCode.FAILURE)
+        raise CliError(_unknown_club(store, str(club.id)), ExitCode.FAILURE)
     print(texts.CLUBS_REMOVED.format(id=club.id))
-    print(_drop_webhook(club.id, club.token))
+    print(texts.CLUBS_WEBHOOK_GONE.format(id=club.id) if dropped is None else
+          texts.CLUBS_WEBHOOK_KEPT.format(id=club.id, error=dropped))
     return ExitCode.OK
 
 
-def _drop_webhook(number: int, token: str) -> str:
-    """What became of the bot's webhook, in a line."""
+def _drop_webhook(club: postgres.Club, store: str) -> str | None:
+    """The bot's webhook deleted at Telegram (as the host of `store` reaches it); what
+    stopped that, else None."""
     import asyncio
 
     from telegram import Bot
     from telegram.error import InvalidToken, TelegramError
 
-    async def drop() -> None:
-        async with Bot(token, base_url=load_config(hosted=True).api_url) as bot:
+    async def drop(base_url: str) -> None:
+        async with Bot(club.token, base_url=base_url) as bot:
             await bot.delete_webhook()
 
+    if not club.token:
+        return texts.CLUBS_TOKEN_UNOPENED
     try:
-        asyncio.run(drop())
+        asyncio.run(drop(load_config({**settings(), "KEIZER_DB": store}, hosted=True).api_url))
     except InvalidToken:  # a bot Telegram no longer knows posts nothing anywhere
-        pass
+        return None
     except (TelegramError, ConfigError) as exc:
-        return texts.CLUBS_WEBHOOK_LEFT.format(id=number, error=exc)
-    return texts.CLUBS_WEBHOOK_GONE.format(id=number)
+        return str(exc)
+    return None
+
+
+def _run_rekey(args: argparse.Namespace) -> ExitCode:
+    """Every token the database keeps sealed with KEIZER_SECRET_KEY: the clubs' bot tokens
+    (those an older release kept in the clear, and, given KEIZER_OLD_SECRET_KEY, those
+    sealed with the old key) and the members' lichess tokens."""
+    from storage import postgres
+    from storage.lichess import reseal
+
+    old_key = settings().get("KEIZER_OLD_SECRET_KEY", "").strip()
+    if old_key and not valid_key(old_key):
+        raise CliError(texts.CONFIG_SECRET_KEY.format(name="KEIZER_OLD_SECRET_KEY"),
+                       ExitCode.FAILURE)
+    rekey = Rekey(_seal(), Seal(old_key) if old_key else None)
+    store = database_path(args.db)
+    if isinstance(store, str) and args.club_number is None:
+        done, unopened = _registered(postgres.reseal_tokens(store, rekey))
+        clubs = sorted({postgres.FIRST_CLUB, *done, *unopened})
+    else:
+        done, unopened, clubs = [], [], [args.club_number]
+    lichess = sum(_with_database(store, lambda db: reseal(db, rekey), club=club)
+                  for club in clubs)
+    print(texts.REKEYED.format(clubs=len(done)))
+    for club in unopened:
+        print(texts.REKEY_CLUB_UNOPENED.format(id=club))
+    if lichess:
+        print(texts.REKEY_LICHESS_UNOPENED.format(count=lichess))
+    return ExitCode.OK if not unopened and not lichess else ExitCode.FAILURE
 
 
 async def _one_club_only(dsn: str, refusal: str | None = None) -> None:

@@ -19,8 +19,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from dotenv import dotenv_values
 
 from bot.language import texts
-from bot.lichess.seal import valid_key
 from storage import address
+from storage.seal import valid_key
 
 DEFAULT_BASE_URL = "https://api.telegram.org"
 DEFAULT_LICHESS_URL = "https://lichess.org"
@@ -106,7 +106,7 @@ def _lichess(env: Mapping[str, str]) -> tuple[str, str]:
     """`KEIZER_SECRET_KEY` (seals the members' lichess tokens) and `KEIZER_LICHESS_URL`."""
     secret_key = env.get("KEIZER_SECRET_KEY", "").strip()
     if secret_key and not valid_key(secret_key):
-        raise ConfigError(texts.CONFIG_SECRET_KEY)
+        raise ConfigError(texts.CONFIG_SECRET_KEY.format(name="KEIZER_SECRET_KEY"))
     lichess_url = env.get("KEIZER_LICHESS_URL", "").strip() or DEFAULT_LICHESS_URL
     if not re.match(r"^https?://[^\s/]+", lichess_url):
         raise ConfigError(texts.CONFIG_LICHESS_URL.format(value=repr(lichess_url)))
@@ -148,8 +148,12 @@ def load(env: Mapping[str, str] | None = None, *, env_file: Path = ENV_FILE,
     if web_app and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", web_app):
         raise ConfigError(texts.CONFIG_WEB_APP.format(value=repr(web_app)))
     secret_key, lichess_url = _lichess(env)
-    return Config(token=token, base_url=base_url,
-                  database=store_of(env.get("KEIZER_DB", "").strip() or DEFAULT_DB),
+    database = store_of(env.get("KEIZER_DB", "").strip() or DEFAULT_DB)
+    if hosted and not isinstance(database, str):
+        raise ConfigError(texts.HOST_NEEDS_POSTGRES)
+    if hosted and not secret_key:
+        raise ConfigError(texts.CONFIG_HOST_KEY)
+    return Config(token=token, base_url=base_url, database=database,
                   arbiters=_arbiters(env.get("KEIZER_ARBITERS", "")),
                   timezone=timezone_of(env),
                   web_port=int(port_text) if port_text else None,

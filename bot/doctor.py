@@ -18,6 +18,7 @@ from storage.address import shown_store
 from storage.db import schema_version
 from storage.errors import StoreError
 from storage.schema import VERSION
+from storage.seal import Seal
 from storage.seasons import has_season
 from storage.sqlite import readable_by_others
 from storage.store import open_store
@@ -51,11 +52,10 @@ async def host_checks(env: Mapping[str, str] | None = None, *,
         config = load(env, env_file=env_file, hosted=True)
     except ConfigError as exc:
         return [Check(False, str(exc))]
-    if not isinstance(config.database, str):
-        return [Check(False, texts.HOST_NEEDS_POSTGRES)]
+    assert isinstance(config.database, str)
     found = [Check(True, texts.DOCTOR_SETTINGS.format(zone=config.timezone.key))]
     try:
-        clubs = await postgres_clubs(config.database)()
+        clubs = await postgres_clubs(config.database, Seal(config.secret_key))()
     except (OSError, asyncpg.PostgresError) as exc:
         return [*found, Check(False, texts.DOCTOR_DB_UNUSABLE.format(
             path=shown_store(config.database), error=exc))]
@@ -63,7 +63,9 @@ async def host_checks(env: Mapping[str, str] | None = None, *,
         return [*found, Check(False, texts.DOCTOR_NO_CLUBS)]
     for hosted in clubs:
         own = club_config(config, hosted)
-        for check in [await _token(own), *await _database(own)]:
+        token = await _token(own) if hosted.token else \
+            Check(False, texts.DOCTOR_CLUB_TOKEN_UNOPENED.format(id=hosted.id))
+        for check in [token, *await _database(own)]:
             found.append(Check(check.ok, texts.DOCTOR_OF_CLUB.format(
                 id=hosted.id, name=hosted.name, check=check.text)))
     return found

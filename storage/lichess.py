@@ -1,12 +1,13 @@
 """lichess accounts: each member's, and the club's organiser account (the one that makes a
 round's games), with their tokens as the caller sealed them; and the sign-ins under way.
 
-The tokens are stored as given: sealing them is the caller's (`bot.lichess.seal`), so that
+The tokens are stored as given: sealing them is the caller's (`storage.seal`), so that
 the key never reaches the database or its backups."""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from storage import audit
@@ -167,3 +168,24 @@ async def accounts_of(db: Database) -> dict[str, Account]:
             "JOIN lichess l ON l.telegram_id = p.telegram_id WHERE p.season_id = ?",
             (await season_id(conn),)) as cur:
         return {str(r[0]): Account(str(r[1]), str(r[2])) for r in await cur.fetchall()}
+
+
+async def reseal(db: Database, rekey: Callable[[str], str | None]) -> int:
+    """The club's lichess tokens sealed with the new key (`storage.seal.Rekey`); how many no
+    key given opens, left as they are (a wrong old key loses nothing)."""
+    unopened = 0
+    async with db.transaction() as conn:
+        async with conn.execute("SELECT telegram_id, token FROM lichess") as cur:
+            members = [(row[1], "UPDATE lichess SET token = ? WHERE telegram_id = ?", row[0])
+                       for row in await cur.fetchall()]
+        async with conn.execute("SELECT lichess_organiser_token, id FROM club WHERE id = 1 "
+                                "AND lichess_organiser_token IS NOT NULL") as cur:
+            organiser = [(row[0], "UPDATE club SET lichess_organiser_token = ? WHERE id = ?",
+                          row[1]) for row in await cur.fetchall()]
+        for token, change, key in members + organiser:
+            sealed = rekey(str(token))
+            if sealed is None:
+                unopened += 1
+            else:
+                await conn.execute(change, (sealed, key))
+    return unopened

@@ -26,6 +26,8 @@ from storage.address import shown
 from storage.db import Database
 from storage.errors import StoreError, StoreProblem
 from storage.migrate import PostgresTarget, upgrade
+from storage.schema import NAME_FIRST_CLUB
+from storage.seal import Rekey, Seal, fingerprint, in_clear
 from storage.sql import Link
 
 T = TypeVar("T")
@@ -370,8 +372,8 @@ class Claims:
     holds it with its exclusive store. On the same connection the host says it is alive
     (`beat`): the hosts alive share the clubs."""
 
-    def __init__(self, dsn: str, conn: asyncpg.Connection) -> None:
-        self.dsn, self.conn = dsn, conn
+    def __init__(self, dsn: str, conn: asyncpg.Connection, seal: Seal | None = None) -> None:
+        self.dsn, self.conn, self.seal = dsn, conn, seal
         self._turn = asyncio.Lock()
         self.held: set[int] = set()
         """The clubs this process holds."""
@@ -380,15 +382,16 @@ class Claims:
         self._arrived: Callable[[int], None] | None = None
 
     @classmethod
-    async def connect(cls, dsn: str) -> Claims:
-        """On a database made or upgraded to this schema first (one process at a time)."""
+    async def connect(cls, dsn: str, seal: Seal | None = None) -> Claims:
+        """On a database made or upgraded to this schema first (one process at a time);
+        `seal` opens the clubs' tokens."""
         conn = await asyncpg.connect(dsn)
         try:
             await create(conn)
         except BaseException:
             await conn.close()
             raise
-        return cls(dsn, conn)
+        return cls(dsn, conn, seal)
 
     async def claim(self, club: int) -> bool:
         """False: another process runs the club."""
@@ -441,8 +444,7 @@ class Claims:
         """The table of clubs, as `keizerbot clubs` keeps it: a host looks at every beat,
         on this connection rather than a new one each time."""
         async def read() -> list[Club]:
-            return [Club(row["id"], row["name"], row["token"]) for row in await self.conn.fetch(
-                "SELECT id, name, token FROM clubs WHERE name <> '' ORDER BY id")]
+            return [_club_of(row, self.seal) for row in await self.conn.fetch(_CLUB_ROWS)]
         return await self._again(read)
 
     async def _beat(self, host: str, alive: float) -> list[str]:
@@ -485,6 +487,20 @@ class Club:
     id: int
     name: str
     token: str
+    """The bot's token, opened; empty when none was set or no key was given to open it."""
+    in_clear: bool = False
+    """The token is stored unsealed (by an older release): `keizerbot rekey` seals it."""
+
+
+_CLUB_ROWS = "SELECT id, name, token FROM clubs WHERE name <> '' ORDER BY id"
+
+
+def _club_of(row: asyncpg.Record, seal: Seal | None) -> Club:
+    stored = row["token"]
+    if in_clear(stored):
+        return Club(row["id"], row["name"], stored, in_clear=True)
+    opened = seal.open(stored) if seal is not None and stored else None
+    return Club(row["id"], row["name"], opened or "")
 
 
 @asynccontextmanager
@@ -516,28 +532,32 @@ async def _refuse_taken(conn: asyncpg.Connection, *, name: str | None = None,
     one bot serves one club."""
     taken = await conn.fetchrow(
         "SELECT id, name, name = $1 AS same_name FROM clubs WHERE name <> '' "
-        "AND (name = $1 OR token = $2) AND id IS DISTINCT FROM $3 ORDER BY name = $1 DESC, id "
-        "LIMIT 1", name, token, other_than)
+        "AND (name = $1 OR token_print = $2) AND id IS DISTINCT FROM $3 "
+        "ORDER BY name = $1 DESC, id LIMIT 1", name, fingerprint(token), other_than)
     if taken is not None:
         problem = StoreProblem.CLUB_NAME_TAKEN if taken["same_name"] \
             else StoreProblem.CLUB_TOKEN_TAKEN
         raise StoreError(problem, club=taken["id"], name=taken["name"])
 
 
-async def add_club(dsn: str, name: str, token: str) -> Club:
-    """A new club in the database: its row in `clubs`, and its own settings and versions.
-    Refused before a club number is used up when the name or the bot is another club's."""
+async def add_club(dsn: str, name: str, token: str, seal: Seal) -> Club:
+    """A new club in the database: its row in `clubs` with its token sealed, and its own
+    settings and versions. Refused before a club number is used up when the name or the bot
+    is another club's."""
     async with _registry(dsn) as conn:
         await _refuse_taken(conn, name=name, token=token)
+        sealed, printed = seal.close(token), fingerprint(token)
         if await _slot_unused(conn):
             # The administrator's first club is club 1, not the slot's neighbour.
-            await conn.execute("UPDATE clubs SET name = $1, token = $2, created_at = now()::text"
-                               " WHERE id = $3", name, token, FIRST_CLUB)
+            await conn.execute("UPDATE clubs SET name = $1, token = $2, token_print = $3, "
+                               "created_at = now()::text WHERE id = $4",
+                               name, sealed, printed, FIRST_CLUB)
             await conn.execute("UPDATE club SET name = $1", name)
             return Club(FIRST_CLUB, name, token)
         found = await conn.fetchval(
-            "INSERT INTO clubs (name, token, created_at) VALUES ($1, $2, now()::text) "
-            "RETURNING id", name, token)
+            "INSERT INTO clubs (name, token, token_print, created_at) "
+            "VALUES ($1, $2, $3, now()::text) RETURNING id", name, sealed, printed)
+        await conn.execute(NAME_FIRST_CLUB)  # a club beside it now: it shows in the lists
         await _as_club(conn, found)
         await conn.execute("INSERT INTO club (id, name) VALUES (1, $1)", name)
         await conn.execute("INSERT INTO club_version (id, version) VALUES (1, 0)")
@@ -558,13 +578,13 @@ async def _slot_unused(conn: asyncpg.Connection) -> bool:
         "AND NOT EXISTS (SELECT 1 FROM arbiter) FROM clubs WHERE id = $1", FIRST_CLUB))
 
 
-async def clubs(dsn: str) -> list[Club]:
+async def clubs(dsn: str, seal: Seal | None = None) -> list[Club]:
+    """The clubs, their tokens opened with `seal` (none without)."""
     async with _registry(dsn, changing=False) as conn:
-        return [Club(row["id"], row["name"], row["token"]) for row in await conn.fetch(
-            "SELECT id, name, token FROM clubs WHERE name <> '' ORDER BY id")]
+        return [_club_of(row, seal) for row in await conn.fetch(_CLUB_ROWS)]
 
 
-async def set_token(dsn: str, club: int, token: str) -> bool:
+async def set_token(dsn: str, club: int, token: str, seal: Seal) -> bool:
     """The club's bot has a new token (@BotFather's /revoke, or one mistyped); False if the
     club is not there, refused if another club has that bot. A host starts the club on it at
     its next look."""
@@ -573,8 +593,26 @@ async def set_token(dsn: str, club: int, token: str) -> bool:
                                    club):
             return False
         await _refuse_taken(conn, token=token, other_than=club)
-        await conn.execute("UPDATE clubs SET token = $1 WHERE id = $2", token, club)
+        await conn.execute("UPDATE clubs SET token = $1, token_print = $2 WHERE id = $3",
+                           seal.close(token), fingerprint(token), club)
     return True
+
+
+async def reseal_tokens(dsn: str, rekey: Rekey) -> tuple[list[int], list[int]]:
+    """Every club's bot token sealed with the new key: the clubs resealed, and those whose
+    token no key given opens (each needs `keizerbot clubs token` again). The clubs' own
+    stores hold their members' lichess tokens (`storage.lichess.reseal`)."""
+    done, unopened = [], []
+    async with _registry(dsn) as conn:
+        for row in await conn.fetch("SELECT id, token FROM clubs WHERE name <> '' "
+                                    "AND token <> '' ORDER BY id"):
+            sealed = rekey(row["token"])
+            if sealed is None:
+                unopened.append(int(row["id"]))
+                continue
+            await conn.execute("UPDATE clubs SET token = $1 WHERE id = $2", sealed, row["id"])
+            done.append(int(row["id"]))
+    return done, unopened
 
 
 async def remove_club(dsn: str, club: int) -> bool:

@@ -91,6 +91,22 @@ _CLUBS = Step(postgres="""
 """The clubs of a PostgreSQL database; the first is the one a single-club store is."""
 
 
+NAME_FIRST_CLUB = """
+    UPDATE clubs SET name = CASE
+            WHEN (SELECT name FROM club WHERE id = 1) NOT IN ('', 'Club 1')
+                AND NOT EXISTS (SELECT 1 FROM clubs c WHERE c.name = (
+                    SELECT name FROM club WHERE id = 1))
+            THEN (SELECT name FROM club WHERE id = 1) ELSE 'Club 1' END
+        WHERE id = 1 AND name = '' AND EXISTS (SELECT 1 FROM clubs c WHERE c.name <> '')
+            AND (EXISTS (SELECT 1 FROM season) OR EXISTS (SELECT 1 FROM arbiter));
+    UPDATE club SET name = (SELECT name FROM clubs WHERE id = 1) WHERE id = 1 AND name = ''
+        AND (SELECT name FROM clubs WHERE id = 1) <> '';
+    """
+"""Club 1 (the store of a database of one club) named, with the club's own name where no
+other club has it, once other clubs are beside it and it holds a season or an arbiter: else
+no list of clubs shows it. Run with club 1 as the connection's club."""
+
+
 def _listed(words: tuple[str, ...]) -> str:
     return ", ".join(f"'{word}'" for word in words)
 
@@ -517,6 +533,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         UNIQUE (round_id, board)
     );
     """, _owned("lichess_game"), _bumps_version("lichess_game")),
+    # 22: a club's bot token sealed with the deployment's key (`storage.seal`); what tells
+    # two clubs' bots apart is its fingerprint, the token itself being unreadable here. Each
+    # host says which schema it knows, so that an upgrade sees the hosts it would leave
+    # behind. A first club that holds a season while other clubs were added beside it (an
+    # older `clubs add` left it nameless, so no list showed it) gets its name.
+    (Step(postgres="""
+    ALTER TABLE clubs ADD COLUMN token_print TEXT NOT NULL DEFAULT '';
+    UPDATE clubs SET token_print = encode(sha256(convert_to(token, 'UTF8')), 'hex')
+        WHERE token <> '';
+    ALTER TABLE hosts ADD COLUMN schema BIGINT NOT NULL DEFAULT 0;
+    """ + NAME_FIRST_CLUB),),
 )
 
 VERSION = len(MIGRATIONS)

@@ -20,10 +20,10 @@ from bot.lichess.api import (
     Pkce,
     authorize_url,
 )
-from bot.lichess.seal import Seal
 from bot.notices import tell
 from bot.services import Services
 from storage import lichess as accounts
+from storage.seal import Seal
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,6 @@ from bot.language import texts
 from bot.language.formatting import esc
 from bot.language.notice import Text
 from bot.lichess.api import MEMBER_SCOPE, Bulk, Lichess, LichessError, game_url
-from bot.lichess.seal import Seal
 from bot.notices import owe_to_arbiters, tell
 from bot.services import Services, round_start
 from core.online import Ending, ending, result_of
@@ -32,6 +31,7 @@ from storage.club import ClubSettings
 from storage.errors import InputStoreError, StoreError
 from storage.lichess import MISSING, Account, OnlineBoard
 from storage.roster import Member
+from storage.seal import Seal
 
 log = logging.getLogger(__name__)
 

@@ -282,9 +282,11 @@ CONFIG_WEB_HOST = ("KEIZER_WEB_HOST moet een IP-adres zijn, zoals 127.0.0.1 (all
                    "deze machine) of 0.0.0.0 (alle adressen), niet {value}.")
 CONFIG_PUBLIC_URL = ("KEIZER_PUBLIC_URL moet een adres zijn als https://schaak.example.nl/keizer, "
                      "niet {value}.")
-CONFIG_SECRET_KEY = ("KEIZER_SECRET_KEY is geen geldige sleutel. Maak er een met: "
-                     "uv run python -c \"from cryptography.fernet import Fernet; "
-                     "print(Fernet.generate_key().decode())\"")
+CONFIG_SECRET_KEY = ("{name} is geen geldige sleutel. Maak er een met: uv run python -c \"from "
+                     "cryptography.fernet import Fernet; print(Fernet.generate_key().decode())\"")
+CONFIG_HOST_KEY = ("Een host bewaart de bot-tokens van de clubs versleuteld: zet "
+                   "KEIZER_SECRET_KEY in .env. Maak een sleutel met: uv run python -c \"from "
+                   "cryptography.fernet import Fernet; print(Fernet.generate_key().decode())\"")
 CONFIG_LICHESS_URL = ("KEIZER_LICHESS_URL moet een adres zijn dat met http:// of https:// begint, "
                       "niet {value}.")
 LICHESS_USAGE = ("Gebruik: /lichess om je lichess-account te koppelen, /lichess uit om het te "
@@ -377,6 +379,10 @@ Eerst zien hoe het werkt? uv run keizerbot demo speelt een heel seizoen na, zond
 DOCTOR_SETTINGS = "Instellingen in orde; tijdzone {zone}."
 DOCTOR_TOKEN_REFUSED = ("Telegram weigert het token. Maak een nieuw token bij @BotFather (/token) "
                         "en zet het in .env.")
+DOCTOR_CLUB_TOKEN_UNOPENED = ("Het bot-token gaat niet open met KEIZER_SECRET_KEY: is de "
+                              "sleutel veranderd? Zet de oude als KEIZER_OLD_SECRET_KEY en "
+                              "draai keizerbot rekey, of geef het token opnieuw met keizerbot "
+                              "clubs token {id}.")
 DOCTOR_CLUB_TOKEN_REFUSED = ("Telegram weigert het token. Maak een nieuw token bij @BotFather "
                              "(/token) en geef het de club met keizerbot clubs token {id} "
                              "--token TOKEN.")
@@ -422,12 +428,20 @@ EXPORTED_ALL = "Alles wat de bot bewaart, geschreven naar {path}."
 BACKED_UP = "Reservekopie gemaakt: {path}"
 CLUBS_NEED_POSTGRES = ("Meerdere clubs kunnen alleen in een PostgreSQL-database "
                        "(KEIZER_DB=postgresql://...); een databasebestand is één club.")
-CLUBS_USAGE = ("keizerbot clubs add NAAM --token TOKEN [--arbiter ID], keizerbot clubs list, "
-               "keizerbot clubs token NUMMER --token TOKEN, keizerbot clubs arbiter NUMMER "
-               "--arbiter ID of keizerbot clubs remove NUMMER [--ja].")
+CLUBS_USAGE = ("keizerbot clubs add NAAM [--token TOKEN] [--arbiter ID], keizerbot clubs list, "
+               "keizerbot clubs token CLUB [--token TOKEN], keizerbot clubs arbiter CLUB "
+               "--arbiter ID of keizerbot clubs remove CLUB [--ja]; CLUB is het nummer of de "
+               "naam van de club.")
+CLUBS_NEED_KEY = ("De bot-tokens van de clubs worden versleuteld bewaard: zet eerst "
+                  "KEIZER_SECRET_KEY in .env. Maak een sleutel met: uv run python -c \"from "
+                  "cryptography.fernet import Fernet; print(Fernet.generate_key().decode())\"")
+CLUBS_TOKEN_ASK = "Bot-token van de club (wordt niet getoond): "
+CLUBS_IN_CLEAR = ("Let op: een oudere versie bewaarde bot-tokens onversleuteld. Verzegel ze met "
+                  "keizerbot rekey.")
 CLUBS_ARBITERS = "Club {id}: wedstrijdleiders {ids}."
-CLUBS_TOKEN = ("Geef het bot-token van de club mee, zoals @BotFather het gaf: keizerbot clubs "
-               "add NAAM --token 123456789:ABC...")
+CLUBS_TOKEN = ("Dat is geen bot-token zoals @BotFather het geeft (123456789:ABC...). Geef het "
+               "met --token, met --token - via de invoer, in KEIZER_CLUB_TOKEN, of typ het als "
+               "erom gevraagd wordt.")
 HOST_NEEDS_POSTGRES = ("keizerbot host draait de clubs van een PostgreSQL-database: zet "
                        "KEIZER_DB=postgresql://... en maak de clubs met keizerbot clubs add.")
 CLUBS_LINE = "{id}: {name}"
@@ -443,13 +457,23 @@ CLUBS_REMOVE_ASK = ("Club {id} ({name}) weghalen, met alles wat van hem is? Typ 
 CLUBS_REMOVE_KEPT = ("Club {id} blijft: de naam is niet overgetypt. Typ hem over, of geef --ja "
                      "mee.")
 CLUBS_WEBHOOK_GONE = "De bot van club {id} krijgt geen berichten meer van Telegram (webhook weg)."
-CLUBS_WEBHOOK_LEFT = ("De webhook van de bot van club {id} kon niet weg ({error}): Telegram "
-                      "blijft berichten sturen naar een adres dat ze niet meer aanneemt. "
-                      "Verwijder hem met deleteWebhook van de Bot API zodra Telegram bereikbaar "
-                      "is.")
+CLUBS_WEBHOOK_LEFT = ("Club {id} blijft: de webhook van zijn bot kon niet weg ({error}), en "
+                      "zonder de club kan niets hier hem nog weghalen. Probeer het opnieuw "
+                      "zodra dat verholpen is, of haal de club toch weg met --zonder-webhook.")
+CLUBS_WEBHOOK_KEPT = ("De webhook van de bot van club {id} is blijven staan ({error}). "
+                      "Verwijder hem met deleteWebhook van de Bot API, of geef de bot een nieuw "
+                      "token bij @BotFather (/revoke).")
+CLUBS_TOKEN_UNOPENED = "het token van de club gaat niet open met KEIZER_SECRET_KEY"
 CLUBS_TOKEN_SET = ("Club {id} heeft een nieuw bot-token; de host start de bot daarmee binnen "
                    "een minuut.")
-CLUBS_UNKNOWN = "Club {club} staat niet in deze database."
+CLUBS_UNKNOWN = "Geen club „{club}” in deze database. De clubs: {clubs}."
+REKEYED = ("Tokens verzegeld met KEIZER_SECRET_KEY (bot-tokens van {clubs} clubs, en de "
+           "lichess-tokens). Haal KEIZER_OLD_SECRET_KEY nu weg en herstart de bot of host.")
+REKEY_CLUB_UNOPENED = ("Club {id}: het bot-token gaat met geen van beide sleutels open. Geef "
+                       "het opnieuw met keizerbot clubs token {id}.")
+REKEY_LICHESS_UNOPENED = ("{count} lichess-tokens gaan met geen van beide sleutels open: die "
+                          "leden koppelen hun account opnieuw met /lichess (of zet "
+                          "KEIZER_OLD_SECRET_KEY en probeer opnieuw).")
 BACKUP_POSTGRES = ("Een PostgreSQL-database maak je een reservekopie van met pg_dump (zie "
                    "docs/deploy.md); keizerbot backup is voor het databasebestand.")
 

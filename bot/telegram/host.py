@@ -37,6 +37,7 @@ from bot.web.server import ClubSite, WebServer, take_update
 from bot.worker import Processes
 from storage.address import shown
 from storage.errors import StoreError
+from storage.seal import Seal
 from storage.sql import POSTGRES_SCHEMES
 
 log = logging.getLogger(__name__)
@@ -106,12 +107,13 @@ def _rank(host: str, club: int) -> bytes:
     return hashlib.sha256(f"{host}/{club}".encode()).digest()
 
 
-def postgres_clubs(dsn: str) -> Source:
-    """The clubs of a PostgreSQL database, as `keizerbot clubs` keeps them."""
+def postgres_clubs(dsn: str, seal: Seal) -> Source:
+    """The clubs of a PostgreSQL database, as `keizerbot clubs` keeps them, their tokens
+    opened with `seal`."""
     async def read() -> list[Hosted]:
         from storage import postgres
 
-        return [Hosted(c.id, c.name, c.token, dsn) for c in await postgres.clubs(dsn)]
+        return [Hosted(c.id, c.name, c.token, dsn) for c in await postgres.clubs(dsn, seal)]
     return read
 
 
@@ -177,7 +179,7 @@ class Host:
 
             try:
                 self._pool = await postgres.club_pool(dsn, self.connections)
-                self._claims = await postgres.Claims.connect(dsn)
+                self._claims = await postgres.Claims.connect(dsn, Seal(self.config.secret_key))
                 await self._claims.listen(self._arrived)
             except BaseException as exc:
                 await self._close_store()

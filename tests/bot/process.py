@@ -31,6 +31,8 @@ from tests.bot.conftest import ARBITER, GROUP, MEMBERS, TOKEN, fits, new_store
 from tests.integration.conftest import ROOT
 
 ZONE = dt.UTC
+HOST_KEY = "3q2-7wJ8TgrVTA7aQG9nqW5oWnWnW9qVqDk1kJxQ4Xw="
+"""A host's KEIZER_SECRET_KEY (tests.bot.test_lichess.KEY), which seals its clubs' tokens."""
 
 
 async def make_club(path: Path, *, rounds_ahead: int = 0, deadline_passed: bool = False,
@@ -224,7 +226,7 @@ def host_process(telegram: object, dsn: str, *, port: int | None = None,
     pages and webhooks there (`public_url`: where Telegram posts them)."""
     made = BotProcess(telegram, Path("unused.db"),  # type: ignore[arg-type]
                       command=[sys.executable, "-m", "bot.cli", "host"])
-    made.env.update(KEIZER_DB=dsn)
+    made.env.update(KEIZER_DB=dsn, KEIZER_SECRET_KEY=HOST_KEY)
     if port is not None:
         made.env.update(KEIZER_WEBHOOK="1", KEIZER_WEB_PORT=str(port),
                         KEIZER_PUBLIC_URL=public_url or f"http://127.0.0.1:{port}")

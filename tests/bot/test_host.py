@@ -33,10 +33,12 @@ from core.season import season_from_data
 from storage import club, roster
 from storage.postgres import add_club, remove_club, set_token
 from storage.rounds import insert_round
+from storage.seal import Seal
 from storage.seasons import import_season
 from storage.store import open_store
 from tests.bot.conftest import drafted, fits, heard, meaning, says
 from tests.bot.process import BotProcess, Proxy, free_port, host_process, until
+from tests.bot.test_lichess import KEY
 from tests.bot.test_web import init_data
 from tests.postgres import failover, postgres, postgres_server  # noqa: F401 (the fixtures)
 from tests.seasons import season_data
@@ -46,6 +48,7 @@ CLUBS = {
     "De Pion": ["Kees Jansen", "Lies Bakker", "Mark Prins", "Nel Vos"],
     "Het Paard": ["Piet Blom", "Ria Kok", "Sjaak Hof", "Tineke Dam"],
 }
+SEAL = Seal(KEY)
 BOTH = User(7, "Anna", "Visser")
 """A member of the first two clubs, with one Telegram account."""
 
@@ -75,7 +78,7 @@ def _group(k: int) -> int:
 
 
 async def _make_club(dsn: str, k: int, name: str, night: dt.date) -> int:
-    made = await add_club(dsn, name, _token(k))
+    made = await add_club(dsn, name, _token(k), SEAL)
     players = [{"id": f"p{n}", "name": player, "rating": 2000 - 50 * n}
                for n, player in enumerate(_names(k))]
     db = await open_store(dsn, club=made.id)
@@ -104,7 +107,7 @@ async def telegram():
 
 async def _host(dsn: str, fakes: FakeTelegrams, clock: ManualClock) -> Host:
     config = Config(token="", base_url=fakes.url, database=dsn, web_port=0, webhook=True,
-                    tick_seconds=0.2)
+                    tick_seconds=0.2, secret_key=KEY)
     host = Host(config, clock=clock, flood_limits=False)
     await host.start()
     return host
@@ -191,7 +194,7 @@ async def test_three_clubs_run_on_one_process_each_its_own(postgres, telegram): 
 async def test_a_club_that_cannot_start_or_is_removed_leaves_the_others(
         postgres, telegram, caplog):  # noqa: F811
     bots = await _three_clubs(postgres, telegram)
-    stranger = await add_club(postgres, "Zonder bot", _token(5))  # no such bot at Telegram
+    stranger = await add_club(postgres, "Zonder bot", _token(5), SEAL)  # no such bot at Telegram
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
     host = await _host(postgres, telegram, clock)
     try:
@@ -204,7 +207,7 @@ async def test_a_club_that_cannot_start_or_is_removed_leaves_the_others(
         assert stranger.id not in host.running and not caplog.records
         # Given the right token, it starts at the host's next look, beside the others.
         fake = telegram.add(_token(6), "ZonderBot")
-        assert await set_token(postgres, stranger.id, _token(6))
+        assert await set_token(postgres, stranger.id, _token(6), SEAL)
         await asyncio.gather(*(tried.wait() for tried in await host.refresh()))
         assert stranger.id in host.running and fake.webhook is not None
         # A second host on the same database runs none of the clubs the first one runs.
@@ -288,8 +291,9 @@ async def test_the_doctor_checks_every_club_of_a_host(postgres, telegram):  # no
     """`keizerbot doctor --clubs`: each club's token and store, each line naming its club,
     and what to do where one is wrong; the address's password never shown."""
     bots = await _three_clubs(postgres, telegram)
-    bare = await add_club(postgres, "Nieuw", _token(5))  # no bot at Telegram, nothing set
-    found = await host_checks({"KEIZER_DB": postgres, "TELEGRAM_BASE_URL": telegram.url},
+    bare = await add_club(postgres, "Nieuw", _token(5), SEAL)  # no bot at Telegram, nothing set
+    found = await host_checks({"KEIZER_DB": postgres, "TELEGRAM_BASE_URL": telegram.url,
+                               "KEIZER_SECRET_KEY": KEY},
                               env_file=Path("/nonexistent"))
     def of_club(number: int, name: str, check: str) -> str:
         return says("DOCTOR_OF_CLUB", id=number, name=name, check=check)
@@ -341,10 +345,11 @@ async def test_a_removed_club_is_confirmed_by_name_and_its_webhook_goes(postgres
                                                                         monkeypatch, capsys):
     """Issue 35: `clubs remove` asks for the club's name typed back (or `--ja`), and deletes
     the bot's webhook, so that Telegram stops posting its members' messages to a path that
-    answers 404; a Telegram out of reach is said, and the club goes all the same."""
+    answers 404; a Telegram out of reach is said, and the club stays (issue 46)."""
     from bot.cli import main
 
-    made = [await add_club(postgres, name, _token(k)) for k, name in enumerate(CLUBS)]
+    monkeypatch.setenv("KEIZER_SECRET_KEY", KEY)
+    made = [await add_club(postgres, name, _token(k), SEAL) for k, name in enumerate(CLUBS)]
     fakes = [telegram.add(_token(k), name.replace(" ", "").lower() + "bot")
              for k, name in enumerate(CLUBS)]
     for fake in fakes:
@@ -354,20 +359,34 @@ async def test_a_removed_club_is_confirmed_by_name_and_its_webhook_goes(postgres
     remove = ["clubs", "remove", str(made[0].id), "--db", postgres]
     assert await asyncio.to_thread(main, remove) == 1  # the wrong name: the club stays
     assert capsys.readouterr().err.strip() == says("CLUBS_REMOVE_KEPT", id=made[0].id)
-    assert [c.id for c in await postgres_clubs(postgres)()] == [c.id for c in made]
+    assert [c.id for c in await postgres_clubs(postgres, SEAL)()] == [c.id for c in made]
     assert fakes[0].webhook is not None
     monkeypatch.setattr("builtins.input", lambda prompt: " sliedrecht ")
     assert await asyncio.to_thread(main, remove) == 0
     assert capsys.readouterr().out.splitlines() == [
         says("CLUBS_REMOVED", id=made[0].id), says("CLUBS_WEBHOOK_GONE", id=made[0].id)]
     assert fakes[0].webhook is None and fakes[1].webhook is not None
-    monkeypatch.setenv("TELEGRAM_BASE_URL", "http://127.0.0.1:1")  # Telegram out of reach
-    assert await asyncio.to_thread(main, ["clubs", "remove", str(made[1].id), "--ja",
+    # Issue 46: the webhook goes first. A settings file it cannot be read with, or a
+    # Telegram out of reach, keeps the club (with its token, the only way to the webhook).
+    for setting, value in (("KEIZER_WEB_PORT", "http"), ("TELEGRAM_BASE_URL", "http://127.0.0.1:1")):
+        monkeypatch.setenv(setting, value)
+        assert await asyncio.to_thread(main, ["clubs", "remove", "De Pion", "--ja",
+                                              "--db", postgres]) == 1
+        said = capsys.readouterr().err.strip()
+        assert fits(said, "CLUBS_WEBHOOK_LEFT", id=made[1].id), said
+        assert [c.id for c in await postgres_clubs(postgres, SEAL)()] == [c.id for c in made[1:]]
+        assert fakes[1].webhook is not None
+        monkeypatch.delenv("KEIZER_WEB_PORT", raising=False)
+    assert await asyncio.to_thread(main, ["clubs", "remove", "de pion", "--ja", "--zonder-webhook",
                                           "--db", postgres]) == 0
     said = capsys.readouterr().out.splitlines()
     assert said[0] == says("CLUBS_REMOVED", id=made[1].id)
-    assert fits(said[1], "CLUBS_WEBHOOK_LEFT", id=made[1].id)
-    assert [c.id for c in await postgres_clubs(postgres)()] == [made[2].id]
+    assert fits(said[1], "CLUBS_WEBHOOK_KEPT", id=made[1].id)
+    assert [c.id for c in await postgres_clubs(postgres, SEAL)()] == [made[2].id]
+    # A club named that is not there is named back, with the clubs there are.
+    assert await asyncio.to_thread(main, ["clubs", "remove", "Club D", "--db", postgres]) == 1
+    assert capsys.readouterr().err.strip() == says("CLUBS_UNKNOWN", club="Club D",
+                                                   clubs=f"{made[2].id}: Het Paard")
 
 
 async def test_three_hosts_on_the_last_releases_database_one_migrates_the_others_wait(
@@ -403,7 +422,8 @@ async def test_three_hosts_on_the_last_releases_database_one_migrates_the_others
     finally:
         await conn.close()
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
-    config = Config(token="", base_url=telegram.url, database=postgres, tick_seconds=0.2)
+    config = Config(token="", base_url=telegram.url, database=postgres,
+                    tick_seconds=0.2, secret_key=KEY)
     hosts = [Host(config, clock=clock, flood_limits=False,
                   beat=0.2, alive=1.0) for _ in range(3)]
     with caplog.at_level(logging.INFO, logger="storage.migrate"):
@@ -431,11 +451,12 @@ async def test_hosts_share_the_clubs_take_a_dead_ones_and_give_a_new_one_its_sha
     (dead: its bots and its connection gone, no goodbye) has its clubs taken by the others
     within a few beats; a host that comes later takes its share. At every look, a club runs
     on one host at most."""
-    clubs = [(await add_club(postgres, f"Club {k}", _token(k))).id for k in range(6)]
+    clubs = [(await add_club(postgres, f"Club {k}", _token(k), SEAL)).id for k in range(6)]
     for k in range(6):
         telegram.add(_token(k), f"club{k}bot")
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
-    config = Config(token="", base_url=telegram.url, database=postgres, tick_seconds=0.2)
+    config = Config(token="", base_url=telegram.url, database=postgres,
+                    tick_seconds=0.2, secret_key=KEY)
 
     async def host() -> Host:
         made = Host(config, clock=clock, flood_limits=False,
@@ -486,7 +507,7 @@ async def test_any_host_takes_any_clubs_webhook_and_the_host_that_runs_it_answer
     bots = await _three_clubs(postgres, telegram)
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
     config = Config(token="", base_url=telegram.url, database=postgres, web_port=0,
-                    webhook=True, tick_seconds=0.2)
+                    webhook=True, tick_seconds=0.2, secret_key=KEY)
 
     async def host() -> Host:
         made = Host(config, clock=clock, flood_limits=False,
@@ -674,7 +695,8 @@ async def test_a_host_looks_at_the_clubs_on_the_connection_it_has(postgres, tele
     """A host looks at the table of clubs at every beat (every 3 s, for ever): on the
     connection that holds its clubs, not a new connection and a schema check each time."""
     await _three_clubs(postgres, telegram)
-    config = Config(token="", base_url=telegram.url, database=postgres, tick_seconds=0.2)
+    config = Config(token="", base_url=telegram.url, database=postgres,
+                    tick_seconds=0.2, secret_key=KEY)
     host = Host(config, clock=ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)),
                 flood_limits=False, beat=0.1)
     await host.start()
@@ -723,7 +745,8 @@ async def test_a_host_stops_even_with_a_connection_still_taken(postgres, telegra
     service's restart would wait for ever), and says so as an error."""
     await _three_clubs(postgres, telegram)
     monkeypatch.setattr("bot.telegram.host.POOL_CLOSE_SECONDS", 0.5)
-    config = Config(token="", base_url=telegram.url, database=postgres, tick_seconds=0.2)
+    config = Config(token="", base_url=telegram.url, database=postgres,
+                    tick_seconds=0.2, secret_key=KEY)
     host = Host(config, clock=ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)),
                 flood_limits=False)
     await host.start()
@@ -740,7 +763,8 @@ async def test_a_host_whose_connection_broke_holds_its_clubs_again_or_lets_them_
     clubs again; a club another process took meanwhile stops here, so it never runs twice."""
     bots = await _three_clubs(postgres, telegram)
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
-    config = Config(token="", base_url=telegram.url, database=postgres, tick_seconds=0.2)
+    config = Config(token="", base_url=telegram.url, database=postgres,
+                    tick_seconds=0.2, secret_key=KEY)
     host = Host(config, clock=clock, flood_limits=False, beat=0.2,
                 alive=5.0)
     await host.start()
@@ -784,7 +808,7 @@ async def test_a_standby_promoted_in_the_primarys_place_loses_no_sign_off(
     dsn, fail_over = failover
     number = await _make_club(dsn, 0, "Sliedrecht", dt.date(2026, 12, 10))
     fake = telegram.add(_token(0), "SliedrechtBot")
-    config = Config(token="", base_url=telegram.url, database=dsn, tick_seconds=0.2)
+    config = Config(token="", base_url=telegram.url, database=dsn, tick_seconds=0.2, secret_key=KEY)
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
     host = Host(config, clock=clock, flood_limits=False, beat=0.5,
                 alive=5.0)

@@ -12,10 +12,10 @@ import pytest
 from bot.demo.fakelichess import FakeLichess
 from bot.language import i18n, texts
 from bot.lichess.api import Lichess
-from bot.lichess.seal import Seal
 from core.online import DEFAULT_CLOCK
 from storage import lichess as accounts
 from storage.errors import InputStoreError, StoreProblem
+from storage.seal import Seal
 from tests.bot.conftest import (
     ARBITER,
     GROUP,

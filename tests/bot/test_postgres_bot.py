@@ -10,7 +10,9 @@ import pytest
 
 from bot.worker import Processes
 from storage.errors import StoreError, StoreProblem
+from storage.seal import Seal
 from tests.bot.conftest import ARBITER, GROUP, club_bot, fits, meaning, says
+from tests.bot.test_lichess import KEY
 from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
 from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
 
@@ -79,7 +81,7 @@ async def test_a_lichess_account_linked_on_postgresql_is_its_clubs_alone(
     from bot.demo.fakelichess import FakeLichess
     from storage.postgres import add_club
     from storage.store import open_store
-    from tests.bot.test_lichess import KEY, PUBLIC_URL, browse, link_of
+    from tests.bot.test_lichess import PUBLIC_URL, browse, link_of
 
     lichess = FakeLichess()
     await lichess.start()
@@ -89,7 +91,8 @@ async def test_a_lichess_account_linked_on_postgresql_is_its_clubs_alone(
         await set_up_club(bot, members, rounds=1)
         link = link_of(await bot.ask(members[0], "/lichess"))
         assert (await browse(bot, link))[0] == 200
-        other = await open_store(postgres, club=(await add_club(postgres, "De Pion", "2:b")).id)
+        pion = await add_club(postgres, "De Pion", "2:b", Seal(KEY))
+        other = await open_store(postgres, club=pion.id)
         try:
             async with other.conn.execute("SELECT count(*) FROM lichess") as cur:
                 assert (await cur.fetchone())[0] == 0
@@ -107,7 +110,7 @@ async def test_a_round_played_on_lichess_on_postgresql(tg, postgres, members,  #
     """Issue 37 on PostgreSQL: an online round's games (migration 21) made, kept as the
     club's rows, and a result read back into the standings."""
     from bot.demo.fakelichess import FakeLichess
-    from tests.bot.test_lichess import KEY, PUBLIC_URL
+    from tests.bot.test_lichess import PUBLIC_URL
     from tests.bot.test_online import START, all_made, link, until
 
     lichess = FakeLichess()

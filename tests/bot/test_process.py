@@ -767,8 +767,8 @@ async def test_killed_once_an_online_rounds_games_are_made_each_player_gets_his_
     lichess; killed before any player's game link went out, after the restart each player
     gets his once, and lichess has each game once."""
     from bot.demo.fakelichess import FakeLichess
-    from bot.lichess.seal import Seal
     from storage import lichess as accounts
+    from storage.seal import Seal
     from tests.bot.process import free_port
     from tests.bot.test_lichess import KEY
 

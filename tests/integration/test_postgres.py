@@ -20,10 +20,15 @@ from storage.club import arbiters as club_arbiters
 from storage.errors import StoreError, StoreProblem
 from storage.postgres import add_club, club_pool, clubs, create, numbered, remove_club
 from storage.schema import VERSION
+from storage.seal import Seal
 from storage.seasons import import_season, load_season
 from storage.store import open_store
+from tests.bot.conftest import fits
+from tests.bot.test_lichess import KEY
 from tests.postgres import database, postgres, postgres_server  # noqa: F401 (the fixtures)
 from tests.seasons import build
+
+SEAL = Seal(KEY)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -112,8 +117,10 @@ async def test_one_runner_makes_the_same_schema_on_both_engines(tmp_path,
         await conn.close()
     on_sqlite = await sqlite_schema(tmp_path / "keizer.db")
     assert on_postgres.pop("schema_version") == [("version", "bigint", True)]
-    assert [c[0] for c in on_postgres.pop("clubs")] == ["id", "name", "token", "created_at"]
-    assert [c[0] for c in on_postgres.pop("hosts")] == ["id", "seen_at"]  # the hosts alive
+    assert [c[0] for c in on_postgres.pop("clubs")] == ["id", "name", "token", "created_at",
+                                                          "token_print"]
+    # The hosts alive, each with the schema it knows.
+    assert [c[0] for c in on_postgres.pop("hosts")] == ["id", "seen_at", "schema"]
     assert secured == set(on_postgres) == set(on_sqlite)
     assert all(("club_id", "bigint", True) in columns for columns in on_postgres.values())
     assert {table: [c for c in columns if c[0] != "club_id"]
@@ -214,8 +221,8 @@ async def test_each_club_sees_and_changes_only_its_own(postgres):  # noqa: F811
     """Two clubs in one database, each through a store opened for it: the same SQL reads
     and writes each its own rows; a store without a club reads nothing and writes nothing;
     a club removed takes every row of it along."""
-    sliedrecht = await add_club(postgres, "Sliedrecht", "1:a")
-    pion = await add_club(postgres, "De Pion", "2:b")
+    sliedrecht = await add_club(postgres, "Sliedrecht", "1:a", SEAL)
+    pion = await add_club(postgres, "De Pion", "2:b", SEAL)
     assert [c.name for c in await clubs(postgres)] == ["Sliedrecht", "De Pion"]
     first = build("sliedrecht", "a:2000 b:1900 c:1800 d:1700", ["a-b 1-0, c-d 0-1"])
     second = build("drie-cycli", "p:1500 q:1400", ["p-q 1/2-1/2"])
@@ -262,8 +269,8 @@ async def test_each_club_sees_and_changes_only_its_own(postgres):  # noqa: F811
 async def test_one_clubs_write_never_waits_on_anothers(postgres):  # noqa: F811
     """Each club has its own writer's place: a write held open in one club does not hold
     up another's, while a second store of the same club waits for it."""
-    one = await add_club(postgres, "Een", "1:a")
-    two = await add_club(postgres, "Twee", "2:b")
+    one = await add_club(postgres, "Een", "1:a", SEAL)
+    two = await add_club(postgres, "Twee", "2:b", SEAL)
     stores = [await open_store(postgres, club=c.id) for c in (one, two, one)]
     try:
         for store, name in zip(stores[:2], ("x", "y"), strict=True):
@@ -294,6 +301,7 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path, monkeypatch):  # 
     from bot.cli import main
 
     monkeypatch.setenv("TELEGRAM_BASE_URL", "http://127.0.0.1:1")  # no Telegram: no webhook
+    monkeypatch.setenv("KEIZER_SECRET_KEY", KEY)
     token = "123456:" + "A" * 35
     assert main(["clubs", "list", "--db", postgres]) == 0  # none yet: how to make one
     assert capsys.readouterr().out.strip() == texts.CLUBS_NONE
@@ -325,8 +333,16 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path, monkeypatch):  # 
     assert main(["clubs", "add", "De Toren", "--token", token.replace("A", "D"),
                  "--db", postgres]) == 0
     assert capsys.readouterr().out == "Club 3 gemaakt: De Toren.\n"
-    assert main(["clubs", "remove", "3", "--ja", "--db", postgres]) == 0
-    capsys.readouterr()
+    # Issue 46: Telegram out of reach, the webhook cannot go: the club stays (else nothing
+    # here could remove the webhook later), unless told to go without it.
+    assert main(["clubs", "remove", "De toren", "--ja", "--db", postgres]) == 1
+    left = capsys.readouterr().err.strip()
+    assert fits(left, "CLUBS_WEBHOOK_LEFT", id=3) and token not in left
+    assert [c.id for c in asyncio.run(clubs(postgres))] == [1, 2, 3]
+    assert main(["clubs", "remove", "3", "--ja", "--zonder-webhook", "--db", postgres]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        texts.CLUBS_REMOVED.format(id=3), *texts.CLUBS_WEBHOOK_KEPT.format(
+            id=3, error=left.split("(", 1)[1].rsplit(")", 1)[0]).splitlines()]
     # A command on one club's store, on a database of clubs, is told which.
     elsewhere = tmp_path / "elders.json"
     elsewhere.write_text(season_to_json(build("sliedrecht", "a:2000 b:1900", [])),
@@ -335,13 +351,15 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path, monkeypatch):  # 
     assert capsys.readouterr().err.strip() == texts.CLUBS_WHICH.format(
         clubs="1: Sliedrecht, 2: De Pion")
     assert main(["clubs", "add", "De Toren", "--token", "1:a", "--db", postgres]) == 1
-    assert "Geef het bot-token van de club mee" in capsys.readouterr().err
+    assert capsys.readouterr().err.strip() == texts.CLUBS_TOKEN
     assert main(["clubs", "token", "2", "--token", token.replace("A", "C"),
                  "--db", postgres]) == 0
     assert "Club 2 heeft een nieuw bot-token" in capsys.readouterr().out
-    assert [c.token for c in asyncio.run(clubs(postgres))] == [token, token.replace("A", "C")]
+    assert [c.token for c in asyncio.run(clubs(postgres, SEAL))] == [token,
+                                                                      token.replace("A", "C")]
     assert main(["clubs", "token", "9", "--token", token, "--db", postgres]) == 1
-    assert "Club 9 staat niet in deze database." in capsys.readouterr().err
+    assert capsys.readouterr().err.strip() == texts.CLUBS_UNKNOWN.format(
+        club=9, clubs="1: Sliedrecht, 2: De Pion")
 
     async def arbiters_of(number: int) -> set[int]:
         store = await open_store(postgres, club=number)
@@ -355,7 +373,7 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path, monkeypatch):  # 
     assert capsys.readouterr().out == "Club 2: wedstrijdleiders 44.\n"
     assert asyncio.run(arbiters_of(2)) == {44}
     assert main(["clubs", "arbiter", "2", "--db", postgres]) == 1
-    assert "keizerbot clubs arbiter NUMMER --arbiter ID" in capsys.readouterr().err
+    assert capsys.readouterr().err.strip() == texts.CLUBS_USAGE
     # The commands on a club's store name it (`--club`), and touch that club only.
     season = tmp_path / "seizoen.json"
     season.write_text(season_to_json(build("sliedrecht", "a:2000 b:1900", ["a-b 1-0"])),
@@ -371,23 +389,26 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path, monkeypatch):  # 
     assert "9" in refused and "club_store" not in refused, refused
     assert main(["clubs", "remove", "2", "--db", postgres]) == 1  # not confirmed: it stays
     assert capsys.readouterr().err.strip() == texts.CLUBS_REMOVE_KEPT.format(id=2)
-    assert main(["clubs", "remove", "2", "--ja", "--db", postgres]) == 0
+    assert main(["clubs", "remove", "2", "--ja", "--zonder-webhook", "--db", postgres]) == 0
+    capsys.readouterr()
     assert main(["clubs", "remove", "2", "--ja", "--db", postgres]) == 1
-    assert "Club 2 staat niet in deze database." in capsys.readouterr().err
+    assert capsys.readouterr().err.strip() == texts.CLUBS_UNKNOWN.format(
+        club=2, clubs="1: Sliedrecht")
     # A single club's bot does not run one of a host's clubs.
     monkeypatch.setenv("KEIZER_DB", postgres)
     monkeypatch.setenv("TELEGRAM_BOT_TOKEN", token.replace("A", "E"))
     assert main([]) == 1
     assert capsys.readouterr().err.strip() == texts.SINGLE_ON_HOSTED.format(clubs="1: Sliedrecht")
     # Club 1 gone, its place is empty again: the next club added is club 1.
-    assert main(["clubs", "remove", "1", "--ja", "--db", postgres]) == 0
+    assert main(["clubs", "remove", "1", "--ja", "--zonder-webhook", "--db", postgres]) == 0
     assert main(["clubs", "add", "De Toren", "--token", token, "--db", postgres]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "Club 1 gemaakt: De Toren."
     assert main(["clubs", "list", "--db", str(tmp_path / "keizer.db")]) == 1
     assert capsys.readouterr().err.strip() == texts.CLUBS_NEED_POSTGRES
 
 
-def test_a_single_clubs_place_taken_keeps_its_season(postgres, tmp_path, capsys):  # noqa: F811
+def test_a_single_clubs_place_taken_keeps_its_season(postgres, tmp_path, capsys,  # noqa: F811
+                                                     monkeypatch):
     """Issue 35: a database that ran one club (club 1, no `clubs`) keeps that club's season
     when clubs are added: the first is club 2 then, and club 1 is left as it was."""
     from bot.cli import main
@@ -396,6 +417,7 @@ def test_a_single_clubs_place_taken_keeps_its_season(postgres, tmp_path, capsys)
     season.write_text(season_to_json(build("sliedrecht", "a:2000 b:1900", ["a-b 1-0"])),
                       encoding="utf-8")
     assert main(["import", str(season), "--db", postgres]) == 0
+    monkeypatch.setenv("KEIZER_SECRET_KEY", KEY)
     assert main(["clubs", "add", "De Pion", "--token", ANY_TOKEN, "--db", postgres]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "Club 2 gemaakt: De Pion."
     assert main(["export", "--db", postgres, "--club", "1"]) == 0
@@ -407,11 +429,12 @@ ANY_TOKEN = "123456:" + "A" * 35
 
 @pytest.mark.parametrize("command", [["list"], ["add", "De Toren", "--token", ANY_TOKEN],
                                      ["remove", "3"], ["token", "3", "--token", ANY_TOKEN]])
-def test_clubs_on_a_database_out_of_reach_say_so(command, capsys):
+def test_clubs_on_a_database_out_of_reach_say_so(command, capsys, monkeypatch):
     """Issue 35: no traceback when the server is not there (a socket that is not there) or
     refuses the user; the line names the database, without a password."""
     from bot.cli import main
 
+    monkeypatch.setenv("KEIZER_SECRET_KEY", KEY)
     for dsn in ("postgresql://keizer:geheim@/keizer?host=/nonexistent",
                 "postgresql://keizer:geheim@127.0.0.1:1/keizer"):
         assert main(["clubs", *command, "--db", dsn]) == 1
@@ -425,7 +448,7 @@ async def test_forty_clubs_share_eight_connections(postgres):  # noqa: F811
     """A service's clubs on one pool: forty clubs import, read and correct their seasons at
     once through eight connections; each keeps its own, and the server never holds more."""
     pool = await club_pool(postgres, size=8)
-    made = [await add_club(postgres, f"Club {k}", f"{k}:t") for k in range(40)]
+    made = [await add_club(postgres, f"Club {k}", f"{k}:t", SEAL) for k in range(40)]
     stores = [await open_store(postgres, club=c.id, pool=pool) for c in made]
     try:
         seasons = [build("sliedrecht", f"a{k}:2000 b{k}:1900 c{k}:1800 d{k}:1700",
@@ -458,7 +481,7 @@ async def test_a_statement_cut_off_gives_its_pooled_connection_back(postgres, mo
     from storage.postgres import PooledConnection
 
     pool = await club_pool(postgres, size=2)
-    made = await add_club(postgres, "Club", "1:t")
+    made = await add_club(postgres, "Club", "1:t", SEAL)
     store = await open_store(postgres, club=made.id, pool=pool)
     setting = asyncio.Event()
     real = PooledConnection._as_club
@@ -486,7 +509,7 @@ async def test_a_connection_dropped_inside_a_unit_of_work_is_an_outage(postgres)
     promoted): the work fails as the store's passing outage, which the sender retries
     quietly, not as a raw broken pipe it would log as a fault of ours; the pool goes on."""
     pool = await club_pool(postgres, size=2)
-    made = await add_club(postgres, "Club", "1:t")
+    made = await add_club(postgres, "Club", "1:t", SEAL)
     store = await open_store(postgres, club=made.id, pool=pool)
     admin = await asyncpg.connect(postgres)
     try:
