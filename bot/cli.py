@@ -238,6 +238,15 @@ def _parser() -> argparse.ArgumentParser:
                         help=_("weghalen ook als de webhook van de bot niet weg kan (remove)"))
     hosted.set_defaults(run=_run_clubs)
 
+    migrate = sub.add_parser("migrate", help=_("de database bijwerken naar deze versie van "
+                                               "keizerbot"))
+    migrate.add_argument("--db", type=_store_option, default=None,
+                         help=_("databasebestand (standaard: KEIZER_DB of data/keizer.db)"))
+    migrate.add_argument("--ja", action="store_true",
+                         help=_("ook als er nog hosts van een oudere versie draaien: hun clubs "
+                                "gaan naar de hosts van deze versie"))
+    migrate.set_defaults(run=_run_migrate)
+
     rekey = sub.add_parser("rekey", help=_("de tokens in de database verzegelen met "
                                            "KEIZER_SECRET_KEY (na KEIZER_OLD_SECRET_KEY)"))
     _database_option(rekey)
@@ -486,17 +495,19 @@ def _store_option(text: str) -> Path | str:
 
 def _with_database(path: Path | str, work: Callable[[Database], Awaitable[T]], *,
                    club: int | None = None, create: bool = False,
-                   exclusive: bool = False) -> T:
+                   exclusive: bool = False, writes: bool = False) -> T:
     import asyncio
 
-    return asyncio.run(_opened(path, work, club, create, exclusive))
+    return asyncio.run(_opened(path, work, club, create, exclusive, writes))
 
 
 async def _opened(path: Path | str, work: Callable[[Database], Awaitable[T]],
                   club: int | None = None, create: bool = False,
-                  exclusive: bool = False) -> T:
+                  exclusive: bool = False, writes: bool = False) -> T:
     """`work` on the database; only a command that `create`s one (import) makes a file that
-    is not there: for every other, a mistyped path is named, not made an empty database."""
+    is not there: for every other, a mistyped path is named, not made an empty database.
+    Only a command that `writes` (or creates) migrates an older schema: one that reads says
+    to migrate first, so that hosts of the release before are not upgraded away under it."""
     import sqlite3
 
     from storage.errors import StoreError
@@ -509,7 +520,7 @@ async def _opened(path: Path | str, work: Callable[[Database], Awaitable[T]],
     if isinstance(path, str) and club is None:
         await _one_club_only(path)
     try:
-        db = await open_store(path, club=club, exclusive=exclusive)
+        db = await open_store(path, club=club, exclusive=exclusive, migrate=writes or create)
     except StoreError as exc:
         raise CliError(texts.store_problem(exc), ExitCode.UNUSABLE_INPUT) from exc
     except (OSError, sqlite3.Error) as exc:
@@ -789,7 +800,7 @@ def _run_ratings(args: argparse.Namespace) -> ExitCode:
 
             await update_players(db, changes, actor=None)
 
-        _with_database(database_path(args.db), work, club=args.club_number)
+        _with_database(database_path(args.db), work, club=args.club_number, writes=True)
         target = shown_store(database_path(args.db))
     print(texts.ratings_written(len(changes), target))
     return ExitCode.OK
@@ -943,6 +954,31 @@ def _drop_webhook(club: postgres.Club, store: str) -> str | None:
     return None
 
 
+def _run_migrate(args: argparse.Namespace) -> ExitCode:
+    """The database brought to this release's schema: the one command that does only that,
+    and the step of an upgrade of several hosts (docs/deploy.md)."""
+    from storage import postgres
+
+    store = database_path(args.db)
+    if isinstance(store, str):
+        before, after = _registered(postgres.migrate(store, over_hosts=args.ja))
+    else:
+        import asyncio
+
+        from storage.errors import StoreError
+        from storage.sqlite import migrate_file
+
+        if not store.exists():
+            raise CliError(texts.DATABASE_MISSING.format(path=store), ExitCode.UNUSABLE_INPUT)
+        try:
+            before, after = asyncio.run(migrate_file(store))
+        except StoreError as exc:
+            raise CliError(texts.store_problem(exc), ExitCode.UNUSABLE_INPUT) from exc
+    print(texts.MIGRATED.format(before=before, after=after) if before != after
+          else texts.UP_TO_DATE.format(version=after))
+    return ExitCode.OK
+
+
 def _run_rekey(args: argparse.Namespace) -> ExitCode:
     """Every token the database keeps sealed with KEIZER_SECRET_KEY: the clubs' bot tokens
     (those an older release kept in the clear, and, given KEIZER_OLD_SECRET_KEY, those
@@ -961,7 +997,7 @@ def _run_rekey(args: argparse.Namespace) -> ExitCode:
         clubs = sorted({postgres.FIRST_CLUB, *done, *unopened})
     else:
         done, unopened, clubs = [], [], [args.club_number]
-    lichess = sum(_with_database(store, lambda db: reseal(db, rekey), club=club)
+    lichess = sum(_with_database(store, lambda db: reseal(db, rekey), club=club, writes=True)
                   for club in clubs)
     print(texts.REKEYED.format(clubs=len(done)))
     for club in unopened:
@@ -1010,7 +1046,7 @@ def _add_arbiters(store: str, number: int, arbiters: list[int]) -> list[int]:
             await set_arbiter(db, arbiter, actor=None)
         return sorted(await arbiters_of(db))
 
-    return _with_database(store, work, club=number)
+    return _with_database(store, work, club=number, writes=True)
 
 
 def _run_rules(args: argparse.Namespace) -> ExitCode:

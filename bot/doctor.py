@@ -95,8 +95,11 @@ async def _database(config: Config) -> list[Check]:
             and not config.database.parent.is_file():  # nothing made by asking
         return [Check(False, texts.DOCTOR_NO_DATABASE.format(path=path))]
     try:
-        db = await open_store(config.database, club=config.club)
-    except (OSError, sqlite3.Error, StoreError) as exc:
+        db = await open_store(config.database, club=config.club, migrate=False)
+    except StoreError as exc:  # an older schema among them: what to do is said
+        return [Check(False, texts.DOCTOR_DB_UNUSABLE.format(path=path,
+                                                             error=texts.store_problem(exc)))]
+    except (OSError, sqlite3.Error) as exc:
         return [Check(False, texts.DOCTOR_DB_UNUSABLE.format(path=path, error=exc))]
     try:
         async with db.transaction() as conn:

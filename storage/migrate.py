@@ -5,6 +5,11 @@ The lock is the engine's own: SQLite's write lock (`BEGIN IMMEDIATE`), PostgreSQ
 lock `SCHEMA_LOCK`. The version is read again under it, so a process that waited finds the
 work done and does nothing. A failed migration leaves the database at the version before it;
 a database of a newer keizerbot is refused rather than touched.
+
+Hosts of one PostgreSQL database are upgraded one at a time (docs/deploy.md): each host says
+in `hosts` which schema it knows, a migration is refused while a host that knows less is
+alive (unless `over_hosts`: those hosts then hand their clubs over), and a command that only
+reads never migrates.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ log = logging.getLogger(__name__)
 
 SCHEMA_LOCK = 3
 """PostgreSQL's advisory lock the schema's upgrade holds (the store's others: storage.postgres)."""
+HOST_ALIVE_SECONDS = 9.0
+"""A host that said it is alive this recently is alive (it says so every few seconds)."""
 
 
 class Target(Protocol):
@@ -37,9 +44,22 @@ class Target(Protocol):
     async def end(self, ok: bool) -> None:
         """Commit (`ok`) or roll back."""
 
+    async def hosts_behind(self, known: int) -> list[str]:
+        """The hosts alive that know a schema older than `known`, in the open transaction."""
 
-async def upgrade(target: Target, migrations: tuple[Migration, ...] = MIGRATIONS) -> int:
-    """Apply the migrations `target` lacks; returns the newest version."""
+
+def newest() -> int:
+    """The schema this keizerbot knows (the migrations looked up now: a test plays a newer
+    release by giving more)."""
+    return len(MIGRATIONS)
+
+
+async def upgrade(target: Target, migrations: tuple[Migration, ...] | None = None, *,
+                  migrate: bool = True, over_hosts: bool = False) -> int:
+    """Apply the migrations `target` lacks; returns the newest version. Not `migrate`: an
+    older schema is refused (a command that only reads), a new database made all the same.
+    Refused while hosts of an older schema are alive, unless `over_hosts`."""
+    migrations = MIGRATIONS if migrations is None else migrations
     newest = len(migrations)
     first: int | None = None
     while True:
@@ -49,6 +69,9 @@ async def upgrade(target: Target, migrations: tuple[Migration, ...] = MIGRATIONS
         try:
             if version > newest:
                 raise StoreError(StoreProblem.NEWER_DATABASE, version=version, known=newest)
+            if 0 < version < newest and version == first:
+                await _may_migrate(target, version, newest, migrate=migrate,
+                                   over_hosts=over_hosts)
             if version < newest:
                 await target.run(script(migrations[version], target.engine), version + 1)
             ok = True
@@ -60,6 +83,16 @@ async def upgrade(target: Target, migrations: tuple[Migration, ...] = MIGRATIONS
     if 0 < first < newest:  # a new database is no news; an upgraded one is
         log.info("database upgraded from version %d to %d", first, newest)
     return newest
+
+
+async def _may_migrate(target: Target, version: int, newest: int, *, migrate: bool,
+                       over_hosts: bool) -> None:
+    if not migrate:
+        raise StoreError(StoreProblem.OLDER_DATABASE, version=version, known=newest)
+    behind = [] if over_hosts else await target.hosts_behind(newest)
+    if behind:
+        raise StoreError(StoreProblem.HOSTS_BEHIND, hosts=", ".join(behind), version=version,
+                         known=newest)
 
 
 def statements(sql: str) -> Iterator[str]:
@@ -99,6 +132,9 @@ class SqliteTarget:
             return
         await (self.conn.commit() if ok else self.conn.rollback())
 
+    async def hosts_behind(self, known: int) -> list[str]:
+        return []  # a file has one bot, which its instance lock keeps out of the way
+
 
 class PostgresTarget:
     engine: Engine = "postgres"
@@ -128,3 +164,16 @@ class PostgresTarget:
     async def end(self, ok: bool) -> None:
         transaction, self._transaction = self._transaction, None
         await (transaction.commit() if ok else transaction.rollback())
+
+    async def hosts_behind(self, known: int) -> list[str]:
+        """A host of a release before hosts said their schema counts as behind."""
+        if not await self.conn.fetchval("SELECT to_regclass('hosts') IS NOT NULL"):
+            return []
+        said = await self.conn.fetchval(
+            "SELECT count(*) FROM information_schema.columns WHERE table_name = 'hosts' "
+            "AND column_name = 'schema' AND table_schema = current_schema()")
+        rows = await self.conn.fetch(
+            "SELECT id FROM hosts WHERE seen_at > now() - make_interval(secs => $1) "
+            + ("AND schema < $2 " if said else "AND $2::bigint IS NOT NULL ") + "ORDER BY id",
+            HOST_ALIVE_SECONDS, known)
+        return [str(row["id"]) for row in rows]

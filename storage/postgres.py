@@ -25,7 +25,7 @@ from asyncpg.pool import PoolConnectionProxy
 from storage.address import shown
 from storage.db import Database
 from storage.errors import StoreError, StoreProblem
-from storage.migrate import PostgresTarget, upgrade
+from storage.migrate import HOST_ALIVE_SECONDS, PostgresTarget, upgrade
 from storage.schema import NAME_FIRST_CLUB
 from storage.seal import Rekey, Seal, fingerprint, in_clear
 from storage.sql import Link
@@ -305,6 +305,9 @@ def problem_of(exc: BaseException) -> StoreProblem | None:
         return StoreProblem.DISK_FULL
     if isinstance(exc, asyncpg.ReadOnlySQLTransactionError):
         return StoreProblem.READ_ONLY
+    if isinstance(exc, asyncpg.InvalidAuthorizationSpecificationError) \
+            and "peer authentication" in str(exc).lower():
+        return StoreProblem.PEER_REFUSED
     if isinstance(exc, (*BROKEN, asyncpg.InvalidCatalogNameError,
                         asyncpg.InvalidAuthorizationSpecificationError)):
         return StoreProblem.UNREADABLE
@@ -331,7 +334,7 @@ async def reader_pool(dsn: str) -> asyncpg.Pool:
 
 
 async def open_postgres(dsn: str, *, club: int = FIRST_CLUB, exclusive: bool = False,
-                        pool: asyncpg.Pool | None = None) -> Database:
+                        pool: asyncpg.Pool | None = None, migrate: bool = True) -> Database:
     """The store of one club on the PostgreSQL database at `dsn` (the schema made if it is
     new): it sees and writes that club's rows only. With `pool`, on connections the clubs of
     the process share (`club_pool`); else on three of its own."""
@@ -351,7 +354,7 @@ async def open_postgres(dsn: str, *, club: int = FIRST_CLUB, exclusive: bool = F
                 raise StoreError(StoreProblem.IN_USE, path=shown(dsn))
         for _ in range(3):
             opened.append(await asyncpg.connect(dsn, server_settings=_club(club)))
-        await create(opened[-1])
+        await create(opened[-1], migrate=migrate)
         if not await opened[-1].fetchval("SELECT count(*) FROM club"):
             raise StoreError(StoreProblem.NO_CLUB, club=club)
     except BaseException as exc:
@@ -372,8 +375,11 @@ class Claims:
     holds it with its exclusive store. On the same connection the host says it is alive
     (`beat`): the hosts alive share the clubs."""
 
-    def __init__(self, dsn: str, conn: asyncpg.Connection, seal: Seal | None = None) -> None:
+    def __init__(self, dsn: str, conn: asyncpg.Connection, seal: Seal | None = None, *,
+                 schema: int) -> None:
         self.dsn, self.conn, self.seal = dsn, conn, seal
+        self.schema = schema
+        """The schema this process knows: a database past it is left to newer hosts."""
         self._turn = asyncio.Lock()
         self.held: set[int] = set()
         """The clubs this process holds."""
@@ -387,11 +393,11 @@ class Claims:
         `seal` opens the clubs' tokens."""
         conn = await asyncpg.connect(dsn)
         try:
-            await create(conn)
+            schema = await create(conn)
         except BaseException:
             await conn.close()
             raise
-        return cls(dsn, conn, seal)
+        return cls(dsn, conn, seal, schema=schema)
 
     async def claim(self, club: int) -> bool:
         """False: another process runs the club."""
@@ -437,7 +443,8 @@ class Claims:
 
     async def beat(self, host: str, alive: float) -> list[str]:
         """Host `host` is alive now (the database's clock, the same for every host); the
-        hosts seen in the last `alive` seconds, itself among them, in order."""
+        hosts seen in the last `alive` seconds, itself among them, in order. A database a
+        newer keizerbot migrated past this one's schema is StoreProblem.NEWER_DATABASE."""
         return await self._again(lambda: self._beat(host, alive))
 
     async def clubs(self) -> list[Club]:
@@ -448,10 +455,15 @@ class Claims:
         return await self._again(read)
 
     async def _beat(self, host: str, alive: float) -> list[str]:
-        await self.conn.execute("INSERT INTO hosts (id, seen_at) VALUES ($1, now()) "
-                                "ON CONFLICT (id) DO UPDATE SET seen_at = now()", host)
-        # A host gone for a day is no news to anyone: its row goes.
-        await self.conn.execute("DELETE FROM hosts WHERE seen_at < now() - interval '1 day'")
+        version = await self.conn.fetchval("SELECT version FROM schema_version")
+        if version > self.schema:
+            raise StoreError(StoreProblem.NEWER_DATABASE, version=version, known=self.schema)
+        await self.conn.execute("INSERT INTO hosts (id, seen_at, schema) VALUES ($1, now(), $2) "
+                                "ON CONFLICT (id) DO UPDATE SET seen_at = now()", host,
+                                self.schema)
+        # A host no longer alive is no news to anyone (a killed one says no goodbye).
+        await self.conn.execute("DELETE FROM hosts WHERE seen_at < now() - "
+                                "make_interval(secs => $1)", max(alive, HOST_ALIVE_SECONDS))
         rows = await self.conn.fetch(
             "SELECT id FROM hosts WHERE seen_at > now() - make_interval(secs => $1) "
             "ORDER BY id", alive)
@@ -503,21 +515,28 @@ def _club_of(row: asyncpg.Record, seal: Seal | None) -> Club:
     return Club(row["id"], row["name"], opened or "")
 
 
+async def _connected(dsn: str) -> asyncpg.Connection:
+    """A connection of its own; a database that cannot be reached is a StoreError that names
+    it."""
+    try:
+        return await asyncpg.connect(dsn)
+    except (OSError, asyncpg.PostgresError) as exc:
+        problem = problem_of(exc)
+        if problem is None:
+            raise
+        raise StoreError(problem, path=shown(dsn), reason=exc) from exc
+
+
 @asynccontextmanager
 async def _registry(dsn: str, *, changing: bool = True) -> AsyncIterator[asyncpg.Connection]:
     """A connection to the table of clubs (the command line's `clubs`, a host's look), in a
     transaction that, `changing` it, holds it against another change (two adds of one name,
     or of one token); the schema made or upgraded first. A database that cannot be reached is
     a StoreError that names it."""
+    conn = await _connected(dsn)
     try:
-        conn = await asyncpg.connect(dsn)
-    except (OSError, asyncpg.PostgresError) as exc:
-        problem = problem_of(exc)
-        if problem is None:
-            raise
-        raise StoreError(problem, path=shown(dsn), reason=exc) from exc
-    try:
-        await create(conn)
+        if changing:  # a look changes nothing, the schema neither (hosts of it may run)
+            await create(conn)
         async with conn.transaction():
             if changing:
                 await conn.execute("LOCK TABLE clubs IN SHARE ROW EXCLUSIVE MODE")
@@ -579,9 +598,24 @@ async def _slot_unused(conn: asyncpg.Connection) -> bool:
 
 
 async def clubs(dsn: str, seal: Seal | None = None) -> list[Club]:
-    """The clubs, their tokens opened with `seal` (none without)."""
+    """The clubs, their tokens opened with `seal` (none without); none on a database not
+    made yet."""
     async with _registry(dsn, changing=False) as conn:
+        if not await conn.fetchval("SELECT to_regclass('clubs') IS NOT NULL"):
+            return []
         return [_club_of(row, seal) for row in await conn.fetch(_CLUB_ROWS)]
+
+
+async def migrate(dsn: str, *, over_hosts: bool) -> tuple[int, int]:
+    """The database brought to this keizerbot's schema: its version before and after.
+    Refused while hosts of an older schema are alive, unless `over_hosts` (storage.migrate)."""
+    conn = await _connected(dsn)
+    try:
+        before = await conn.fetchval("SELECT version FROM schema_version") \
+            if await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL") else 0
+        return int(before or 0), await create(conn, over_hosts=over_hosts)
+    finally:
+        await conn.close()
 
 
 async def set_token(dsn: str, club: int, token: str, seal: Seal) -> bool:
@@ -631,14 +665,14 @@ async def remove_club(dsn: str, club: int) -> bool:
     return bool(status.endswith(" 1"))
 
 
-async def create(conn: Raw) -> int:
+async def create(conn: Raw, *, migrate: bool = True, over_hosts: bool = False) -> int:
     """The schema on an empty database, or the migrations an older one lacks (storage.migrate:
-    one process at a time); an up-to-date database is left as it is. Returns the schema's
-    version. Refused for a role that passes row level security: each club's rows are kept
-    apart by it alone."""
+    one process at a time, `migrate` and `over_hosts` as there); an up-to-date database is
+    left as it is. Returns the schema's version. Refused for a role that passes row level
+    security: each club's rows are kept apart by it alone."""
     role = await conn.fetchrow(
         "SELECT rolname, rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user")
     if role is not None and role[1]:
         raise StoreError(StoreProblem.ROLE_SEES_ALL, role=role[0])
-    return await upgrade(PostgresTarget(conn))
+    return await upgrade(PostgresTarget(conn), migrate=migrate, over_hosts=over_hosts)
 

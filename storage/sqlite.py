@@ -139,9 +139,10 @@ class SqliteEngine:
 
 
 
-async def open_sqlite(path: Path, *, exclusive: bool = False) -> Database:
-    """Open (creating it, private to this user, if new) and migrate. `exclusive` takes the
-    instance lock: a second bot on the same file is refused (StoreProblem.IN_USE)."""
+async def open_sqlite(path: Path, *, exclusive: bool = False, migrate: bool = True) -> Database:
+    """Open (creating it, private to this user, if new) and migrate (`migrate`, else an older
+    schema is refused). `exclusive` takes the instance lock: a second bot on the same file is
+    refused (StoreProblem.IN_USE)."""
     lock = None
     try:
         private_dir(path.parent)
@@ -157,7 +158,7 @@ async def open_sqlite(path: Path, *, exclusive: bool = False) -> Database:
     opened: list[aiosqlite.Connection] = []  # SQLite's own, until they are the store's
     try:
         opened.append(await connect(path))
-        await upgrade(SqliteTarget(opened[0]))
+        await upgrade(SqliteTarget(opened[0]), migrate=migrate)
         opened.append(await connect(path))
         opened.append(await connect(path))
     except BaseException as exc:
@@ -180,3 +181,21 @@ async def read_only(path: Path) -> aiosqlite.Connection:
     conn.row_factory = aiosqlite.Row
     await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     return conn
+
+
+async def migrate_file(path: Path) -> tuple[int, int]:
+    """The file brought to this schema under its instance lock (refused while its bot runs,
+    StoreProblem.IN_USE): its version before and after."""
+    conn = await read_only(path)
+    try:
+        async with conn.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+    finally:
+        await conn.close()
+    db = await open_sqlite(path, exclusive=True)
+    try:
+        async with db.conn.execute("PRAGMA user_version") as cur:
+            after = await cur.fetchone()
+    finally:
+        await db.close()
+    return int(row[0]) if row else 0, int(after[0]) if after else 0

@@ -22,18 +22,21 @@ def is_postgres(address: Path | str) -> bool:
 
 
 async def open_store(address: Path | str, *, exclusive: bool = False,
-                     club: int | None = None, pool: Any = None) -> Database:
-    """The store at `address`, its schema brought up to date. A path is a SQLite file (one
-    club); `postgresql://...` is that PostgreSQL database, for one `club` of it (the first,
-    if none is named), on connections of its own or of a `pool` the process's clubs share.
+                     club: int | None = None, pool: Any = None,
+                     migrate: bool = True) -> Database:
+    """The store at `address`, its schema brought up to date (not `migrate`: an older schema
+    refused, StoreProblem.OLDER_DATABASE, for a command that only reads). A path is a SQLite
+    file (one club); `postgresql://...` is that PostgreSQL database, for one `club` of it (the
+    first, if none is named), on connections of its own or of a `pool` the process's clubs
+    share.
     `exclusive` takes the instance lock: a second bot on the same store is refused
     (StoreProblem.IN_USE)."""
     if is_postgres(address):
         from storage.postgres import FIRST_CLUB, open_postgres
 
         return await open_postgres(str(address), exclusive=exclusive,
-                                   club=club or FIRST_CLUB, pool=pool)
-    return await open_sqlite(Path(address), exclusive=exclusive)
+                                   club=club or FIRST_CLUB, pool=pool, migrate=migrate)
+    return await open_sqlite(Path(address), exclusive=exclusive, migrate=migrate)
 
 
 class Readers:

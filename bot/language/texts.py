@@ -442,6 +442,9 @@ CLUBS_ARBITERS = "Club {id}: wedstrijdleiders {ids}."
 CLUBS_TOKEN = ("Dat is geen bot-token zoals @BotFather het geeft (123456789:ABC...). Geef het "
                "met --token, met --token - via de invoer, in KEIZER_CLUB_TOKEN, of typ het als "
                "erom gevraagd wordt.")
+HOST_OUTDATED = ("Een nieuwere keizerbot heeft de database bijgewerkt naar schema {version}; "
+                 "deze host kent {known}. Hij is gestopt en zijn clubs draaien verder op de "
+                 "hosts van de nieuwe versie. Werk deze host bij en start hem opnieuw.")
 HOST_NEEDS_POSTGRES = ("keizerbot host draait de clubs van een PostgreSQL-database: zet "
                        "KEIZER_DB=postgresql://... en maak de clubs met keizerbot clubs add.")
 CLUBS_LINE = "{id}: {name}"
@@ -474,6 +477,8 @@ REKEY_CLUB_UNOPENED = ("Club {id}: het bot-token gaat met geen van beide sleutel
 REKEY_LICHESS_UNOPENED = ("{count} lichess-tokens gaan met geen van beide sleutels open: die "
                           "leden koppelen hun account opnieuw met /lichess (of zet "
                           "KEIZER_OLD_SECRET_KEY en probeer opnieuw).")
+MIGRATED = "Database bijgewerkt van schema {before} naar {after}."
+UP_TO_DATE = "De database heeft al schema {version}; er is niets bij te werken."
 BACKUP_POSTGRES = ("Een PostgreSQL-database maak je een reservekopie van met pg_dump (zie "
                    "docs/deploy.md); keizerbot backup is voor het databasebestand.")
 
@@ -494,6 +499,21 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
     StoreProblem.BAD_STATE: "Dat kan niet meer: ronde {round} staat op '{state}'.",
     StoreProblem.NEWER_DATABASE: "Deze database komt van een nieuwere keizerbot (versie "
                                  "{version}, deze kent t/m {known}). Werk keizerbot bij.",
+    StoreProblem.PEER_REFUSED: ("PostgreSQL laat {path} niet toe: over de socket kent het je "
+                                "aan je gebruikersnaam op deze machine (peer), en die is niet "
+                                "de naam van de rol. Draai keizerbot als die gebruiker (sudo -u "
+                                "keizer ...), of geef de rol een wachtwoord en verbind via "
+                                "127.0.0.1, met het wachtwoord in PGPASSWORD "
+                                "(docs/deploy.md)."),
+    StoreProblem.OLDER_DATABASE: ("Deze database heeft nog schema {version}; deze keizerbot "
+                                  "werkt met {known}. Werk hem eerst bij met keizerbot migrate "
+                                  "(met meerdere hosts: zie “Een nieuwe versie” in "
+                                  "docs/deploy.md)."),
+    StoreProblem.HOSTS_BEHIND: ("Op deze database draaien nog hosts van een oudere keizerbot: "
+                                "{hosts}. Bijwerken zou ze stilleggen. Werk ze een voor een bij, "
+                                "of draai keizerbot migrate --ja: hun clubs gaan dan naar de "
+                                "hosts van deze versie (docs/deploy.md, “Een nieuwe "
+                                "versie”)."),
     StoreProblem.IN_USE: "Er draait al een keizerbot op deze database ({path}). Stop die "
                          "eerst; twee tegelijk zouden rondes dubbel indelen.",
     StoreProblem.READ_ONLY: "Ik kan nu niets opslaan: de database is alleen-lezen. Opvragen "

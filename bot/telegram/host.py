@@ -31,12 +31,14 @@ from aiohttp import web
 from telegram.error import InvalidToken, TelegramError
 
 from bot.config import Config
+from bot.language import texts
 from bot.services import Services, utc_now
 from bot.telegram.runtime import ClubRuntime, Shared, to_the_end
 from bot.web.server import ClubSite, WebServer, take_update
 from bot.worker import Processes
 from storage.address import shown
-from storage.errors import StoreError
+from storage.errors import StoreError, StoreProblem
+from storage.migrate import HOST_ALIVE_SECONDS
 from storage.seal import Seal
 from storage.sql import POSTGRES_SCHEMES
 
@@ -58,7 +60,7 @@ class ClubInLog(logging.Filter):
 BEAT_SECONDS = 3.0
 """How often a host says it is alive, and looks at the clubs (added or removed with
 `keizerbot clubs`) and at the other hosts."""
-ALIVE_SECONDS = 9.0
+ALIVE_SECONDS = HOST_ALIVE_SECONDS
 """A host not heard of for this long (three beats) is gone: at their next beat the others
 share its clubs, so a dead host's clubs run again within 15 s of its last beat. A host only
 slow to beat loses nothing by it: its clubs' locks are its own until it lets them go."""
@@ -162,6 +164,7 @@ class Host:
         """The clubs of the last look, by number."""
         self._visiting: dict[int, ClubSite] = {}
         """The pages of clubs other hosts run, shown here too, by number."""
+        self._ended: asyncio.Future[str] | None = None
         self._refused: dict[int, str] = {}
         """Clubs whose token Telegram refused, with that token: tried again once it changes."""
 
@@ -199,6 +202,7 @@ class Host:
                 await self._close_store()
                 raise
         await asyncio.gather(*(tried.wait() for tried in await self.refresh()))
+        self._ended = asyncio.get_running_loop().create_future()
         self._refresher = asyncio.create_task(self._refresh_often(), name="clubs")
 
     async def stop(self) -> None:
@@ -328,11 +332,27 @@ class Host:
     def _started(self, task: asyncio.Task[None]) -> None:
         self._starting = {n: t for n, t in self._starting.items() if t is not task}
 
+    async def ended(self) -> str:
+        """Returns once a newer keizerbot migrated the database past this host's schema: its
+        clubs are for the hosts of the newer release then (docs/deploy.md, the upgrade)."""
+        assert self._ended is not None, "started first"
+        return await self._ended
+
     async def _refresh_often(self) -> None:
         while True:
             await asyncio.sleep(self.beat)
             try:
                 await self.refresh()
+            except StoreError as exc:
+                if exc.problem is not StoreProblem.NEWER_DATABASE:
+                    log.warning("could not read the clubs: %s", exc)
+                    continue
+                log.warning("the database was upgraded to schema %s by a newer keizerbot; "
+                            "this host knows %s: it hands its clubs over and stops",
+                            exc.facts["version"], exc.facts["known"])
+                assert self._ended is not None
+                self._ended.set_result(texts.HOST_OUTDATED.format(**exc.facts))
+                return
             except Exception as exc:  # the database away: the running clubs run on
                 log.warning("could not read the clubs: %s", exc)
 

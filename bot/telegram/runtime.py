@@ -341,6 +341,12 @@ class SingleClub:
         await self.runtime.stop()
         await self._close()
 
+    async def ended(self) -> str:
+        """Never: a club's own bot stops on a signal only (its file's lock keeps a newer
+        keizerbot's migration away)."""
+        never: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        return await never
+
     async def _close(self) -> None:
         if self.web is not None:
             await self.web.stop()

@@ -29,7 +29,8 @@ SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 
 class StartError(Exception):
-    """The bot could not start; the message (Dutch) says why and what to do."""
+    """The bot could not start, or had to stop of itself; the message (in the shell's
+    language) says why and what to do."""
 
 
 class Redact(logging.Filter):
@@ -65,6 +66,10 @@ class Service(Protocol):
 
     async def stop(self) -> None: ...
 
+    async def ended(self) -> str:
+        """Returns when the service must stop of itself: why, for the administrator."""
+        ...
+
 
 async def serve(config: Config, service: Service | None = None) -> None:
     """Run the club's bot, or `service` (a host's clubs), until a signal stops it."""
@@ -92,9 +97,16 @@ async def _serve(config: Config, runtime: Service) -> None:
         raise StartError(texts.START_WEB_PORT.format(port=config.web_port,
                                                      reason=exc.strerror)) from None
     log.info("keizerbot is running; stop it with Ctrl-C or SIGTERM")
-    await stop.wait()
+    signalled = asyncio.ensure_future(stop.wait())
+    ending = asyncio.ensure_future(runtime.ended())
+    await asyncio.wait((signalled, ending), return_when=asyncio.FIRST_COMPLETED)
+    why = ending.result() if ending.done() else ""
+    signalled.cancel()
+    ending.cancel()
     log.info("stopping")
     try:
         await asyncio.wait_for(runtime.stop(), STOP_LIMIT)
     except TimeoutError:
         log.warning("shutdown took longer than %.0f s; stopping anyway", STOP_LIMIT)
+    if why:
+        raise StartError(why)

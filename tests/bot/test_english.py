@@ -197,7 +197,7 @@ async def test_every_problem_the_store_and_the_files_name_reads_as_english(bot):
             error = StoreError(problem, player="p1", round=3, board=2, state="drafted",
                                result="1-0", path="keizer.db", reason="disk", version=9,
                                known=3, date="3 Dec", other=4, time="20:00", club=2,
-                               role="clubs", name="Caissa", count=1)
+                               role="clubs", name="Caissa", count=1, hosts="web-1")
             text = texts.store_problem(await in_words(services, error))
             assert english_only(text), text
         for code in ProblemCode:

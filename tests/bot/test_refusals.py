@@ -128,7 +128,7 @@ async def test_every_store_refusal_reads_as_dutch(bot):
         error = StoreError(problem, player="p1", round=3, board=2, state="drafted",
                            result="1-0", path="keizer.db", reason="schijf", version=9,
                            known=3, date="3 dec", other=4, time="20:00", club=2,
-                           role="clubs", name="Caissa", count=1)
+                           role="clubs", name="Caissa", count=1, hosts="web-1")
         text = texts.store_problem(await in_words(services, error))
         assert "?" not in text and plain_dutch(text.replace("keizer.db", "")), text
 
