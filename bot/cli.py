@@ -27,7 +27,7 @@ from core.errors import InvalidInputError
 from core.numbers import round_half_up
 from core.pairing import Pairing, request_for_round
 from core.ratings import RatingList
-from core.rules import rules_from_toml, rules_to_mapping
+from core.rules import PRESETS, rules_from_toml, rules_to_mapping
 from core.season import Season, read_season, season_to_json
 from core.standings import Standings, compute_standings
 from core.trf import TrfHeader
@@ -165,12 +165,19 @@ def _parser() -> argparse.ArgumentParser:
         web.set_defaults(run=_run_site, writer=writer)
 
     new = sub.add_parser("new-season", help=_("het volgende seizoen uit dit: dezelfde regels, de "
-                         "leden die blijven, beginnend in de volgorde van de eindstand"))
-    new.add_argument("season", type=Path, metavar=_("SEIZOEN.json"))
+                         "leden die blijven, beginnend in de volgorde van de eindstand; of het "
+                         "eerste uit een lijst met namen"))
+    new.add_argument("season", type=Path, metavar=_("SEIZOEN.json|LEDEN.txt"),
+                     help=_("een seizoensbestand, of een lijst met een lid per regel (een "
+                            "rating na een komma mag)"))
     new.add_argument("file", type=output_file, metavar=_("NIEUW.json"))
     new.add_argument("--naam", dest="name", metavar=_("NAAM"),
                      help=_("de naam van het nieuwe seizoen, standaard het volgende jaar "
                             "(2026-2027 wordt 2027-2028)"))
+    new.add_argument("--vereniging", dest="club", metavar=_("NAAM"),
+                     help=_("de naam van de club (bij een lijst met namen)"))
+    new.add_argument("--reglement", dest="preset", default="sliedrecht",
+                     choices=sorted(PRESETS), help=_("het reglement (bij een lijst met namen)"))
     new.set_defaults(run=_run_new_season)
 
     ics = sub.add_parser("export-ics", help=_("de rondes als agendabestand (.ics)"))
@@ -621,6 +628,9 @@ def _run_backup(args: argparse.Namespace) -> ExitCode:
 def _run_new_season(args: argparse.Namespace) -> ExitCode:
     from core.next_season import next_season
 
+    text = _read(args.season, texts.SEASON_UNUSABLE)
+    if not text.lstrip().startswith("{"):
+        return _first_season(args, text)
     old = load_season(args.season)
     try:
         new = next_season(old, args.name)
@@ -630,6 +640,26 @@ def _run_new_season(args: argparse.Namespace) -> ExitCode:
     write(args.file, season_to_json(new).encode())
     print(texts.NEW_SEASON.format(name=new.name, path=args.file, players=len(new.players),
                                   old=old.name, gone=len(old.players) - len(new.players)))
+    return ExitCode.OK
+
+
+def _first_season(args: argparse.Namespace, members: str) -> ExitCode:
+    """A club's first season file from a list of its members' names."""
+    import datetime as dt
+
+    from core.next_season import first_season, season_of
+
+    if not args.club:
+        raise CliError(texts.FIRST_SEASON_CLUB, ExitCode.FAILURE)
+    try:
+        new = first_season(members, club=args.club, rules=args.preset,
+                           name=args.name or season_of(dt.date.today()))
+    except InvalidInputError as exc:
+        raise CliError(texts.problems_report(texts.MEMBERS_UNUSABLE.format(path=args.season),
+                                             exc.problems), ExitCode.UNUSABLE_INPUT) from exc
+    write(args.file, season_to_json(new).encode())
+    print(texts.FIRST_SEASON.format(name=new.name, club=new.club, path=args.file,
+                                    players=len(new.players), rules=args.preset))
     return ExitCode.OK
 
 

@@ -36,10 +36,29 @@ async def checks(env: Mapping[str, str] | None = None, *,
         config = load(env, env_file=env_file)
     except ConfigError as exc:
         return [Check(False, str(exc))]
-    found = [Check(True, texts.DOCTOR_SETTINGS.format(zone=config.timezone.key))]
+    found = [Check(True, texts.DOCTOR_SETTINGS.format(zone=config.timezone.key)),
+             *_private(env_file)]
+    if isinstance(config.database, str):
+        from storage import postgres
+
+        try:
+            hosted = await postgres.clubs(config.database)
+        except (OSError, asyncpg.PostgresError, StoreError):
+            hosted = []  # the store's own check names what is wrong
+        if hosted:  # a host's database: its clubs are checked one by one there
+            return [*found, Check(False, texts.DOCTOR_USE_CLUBS.format(clubs=", ".join(
+                texts.CLUBS_LINE.format(id=c.id, name=c.name) for c in hosted)))]
     found.append(await _token(config))
     found += await _database(config)
     return found
+
+
+def _private(env_file: Path) -> list[Check]:
+    """The settings file holds the bot's token (a host's: the key to every club's): for its
+    owner's eyes only."""
+    if not readable_by_others(env_file):
+        return []
+    return [Check(False, texts.DOCTOR_ENV_READABLE.format(path=env_file))]
 
 
 async def host_checks(env: Mapping[str, str] | None = None, *,
@@ -53,7 +72,8 @@ async def host_checks(env: Mapping[str, str] | None = None, *,
     except ConfigError as exc:
         return [Check(False, str(exc))]
     assert isinstance(config.database, str)
-    found = [Check(True, texts.DOCTOR_SETTINGS.format(zone=config.timezone.key))]
+    found = [Check(True, texts.DOCTOR_SETTINGS.format(zone=config.timezone.key)),
+             *_private(env_file)]
     try:
         clubs = await postgres_clubs(config.database, Seal(config.secret_key))()
     except (OSError, asyncpg.PostgresError) as exc:

@@ -31,6 +31,8 @@ class ProblemCode(StrEnum):
     CONFLICT = "conflict"
     NOT_JSON = "not_json"
     NOT_TOML = "not_toml"
+    NOT_A_NAME = "not_a_name"
+    """A line of a list of members with no name in it (`line`, `value`)."""
 
 
 class Expected(StrEnum):

@@ -5,7 +5,7 @@
 # keizerbot refuses to run as one. Its password is PGPASSWORD (hosted.env), which keizerbot
 # reads as asyncpg does.
 set -euo pipefail
-: "${PGPASSWORD:?set PGPASSWORD in hosted.env: the password of keizerbot's role}"
+: "${PGPASSWORD:?set PGPASSWORD in hosted.env: the password of the keizerbot role}"
 psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" --dbname postgres \
     --set=password="$PGPASSWORD" <<'SQL'
 CREATE ROLE keizerbot LOGIN PASSWORD :'password';

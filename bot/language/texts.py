@@ -88,6 +88,8 @@ _PROBLEMS: Mapping[ProblemCode, str] = {
     ProblemCode.CONFLICT: "{value} spreekt {other} = {other_value} tegen",
     ProblemCode.NOT_JSON: "dit is geen geldige JSON (regel {line}, kolom {column}: {reason})",
     ProblemCode.NOT_TOML: "dit is geen geldige TOML ({reason})",
+    ProblemCode.NOT_A_NAME: "regel {line} heeft geen naam ({value}); schrijf een lid per regel, "
+                            "zoals Henk Bos, 1850",
 }
 
 
@@ -143,6 +145,7 @@ def problems_report(title: str, problems: tuple[Problem, ...]) -> str:
 
 
 SEASON_UNUSABLE = "Het seizoensbestand {path} is niet bruikbaar"
+MEMBERS_UNUSABLE = "De ledenlijst {path} is niet bruikbaar"
 RULES_UNUSABLE = "Het reglementbestand {path} is niet bruikbaar"
 FILE_UNREADABLE = "Kan {path} niet lezen: {reason}"
 FILE_UNWRITABLE = "Kan {path} niet schrijven: {reason}"
@@ -395,6 +398,10 @@ DOCTOR_DB_UNUSABLE = ("De database {path} is niet bruikbaar: {error}. Controleer
 DOCTOR_DB_OK = "Database {path}: schrijfbaar, schema versie {version}."
 DOCTOR_NO_DATABASE = ("Database {path}: bestaat nog niet. Laad het seizoen met keizerbot import "
                       "SEIZOEN.json.")
+DOCTOR_ENV_READABLE = ("{path} is ook leesbaar voor andere gebruikers van deze computer, en er "
+                       "staat het bot-token in. Maak het privé: chmod 600 {path}")
+DOCTOR_USE_CLUBS = ("Deze database heeft de clubs van een host ({clubs}). Controleer ze met "
+                    "keizerbot doctor --clubs.")
 DOCTOR_DB_READABLE = ("Database {path}: ook leesbaar voor andere gebruikers van deze computer "
                       "(er staan namen en Telegram-id's in). Maak hem privé: chmod 600 {path}")
 DOCTOR_DB_READ_ONLY = "De database {path} is niet schrijfbaar: {error}."
@@ -626,6 +633,13 @@ HELP_ARBITER_LICHESS = ("/ronde nieuw DATUM online – een ronde op lichess; /li
                         "lichess-account van de club; /instellingen online …")
 
 NOT_LINKED = "Ik weet nog niet wie je bent. Stuur <code>/ik je naam</code>."
+NO_ARBITER_YET = ("Dat mag alleen de wedstrijdleider, en deze club heeft er nog geen. Wie de "
+                  "bot beheert, zet een Telegram-id in KEIZER_ARBITERS (in .env; het jouwe is "
+                  "{id}) en start de bot opnieuw. Daarna maakt die wedstrijdleider anderen het "
+                  "met /arbiter.")
+NO_ARBITER_YET_HOSTED = ("Dat mag alleen de wedstrijdleider, en deze club heeft er nog geen. "
+                         "Vraag de beheerder van de host: keizerbot clubs arbiter {club} "
+                         "--arbiter {id} (dat is jouw Telegram-id).")
 ONLY_ARBITER = "Dat mag alleen de wedstrijdleider."
 NO_SEASON = "Er is nog geen seizoen geladen. De wedstrijdleider doet dat met keizerbot import."
 UNKNOWN_COMMAND = "Dat commando ken ik niet. Stuur /help voor een overzicht."
@@ -877,6 +891,9 @@ NEW_SEASON = ("Seizoen {name} geschreven naar {path}: {players} spelers, in de v
               "eindstand van {old} ({gone} gestopt), dezelfde regels, nog geen rondes.")
 NEW_SEASON_NAME = ("Uit '{name}' volgt geen naam voor het nieuwe seizoen; geef er een met "
                    "--naam, bijvoorbeeld --naam 2027-2028.")
+FIRST_SEASON = ("Seizoen {name} van {club} geschreven naar {path}: {players} spelers, reglement "
+                "{rules}, nog geen rondes. Laad het met keizerbot import {path}.")
+FIRST_SEASON_CLUB = "Geef de naam van de club mee, bijvoorbeeld --vereniging \"SV De Toren\"."
 EXPORTED_ICS = "Agenda met {rounds} rondes geschreven naar {path}."
 RESULT_UNCHANGED = ("Die uitslag had je al doorgegeven (ronde {round}, bord {board}: {words}); "
                     "{opponent} bevestigt hem nog.")

@@ -144,6 +144,10 @@ class ClubRuntime:
         services = Services(config, database, Worker(config.database, config.club,
                                                      shared.processes), clock=self.clock)
         self._services = services
+        if not await services.arbiters():  # every arbiter's command would be refused
+            log.warning("this club has no arbiter: %s", "put the arbiter's Telegram id in "
+                        "KEIZER_ARBITERS and restart" if config.club is None else
+                        f"keizerbot clubs arbiter {config.club} --arbiter ID")
         app = self._app = build(services, flood_limits=self.flood_limits)
         await app.initialize()
         await introduce(app)

@@ -133,8 +133,8 @@ async def club_bot(tg: FakeTelegram, path: Path | str, processes: Processes,
     db = await new_store(path)
     await import_season(db, season or season_from_data(json.loads(json.dumps(data))))
     await db.close()
-    config = Config(token=TOKEN, base_url=tg.url, database=path, arbiters=(ARBITER.id,),
-                    **{"tick_seconds": 0.2, **settings})
+    config = Config(token=TOKEN, base_url=tg.url, database=path,
+                    **{"arbiters": (ARBITER.id,), "tick_seconds": 0.2, **settings})
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
     running = LocalBot(tg, config, clock, processes)
     await running.start()

@@ -241,3 +241,28 @@ def test_every_expected_value_is_said_in_dutch(expected):
     text = texts.problem(Problem("", ProblemCode.WRONG_TYPE,
                                  {"value": "x", "expected": expected.value}))
     assert text.startswith("verwacht ") and f"verwacht {expected.value}," not in text
+
+
+@pytest.mark.parametrize("language", ["nl", "en"])
+@pytest.mark.parametrize("club", [None, 3])
+async def test_a_club_without_an_arbiter_is_told_how_it_gets_one(tg, tmp_path, processes,
+                                                                 members, language, club,
+                                                                 caplog):
+    """Issue 46: KEIZER_ARBITERS left empty (or a host's club given none): an arbiter's
+    command says how the club gets its first arbiter, with the sender's own Telegram id; the
+    start's log says so too."""
+    from tests.bot.conftest import club_bot
+
+    with caplog.at_level("WARNING", logger="bot.telegram.runtime"):
+        bot = await club_bot(tg, tmp_path / "keizer.db", processes, arbiters=(), club=club)
+    try:
+        how = "KEIZER_ARBITERS" if club is None else f"clubs arbiter {club} --arbiter"
+        assert any(how in r.getMessage() for r in caplog.records)
+        first = User(members[0].id, members[0].first_name, members[0].last_name,
+                     language_code=language)
+        answer = await bot.ask(first, "/ronde nieuw 9 december")
+        assert answer.text == said(Text("NO_ARBITER_YET", {"id": first.id}) if club is None
+                                   else Text("NO_ARBITER_YET_HOSTED", {"id": first.id,
+                                                                       "club": club}), language)
+    finally:
+        await bot.stop()

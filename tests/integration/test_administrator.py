@@ -162,3 +162,68 @@ def test_sqlalchemys_form_of_the_address_is_a_postgresql_address(capsys, monkeyp
     code, _, err = run(capsys, "import", EXAMPLES / "sliedrecht.json")
     assert code == 2 and "postgresql://keizer@127.0.0.1:1/keizer" in err and "geheim" not in err
     assert not list(tmp_path.iterdir())  # no folder named after the address
+
+
+def test_a_first_season_is_made_from_a_list_of_names(capsys, in_club):
+    """Issue 46: a club's first season file from its members' names, a rating where known;
+    then the README's next step (`import`) takes it."""
+    members = Path("leden.txt")
+    members.write_text("# leden van SV De Toren\nAnna Visser, 1850\nBram de Wit\n\n"
+                       "Cor Smit;1720\n", encoding="utf-8")
+    code, _, err = run(capsys, "new-season", members, "seizoen.json")
+    assert (code, err.strip()) == (1, texts.FIRST_SEASON_CLUB)
+    code, out, _ = run(capsys, "new-season", members, "seizoen.json", "--vereniging",
+                       "SV De Toren", "--naam", "2026-2027", "--reglement", "drie-cycli")
+    assert code == 0
+    assert out.strip() == texts.FIRST_SEASON.format(name="2026-2027", club="SV De Toren",
+                                                    path="seizoen.json", players=3,
+                                                    rules="drie-cycli")
+    season = read_season(Path("seizoen.json").read_text(encoding="utf-8"))
+    assert [(p.name, p.rating) for p in season.players] == [
+        ("Anna Visser", 1850), ("Bram de Wit", None), ("Cor Smit", 1720)]
+    assert season.club == "SV De Toren" and not season.rounds
+    assert run(capsys, "import", "seizoen.json")[0] == 0
+    # A line with no name in it is named, with its number; nothing is written.
+    members.write_text("Anna Visser\n1850\n", encoding="utf-8")
+    code, out, err = run(capsys, "new-season", members, "ander.json", "--vereniging", "X")
+    assert code == 2 and not Path("ander.json").exists()
+    assert err.startswith(texts.MEMBERS_UNUSABLE.format(path=members)) and "2" in err
+
+
+def test_the_doctor_warns_of_a_settings_file_others_can_read(capsys, in_club):
+    env = Path(".env")
+    env.write_text("TELEGRAM_BOT_TOKEN=123456:" + "A" * 35 + "\nTELEGRAM_BASE_URL="
+                   "http://127.0.0.1:1\nKEIZER_DB=club/schaak.db\n", encoding="utf-8")
+    env.chmod(0o644)  # what `cp .env.example .env` leaves
+    code, out, _ = run(capsys, "doctor")
+    assert code == 1 and f"✗ {texts.DOCTOR_ENV_READABLE.format(path='.env')}" in out
+    assert "A" * 35 not in out
+    env.chmod(0o600)
+    assert texts.DOCTOR_ENV_READABLE.format(path=".env") not in run(capsys, "doctor")[1]
+
+
+def test_moving_the_club_as_docs_deploy_says_loses_nothing(capsys, in_club, tmp_path,
+                                                           monkeypatch):
+    """docs/deploy.md, "Moving the club to another machine": `keizerbot backup`, the newest
+    file in backups/ put where KEIZER_DB points on the new machine. Taken while a reader
+    (the standings worker) holds the WAL open, as on a running club night."""
+    steps = (Path(__file__).resolve().parents[2] / "docs" / "deploy.md").read_text(
+        encoding="utf-8")
+    assert "run `keizerbot backup`, and take the\n  newest file in `backups/`" in steps
+    assert run(capsys, "import", EXAMPLES / "sliedrecht.json")[0] == 0
+    club_in_use(in_club)
+    reader = sqlite3.connect(in_club)
+    reader.execute("SELECT count(*) FROM player").fetchone()
+    code, out, _ = run(capsys, "backup")
+    assert code == 0
+    before = run(capsys, "export", "--alles")[1]
+    reader.close()
+    newest = max((in_club.parent / "backups").iterdir(), key=lambda p: p.stat().st_mtime)
+    assert newest.name in out and stat.S_IMODE(newest.stat().st_mode) == 0o600
+    elsewhere = tmp_path / "nieuw"
+    (elsewhere / "club").mkdir(parents=True)
+    shutil.copy(newest, elsewhere / "club" / "schaak.db")
+    shutil.copy(".env", elsewhere / ".env")
+    monkeypatch.chdir(elsewhere)
+    after = run(capsys, "export", "--alles")[1]
+    assert json.loads(after) == json.loads(before) and linked(elsewhere / "club" / "schaak.db")

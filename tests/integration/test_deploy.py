@@ -5,12 +5,18 @@ the lock file as a non-root user."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
+
+from storage.address import password_of
+from tests.postgres import binaries, postgres, postgres_server  # noqa: F401 (the fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -22,8 +28,7 @@ def test_the_unit_file_verifies(tmp_path):
     # Point the unit at this checkout instead of /opt/keizerbot, and run it as root here.
     unit = (DEPLOY / "keizerbot.service").read_text(encoding="utf-8")
     unit = unit.replace("/opt/keizerbot/.venv", str(Path(sys.executable).parents[1]))
-    unit = unit.replace("/opt/keizerbot", str(ROOT)).replace("/etc/keizerbot.env",
-                                                             str(DEPLOY / "keizerbot.env"))
+    unit = unit.replace("/opt/keizerbot", str(ROOT))
     unit = unit.replace("User=keizer", "User=root").replace("Group=keizer", "Group=root")
     path = tmp_path / "keizerbot.service"
     path.write_text(unit, encoding="utf-8")
@@ -51,3 +56,79 @@ def test_the_image_is_slim_non_root_and_locked():
     assert 'ENTRYPOINT ["/app/.venv/bin/keizerbot"]' in dockerfile
     compose = (DEPLOY / "docker-compose.yml").read_text(encoding="utf-8")
     assert "keizer-data:/data" in compose and "restart: unless-stopped" in compose
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return [value] if isinstance(value, str) else []
+
+
+def _settings_of(path: Path) -> set[str]:
+    """The settings an env file names, set or shown commented out."""
+    return set(re.findall(r"^#? ?([A-Z][A-Z0-9_]+)=", path.read_text(encoding="utf-8"), re.M))
+
+
+def test_the_hosted_compose_file_takes_every_setting_from_hosted_env():
+    """Issue 46: Compose reads `${...}` from the shell or deploy/.env, never from an
+    env_file: the file interpolates nothing, and every service's settings come from the
+    hosted.env the guide makes (in the repository's folder), which neither git nor the image
+    holds."""
+    compose = yaml.safe_load((DEPLOY / "docker-compose.hosted.yml").read_text(encoding="utf-8"))
+    assert not [s for s in _strings(compose) if re.search(r"\$(?!\$)", s)]
+    services = compose["services"]
+    for name, service in services.items():
+        assert (DEPLOY / service["env_file"]).resolve() == ROOT / "hosted.env", name
+    address = services["host"]["environment"]["KEIZER_DB"]
+    assert address.startswith("postgresql://keizerbot@postgres/") and password_of(address) == ""
+    assert "--host" in services["postgres"]["healthcheck"]["test"]  # not the socket
+    needed = {"PGPASSWORD", "POSTGRES_PASSWORD", "KEIZER_SECRET_KEY", "KEIZER_PUBLIC_URL",
+              *re.findall(r"\{\$([A-Z_]+)\}", (DEPLOY / "Caddyfile").read_text(encoding="utf-8"))}
+    needed -= {"KEIZER_UPSTREAM", "KEIZER_WEB_PORT"}  # the compose file's own
+    assert needed <= _settings_of(DEPLOY / "hosted.env.example")
+    guide = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
+    assert "install -m 600 deploy/hosted.env.example hosted.env" in guide
+    assert subprocess.run(["git", "check-ignore", "-q", "hosted.env"], cwd=ROOT,
+                          check=False).returncode == 0
+    assert "hosted.env" in (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
+
+
+def test_env_example_lists_every_setting_and_the_image_listens_in_its_container():
+    read = set(re.findall(r'env\.get\("([A-Z_]+)"', (ROOT / "bot" / "config.py").read_text(
+        encoding="utf-8")))
+    assert read and read <= _settings_of(ROOT / ".env.example")
+    dockerfile = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
+    assert "EXPOSE 8080" in dockerfile and "KEIZER_WEB_HOST=0.0.0.0" in dockerfile
+    unit = (DEPLOY / "keizerbot.service").read_text(encoding="utf-8")
+    assert "WorkingDirectory=/opt/keizerbot\n" in unit  # whose .env it reads
+    guide = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
+    for step in ("chown -R keizer: /opt/keizerbot", "sudo -u keizer install -m 600 .env.example"
+                 " .env", "/var/lib/keizer/.local/bin/uv sync --locked"):
+        assert step in guide, step
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "install -m 600 .env.example .env" in readme and "cp .env.example" not in readme
+
+
+def test_the_documented_backups_run_as_written_and_are_their_owners_only(
+        postgres, tmp_path):  # noqa: F811
+    """The guide's cron line (cron ends a command at a bare `%`) and its Compose line (`-T`,
+    the role and database the compose set-up makes)."""
+    guide = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
+    [cron] = [line.strip() for line in guide.splitlines()
+              if re.match(r"^\s+(\S+\s+){5}.*pg_dump", line)]
+    command = cron.split(None, 5)[5]
+    assert "%" not in command.replace("\\%", "")
+    command = command.replace("\\%", "%").replace("pg_dump -Fc keizer", f"pg_dump -Fc '{postgres}'")
+    command = command.replace("/var/lib/keizer", str(tmp_path))
+    subprocess.run(["sh", "-c", command], check=True, cwd=tmp_path)
+    [dump] = tmp_path.glob("keizer-*.dump")
+    assert stat.S_IMODE(dump.stat().st_mode) == 0o600
+    listed = subprocess.run([str(binaries() / "pg_restore"), "--list", str(dump)],
+                            capture_output=True, text=True, check=True)
+    assert "TABLE" in listed.stdout or listed.stdout.strip()
+    init = (DEPLOY / "postgres-init.sh").read_text(encoding="utf-8")
+    role = re.search(r"CREATE ROLE (\w+)", init)[1]
+    database = re.search(r"CREATE DATABASE (\w+)", init)[1]
+    assert f"exec -T postgres \\\n        pg_dump -U {role} -Fc {database}" in guide

@@ -16,7 +16,7 @@ from bot.cli import main
 from bot.language import texts
 from storage import lichess
 from storage.migrate import PostgresTarget, upgrade
-from storage.postgres import clubs
+from storage.postgres import add_club, clubs
 from storage.schema import MIGRATIONS
 from storage.seal import Seal
 from storage.store import open_store
@@ -166,3 +166,13 @@ def test_the_last_releases_tokens_are_sealed_and_moved_to_a_new_key(
     assert texts.REKEY_CLUB_UNOPENED.format(id=2) in out.splitlines()
     assert texts.REKEY_LICHESS_UNOPENED.format(count=1) in out.splitlines()
     assert [c.token for c in asyncio.run(clubs(postgres, Seal(NEW_KEY)))] == ["", TOKEN, OTHER]
+
+
+def test_the_doctor_of_one_club_on_a_hosts_database_points_to_clubs(
+        postgres, capsys, monkeypatch, keyed):  # noqa: F811
+    monkeypatch.setenv("KEIZER_DB", postgres)
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", OTHER)
+    asyncio.run(add_club(postgres, "Sliedrecht", TOKEN, Seal(KEY)))
+    code, out, _ = run(capsys, "doctor")
+    assert code == 1
+    assert out.splitlines()[-1] == "✗ " + texts.DOCTOR_USE_CLUBS.format(clubs="1: Sliedrecht")

@@ -553,12 +553,25 @@ async def test_the_hosted_compose_files_database_role_is_one_the_store_takes(
     socket_dir = postgres_server.split("host=", 1)[1]
     env = {**os.environ, "POSTGRES_USER": "keizer", "POSTGRES_PASSWORD": "geheim",
            "PGHOST": socket_dir}
-    subprocess.run(["bash", str(ROOT / "deploy" / "postgres-init.sh")], env=env, check=True,
+    init = ["bash", str(ROOT / "deploy" / "postgres-init.sh")]
+    # Issue 46: without keizerbot's own password (hosted.env's PGPASSWORD) it says so.
+    refused = subprocess.run(init, env=env, capture_output=True, text=True, check=False)
+    assert refused.returncode != 0 and "PGPASSWORD" in refused.stderr
+    # Any characters: the password goes into no address.
+    password = "a/b@c:d%e'f"
+    subprocess.run(init, env={**env, "PGPASSWORD": password}, check=True,
                    capture_output=True)
     dsn = f"postgresql://keizerbot@/keizerbot?host={socket_dir}"
     try:
         db = await open_store(dsn)
         await db.close()
+        conn = await asyncpg.connect(postgres_server)
+        try:
+            stored = await conn.fetchval("SELECT rolpassword FROM pg_authid "
+                                         "WHERE rolname = 'keizerbot'")
+        finally:
+            await conn.close()
+        assert stored is not None and password not in stored  # kept hashed
     finally:
         conn = await asyncpg.connect(postgres_server)
         try:

@@ -27,16 +27,25 @@ WRITES = {"export-html": 1, "export-csv": 1, "export-xlsx": 1, "export-ics": 1, 
 @pytest.mark.parametrize("args", COMMANDS, ids=[" ".join(a) for a in COMMANDS])
 def test_readme_command(args, monkeypatch, capsys, tmp_path):
     monkeypatch.chdir(ROOT)
-    monkeypatch.setenv("KEIZER_DB", str(tmp_path / "keizer.db"))
-    if args[0] in ("export", "backup", "export-ics", "export-trf", "ratings"):
-        assert main(["import", "examples/drie-groepen.json"]) == 0
-    if args[0] in WRITES:  # into the ignored data/ folder as shown; here, the test's own
-        at = WRITES[args[0]]
-        assert args[at].startswith("data/"), "a README example writes into the repository"
-        args = [*args[:at], str(tmp_path / Path(args[at]).name), *args[at + 1:]]
+    # Issue 46: no example touches the club's own database (KEIZER_DB): one that uses a
+    # database names the examples' own.
+    monkeypatch.setenv("KEIZER_DB", str(tmp_path / "de-club.db"))
+    uses_db = args[0] in ("import", "export", "backup", "export-ics", "ratings") or \
+        (args[0] == "export-trf" and "--season" not in args)
+    if uses_db:
+        assert args[args.index("--db") + 1] == "data/voorbeeld.db", args
+    if args[0] in WRITES:
+        assert args[WRITES[args[0]]].startswith("data/"), \
+            "a README example writes into the repository"
+    # Into the ignored data/ folder as shown; here, the test's own.
+    args = [str(tmp_path / Path(a).name) if a.startswith("data/") else a for a in args]
+    if uses_db and args[0] != "import":
+        assert main(["import", "examples/drie-groepen.json", "--db",
+                     str(tmp_path / "voorbeeld.db")]) == 0
     before = _tracked_and_untracked()
     assert main(args) == 0
     assert _tracked_and_untracked() == before, "the command wrote into the repository"
+    assert not (tmp_path / "de-club.db").exists()
     assert capsys.readouterr().out.strip()
 
 

@@ -50,9 +50,20 @@ def arbiter_only(handler: Command) -> Command:
     """Run `handler` for arbiters; everyone else gets a polite refusal."""
     async def guarded(update: Update, context: Context) -> Answer | Write:
         if not await is_arbiter(update, context):
-            raise Refused(texts.ONLY_ARBITER)
+            raise Refused(await not_arbiter(update, context))
         return await handler(update, context)
     return guarded
+
+
+async def not_arbiter(update: Update, context: Context) -> str:
+    """Why an arbiter's command is refused: only the arbiter may. A club with no arbiter yet
+    (a first start, KEIZER_ARBITERS empty) is told how it gets one, with the sender's id."""
+    services = context.services
+    if await services.arbiters():
+        return texts.ONLY_ARBITER
+    club = services.settings.club
+    return texts.NO_ARBITER_YET.format(id=actor(update)) if club is None \
+        else texts.NO_ARBITER_YET_HOSTED.format(id=actor(update), club=club)
 
 
 def atomically(context: Context) -> AbstractAsyncContextManager[object]:

@@ -12,7 +12,7 @@ from bot.language import texts
 from bot.language.formatting import esc
 from bot.services import App, Context
 from bot.telegram.answer import Answer, Refused
-from bot.telegram.handlers.common import actor, command, is_arbiter, member
+from bot.telegram.handlers.common import actor, command, is_arbiter, member, not_arbiter
 
 
 async def lichess_command(update: Update, context: Context) -> Answer:
@@ -22,7 +22,7 @@ async def lichess_command(update: Update, context: Context) -> Answer:
         raise Refused(texts.LICHESS_PRIVATE)
     organiser = words[:1] == ["club"]
     if organiser and not await is_arbiter(update, context):
-        raise Refused(texts.ONLY_ARBITER)
+        raise Refused(await not_arbiter(update, context))
     if not organiser:
         await member(update, context)  # a lichess account is a player's: who is he?
     words = words[1:] if organiser else words
