@@ -97,8 +97,12 @@ def _database_option(target: argparse.ArgumentParser | argparse._MutuallyExclusi
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="keizerbot",
-                                     description=_("Keizercompetitie voor schaakclubs."))
+    parser = argparse.ArgumentParser(
+        prog="keizerbot", description=_("Keizercompetitie voor schaakclubs."),
+        epilog=_("Zonder COMMANDO draait keizerbot de bot van de club, met de instellingen uit "
+                 "de omgeving of .env (TELEGRAM_BOT_TOKEN, KEIZER_ARBITERS, KEIZER_DB; zie "
+                 ".env.example). Geen ander commando start de bot; keizerbot host draait de "
+                 "clubs van een PostgreSQL-database."))
     parser.set_defaults(run=_run_bot)
     sub = parser.add_subparsers(metavar=_("COMMANDO"))
 
@@ -138,7 +142,7 @@ def _parser() -> argparse.ArgumentParser:
     dump = sub.add_parser("export", help=_("het seizoen uit de database als seizoensbestand"))
     dump.add_argument("file", type=output_file, nargs="?", metavar=_("SEIZOEN.json"),
                       help=_("standaard: naar het scherm"))
-    dump.add_argument("--alles", dest="everything", action="store_true",
+    dump.add_argument("--alles", "--everything", dest="everything", action="store_true",
                       help=_("alles wat de bot bewaart (ook latere rondes, koppelingen en "
                            "instellingen), om te verhuizen of terug te zetten"))
     _database_option(dump)
@@ -171,12 +175,12 @@ def _parser() -> argparse.ArgumentParser:
                      help=_("een seizoensbestand, of een lijst met een lid per regel (een "
                             "rating na een komma mag)"))
     new.add_argument("file", type=output_file, metavar=_("NIEUW.json"))
-    new.add_argument("--naam", dest="name", metavar=_("NAAM"),
+    new.add_argument("--naam", "--name", dest="name", metavar=_("NAAM"),
                      help=_("de naam van het nieuwe seizoen, standaard het volgende jaar "
                             "(2026-2027 wordt 2027-2028)"))
-    new.add_argument("--vereniging", dest="club", metavar=_("NAAM"),
+    new.add_argument("--vereniging", "--club-name", dest="club", metavar=_("NAAM"),
                      help=_("de naam van de club (bij een lijst met namen)"))
-    new.add_argument("--reglement", dest="preset", default="sliedrecht",
+    new.add_argument("--reglement", "--rules", dest="preset", default="sliedrecht",
                      choices=sorted(PRESETS), help=_("het reglement (bij een lijst met namen)"))
     new.set_defaults(run=_run_new_season)
 
@@ -201,7 +205,7 @@ def _parser() -> argparse.ArgumentParser:
                               "Sharly-Chess, chesspairing) als seizoensbestand"))
     read_trf.add_argument("trf", type=Path, metavar=_("BESTAND.trf"))
     read_trf.add_argument("file", type=output_file, metavar=_("SEIZOEN.json"))
-    read_trf.add_argument("--reglement", dest="preset", default="sliedrecht",
+    read_trf.add_argument("--reglement", "--rules", dest="preset", default="sliedrecht",
                           help=_("het Keizerreglement als het bestand er geen heeft "
                                "(standaard: sliedrecht)"))
     read_trf.add_argument("--byes", choices=("afgemeld", "fide"), default="afgemeld",
@@ -216,19 +220,20 @@ def _parser() -> argparse.ArgumentParser:
     _database_option(source)
     source.add_argument("--season", type=Path, default=None, metavar=_("SEIZOEN.json"),
                         help=_("een seizoensbestand bijwerken in plaats van de database"))
-    ratings.add_argument("--lijst", dest="which", type=_rating_list_named, default=None,
+    ratings.add_argument("--lijst", "--list", dest="which", type=_rating_list_named, default=None,
                          metavar="klassiek|rapid|snel", help=_(
                              "welke lijst van de KNSB (ook: classical, blitz; standaard: die "
                              "van de club, zie /instellingen; anders klassiek)"))
-    ratings.add_argument("--bevestig", dest="confirm", action="store_true",
+    ratings.add_argument("--bevestig", "--confirm", dest="confirm", action="store_true",
                          help=_("de ratings echt bijwerken (anders alleen tonen)"))
-    ratings.add_argument("--ook", dest="also", action="append", default=[], metavar="ID",
+    ratings.add_argument("--ook", "--also", dest="also", action="append", default=[], metavar="ID",
                          help=_("een gelijkende naam toch meenemen (speler-id; herhaalbaar)"))
     ratings.set_defaults(run=_run_ratings)
 
     hosted = sub.add_parser("clubs", help=_("de clubs van een PostgreSQL-database (KEIZER_DB): "
                                             "add, list, token, arbiter of remove"))
-    hosted.add_argument("action", choices=("add", "list", "token", "arbiter", "remove"))
+    actions = ("add", "list", "token", "arbiter", "remove")
+    hosted.add_argument("action", choices=actions, metavar="{" + ",".join(actions) + "}")
     hosted.add_argument("club", nargs="?", default=None, metavar=_("NAAM|NUMMER"))
     hosted.add_argument("--token", default="",
                         help=_("het bot-token van de club (add, token); '-' leest het van de "
@@ -239,9 +244,10 @@ def _parser() -> argparse.ArgumentParser:
                                "arbiter; herhaalbaar)"))
     hosted.add_argument("--db", type=_store_option, default=None, metavar="postgresql://...",
                         help=_("de database (standaard: KEIZER_DB)"))
-    hosted.add_argument("--ja", action="store_true",
+    hosted.add_argument("--ja", "--yes", dest="ja", action="store_true",
                         help=_("weghalen zonder de naam van de club over te typen (remove)"))
-    hosted.add_argument("--zonder-webhook", dest="without_webhook", action="store_true",
+    hosted.add_argument("--zonder-webhook", "--without-webhook", dest="without_webhook",
+                        action="store_true",
                         help=_("weghalen ook als de webhook van de bot niet weg kan (remove)"))
     hosted.set_defaults(run=_run_clubs)
 
@@ -249,7 +255,7 @@ def _parser() -> argparse.ArgumentParser:
                                                "keizerbot"))
     migrate.add_argument("--db", type=_store_option, default=None,
                          help=_("databasebestand (standaard: KEIZER_DB of data/keizer.db)"))
-    migrate.add_argument("--ja", action="store_true",
+    migrate.add_argument("--ja", "--yes", dest="ja", action="store_true",
                          help=_("ook als er nog hosts van een oudere versie draaien: hun clubs "
                                 "gaan naar de hosts van deze versie"))
     migrate.set_defaults(run=_run_migrate)
@@ -259,7 +265,13 @@ def _parser() -> argparse.ArgumentParser:
     _database_option(rekey)
     rekey.set_defaults(run=_run_rekey)
 
-    host = sub.add_parser("host", help=_("alle clubs van een PostgreSQL-database (KEIZER_DB) "
+    host = sub.add_parser("host", description=_(
+        "Draait alle clubs van een PostgreSQL-database, elk met zijn eigen bot, tot een signaal "
+        "hem stopt. Instellingen uit de omgeving of .env: KEIZER_DB (postgresql://...), "
+        "KEIZER_SECRET_KEY (verzegelt de tokens van de clubs), KEIZER_WEB_PORT, "
+        "KEIZER_PUBLIC_URL en KEIZER_WEBHOOK=1 (webhooks en de pagina's), TELEGRAM_BASE_URL, "
+        "KEIZER_TIMEZONE. De clubs zelf: keizerbot clubs. Zie docs/deploy.md."),
+        help=_("alle clubs van een PostgreSQL-database (KEIZER_DB) "
                                          "in één proces"))
     host.set_defaults(run=_run_host)
 
@@ -802,7 +814,7 @@ def _run_ratings(args: argparse.Namespace) -> ExitCode:
         if args.season is not None else _with_database(database_path(args.db), _rating_list,
                                                           club=args.club_number)
     try:
-        listed = read_list(args.list.read_bytes(), which)
+        listed = read_list(args.list.read_bytes(), which, args.list.name)
     except OSError as exc:
         raise CliError(texts.FILE_UNREADABLE.format(path=args.list,
                                                     reason=texts.os_reason(exc)),

@@ -55,6 +55,8 @@ class ListProblem(StrEnum):
     TOO_BIG = "too_big"
     OTHER_LIST = "other_list"
     """The zip holds another of the KNSB's lists, not the one asked for."""
+    OTHER_FILE = "other_file"
+    """The CSV is named as another of the KNSB's lists than the one asked for."""
     EMPTY_ZIP = "empty_zip"
     NO_CSV = "no_csv"
     NOT_ZIP = "not_zip"
@@ -159,14 +161,24 @@ class Proposal:
         return tuple(c for c in (*self.updates, *chosen) if c.changes_anything)
 
 
-def read_list(data: bytes, which: RatingList = RatingList.CLASSICAL) -> list[Listed]:
+def read_list(data: bytes, which: RatingList = RatingList.CLASSICAL,
+              name: str = "") -> list[Listed]:
     """The lines of a rating list, from a zip the KNSB publishes (the list `which`) or the
-    CSV inside it."""
+    CSV inside it. A CSV says which list it is by its `name` only (`RAPID.csv`): one of the
+    KNSB's names that is not `which` is refused, as such a zip is."""
     if len(data) > MAX_BYTES:
         raise RatingListError(ListProblem.TOO_BIG, limit=MAX_BYTES // (1024 * 1024))
     if data[:2] == b"PK":
         data = _unpacked(data, which)
+    else:
+        _named_as(which, name)
     return _rows(_decoded(data))
+
+
+def _named_as(which: RatingList, name: str) -> None:
+    other = next((kind for kind in RatingList if kind.file_name.upper() == name.upper()), None)
+    if other is not None and other is not which:
+        raise RatingListError(ListProblem.OTHER_FILE, name=which.file_name, found=name)
 
 
 def _unpacked(data: bytes, which: RatingList) -> bytes:

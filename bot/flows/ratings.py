@@ -34,11 +34,12 @@ class Compared:
     names: dict[str, str]
 
 
-async def compare(services: Services, data: bytes) -> Compared:
-    """The list against the members, read and compared outside any transaction (a list of
-    the whole federation takes a while); raises RatingListError for a file that is none."""
+async def compare(services: Services, data: bytes, name: str = "") -> Compared:
+    """The list (the file `name`) against the members, read and compared outside any
+    transaction (a list of the whole federation takes a while); raises RatingListError for
+    a file that is none, or that is another of the KNSB's lists than the club's."""
     which = (await club.settings(services.db)).rating_list
-    listed = await asyncio.to_thread(read_list, data, which)
+    listed = await asyncio.to_thread(read_list, data, which, name)
     season = await load_season(services.db)
     return Compared(await asyncio.to_thread(propose, season, listed), _names(season))
 

@@ -70,13 +70,16 @@ def _cut(line: str, room: int) -> int:
     return max(end, 1)
 
 
-def show_date(date: dt.date | None, today: dt.date | None = None) -> str:
+def show_date(date: dt.date | None, today: dt.date | None = None, *,
+              other_year: bool = False) -> str:
     """`do 3 dec`; with the year when it is not clear from `today` (more than half a year
-    away: a date without a year may have landed in the next one)."""
+    away: a date without a year may have landed in the next one), or, `other_year`, whenever
+    it is not `today`'s (a list of rounds that crosses the new year)."""
     if date is None:
         return texts.WEB_NO_DATE
     shown = i18n.date(date, "EEE d MMM")
-    if today is not None and abs((date - today).days) > 183:
+    if today is not None and (abs((date - today).days) > 183 if not other_year
+                              else date.year != today.year):
         shown += f" {date.year}"
     return shown
 

@@ -1280,6 +1280,8 @@ _LIST_PROBLEMS: Mapping[str, str] = {
     "no_csv": "in het zip-bestand staat geen {name}",
     "other_list": "in het zip-bestand staat {found}, niet de lijst die de club gebruikt "
                   "({name}); kies een andere lijst met /instellingen ratinglijst",
+    "other_file": "dit bestand is {found}, niet de lijst die gevraagd is ({name}); neem dat "
+                  "bestand, of kies de lijst (--lijst, of /instellingen ratinglijst)",
     "not_zip": "het zip-bestand is beschadigd",
     "encoding": "dit is geen tekstbestand in Windows-1252 of UTF-8, zoals de KNSB "
                           "het levert",

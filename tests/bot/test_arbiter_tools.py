@@ -66,6 +66,12 @@ async def test_schedule_postpone_and_cancel(bot, members):
                                     date=Dated(dt.date(2026, 12, 17)))
     bad = await bot.ask(ARBITER, "/ronde nieuw 31-2")
     assert fits(bad.text, "BAD_DATE", text="31-2")
+    # Issue 46: a list that crosses the new year says which year a round falls in.
+    await bot.ask(ARBITER, "/ronde nieuw 7-1-2027")
+    schedule = await bot.ask(ARBITER, "/ronde")
+    lines = [line for line in schedule.text.splitlines() if fits(line, "RONDE_LINE")]
+    assert fits(lines[0], "RONDE_LINE", date=Dated(dt.date(2026, 12, 3)))
+    assert fits(lines[-1], "RONDE_LINE", date=f"{Dated(dt.date(2027, 1, 7)).render()} 2027")
 
 
 async def test_settings_and_arbiters(bot, members):

@@ -157,3 +157,28 @@ async def test_a_newer_release_takes_the_clubs_over_without_a_message_lost(
 async def _all_running(host: Host, numbers: list[int]) -> None:
     while sorted(host.running) != sorted(numbers):
         await asyncio.sleep(0.1)
+
+
+async def test_a_killed_hosts_row_goes_at_the_next_beat(postgres, telegram):  # noqa: F811
+    """Issue 46: a host killed says no goodbye; its row in `hosts` goes once it is past the
+    alive window, at any host's beat, not a day later."""
+    await _three_clubs(postgres, telegram)
+    conn = await asyncpg.connect(postgres)
+    try:
+        host = Host(Config(token="", base_url=telegram.url, database=postgres,
+                           tick_seconds=0.2, secret_key=KEY),
+                    clock=ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)),
+                    flood_limits=False, beat=0.2, alive=1.0)
+        await host.start()
+        try:
+            await conn.execute("INSERT INTO hosts (id, seen_at, schema) VALUES "
+                               "('gedood-1', now() - interval '1 minute', $1)", VERSION)
+            for _ in range(50):
+                if not await conn.fetchval("SELECT count(*) FROM hosts WHERE id = 'gedood-1'"):
+                    break
+                await asyncio.sleep(0.1)
+            assert await conn.fetch("SELECT id FROM hosts") == [(host.id,)]
+        finally:
+            await host.stop()
+    finally:
+        await conn.close()

@@ -227,3 +227,35 @@ def test_moving_the_club_as_docs_deploy_says_loses_nothing(capsys, in_club, tmp_
     monkeypatch.chdir(elsewhere)
     after = run(capsys, "export", "--alles")[1]
     assert json.loads(after) == json.loads(before) and linked(elsewhere / "club" / "schaak.db")
+
+
+def test_a_rating_list_named_as_another_list_is_refused(capsys, tmp_path):
+    """Issue 46: `--lijst snel` on the KNSB's classical CSV is said, not silently read."""
+    season = EXAMPLES / "sliedrecht.json"
+    code, out, err = run(capsys, "ratings", EXAMPLES / "KLASSIEK.csv", "--season", season,
+                         "--lijst", "snel")
+    assert (code, out) == (2, "")
+    assert "KLASSIEK.csv" in err and "SNEL.csv" in err
+    assert run(capsys, "ratings", EXAMPLES / "KLASSIEK.csv", "--season", season)[0] == 0
+    renamed = tmp_path / "lijst.csv"  # a name that is none of the KNSB's: taken as asked
+    shutil.copy(EXAMPLES / "KLASSIEK.csv", renamed)
+    assert run(capsys, "ratings", renamed, "--season", season, "--lijst", "snel")[0] == 0
+
+
+def test_the_help_says_what_starts_the_bot_and_speaks_the_shells_language(capsys,
+                                                                          monkeypatch):
+    """Issue 46: `--help` says that no command but the bare one (and `host`) starts a bot;
+    `host --help` names its settings; English options beside the Dutch ones; a missing
+    action names the actions there are."""
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    for args, shown in ((["--help"], ("No other command starts the bot", "TELEGRAM_BOT_TOKEN")),
+                        (["host", "--help"], ("KEIZER_SECRET_KEY", "KEIZER_PUBLIC_URL")),
+                        (["export", "--help"], ("--everything",)),
+                        (["clubs", "--help"], ("--yes", "--without-webhook"))):
+        with pytest.raises(SystemExit) as done:
+            main(args)
+        out = " ".join(capsys.readouterr().out.split())
+        assert done.value.code == 0 and all(s in out for s in shown), (args, out)
+    with pytest.raises(SystemExit):
+        main(["clubs"])
+    assert "{add,list,token,arbiter,remove}" in capsys.readouterr().err.splitlines()[-1]

@@ -205,9 +205,12 @@ def test_unknown_fields_are_named_with_the_one_that_was_meant(tmp_path):
 
 def test_ratings_on_the_command_line_says_how_to_apply_them_there(tmp_path):
     shutil.copy(EXAMPLES / "sliedrecht.json", tmp_path / "s.json")
-    for word in ("snel", "blitz", "klassiek", "classical"):
-        done = keizerbot("ratings", EXAMPLES / "KLASSIEK.csv", "--season", "s.json",
-                         "--lijst", word, cwd=tmp_path)
+    for word, listed in (("snel", "SNEL.csv"), ("blitz", "SNEL.csv"),
+                         ("klassiek", "KLASSIEK.csv"), ("classical", "KLASSIEK.csv")):
+        # Each word names its own list (issue 46: another list's file is refused).
+        shutil.copy(EXAMPLES / "KLASSIEK.csv", tmp_path / listed)
+        done = keizerbot("ratings", listed, "--season", "s.json", "--lijst", word,
+                         cwd=tmp_path)
         assert done.returncode == 0, done.stderr
         assert "Bijwerken drukt" not in done.stdout and "--bevestig" in done.stdout
 

@@ -176,3 +176,16 @@ def test_the_doctor_of_one_club_on_a_hosts_database_points_to_clubs(
     code, out, _ = run(capsys, "doctor")
     assert code == 1
     assert out.splitlines()[-1] == "✗ " + texts.DOCTOR_USE_CLUBS.format(clubs="1: Sliedrecht")
+
+
+def test_a_peer_login_refused_is_explained():
+    """Issue 46: Debian's PostgreSQL knows a socket's user by his name on the machine; a
+    command run as another user is told what to do, not only that the login failed."""
+    from storage.errors import StoreProblem
+    from storage.postgres import problem_of
+
+    refused = asyncpg.InvalidAuthorizationSpecificationError(
+        'Peer authentication failed for user "keizer"')
+    assert problem_of(refused) is StoreProblem.PEER_REFUSED
+    other = asyncpg.InvalidAuthorizationSpecificationError('role "nobody" does not exist')
+    assert problem_of(other) is StoreProblem.UNREADABLE

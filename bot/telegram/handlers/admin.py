@@ -127,7 +127,7 @@ async def ronde(update: Update, context: Context) -> Answer:
     today = services.clock().astimezone(zone).date()
     if not args:
         lines = [(texts.RONDE_LINE if r.deadline is not None else texts.RONDE_LINE_PLAYED)
-                 .format(round=r.number, date=show_date(r.date),
+                 .format(round=r.number, date=show_date(r.date, today, other_year=True),
                          deadline=show_moment(r.deadline, zone),
                          state=texts.STATE_WORDS[r.state])
                  + (texts.ON_SITE_MARK if r.on_site else "")

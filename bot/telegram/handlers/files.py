@@ -66,7 +66,7 @@ async def received(update: Update, context: Context) -> Answer | Write:
                                   limit=MAX_BYTES // (1024 * 1024)) from None
         if not name.endswith((".zip", ".csv")):
             return await _tournament(data)
-        compared = await ratings.compare(context.services, data)
+        compared = await ratings.compare(context.services, data, document.file_name or "")
     except RatingListError as exc:
         return Answer(esc(texts.rating_list_problem(exc)))
 
