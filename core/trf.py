@@ -393,6 +393,10 @@ def _player_entries(line: str, at: int) -> tuple[int, list[_Entry | None]]:
         if not (opponent or colour.strip() or code.strip()):
             entries.append(None)
             continue
+        if not opponent and not colour.strip() and code in _WITHOUT_GAME:
+            # lichess writes a round without a game as its code alone: `U`, no `0000`, no `-`
+            entries.append(_Entry(0, "-", code))
+            continue
         if not opponent.isdigit() or colour not in "wb-" or \
                 code not in "10=+-WDLUFHZ* ":
             raise TrfError(TrfProblem.BAD_ENTRY, at, round=len(entries) + 1)

@@ -55,6 +55,21 @@ async def login(db: Database, state: str, *, now: dt.datetime) -> Login | None:
     return None if row is None else Login(int(row[0]), str(row[1]), bool(row[2]))
 
 
+async def linked_elsewhere(db: Database, username: str, telegram_id: int) -> bool:
+    """Whether another member linked the lichess account `username` (lichess's names are
+    one whatever their case)."""
+    async with db.conn.execute("SELECT count(*) FROM lichess WHERE lower(username) = ? "
+                               "AND telegram_id <> ?", (username.lower(), telegram_id)) as cur:
+        row = await cur.fetchone()
+    return bool(row and row[0])
+
+
+async def drop_login(db: Database, state: str) -> None:
+    """A sign-in used up without a link."""
+    async with db.transaction() as conn:
+        await conn.execute("DELETE FROM lichess_login WHERE state = ?", (state,))
+
+
 async def link(db: Database, state: str, login: Login, username: str, token: str, *,
                now: dt.datetime) -> None:
     """The sign-in done: its account kept (over one linked before), its link used up."""

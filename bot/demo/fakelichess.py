@@ -196,6 +196,9 @@ class FakeLichess:
         if not pairs or any(len(p) != 2 or None in p for p in players):
             # All or nothing: one token lichess does not take refuses the whole pairing.
             return web.json_response({"error": {"tokens": ["Invalid token"]}}, status=400)
+        named = [str(name).lower() for pair in players for name in pair]
+        if len(set(named)) < len(named):  # one account on two boards: the whole bulk too
+            return web.json_response({"error": {"players": ["duplicateUsers"]}}, status=400)
         pair_at = int(str(form.get("pairAt") or self._now_ms()))
         bulk = FakeBulk("bulk" + secrets.token_hex(4), [
             FakeGame(secrets.token_urlsafe(6)[:8], str(w), str(b), pair_at)

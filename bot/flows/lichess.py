@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.flows import online
 from bot.language import texts
@@ -36,6 +36,9 @@ class Linked:
     telegram_id: int
     username: str
     organiser: bool
+    taken: bool = False
+    """Another member has that account: not linked (lichess would refuse a round's games
+    whole for one account on two boards)."""
 
 
 def _seal(services: Services) -> Seal:
@@ -90,6 +93,9 @@ async def finish(services: Services, state: str, code: str) -> Linked | None:
     token = await api.token(code, login.verifier, _back(services))
     username = await api.username(token)
     done = Linked(login.telegram_id, username, login.organiser)
+    if not login.organiser and await accounts.linked_elsewhere(services.db, username,
+                                                               login.telegram_id):
+        return await _taken(services, state, done, token)
     async with services.db.transaction():
         before = await (accounts.organiser(services.db) if login.organiser
                         else accounts.account(services.db, login.telegram_id))
@@ -102,6 +108,20 @@ async def finish(services: Services, state: str, code: str) -> Linked | None:
     if not login.organiser:
         await online.games_for_the_linked(services)
     return done
+
+
+async def _taken(services: Services, state: str, done: Linked, token: str) -> Linked:
+    """The account is another member's here: the sign-in used up, the member told, and the
+    token lichess gave for it given back."""
+    async with services.db.transaction():
+        await accounts.drop_login(services.db, state)
+        await tell(services, done.telegram_id,
+                   lambda: texts.LICHESS_TAKEN.format(name=esc(done.username)))
+    try:
+        await Lichess(services.settings.lichess_url).revoke(token)
+    except LichessError as exc:
+        log.warning("an unused lichess token was not revoked: %s", exc)
+    return replace(done, taken=True)
 
 
 async def forget(services: Services, user: int, *, organiser: bool) -> accounts.Account | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -198,15 +199,20 @@ def _key(board: OnlineBoard) -> tuple[int, str, str]:
 
 async def _pairable(services: Services, boards: list[OnlineBoard],
                     linked: dict[str, Account]) -> Pairable:
-    """Which boards lichess can make: both players linked, both tokens still taken."""
+    """Which boards lichess can make: both players linked, both tokens still taken, and no
+    account on two boards (lichess refuses a bulk whole for a player in it twice: members
+    linked one account before a second link was refused)."""
     seal = Seal(services.settings.secret_key)
     tokens = {code: token for code, account in linked.items()
               if (token := seal.open(account.token)) is not None}
     wanted = sorted({tokens[c] for b in boards for c in (b.white, b.black) if c in tokens})
     usable = await _api(services).usable(wanted, MEMBER_SCOPE)
+    seated = Counter(linked[c].username.lower() for b in boards for c in (b.white, b.black)
+                     if c in linked)
     found = Pairable([], [])
     for board in boards:
-        unable = [c for c in (board.white, board.black) if tokens.get(c) not in usable]
+        unable = [c for c in (board.white, board.black) if tokens.get(c) not in usable
+                  or seated[linked[c].username.lower()] > 1]
         if unable:
             found.left_out.append((board, unable))
         else:
@@ -347,7 +353,7 @@ async def _take(services: Services, number: int, board: OnlineBoard, result: Res
     except InputStoreError as exc:  # settled meanwhile by the arbiter
         log.info("lichess result of round %d board %d not taken: %s", number, board.board, exc)
         return False
-    await lichess_reported(services, everyone, done, ask=not auto)
+    await lichess_reported(services, everyone, done, result, ask=not auto)
     return done.round_complete
 
 

@@ -162,12 +162,17 @@ async def _announce(services: Services, everyone: dict[str, Member],
 
 
 async def lichess_reported(services: Services, everyone: dict[str, Member],
-                           outcome: results.GameResult, *, ask: bool) -> None:
-    """A result lichess gave, taken: both players hear it, each asked to confirm it while it
-    waits for that (`ask`); a player's own report it contradicts goes to the arbiters."""
+                           outcome: results.GameResult, lichess: Result, *,
+                           ask: bool) -> None:
+    """The result `lichess` gave, taken: both players hear it, each asked to confirm it while
+    it waits for that (`ask`); a player's own report it contradicts goes to the arbiters,
+    both results named, and which one lichess gave."""
     assert outcome.result is not None
     if outcome.outcome is Outcome.CONFLICT:
-        await _announce(services, everyone, outcome, None, outcome.result)
+        await owe_to_arbiters(services, Text("CONFLICT_LICHESS_TO_ARBITER", {
+            "round": outcome.round, "board": outcome.board,
+            "reported": _words(everyone, outcome.result, outcome.white, outcome.black),
+            "lichess": _words(everyone, lichess, outcome.white, outcome.black)}))
         return
     facts = (outcome.round, outcome.board, outcome.result.value)
     waits = ask and outcome.outcome is Outcome.RECORDED

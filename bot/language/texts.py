@@ -306,6 +306,9 @@ LICHESS_SIGN_IN_CLUB = ("Open de link en meld je aan met het lichess-account van
 LICHESS_NOW = "Nu gekoppeld: {name}. Opnieuw koppelen vervangt het."
 LICHESS_BUTTON = "Koppelen met lichess"
 LICHESS_LINKED = "Je lichess-account {name} is gekoppeld. Ontkoppelen: /lichess uit."
+LICHESS_TAKEN = ("Het lichess-account {name} is al gekoppeld aan een ander lid van de club, dus "
+                 "niet aan jou: lichess speelt met één account maar één partij tegelijk. Is het "
+                 "toch van jou? Vraag de wedstrijdleider.")
 LICHESS_CLUB_LINKED = ("Het lichess-account {name} is gekoppeld als account van de club. "
                        "Ontkoppelen: /lichess club uit.")
 LICHESS_FORGOTTEN = "Je lichess-account {name} is ontkoppeld."
@@ -313,6 +316,7 @@ LICHESS_CLUB_FORGOTTEN = "Het lichess-account {name} van de club is ontkoppeld."
 LICHESS_NONE = "Er is geen lichess-account gekoppeld."
 LICHESS_PAGE_EXPIRED = "Deze link werkt niet meer. Stuur /lichess opnieuw aan de bot."
 LICHESS_PAGE_DONE = "Gekoppeld: {name}. Je kunt terug naar Telegram."
+LICHESS_PAGE_TAKEN = "Niet gekoppeld: {name} is al van een ander lid. Je kunt terug naar Telegram."
 LICHESS_PAGE_DENIED = ("Je hebt het koppelen bij lichess afgebroken; er is niets gekoppeld. "
                        "Stuur /lichess opnieuw als je het toch wilt.")
 LICHESS_PAGE_BUSY = ("lichess is nu niet bereikbaar; er is niets gekoppeld. Probeer het over een "
@@ -792,6 +796,9 @@ RESULT_CONFLICT = ("{opponent} gaf voor ronde {round} bord {board} een andere ui
                    "{words}. De wedstrijdleider beslist.")
 CONFLICT_TO_ARBITER = ("Tegenstrijdige uitslagen, ronde {round} bord {board}: eerst '{first}', "
                        "nu '{second}'. Leg de uitslag vast met /uitslag {board} … ronde {round}.")
+CONFLICT_LICHESS_TO_ARBITER = ("Tegenstrijdige uitslagen, ronde {round} bord {board}: een "
+                               "speler gaf '{reported}' door, lichess zegt '{lichess}'. Leg de "
+                               "uitslag vast met /uitslag {board} … ronde {round}.")
 CONFIRM_ASK = "{reporter} gaf door voor ronde {round} bord {board}: {words}. Klopt dat?"
 CONFIRM_YES = "Klopt"
 CONFIRM_NO = "Klopt niet"

@@ -209,7 +209,8 @@ class ClubSite:
                                 else texts.LICHESS_PAGE_REFUSED)
             if done is None:
                 return _private(410, texts.LICHESS_PAGE_EXPIRED)
-            return _private(200, texts.LICHESS_PAGE_DONE.format(name=done.username))
+            return _private(200, (texts.LICHESS_PAGE_TAKEN if done.taken
+                                  else texts.LICHESS_PAGE_DONE).format(name=done.username))
 
     async def act(self, request: web.Request) -> web.Response:
         """A tap in the Mini App, by whom Telegram's signature names, answered with the part

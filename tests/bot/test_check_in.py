@@ -256,3 +256,16 @@ async def test_late_comers_on_the_arbiters_board(web_bot, members):  # noqa: F81
     assert status == 200 and fits(page, "NIGHT_REPAIRED", board=3)
     assert 'data-act="arrive"' not in page and fits(page, "BOARD_NONE")
     assert await round_absences(bot, 1) == {}
+
+
+async def test_a_toast_in_the_group_speaks_the_pressers_language(bot, members):
+    """Issue 47: *Ik ben er* under the group's (Dutch) message, pressed by a member who
+    speaks English, is answered in English: a toast is for one person."""
+    await set_up_club(bot, members, rounds=0)
+    await bot.ask(ARBITER, "/ronde nieuw 3-12-2026 ter plaatse")
+    anna, bram = members[0], members[1]
+    await bot.ask(bram, "/taal en")
+    opened = await open_the_room(bot)
+    assert await tapped(bot, anna, opened) == says("HERE_NOTED", round=1)
+    assert await tapped(bot, bram, opened) == said(Text("HERE_NOTED", {"round": 1}), "en")
+    assert await tapped(bot, STRANGER, opened) == says("ATTEND_UNLINKED")

@@ -11,8 +11,9 @@ import pytest
 
 from bot.config import Config, ConfigError, load
 from bot.language import texts
+from bot.language.notice import Text
 from storage.seal import Seal
-from tests.bot.conftest import ARBITER, GROUP, TOKEN, club_bot, fits, meaning, says
+from tests.bot.conftest import ARBITER, GROUP, TOKEN, club_bot, fits, meaning, said, says
 from tests.bot.test_season import set_up_club
 from tests.bot.test_web import PUBLIC_URL
 
@@ -175,3 +176,25 @@ async def test_without_a_key_nothing_is_linked_and_a_bad_key_stops_the_start(
         load({"TELEGRAM_BOT_TOKEN": TOKEN, "KEIZER_SECRET_KEY": "geheim"})
     assert str(refused.value) == texts.CONFIG_SECRET_KEY.format(name="KEIZER_SECRET_KEY")
     assert isinstance(load({"TELEGRAM_BOT_TOKEN": TOKEN, "KEIZER_SECRET_KEY": KEY}), Config)
+
+
+@pytest.mark.parametrize("language", ["nl", "en"])
+async def test_an_account_another_member_linked_is_refused(linking_bot, lichess, members,
+                                                           language):
+    """Issue 47: one lichess account plays one game at a time; a second member who signs in
+    with it is told so (page and chat), nothing is kept, and the token lichess gave back."""
+    bot = linking_bot
+    anna, bram = members[0], members[1]
+    assert (await browse(bot, link_of(await bot.ask(anna, "/lichess"))))[0] == 200
+    if language == "en":
+        await bot.ask(bram, "/taal en")
+    mark = len(bot.tg.sent)
+    status, page = await browse(bot, link_of(await bot.ask(bram, "/lichess")),
+                                language=language)
+    assert (status, page) == (200, said(Text("LICHESS_PAGE_TAKEN", {"name": "Anna_Schaakt"}),
+                                        language))
+    await bot.tg.next_to(bram.id, meaning("LICHESS_TAKEN", language, name="Anna_Schaakt"),
+                         after=mark)
+    [(who, _, sealed)] = await stored(bot)
+    assert who == anna.id and len(lichess.revoked) == 1
+    assert Seal(KEY).open(sealed) not in lichess.revoked  # Bram's token went back, not hers

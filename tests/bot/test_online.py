@@ -11,6 +11,7 @@ import pytest
 
 from bot.demo.fakelichess import FakeLichess
 from bot.language import i18n, texts
+from bot.language.notice import Text
 from bot.lichess.api import Lichess
 from core.online import DEFAULT_CLOCK
 from storage import lichess as accounts
@@ -165,6 +166,11 @@ async def _made(lichess: FakeLichess, count: int) -> list | None:
 
 def _ids(board: accounts.OnlineBoard, members) -> set[int]:
     return {_user(board.white, members).id, _user(board.black, members).id}
+
+
+def _name(code: str, members) -> str:
+    user = _user(code, members)
+    return f"{user.first_name} {user.last_name}"
 
 
 def _user(code: str, members):
@@ -400,3 +406,54 @@ async def test_a_game_read_back_twice_at_once_is_taken_once(online_bot, lichess,
 async def all_made(bot) -> list[accounts.OnlineBoard] | None:
     made = await boards(bot)
     return made if made and all(b.game_id for b in made) else None
+
+
+async def test_one_account_on_two_boards_leaves_those_out_and_the_others_play(
+        online_bot, lichess, members):
+    """Issue 47: two members linked one lichess account (before a second link was refused):
+    lichess would refuse the whole bulk (`duplicateUsers`); their boards are left out and
+    named, the others play."""
+    bot = online_bot
+    await online_round_drafted(bot, lichess, members, linked=4)
+    twins = members[4:6]
+    for user in twins:
+        await link(bot, lichess, user.id, "Gedeeld_lichess")
+    mark = len(bot.tg.sent)
+    await bot.ask(ARBITER, "/indeling bevestig")
+    [bulk] = await until(lambda: _made(lichess, 1))
+    out = [b for b in await boards(bot) if {u.id for u in twins} & _ids(b, members)]
+    assert out and len(bulk.games) == 3 - len(out)
+    assert "gedeeld_lichess" not in {name.lower() for g in bulk.games
+                                     for name in (g.white, g.black)}
+    left = await bot.tg.next_to(ARBITER.id, meaning("LICHESS_LEFT_OUT", round=1), after=mark)
+    for board in out:
+        assert fits(left.text, "LICHESS_LEFT_OUT_BOARD", board=board.board)
+
+
+@pytest.mark.parametrize("language", ["nl", "en"])
+async def test_a_players_report_lichess_contradicts_names_both(online_bot, lichess, members,
+                                                               language):
+    """Issue 47: white reports a win, lichess says black won: the arbiter hears both results,
+    and which one lichess gave."""
+    bot = online_bot
+    if language == "en":
+        await bot.ask(ARBITER, "/taal en")
+    await online_round_drafted(bot, lichess, members, linked=6, language=language)
+    await bot.ask(ARBITER, "/indeling bevestig")
+    await until(lambda: _made(lichess, 1))
+    bot.clock.now = START + dt.timedelta(minutes=2)
+
+    async def made() -> list | None:
+        found = await boards(bot)
+        return found if all(b.game_id for b in found) else None
+    first = (await until(made))[0]
+    white = _user(first.white, members)
+    await bot.ask(white, "/uitslag 1-0")
+    mark = len(bot.tg.sent)
+    lichess.end(first.game_id, "resign", "black")
+    told = await bot.tg.next_to(ARBITER.id, meaning("CONFLICT_LICHESS_TO_ARBITER", language,
+                                                    round=1, board=first.board), after=mark)
+    players = {"white": _name(first.white, members), "black": _name(first.black, members)}
+    assert fits(told.text, "CONFLICT_LICHESS_TO_ARBITER", language,
+                reported=Text("RESULT_WORDS", players, pick="1-0"),
+                lichess=Text("RESULT_WORDS", players, pick="0-1")), told.text

@@ -243,3 +243,34 @@ def test_double_surnames_and_javafo_titles_come_back_as_written():
     original, again = columns("\n".join(lines)), columns(written)
     assert [(p["name"], p["title"]) for p in again.values()] == \
         [(p["name"], p["title"]) for p in original.values()]
+
+
+def _lichess_line(start: int, name: str, points: str, rounds: list[str]) -> str:
+    """A `001` line as a lichess Swiss export writes it: the name, the points, no rating,
+    federation, id or birth, and a round without a game as its code alone (`U`)."""
+    line = f"001 {start:>4}      {name}".ljust(81) + points.rjust(4)
+    line = line.ljust(91)
+    for entry in rounds:
+        line += (entry if " " in entry else entry.rjust(8)).rjust(8) + "  "
+    return line.rstrip()
+
+
+def test_a_lichess_swiss_export_is_read_its_byes_a_bare_code():
+    """Issue 47: lichess writes a bye as `U` alone (no `0000`, no colour) and no ratings;
+    such a file is read, and what was assumed is said."""
+    lines = ["012 Juni Blitz", "022 https://lichess.org/swiss/abcdefgh", "032 Lichess",
+             "042 Jun 26, 2020", "062 3", "092 Individual: Swiss-System", "XXR 2",
+             _lichess_line(1, "anna_schaakt", "1.5", ["   2 w 1", "U"]),
+             _lichess_line(2, "bram77", "1.0", ["   1 b 0", "   3 w 1"]),
+             _lichess_line(3, "corvis", "0.0", ["U", "   2 b 0"])]
+    assert "0000" not in "\n".join(lines) and lines[-1].endswith("2 b 0")
+    imported = read_trf("\n".join(lines) + "\n")
+    season = imported.season
+    assert [p.name for p in season.players] == ["anna_schaakt", "bram77", "corvis"]
+    assert all(p.rating is None for p in season.players)
+    first, second = season.rounds
+    assert len(first.games) == 1 and len(second.games) == 1
+    names = {p.id: p.name for p in season.players}
+    assert [names[a.player] for a in first.absent] == ["corvis"]
+    assert [names[a.player] for a in second.absent] == ["anna_schaakt"]
+    assert imported.assumed[Assumed.ABSENCE_KIND] == 2

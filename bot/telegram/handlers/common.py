@@ -182,24 +182,29 @@ ButtonHandler = Callable[[Update, Context, Any], Awaitable[Answer | Write]]
 
 
 def button(kinds: tuple[type[Callback], ...], handler: ButtonHandler, *,
-           reads_first: bool = False) -> CallbackQueryHandler[Context, None]:
+           reads_first: bool = False,
+           personal: bool = False) -> CallbackQueryHandler[Context, None]:
     """A button of these kinds. The handler runs as one unit of work and returns its
     `Answer`: the reply, the edit and the buttons to drop are owed inside that transaction,
     and the toast goes to Telegram after the commit, outside the writer's lock and outside
     the update's handling. A handler that `reads_first` (slow work outside any transaction)
     returns what it then stores as a `Write`, run as the unit of work.
     Data no kind reads is a stale button: PTB hands a press without data to the first button
-    handler whatever its pattern, so the data is read here too."""
+    handler whatever its pattern, so the data is read here too. A `personal` button (under a
+    group's message, answered by a toast only the presser sees) speaks his own language, not
+    the group's."""
     async def run(update: Update, context: Context) -> None:
         pressed = callbacks.unpack(kinds, update.callback_query.data
                                    if update.callback_query else None)
         if pressed is None:
             await stale_button(update, context)
             return
+        spoken = await own_language(update, context) if personal else i18n.current()
         try:
-            done, stored = await _run(update, context,
-                                      lambda: handler(update, context, pressed),
-                                      outside=reads_first)
+            with i18n.use(spoken):
+                done, stored = await _run(update, context,
+                                          lambda: handler(update, context, pressed),
+                                          outside=reads_first)
             assert stored or done.reply is None, "a reply is owed in a unit of work"
         except Refused as refused:
             done, stored = Answer(toast=Toast(refused.text, alert=True)), True

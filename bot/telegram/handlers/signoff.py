@@ -196,5 +196,5 @@ def register(app: App) -> None:
     app.add_handler(command("afmelden", afmelden, reads_first=True, own_words=True))
     app.add_handler(command("aanmelden", aanmelden, own_words=True))
     app.add_handler(command("herinnering", herinnering))
-    app.add_handler(button((Attendance,), attendance_button, reads_first=True))
-    app.add_handler(button((Here,), here_button))
+    app.add_handler(button((Attendance,), attendance_button, reads_first=True, personal=True))
+    app.add_handler(button((Here,), here_button, personal=True))
