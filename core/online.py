@@ -38,8 +38,20 @@ class Clock:
 
 
 DEFAULT_CLOCK = Clock(45, 15)
-"""An online club night's clock until the arbiter sets the club's (migration 21's default):
-a game that fits an evening at a screen."""
+"""An online club night's clock where the club's own tempo is none lichess plays (`30' + 30'
+KO`): a game that fits an evening at a screen."""
+
+_IN_TEMPO = re.compile(r"([0-9]{1,3})\s*\+\s*([0-9]{1,3})")
+
+
+def online_clock(chosen: Clock | None, time_control: str) -> Clock:
+    """The clock an online round is played at: the one the arbiter chose for online rounds,
+    else the club's own tempo (the first `minutes+seconds` of its rules' time control, as
+    `90+15`), else DEFAULT_CLOCK."""
+    if chosen is not None:
+        return chosen
+    found = _IN_TEMPO.search(time_control)
+    return (Clock.parse(found.group(0)) if found else None) or DEFAULT_CLOCK
 
 
 class Ending(Enum):

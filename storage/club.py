@@ -4,11 +4,14 @@ the season's rules."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
-from core.online import DEFAULT_CLOCK, Clock
+from core.online import Clock
 from core.ratings import RatingList
+from core.rules import rules_from_source
 from core.season import data_to_json
 from core.trf import TrfHeader
 from storage import audit
@@ -39,7 +42,9 @@ class ClubSettings:
     """The language of the club's group, its pages and its files."""
     online: bool = False
     """New rounds are played online, on lichess (`/ronde nieuw` says otherwise per round)."""
-    online_clock: Clock = DEFAULT_CLOCK
+    online_clock: Clock | None = None
+    """The clock the arbiter chose for online rounds; None: the club's own tempo
+    (`core.online.online_clock`)."""
     online_rated: bool = False
     online_auto: bool = False
     """A result lichess gives is final at once; else a player of the game confirms it."""
@@ -54,7 +59,7 @@ async def settings(db: Database) -> ClubSettings:
                         row["deadline_minutes"], row["reminder_minutes"], row["group_chat_id"],
                         row["group_thread_id"], WebAccess(row["web"]), row["city"],
                         RatingList(row["rating_list"]), row["language"], bool(row["online"]),
-                        Clock.parse(row["online_clock"]) or DEFAULT_CLOCK,
+                        Clock.parse(row["online_clock"] or ""),
                         bool(row["online_rated"]), bool(row["online_auto"]))
 
 
@@ -72,7 +77,8 @@ async def change_settings(db: Database, *, actor: int | None, **changes: object)
             old = dict(await cur.fetchone() or {})
         for column, value in changes.items():
             stored = value.isoformat(timespec="minutes") if isinstance(value, dt.time) \
-                else str(value) if isinstance(value, Clock) else value
+                else str(value) if isinstance(value, Clock) \
+                else "" if column == "online_clock" and value is None else value
             await conn.execute(f"UPDATE club SET {column} = ? WHERE id = 1", (stored,))
         await audit.record(conn, actor=actor, action="club.settings", entity="club",
                            entity_id=1, old={k: old.get(k) for k in changes}, new=changes)
@@ -148,6 +154,15 @@ async def set_arbiter(db: Database, telegram_id: int, *, name: str = "", on: boo
             await conn.execute("DELETE FROM arbiter WHERE telegram_id = ?", (telegram_id,))
         await audit.record(conn, actor=actor, action="arbiter.add" if on else "arbiter.remove",
                            entity="arbiter", entity_id=telegram_id)
+
+
+async def time_control(db: Database) -> str:
+    """The club's own tempo: the active season's rules' time control (`90+15`)."""
+    async with db.conn.execute("SELECT rules FROM season WHERE active = 1 "
+                               "ORDER BY id DESC LIMIT 1") as cur:
+        row = await cur.fetchone()
+    source = "sliedrecht" if row is None else json.loads(row[0], parse_float=Decimal)
+    return rules_from_source(source).time_control
 
 
 async def set_rules(db: Database, source: object, *, actor: int | None) -> None:

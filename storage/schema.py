@@ -544,6 +544,23 @@ MIGRATIONS: tuple[Migration, ...] = (
         WHERE token <> '';
     ALTER TABLE hosts ADD COLUMN schema BIGINT NOT NULL DEFAULT 0;
     """ + NAME_FIRST_CLUB),),
+    # 23: an online round's clock follows the club's own tempo (its rules' time control)
+    # unless the arbiter set one for online rounds; the clock migration 21 gave every club
+    # (never chosen, or chosen as it was) is that.
+    (Step(sqlite="""
+    UPDATE club SET online_clock = '' WHERE online_clock = '45+15';
+    """, postgres="""
+    DO $$
+    DECLARE each_club BIGINT;
+    BEGIN
+        FOR each_club IN SELECT id FROM clubs LOOP
+            PERFORM set_config('keizer.club', each_club::text, true);
+            UPDATE club SET online_clock = '' WHERE online_clock = '45+15';
+        END LOOP;
+        PERFORM set_config('keizer.club', '1', true);
+    END $$;
+    ALTER TABLE club ALTER COLUMN online_clock SET DEFAULT '';
+    """),),
 )
 
 VERSION = len(MIGRATIONS)

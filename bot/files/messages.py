@@ -12,6 +12,7 @@ from bot.files import tables
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
 from bot.language.formatting import esc
+from core.online import Clock
 from core.pairing.request import pairing_ranking
 from core.season import Season
 from core.standings import Standings
@@ -22,15 +23,16 @@ GROUP_TOP = 12
 """Rows of the standings shown in the club group (the rest on request, privately)."""
 
 
-async def pairing(season: Season, stored: tables.PairingView, *, when: str = "") -> str:
+async def pairing(season: Season, stored: tables.PairingView, *, when: str = "",
+                  online: Clock | None = None) -> str:
     """The pairing as a chat message: a bold title, then one line per board (with its result
-    where one is in, marked where it is not final)."""
+    where one is in, marked where it is not final); a round `online` at its lichess clock."""
     ranking = await asyncio.to_thread(pairing_ranking, season, stored.round)
     title = texts.PAIRING_TITLE.format(round=stored.round) + (f" ({when})" if when else "")
     results = [texts.result_shown(result, state) for result, state
                in zip(stored.results, stored.states, strict=True)] \
         if isinstance(stored, StoredPairing) else []
-    return f"<b>{title}</b>\n{tables.pairing_lines(stored, season, ranking, results)}"
+    return f"<b>{title}</b>\n{tables.pairing_lines(stored, season, ranking, results, online)}"
 
 
 def standings_table(standings: Standings, decimals: int, top: int | None = None) -> str:

@@ -10,6 +10,7 @@ from typing import Protocol
 from bot.language import texts
 from bot.language.i18n import _, number
 from core.numbers import format_number
+from core.online import Clock
 from core.pairing import Board, BrokenRule
 from core.rules import Colour, CompensationKind
 from core.season import Game, Result, Season
@@ -227,10 +228,11 @@ def game_result(game: Game, round_no: int, unsettled: UnsettledResults,
 
 
 def pairing_lines(pairing: PairingView, season: Season, ranking: Sequence[str],
-                  results: Sequence[str] = ()) -> str:
+                  results: Sequence[str] = (), online: Clock | None = None) -> str:
     """A pairing for a phone: one short line per board (places in brackets, the board's
-    result where `results` has one), the bye, who plays at another time control, and the
-    rules it could not keep. HTML-escaped."""
+    result where `results` has one), the bye, the time control (who plays at another; a
+    round `online` is played at its lichess clock, everyone alike), and the rules it could
+    not keep. HTML-escaped."""
     place = {pid: k for k, pid in enumerate(ranking, start=1)}
 
     def name(pid: str) -> str:
@@ -244,9 +246,12 @@ def pairing_lines(pairing: PairingView, season: Season, ranking: Sequence[str],
         lines.append(texts.PAIRING_BYE.format(name=name(pairing.bye)))
     youth = [name(p) for b in pairing.boards for p in (b.white, b.black)
              if season.player(p).youth]
-    lines.append(texts.PAIRING_TEMPO.format(tempo=season.rules.time_control) +
-                 (texts.PAIRING_TEMPO_YOUTH.format(tempo=season.rules.youth_time_control,
-                                                   names=", ".join(youth)) if youth else ""))
+    if online is not None:
+        lines.append(texts.PAIRING_TEMPO_ONLINE.format(tempo=online))
+    else:
+        lines.append(texts.PAIRING_TEMPO.format(tempo=season.rules.time_control) + (
+            texts.PAIRING_TEMPO_YOUTH.format(tempo=season.rules.youth_time_control,
+                                             names=", ".join(youth)) if youth else ""))
     if pairing.broken:
         lines.append(texts.PAIRING_BROKEN_TITLE)
         lines += [f"– {html.escape(texts.broken_rule(rule, season_name(season)))}"

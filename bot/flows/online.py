@@ -23,7 +23,7 @@ from bot.language.notice import Text
 from bot.lichess.api import MEMBER_SCOPE, Bulk, Lichess, LichessError, game_url
 from bot.notices import owe_to_arbiters, tell
 from bot.services import Services, round_start
-from core.online import Ending, ending, result_of
+from core.online import Clock, Ending, ending, online_clock, result_of
 from core.rounds import RoundState
 from core.season import Result
 from storage import club, programme, results, roster
@@ -58,6 +58,19 @@ async def settings(services: Services) -> tuple[ClubSettings, bool]:
     """The club's settings, and whether its organiser account (which makes the games) is
     linked."""
     return await club.settings(services.db), await store.organiser(services.db) is not None
+
+
+async def clock(services: Services) -> Clock:
+    """The clock the club's online rounds are played at (`core.online.online_clock`)."""
+    return online_clock((await club.settings(services.db)).online_clock,
+                        await club.time_control(services.db))
+
+
+async def played_at(services: Services, number: int) -> Clock | None:
+    """The clock round `number` is played at on lichess; None for a round at the board."""
+    found = next((r for r in await programme.schedule(services.db) if r.number == number),
+                 None)
+    return await clock(services) if found is not None and found.online else None
 
 
 def _api(services: Services) -> Lichess:
@@ -242,7 +255,7 @@ async def _made(services: Services, number: int, organiser: Account,
     if todo:
         settings = await club.settings(services.db)
         kept |= games_in([await api.bulk(token, [(white, black) for _, white, black in todo],
-                                         clock=settings.online_clock,
+                                         clock=await clock(services),
                                          rated=settings.online_rated,
                                          at=await _pair_at(services, number))], todo)
     return kept

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 
 from bot.files import messages
 from bot.files.tables import PairingView
+from bot.flows import online
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
 from bot.language.formatting import esc, show_date
@@ -94,7 +95,9 @@ async def _not_in_the_room(db: Database, number: int, actor: int | None) -> bool
 
 async def draft_text(services: Services, made: Draft, title: str) -> str:
     """The draft as the arbiter sees it: the title, the boards, and any fix let go."""
-    text = title + "\n" + await messages.pairing(await load_season(services.db), made.pairing)
+    text = title + "\n" + await messages.pairing(
+        await load_season(services.db), made.pairing,
+        online=await online.played_at(services, made.pairing.round))
     if made.dropped != NO_FIXES:
         names = {m.code: esc(m.name) for m in await roster.members(services.db)}
         text += "\n\n" + texts.FIXES_DROPPED.format(fixes=texts.fixes_words(made.dropped, names))
@@ -324,8 +327,10 @@ async def publish(services: Services, *, actor: int) -> Published:
             raise InputStoreError(StoreProblem.NO_DRAFT)
         number, date = upcoming.number, upcoming.date
         season = await load_season(db)  # once: a large season takes a while to read
+        played = await online.clock(services) if upcoming.online else None
         await tell_group(services, settings,
-                         lambda: messages.pairing(season, stored, when=show_date(date)),
+                         lambda: messages.pairing(season, stored, when=show_date(date),
+                                                  online=played),
                          round_no=number, kind="pairing",
                          markup=lambda: messages.page_button(services.settings, settings.web,
                                                              services.bot_name, private=False))
@@ -343,7 +348,8 @@ async def publish(services: Services, *, actor: int) -> Published:
                 "round": number, "date": Dated(date),
                 "colour": Text("COLOURS_WORD", pick=colour),
                 "opponent": esc(everyone[other].name), "board": board.number,
-                "tempo": Text("TEMPO_YOUTH" if season.player(me).youth else "TEMPO")})
+                "tempo": played if played is not None else season.rules.youth_time_control
+                if season.player(me).youth else season.rules.time_control})
 
         told = [*games, *([stored.bye] if stored.bye is not None else [])]
         unlinked = []

@@ -163,14 +163,16 @@ async def pairing_text(services: Services, *, arbiter: bool) -> str | None:
         draft = await rounds.stored_pairing(services.db, upcoming.number)
         if draft is not None:
             return texts.INDELING_DRAFT_TITLE + "\n" + await messages.pairing(
-                await load_season(services.db), draft)
+                await load_season(services.db), draft,
+                online=await online.played_at(services, upcoming.number))
     shown = [stored for number in await current_rounds(services)
              if (stored := await rounds.stored_pairing(services.db, number)) is not None]
     if not shown:
         return None
     season = await load_season(services.db)
     played_online = {r.number for r in await online.live_rounds(services)}
-    return "\n\n".join([await messages.pairing(season, stored)
+    return "\n\n".join([await messages.pairing(
+        season, stored, online=await online.played_at(services, stored.round))
                          + ("\n\n" + await online.live_text(services, stored.round)
                             if stored.round in played_online else "")
                          for stored in shown])

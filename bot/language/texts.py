@@ -235,6 +235,7 @@ PAIRING_TITLE = "Indeling ronde {round}"
 PAIRING_COLUMNS = ("Bord", "Wit", "Pl", "Wrd", "Zwart", "Pl", "Wrd", "Tempo")
 PAIRING_BYE = "Vrij (bye): {name}"
 PAIRING_TEMPO = "Tempo {tempo}"
+PAIRING_TEMPO_ONLINE = "Tempo {tempo}, op lichess"
 PAIRING_TEMPO_YOUTH = "; jeugd {tempo}: {names}"
 PAIRING_ALL_RULES_KEPT = "Alle regels van het reglement zijn gehaald."
 PAIRING_BROKEN_TITLE = "Niet alle regels konden worden gehaald:"
@@ -357,6 +358,7 @@ RONDE_ONLINE_NO_CLUB = ("Koppel voor de publicatie nog het lichess-account van d
 ONLINE_MARK = " (online)"
 ONLINE_SETTINGS = ("Online (lichess): {default}; tempo {clock}; {rated}; uitslag van lichess "
                    "{auto}.")
+CLOCK_OF_CLUB = "{clock} (het tempo van de club)"
 ONLINE_DEFAULT = {"on": "nieuwe rondes online", "off": "nieuwe rondes aan het bord"}
 ONLINE_RATED = {"on": "rated", "off": "niet rated"}
 ONLINE_AUTO = {"on": "meteen definitief", "off": "bevestigd door een speler"}
@@ -933,8 +935,6 @@ NIGHT_YOU_ABSENT = ("Je staat in ronde {round} als afwezig genoteerd (niet gekom
 NIGHT_BROKEN = "Daarvoor moest ik breken: {rules}."
 PERSONAL_BYE = ("Ronde {round} ({date}): je hebt deze ronde vrij (bye), want het aantal "
                 "spelers is oneven.")
-TEMPO = "90 minuten + 15 seconden per zet"
-TEMPO_YOUTH = "50 minuten + 15 seconden per zet"
 INDELING_USAGE = ("<code>/indeling</code> toont de indeling. Voor de wedstrijdleider: "
                   "<code>maak</code>, <code>opnieuw</code>, <code>bevestig</code>, "
                   "<code>bye NAAM</code>, <code>ruil NAAM en NAAM</code> of <code>wis</code>; "
@@ -1011,15 +1011,15 @@ WEB_ACCESS_WORDS: Mapping[WebAccess, str] = {
 }
 """The club page's setting (`club.web`), as the arbiter types it and as it is shown."""
 INSTELLINGEN_USAGE = ("<code>/instellingen start 20:00</code>, <code>deadline 120</code>, "
-                      "<code>herinnering 1440</code> (minuten voor de start), "
-                      "<code>web openbaar|leden|uit</code>, <code>plaats Sliedrecht</code>, "
+                      "<code>herinnering 1440</code> (minuten voor de start), <code>web "
+                      "openbaar|leden|uit</code>, <code>plaats Sliedrecht</code>, "
                       "<code>ratinglijst klassiek|rapid|snel</code>, <code>taal nl|en</code>, "
                       "<code>reglement drie-cycli</code>, <code>regel notice_cap 8</code>, "
                       "<code>nooit Anna Bos en Hugo de Boer</code> (nooit tegen elkaar "
-                      "ingedeeld) of <code>nooit weg Anna Bos en Hugo de Boer</code>; online "
-                      "op lichess: <code>online aan|uit</code>, <code>online tempo 45+15</code>, "
-                      "<code>online rated ja|nee</code>, "
-                      "<code>online bevestig auto|speler</code>.")
+                      "ingedeeld) of <code>nooit weg Anna Bos en Hugo de Boer</code>; online op "
+                      "lichess: <code>online aan|uit</code>, <code>online tempo "
+                      "45+15|club</code>, <code>online rated ja|nee</code>, <code>online "
+                      "bevestig auto|speler</code>.")
 INSTELLINGEN_DONE = "Opgeslagen."
 APART_SET = ("{a} en {b} worden niet meer tegen elkaar ingedeeld, zolang een indeling dat "
              "toelaat.")

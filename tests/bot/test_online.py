@@ -457,3 +457,38 @@ async def test_a_players_report_lichess_contradicts_names_both(online_bot, liche
     assert fits(told.text, "CONFLICT_LICHESS_TO_ARBITER", language,
                 reported=Text("RESULT_WORDS", players, pick="1-0"),
                 lichess=Text("RESULT_WORDS", players, pick="0-1")), told.text
+
+
+@pytest.mark.parametrize("language", ["nl", "en"])
+async def test_what_is_shown_is_what_is_played_at_the_clubs_own_tempo(online_bot, lichess,
+                                                                      members, language):
+    """Issue 47: a club that plays 25+10 plays 25+10 on lichess unless the arbiter sets a
+    clock for online rounds; the group's pairing and each player's message show the clock
+    the games are made at, not the board's tempo."""
+    bot = online_bot
+    if language == "en":
+        for user in (ARBITER, *members):
+            await bot.ask(user, "/taal en")
+        await bot.ask(ARBITER, "/instellingen taal en")
+    changed = await bot.ask(ARBITER, "/instellingen regel time_control 25+10")
+    assert fits(changed.text, "INSTELLINGEN_DONE", language) or "25+10" in changed.text
+    await online_round_drafted(bot, lichess, members, linked=6, language=language)
+    mark = len(bot.tg.sent)
+    await bot.ask(ARBITER, "/indeling bevestig")
+    group = await bot.tg.next_to(GROUP, pairing_title(1, language), after=mark)
+    [bulk] = await until(lambda: _made(lichess, 1))
+    assert bulk.clock == (25 * 60, 10)
+    assert fits(group.text, "PAIRING_TEMPO_ONLINE", language, tempo="25+10"), group.text
+    assert not fits(group.text, "PAIRING_TEMPO", language, tempo="90+15")
+    personal = await bot.tg.next_to(members[0].id, meaning("PERSONAL_PAIRING", language,
+                                                           round=1), after=mark)
+    assert fits(personal.text, "PERSONAL_PAIRING", language, tempo="25+10"), personal.text
+    # A clock of its own for online rounds, and back to the club's.
+    await bot.ask(ARBITER, "/instellingen online tempo 60+10" if language == "nl"
+                  else "/settings online clock 60+10")
+    assert "60+10" in (await bot.ask(ARBITER, "/instellingen")).text
+    await bot.ask(ARBITER, "/instellingen online tempo club" if language == "nl"
+                  else "/settings online clock club")
+    shown = (await bot.ask(ARBITER, "/instellingen")).text
+    with i18n.use(language):
+        assert texts.CLOCK_OF_CLUB.format(clock="25+10") in shown

@@ -176,8 +176,8 @@ async def ronde(update: Update, context: Context) -> Answer:
 async def _online_round(services: Services) -> list[str]:
     """What the arbiter reads of a round planned online: its clock, and the club's account
     to link if it is not yet."""
-    settings, organiser = await online.settings(services)
-    return [texts.RONDE_ONLINE.format(clock=settings.online_clock)] \
+    _, organiser = await online.settings(services)
+    return [texts.RONDE_ONLINE.format(clock=await online.clock(services))] \
         + ([] if organiser else [texts.RONDE_ONLINE_NO_CLUB])
 
 
@@ -242,7 +242,8 @@ async def instellingen(update: Update, context: Context) -> Answer:
             rating_list=texts.RATING_LIST_NAMES[settings.rating_list],
             language=texts.LANGUAGE_NAMES[settings.language],
             rules=texts.rules_in_words(rules)) + _apart_list(await admin.apart(context.services))
-            + (_online_settings(settings) if online.ready(context.services) else ""))
+            + (_online_settings(settings, await online.clock(context.services))
+               if online.ready(context.services) else ""))
     if args[0].lower() in ("reglement", "regel"):
         return await _change_rules(update, context, args)
     if args[0].lower() == "nooit" and len(args) > 1:
@@ -269,6 +270,9 @@ async def instellingen(update: Update, context: Context) -> Answer:
         change["rating_list"] = RatingList.named(args[1])
     elif name == "taal" and len(args) == 2 and args[1].lower() in i18n.LANGUAGES:
         change["language"] = args[1].lower()
+    elif name == "online" and len(args) == 3 and args[1].lower() == "tempo" \
+            and args[2].lower() == "club":
+        change["online_clock"] = None  # the club's own tempo again
     elif name == "online" and len(args) == 3 and args[1].lower() == "tempo":
         tempo = Clock.parse(args[2])
         if tempo is None:
@@ -292,12 +296,14 @@ YES_NO = {"aan": True, "uit": False, "ja": True, "nee": False, "auto": True, "sp
 """As the Dutch command reads them (`bot.language.vocabulary` brings the English ones)."""
 
 
-def _online_settings(settings: online.ClubSettings) -> str:
+def _online_settings(settings: online.ClubSettings, played: Clock) -> str:
     def word(words: dict[str, str], on: bool) -> str:
         return words["on" if on else "off"]
 
     return "\n" + texts.ONLINE_SETTINGS.format(
-        default=word(texts.ONLINE_DEFAULT, settings.online), clock=settings.online_clock,
+        default=word(texts.ONLINE_DEFAULT, settings.online),
+        clock=played if settings.online_clock is not None
+        else texts.CLOCK_OF_CLUB.format(clock=played),
         rated=word(texts.ONLINE_RATED, settings.online_rated),
         auto=word(texts.ONLINE_AUTO, settings.online_auto))
 
