@@ -40,11 +40,19 @@ async def schedule(db: Database) -> list[ScheduledRound]:
                 for r in await cur.fetchall()]
 
 
+@dataclass(frozen=True, slots=True)
+class Moved:
+    draft_dropped: bool
+    announced: bool
+    """The members had heard of the old date (its reminder went out, or its room opened)."""
+
+
 async def set_schedule(db: Database, number: int, *, date: dt.date,
-                       deadline: dt.datetime | None, actor: int | None) -> bool:
+                       deadline: dt.datetime | None, actor: int | None) -> Moved:
     """Move a round not yet published to another date (postpone). A round past its deadline
     is planned again: its draft goes (boards, bye, broken rules), and members can sign off
-    until the new deadline. True if a draft went."""
+    until the new deadline. The evening that was is over: whoever said he was in its room
+    is not in the new one, and the reminder goes out again before the new deadline."""
     async with db.transaction() as conn:
         rnd = await round_row(conn, await season_id(conn), number)
         if rnd["state"] in PUBLIC:
@@ -52,6 +60,11 @@ async def set_schedule(db: Database, number: int, *, date: dt.date,
         reopened = rnd["state"] != RoundState.PLANNED  # past its deadline: open again
         if reopened:
             await drop_draft(conn, rnd, RoundState.PLANNED, actor=actor)
+        another_day = rnd["date"] != date.isoformat()
+        if another_day:
+            await conn.execute("DELETE FROM present WHERE round_id = ?", (rnd["id"],))
+            await conn.execute("UPDATE round SET reminded_at = NULL WHERE id = ?",
+                               (rnd["id"],))
         await conn.execute("UPDATE round SET date = ?, deadline = ? WHERE id = ?",
                            (date.isoformat(), None if deadline is None else deadline.isoformat(),
                             rnd["id"]))
@@ -60,7 +73,8 @@ async def set_schedule(db: Database, number: int, *, date: dt.date,
                            new={"date": date.isoformat()})
         if reopened:
             await checked(db)
-    return bool(rnd["state"] == RoundState.DRAFTED)
+    return Moved(rnd["state"] == RoundState.DRAFTED,
+                 another_day and (rnd["reminded_at"] is not None or reopened))
 
 
 async def message_round(db: Database, chat_id: int, message_id: int) -> int | None:

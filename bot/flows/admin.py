@@ -8,8 +8,8 @@ import datetime as dt
 from dataclasses import dataclass
 
 from bot.language import texts
-from bot.language.formatting import show_date
-from bot.notices import owe_to_arbiters
+from bot.language.formatting import show_date, show_moment
+from bot.notices import owe_to_arbiters, tell_group
 from bot.services import Services, deadline_for, open_round, round_start, schedule
 from core.next_season import next_season as following
 from core.rounds import RoundState
@@ -182,11 +182,15 @@ async def move_round(services: Services, number: int, date: dt.date, *,
             raise InputStoreError(StoreProblem.MOVE_ORDER, round=number, other=other,
                                   date=show_date(dated[other]))
         deadline = await _deadline(services, date)
-        dropped = await programme.set_schedule(db, number, date=date, deadline=deadline,
-                                               actor=actor)
+        moved = await programme.set_schedule(db, number, date=date, deadline=deadline,
+                                             actor=actor)
+        if moved.announced:  # the members knew the old evening: the group hears of the new
+            await tell_group(services, await club.settings(db), lambda: texts.ROUND_MOVED_GROUP
+                             .format(round=number, date=show_date(date),
+                                     deadline=show_moment(deadline, services.settings.timezone)))
     return Scheduled(number, date, deadline,
                      tuple(n for n, d in dated.items() if d == date and n != number),
-                     draft_dropped=dropped)
+                     draft_dropped=moved.draft_dropped)
 
 
 async def cancel_round(services: Services, number: int, *, actor: int) -> None:

@@ -102,6 +102,19 @@ async def check_out(services: Services, who: Member, number: int, *,
         return was, len(await attendance.present(db, number))
 
 
+async def mark(services: Services, who: Member, number: int, *, here: bool,
+               actor: int) -> None:
+    """The arbiter's tap on the draft's board of a round at the venue, as `/indeling erbij`
+    and `afwezig` say it in the room: he is there (his sign-off goes), or not after all; a
+    draft goes with either, and the board pairs again once this is committed."""
+    db = services.db
+    if here:
+        await attendance.check_in(db, number, who.code, at=services.clock(), actor=actor,
+                                  correction=True)
+    else:
+        await attendance.check_out(db, number, who.code, actor=actor)
+
+
 async def room(services: Services, number: int) -> Room:
     db = services.db
     here = set(await attendance.present(db, number))

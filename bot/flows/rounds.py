@@ -435,6 +435,11 @@ async def arrived(services: Services, code: str, *, actor: int) -> NightChange:
             raise InputStoreError(StoreProblem.HAS_BYE, player=code, round=number)
         if any(code in (b.white, b.black) for b in stored.boards):
             raise InputStoreError(StoreProblem.ALREADY_PLAYING, player=code, round=number)
+        if await _at_the_venue(db, number):
+            # The arbiter seats him: in the room, as a tap of his own would have said (a
+            # late comer without a phone), so the bye is his where nobody is free.
+            await attendance.check_in(db, number, code, at=services.clock(), actor=actor,
+                                      correction=True)
         found = await _partner(season, await roster.apart(db), number, code,
                                _free(stored, without=None))
         again = found is None and stored.bye is None \
@@ -455,6 +460,10 @@ async def arrived(services: Services, code: str, *, actor: int) -> NightChange:
                                          actor=actor, correction=True)
         await _tell(services, change, None, absent=False)
     return change
+
+
+async def _at_the_venue(db: Database, number: int) -> bool:
+    return any(r.number == number and r.on_site for r in await programme.schedule(db))
 
 
 async def _published(services: Services) -> tuple[int, rounds.StoredPairing, Season]:

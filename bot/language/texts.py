@@ -537,7 +537,8 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
                           "reservekopie terug (zie docs/storage.md).",
     StoreProblem.UNREADABLE: "Ik kan de database {path} niet openen of schrijven ({reason}). "
                              "Controleer het pad (of het adres van de server) en de rechten.",
-    StoreProblem.NO_DRAFT: "Er is geen conceptindeling om te bevestigen.",
+    StoreProblem.NO_DRAFT: ("Er is geen conceptindeling om te bevestigen. Maak er een met "
+                            "<code>/indeling maak</code>."),
     StoreProblem.ROLE_SEES_ALL: ("De database-gebruiker {role} ziet de rijen van alle clubs (hij "
                                  "is superuser of mag om de beveiliging per rij heen), dus kan "
                                  "de ene club de andere lezen. Geef keizerbot een eigen "
@@ -983,6 +984,10 @@ RONDE_RENUMBERED = "De rondes daarna schuiven een nummer op."
 RONDE_SAME_DAY = "Let op: op die dag staat ook ronde {rounds}."
 RONDE_PAST = "{date} is al geweest. Kies een datum vanaf vandaag."
 RONDE_MOVED = "Ronde {round} verplaatst naar {date}; afmelden kan tot {deadline}."
+ROOM_DRAFT_DROPPED = ("De conceptindeling is vervallen. Deel opnieuw in met <code>/indeling "
+                      "maak</code>.")
+ROUND_MOVED_GROUP = ("Ronde {round} is verplaatst naar {date}. Afmelden kan tot {deadline}; wie "
+                     "zich al afmeldde, is nog steeds afgemeld.")
 RONDE_DRAFT_DROPPED = ("De conceptindeling is vervallen; bij de nieuwe deadline deel ik de ronde "
                        "opnieuw in.")
 STATE_WORDS: Mapping[RoundState, str] = {

@@ -433,10 +433,18 @@ PAIRED_AGAIN = ("absent", "back", "apart", "meet")
 
 async def _absent_or_back(services: Services, shown: views.DraftBoard, code: str,
                           absent: bool, *, actor: int) -> str:
-    """A tap on a player of the draft: signed off by the arbiter, or that taken back."""
+    """A tap on a player of the draft: signed off by the arbiter, or that taken back. In a
+    round paired at the venue, as `/indeling afwezig|erbij` say it: not in the room after
+    all (absent without notice, unless he signed off), or in it (his sign-off goes, and
+    he is paired)."""
     who = next((m for m in await members.everyone(services) if m.code == code), None)
     if who is None or (code in {s.code for s in shown.away}) == absent:
         raise InputStoreError(StoreProblem.NOT_IN_DRAFT, player=code, round=shown.round)
+    room = await checkin.room_round(services)
+    if room is not None and room.number == shown.round:
+        await checkin.mark(services, who, shown.round, here=not absent, actor=actor)
+        said = texts.BOARD_ABSENT_DONE if absent else texts.BOARD_BACK_DONE
+        return said.format(name=esc(who.name))
     await rounds.unpair(services, shown.round, actor=actor)
     if absent:
         await signoff.sign_off(services, who, signoff.Request((shown.round,)),

@@ -126,7 +126,8 @@ async def test_late_comers_after_the_pairing_get_the_bye_then_each_other(bot, me
 async def test_the_arbiter_takes_back_a_tick_and_the_draft_goes(bot, members):
     await four_in_the_room_paired(bot, members)
     gone = await bot.ask(ARBITER, "/indeling afwezig Daan Smit")
-    assert gone.text == says("ROOM_GONE", name="Daan Smit", round=1, count=3)
+    assert gone.text == says("ROOM_GONE", name="Daan Smit", round=1, count=3) + "\n" \
+        + says("ROOM_DRAFT_DROPPED")  # issue 47: the draft that went is said
     assert [r.state for r in await programme.schedule(bot.app.bot_data.db)] == \
         [RoundState.LOCKED]
     not_there = await bot.ask(ARBITER, "/indeling afwezig Daan Smit")

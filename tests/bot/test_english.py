@@ -80,7 +80,7 @@ async def test_an_english_member_goes_through_a_round_in_english(bot, members):
     assert post.text.startswith("<b>Indeling ronde 1")
     game = await bot.tg.wait_for(lambda s: s.chat_id == bram.id and "Round 1" in s.text,
                                  after=mark)
-    assert "Time control: 90 minutes + 15 seconds per move" in game.text
+    assert "Time control: 90+15" in game.text
 
     # His result, reported in private: the reply in English, the Dutch opponent asked in Dutch.
     reported = await bot.ask(bram, "/result 1-0")

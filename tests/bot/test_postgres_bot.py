@@ -123,7 +123,7 @@ async def test_a_round_played_on_lichess_on_postgresql(tg, postgres, members,  #
         assert (await bot.ask(ARBITER, "/instellingen online bevestig auto")).text \
             == says("INSTELLINGEN_DONE")
         assert fits((await bot.ask(ARBITER, "/ronde nieuw 3-12-2026 online")).text,
-                    "RONDE_ONLINE", clock="45+15")
+                    "RONDE_ONLINE", clock="90+15")
         await pass_deadline(bot, 1)
         await link(bot, lichess, ARBITER.id, "Club", organiser=True)
         for user in members:

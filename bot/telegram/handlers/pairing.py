@@ -157,7 +157,10 @@ async def absent(update: Update, context: Context) -> Answer:
     who = await _named(context)
     was, count = await checkin.check_out(context.services, who, coming.number,
                                          actor=actor(update))
-    return Answer(checkin.said_gone(who, coming.number, was, count))
+    said = checkin.said_gone(who, coming.number, was, count)
+    if was and coming.state is RoundState.DRAFTED:  # the draft had him: it went
+        said += "\n" + texts.ROOM_DRAFT_DROPPED
+    return Answer(said)
 
 
 async def arrived(update: Update, context: Context) -> Answer:

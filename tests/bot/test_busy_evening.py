@@ -1,0 +1,130 @@
+"""Issue 47: the evening at the venue when it is busy: the board in the Mini App and the
+chat do the same for a member who comes or does not, a late comer without a phone is seated,
+and a draft that went says so."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from bot.language.notice import Dated
+from storage.errors import StoreProblem
+from tests.bot.conftest import ARBITER, GROUP, club_bot, fits, meaning, says
+from tests.bot.conftest import refused as refused_as
+from tests.bot.test_check_in import four_in_the_room_paired, open_the_room, tapped
+from tests.bot.test_club_night import round_absences
+from tests.bot.test_season import publish, set_up_club
+from tests.bot.test_web import PUBLIC_URL, board_of, board_tap, get, own_headers
+
+
+@pytest.fixture
+async def web_bot(tg, tmp_path, processes):
+    running = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0,
+                             public_url=PUBLIC_URL)
+    yield running
+    await running.stop()
+
+
+async def venue_round_drafted(bot, members) -> tuple[object, str]:
+    """Round 1 at the venue: Femke signed off in time, the first four in the room and
+    paired; the group's *Ik ben er*, and the board's version."""
+    await set_up_club(bot, members, rounds=0)
+    await bot.ask(ARBITER, "/ronde nieuw 3-12-2026 ter plaatse")
+    await bot.ask(members[5], "/afmelden")
+    opened = await open_the_room(bot)
+    for member in members[:4]:
+        await tapped(bot, member, opened)
+    await bot.ask(ARBITER, "/indeling maak")
+    status, page, _ = await get(bot, "/mij-bord", **own_headers(bot))
+    assert status == 200
+    return opened, board_of(page)[0]
+
+
+async def test_the_boards_erbij_seats_a_member_who_signed_off_as_the_chat_does(web_bot,
+                                                                               members):
+    """Point 3: Femke signed off in time (her share of the points kept), then came: *Erbij*
+    on the board puts her in the room and in the new draft, her sign-off gone."""
+    bot = web_bot
+    _, version = await venue_round_drafted(bot, members)
+    assert (await round_absences(bot, 1))["Femke Kok"] == "notice"
+    status, page = await board_tap(bot, ARBITER.id, {"action": "back", "a": "p5",
+                                                     "version": version})
+    assert status == 200 and fits(page, "BOARD_BACK_DONE", name="Femke Kok")
+    from storage import rounds
+
+    stored = await rounds.stored_pairing(bot.app.bot_data.db, 1)
+    assert stored is not None and "p5" in {stored.bye, *(p for b in stored.boards
+                                                       for p in (b.white, b.black))}
+    assert (await round_absences(bot, 1)).get("Femke Kok") in (None, "bye")
+
+
+async def test_the_boards_afwezig_is_the_chats(web_bot, members):
+    """Point 4: one member leaves the room on the board, another in the chat: both are
+    absent the same way (without notice: they said they were there, and did not play)."""
+    bot = web_bot
+    _, version = await venue_round_drafted(bot, members)
+    status, page = await board_tap(bot, ARBITER.id, {"action": "absent", "a": "p0",
+                                                     "version": version})
+    assert status == 200 and fits(page, "BOARD_ABSENT_DONE", name="Anna Visser")
+    chat = await bot.ask(ARBITER, "/indeling afwezig Bram de Boer")
+    assert fits(chat.text, "ROOM_GONE", name="Bram de Boer", round=1)
+    await bot.ask(ARBITER, "/indeling maak")
+    absences = await round_absences(bot, 1)
+    assert absences["Anna Visser"] == absences["Bram de Boer"] == "no_notice"
+
+
+@pytest.mark.parametrize("language", ["nl", "en"])
+async def test_a_draft_that_went_is_said_and_how_to_make_it_again(bot, members, language):
+    """Point 6: `/indeling afwezig` in the room after the draft says the draft went;
+    `/indeling bevestig` then says how to make one."""
+    await four_in_the_room_paired(bot, members)
+    if language == "en":
+        await bot.ask(ARBITER, "/taal en")
+    gone = await bot.ask(ARBITER, "/indeling afwezig Anna Visser")
+    assert fits(gone.text, "ROOM_GONE", language, name="Anna Visser", round=1)
+    assert fits(gone.text, "ROOM_DRAFT_DROPPED", language)
+    refused = await bot.ask(ARBITER, "/indeling bevestig" if language == "nl"
+                            else "/pairing confirm")
+    assert refused.text == refused_as(StoreProblem.NO_DRAFT, language)
+    assert ("/indeling maak" if language == "nl" else "/pairing make") in refused.text
+
+
+async def test_a_late_comer_without_a_phone_is_seated_by_the_arbiter(bot, members):
+    """Point 5: four paired and published, no bye; Eva comes late and has no phone to tap
+    *Ik ben er*: `/indeling erbij Eva Bos` gives her the bye, as her own tap would have."""
+    await four_in_the_room_paired(bot, members)
+    await publish(bot, 1)
+    mark = len(bot.tg.sent)
+    seated = await bot.ask(ARBITER, "/indeling erbij Eva Bos")
+    assert seated.text == says("NIGHT_BYE_LATE", player="Eva Bos")
+    await bot.tg.next_to(members[4].id, says("NIGHT_YOU_BYE_LATE", round=1), after=mark)
+    assert (await round_absences(bot, 1))["Eva Bos"] == "bye"
+
+
+async def test_a_postponed_evening_starts_with_an_empty_room_and_a_new_reminder(bot, members):
+    """Points 7 and 8: round 1 at the venue, its reminder out and its room open with two in
+    it, is postponed a week: the group hears the new date at once, gets a new reminder
+    before the new deadline, and the new evening's room starts empty."""
+    await set_up_club(bot, members, rounds=0)
+    await bot.ask(ARBITER, "/ronde nieuw 3-12-2026 ter plaatse")
+    bot.clock.now = bot.clock.now.replace(month=12, day=2, hour=20)
+    first = await bot.tg.wait_for(lambda s: s.chat_id == GROUP and fits(s.text, "REMINDER"))
+    assert fits(first.text, "REMINDER", round=1, date=Dated(dt.date(2026, 12, 3)))
+    opened = await open_the_room(bot)
+    for member in members[:2]:
+        await tapped(bot, member, opened)
+    mark = len(bot.tg.sent)
+    moved = await bot.ask(ARBITER, "/ronde uitstel 1 10-12-2026")
+    assert fits(moved.text, "RONDE_MOVED", round=1, date=Dated(dt.date(2026, 12, 10)))
+    told = await bot.tg.next_to(GROUP, meaning("ROUND_MOVED_GROUP", round=1), after=mark)
+    assert fits(told.text, "ROUND_MOVED_GROUP", date=Dated(dt.date(2026, 12, 10)))
+    bot.clock.now = bot.clock.now.replace(day=9, hour=20)
+    again = await bot.tg.next_to(GROUP, meaning("REMINDER", round=1), after=mark)
+    assert fits(again.text, "REMINDER", date=Dated(dt.date(2026, 12, 10)))
+    mark = len(bot.tg.sent)
+    bot.clock.now = bot.clock.now.replace(day=10, hour=18)
+    await bot.tg.next_to(GROUP, meaning("CHECK_IN_OPEN", round=1), after=mark)
+    await bot.tg.next_to(ARBITER.id, meaning("CHECK_IN_TO_ARBITER", round=1), after=mark)
+    room = await bot.ask(ARBITER, "/indeling")
+    assert room.text.startswith(says("ROOM_TITLE", round=1, count=0))
