@@ -387,13 +387,24 @@ class NightChange:
     """The forfeit was the round's last result to become final (`results.Reported`)."""
 
 
-async def absent_at_board(services: Services, code: str, *, actor: int) -> NightChange:
-    """A player of the published round did not come. His opponent plays someone free (the
-    bye, or a player whose opponent did not come either) where the meeting rules allow,
-    else wins by forfeit; he himself is absent without notice."""
+class WhichNight(Exception):
+    """Two published rounds fit a change at the board, none of them tonight's: the arbiter
+    says which (`rounds`: each one's number and date)."""
+
+    def __init__(self, rounds: tuple[tuple[int, dt.date | None], ...]) -> None:
+        super().__init__(rounds)
+        self.rounds = rounds
+
+
+async def absent_at_board(services: Services, code: str, *, actor: int,
+                          number: int | None = None) -> NightChange:
+    """A player of a published round (`number`, else the one he has a game to play in, or
+    tonight's: `_night`) did not come. His opponent plays someone free (the bye, or a player
+    whose opponent did not come either) where the meeting rules allow, else wins by
+    forfeit; he himself is absent without notice."""
     db = services.db
     async with db.transaction():
-        number, stored, season = await _published(services)
+        number, stored, season = await _night(services, code, number, absent=True)
         if code == stored.bye:
             # He had the bye: it goes, and he is absent like anyone who did not come.
             await attendance.sign_off(db, number, code, AbsenceReason.NO_NOTICE,
@@ -425,12 +436,14 @@ async def absent_at_board(services: Services, code: str, *, actor: int) -> Night
     return change
 
 
-async def arrived(services: Services, code: str, *, actor: int) -> NightChange:
-    """A player not in the published round came after all: he plays someone free (the bye,
-    or a player whose opponent did not come) where the meeting rules allow."""
+async def arrived(services: Services, code: str, *, actor: int,
+                  number: int | None = None) -> NightChange:
+    """A player not in a published round (`number`, else as `_night` finds it) came after
+    all: he plays someone free (the bye, or a player whose opponent did not come) where the
+    meeting rules allow."""
     db = services.db
     async with db.transaction():
-        number, stored, season = await _published(services)
+        number, stored, season = await _night(services, code, number, absent=False)
         if code == stored.bye:
             raise InputStoreError(StoreProblem.HAS_BYE, player=code, round=number)
         if any(code in (b.white, b.black) for b in stored.boards):
@@ -466,13 +479,37 @@ async def _at_the_venue(db: Database, number: int) -> bool:
     return any(r.number == number and r.on_site for r in await programme.schedule(db))
 
 
-async def _published(services: Services) -> tuple[int, rounds.StoredPairing, Season]:
-    number = next((r.number for r in await programme.schedule(services.db)
-                   if r.state is RoundState.PUBLISHED), None)
-    stored = None if number is None else await rounds.stored_pairing(services.db, number)
-    if number is None or stored is None:
+async def _night(services: Services, code: str, number: int | None, *,
+                 absent: bool) -> tuple[int, rounds.StoredPairing, Season]:
+    """The published round a change at the board is about: `number` if given; else the one
+    it fits (he has a game still to play in it, or the bye: `absent`; he is not in it: not
+    `absent`), tonight's of those that fit, or the arbiter is asked (WhichNight). Where
+    none fits, the first published one, whose refusal says why."""
+    db = services.db
+    published = {}
+    for r in await programme.schedule(db):
+        stored = await rounds.stored_pairing(db, r.number) \
+            if r.state is RoundState.PUBLISHED else None
+        if stored is not None:
+            published[r.number] = (r, stored)
+    if not published or (number is not None and number not in published):
         raise InputStoreError(StoreProblem.NO_PUBLISHED)
-    return number, stored, await load_season(services.db)
+    if number is None:
+        fits = [r for r, stored in published.values() if _fits(stored, code, absent=absent)]
+        today = services.clock().astimezone(services.settings.timezone).date()
+        tonight = [r for r in fits if r.date == today]
+        if len(fits) > 1 and len(tonight) != 1:
+            raise WhichNight(tuple((r.number, r.date) for r in fits))
+        number = (tonight or fits or [next(iter(published.values()))[0]])[0].number
+    return number, published[number][1], await load_season(db)
+
+
+def _fits(stored: rounds.StoredPairing, code: str, *, absent: bool) -> bool:
+    playing = [result for board, result in zip(stored.boards, stored.results, strict=True)
+               if code in (board.white, board.black)]
+    if absent:
+        return code == stored.bye or (bool(playing) and playing[0] is None)
+    return code != stored.bye and not playing
 
 
 def _free(stored: rounds.StoredPairing, *, without: int | None) -> list[tuple[str, int | None]]:

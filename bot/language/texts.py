@@ -840,8 +840,8 @@ CHECK_IN_OPEN = ("Ronde {round} wordt ter plaatse ingedeeld. Ben je er? Tik op <
 CHECK_IN_TO_ARBITER = ("Ronde {round}: de afmeldtermijn is voorbij, en de leden tikken in de groep "
                        "op Ik ben er. Wie er is zie je met /indeling; iemand erbij zetten: "
                        "<code>/indeling erbij NAAM</code>. Indelen: <code>/indeling maak</code>.")
-CHECK_IN_LATE = ("{name} is er nu ook, maar de indeling van ronde {round} is al uit. Een bord voor "
-                 "hem (of de bye): <code>/indeling erbij {name}</code>.")
+CHECK_IN_LATE = ("{name} is er nu ook, maar de indeling van ronde {round} is al uit. Een bord "
+                 "voor hem (of de bye): <code>/indeling erbij {name} ronde {round}</code>.")
 HERE_BUTTON = "Ik ben er"
 HERE_NOTED = "Genoteerd: je bent er voor ronde {round}."
 HERE_ALREADY = "Je stond er al voor ronde {round}."
@@ -915,6 +915,8 @@ RESULT_BUTTONS = (("1-0", "1-0"), ("½-½", "1/2-1/2"), ("0-1", "0-1"))
 PERSONAL_PAIRING = ("Ronde {round} ({date}): je speelt met {colour} tegen {opponent} "
                     "(bord {board}). Tempo: {tempo}.\nNa afloop: tik de uitslag (wit eerst).")
 NIGHT_ABSENT_GROUP = "Wijziging ronde {round}: {absent} is er niet. {change}"
+NIGHT_WHICH_ROUND = "{name} past in meer dan één ronde die nu gespeeld wordt. Welke bedoel je?"
+NIGHT_ROUND_BUTTON = "Ronde {round} ({date})"
 NIGHT_NO_BYE = "Niemand heeft nu de bye."
 NIGHT_BYE_ABSENT = ("{player} had de bye in ronde {round} en is er niet: hij staat als afwezig "
                     "genoteerd, de bye vervalt.")

@@ -129,6 +129,17 @@ class Dispute(_BoardResult):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class NightRound(Callback):
+    """The round `/indeling afwezig|erbij NAAM` meant, tapped where two rounds fit."""
+
+    PREFIX = "avond"
+    FIELDS = (("change", "afwezig|erbij"), ("round", ROUND), ("key", KEY))
+    change: str
+    round: int
+    key: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Swap(Callback):
     """The arbiter's choice of whom a swap meant."""
 

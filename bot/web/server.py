@@ -303,8 +303,9 @@ class ClubSite:
                 if shown is None or shown.version != version:
                     said, status = texts.BOARD_STALE, 409
                 elif action == "arrive" and who is not None:
+                    assert isinstance(shown, views.LateBoard)
                     said = await rounds.night_text(services, await rounds.arrived(
-                        services, who.code, actor=user))
+                        services, who.code, actor=user, number=shown.round))
                 elif action == "pair":
                     said = texts.INDELING_DRAFT_TITLE
                 elif who is None:

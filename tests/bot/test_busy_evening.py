@@ -4,17 +4,18 @@ and a draft that went says so."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 
 import pytest
 
-from bot.language.notice import Dated
+from bot.language.notice import Dated, Text
 from storage.errors import StoreProblem
-from tests.bot.conftest import ARBITER, GROUP, club_bot, fits, meaning, says
+from tests.bot.conftest import ARBITER, GROUP, club_bot, fits, meaning, said, says
 from tests.bot.conftest import refused as refused_as
 from tests.bot.test_check_in import four_in_the_room_paired, open_the_room, tapped
 from tests.bot.test_club_night import round_absences
-from tests.bot.test_season import publish, set_up_club
+from tests.bot.test_season import pass_deadline, publish, set_up_club
 from tests.bot.test_web import PUBLIC_URL, board_of, board_tap, get, own_headers
 
 
@@ -128,3 +129,106 @@ async def test_a_postponed_evening_starts_with_an_empty_room_and_a_new_reminder(
     await bot.tg.next_to(ARBITER.id, meaning("CHECK_IN_TO_ARBITER", round=1), after=mark)
     room = await bot.ask(ARBITER, "/indeling")
     assert room.text.startswith(says("ROOM_TITLE", round=1, count=0))
+
+
+async def two_rounds_open(bot, members) -> tuple[list[str], object]:
+    """Round 1 (3 December) published with board 3 still to be played (postponed); round 2
+    at the venue tonight (10 December), its room open, board 3's two players and two more
+    in it, paired and published. Round 1's board 3 players, and the group's *Ik ben er*."""
+    from storage import rounds as stored_rounds
+
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    await publish(bot, 1)
+    first = await stored_rounds.stored_pairing(bot.app.bot_data.db, 1)
+    assert first is not None
+    for board in first.boards[:2]:
+        await bot.ask(ARBITER, f"/uitslag {board.number} 1-0 ronde 1")
+    waiting = [first.boards[2].white, first.boards[2].black]
+    await bot.ask(ARBITER, "/ronde nieuw 10-12-2026 ter plaatse")
+    mark = len(bot.tg.sent)
+    bot.clock.now = bot.clock.now.replace(day=10, hour=18)
+    opened = await bot.tg.next_to(GROUP, meaning("CHECK_IN_OPEN", round=2), after=mark)
+    await bot.tg.next_to(ARBITER.id, meaning("CHECK_IN_TO_ARBITER", round=2), after=mark)
+    others = [code for code in (f"p{k}" for k in range(6)) if code not in waiting]
+    for code in [*waiting, *others[:2]]:
+        await tapped(bot, members[int(code[1:])], opened, 2)
+    await bot.ask(ARBITER, "/indeling maak")
+    await publish(bot, 2)
+    return waiting, opened
+
+
+def _name(members, code: str) -> str:
+    user = members[int(code[1:])]
+    return f"{user.first_name} {user.last_name}"
+
+
+async def test_with_two_rounds_open_the_evenings_commands_act_on_tonight(bot, members):
+    """Points 1 and 2: round 1 has a game still to play and round 2 is tonight. `/indeling
+    afwezig` for a player of both changes tonight's board, not his round 1 game; a late
+    comer who taps *Ik ben er* is seated in tonight's round by the command the bot gives
+    the arbiter."""
+    waiting, opened = await two_rounds_open(bot, members)
+    name = _name(members, waiting[0])
+    gone = await bot.ask(ARBITER, f"/indeling afwezig {name}")
+    tonight = await _stored(bot, 2)
+    [board] = [b for b in tonight.boards if waiting[0] in (b.white, b.black)]
+    assert fits(gone.text, "NIGHT_FORFEIT", board=board.number), gone.text
+    from storage import results
+
+    db = bot.app.bot_data.db
+    assert (await results.game(db, 2, board.number)).result is not None  # tonight's board
+    assert (await results.game(db, 1, 3)).result is None  # his round 1 game: still to play
+    late = members[int(sorted({f"p{k}" for k in range(6)} - set(waiting))[-1][1:])]
+    late_name = f"{late.first_name} {late.last_name}"
+    mark = len(bot.tg.sent)
+    assert await tapped(bot, late, opened, 2) == says("HERE_LATE", round=2)
+    told = await bot.tg.next_to(ARBITER.id, meaning("CHECK_IN_LATE", name=late_name,
+                                                    round=2), after=mark)
+    command = told.text.split("<code>")[1].split("</code>")[0]
+    seated = await bot.ask(ARBITER, command)
+    assert not fits(seated.text, "_STORE_PROBLEMS", pick=StoreProblem.ALREADY_PLAYING)
+    stored = await _stored(bot, 2)
+    assert waiting[0] not in _seated(stored)
+    assert [c for c in _seated(stored) if c == f"p{members.index(late)}"]
+
+
+async def _stored(bot, number: int):
+    from storage import rounds as stored_rounds
+
+    return await stored_rounds.stored_pairing(bot.app.bot_data.db, number)
+
+
+def _seated(stored) -> set[str]:
+    return {stored.bye, *(p for b in stored.boards for p in (b.white, b.black))} - {None}
+
+
+@pytest.mark.parametrize("language", ["nl", "en"])
+async def test_where_two_rounds_fit_and_neither_is_tonight_the_arbiter_is_asked(
+        bot, members, language):
+    """Point 1's other half: the day after, both rounds' games of a player are still open;
+    `/indeling afwezig NAAM` asks which round, a button each, and acts on the one tapped."""
+    waiting, _ = await two_rounds_open(bot, members)
+    stored = await _stored(bot, 2)
+    if waiting[0] not in {p for b in stored.boards for p in (b.white, b.black)}:
+        pytest.skip("the pairing gave him the bye tonight")
+    if language == "en":
+        await bot.ask(ARBITER, "/taal en")
+    bot.clock.now = bot.clock.now.replace(day=11, hour=10)
+    name = _name(members, waiting[0])
+    asked = await bot.ask(ARBITER, f"/indeling afwezig {name}" if language == "nl"
+                          else f"/pairing absent {name}")
+    assert fits(asked.text, "NIGHT_WHICH_ROUND", language, name=name), asked.text
+    assert [text for text, _ in asked.buttons] == [
+        said(Text("NIGHT_ROUND_BUTTON", {"round": n, "date": Dated(dt.date(2026, 12, day))}),
+             language) for n, day in ((1, 3), (2, 10))]
+    bot.tg.press(ARBITER, asked, asked.buttons[0][1])
+    from storage import results
+
+    for _ in range(100):
+        if (await results.game(bot.app.bot_data.db, 1, 3)).result is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert (await results.game(bot.app.bot_data.db, 1, 3)).result is not None  # round 1's
+    [board] = [b for b in stored.boards if waiting[0] in (b.white, b.black)]
+    assert (await results.game(bot.app.bot_data.db, 2, board.number)).result is None

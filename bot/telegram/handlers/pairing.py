@@ -11,10 +11,10 @@ from bot.flows import checkin, members, online, results, views
 from bot.flows import rounds as flows
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
-from bot.language.formatting import esc
+from bot.language.formatting import esc, show_date
 from bot.services import App, Context, ScheduledRound, open_round
 from bot.telegram.answer import Answer, Edit, Refused, Toast, Write
-from bot.telegram.callbacks import Swap
+from bot.telegram.callbacks import NightRound, Swap
 from bot.telegram.handlers.common import (
     actor,
     arbiter_only,
@@ -180,20 +180,57 @@ async def arrived(update: Update, context: Context) -> Answer:
 
 
 async def _named(context: Context) -> members.Member:
-    name = " ".join((context.args or [])[1:])
+    name = " ".join(_without_round(context.args or [])[0][1:])
     if not name:
         raise Refused(texts.INDELING_USAGE)
     return await find_member(context, name)
 
 
+def _without_round(words: list[str]) -> tuple[list[str], int | None]:
+    """`afwezig Anna Visser ronde 3`: the words before the round, and the round named."""
+    if len(words) > 2 and words[-2].lower() == "ronde" and words[-1].isdecimal():
+        return words[:-2], int(words[-1])
+    return words, None
+
+
+NIGHT_CHANGES: dict[str, Callable[..., Awaitable[flows.NightChange]]] = {
+    "afwezig": flows.absent_at_board, "erbij": flows.arrived}
+"""A change at the board of a published round, by the word `/indeling` takes."""
+
+
 async def _at_the_board(update: Update, context: Context,
                         change: Callable[..., Awaitable[flows.NightChange]]) -> Answer:
     who = await _named(context)
-    done = await change(context.services, who.code, actor=actor(update))
+    number = _without_round(context.args or [])[1]
+    try:
+        done = await change(context.services, who.code, actor=actor(update), number=number)
+    except flows.WhichNight as which:
+        word = next(w for w, c in NIGHT_CHANGES.items() if c is change)
+        return Answer(texts.NIGHT_WHICH_ROUND.format(name=esc(who.name)),
+                      markup=Keyboard.of([[Button(
+                          texts.NIGHT_ROUND_BUTTON.format(round=n, date=show_date(date)),
+                          NightRound(word, n, members.key_of(who)).pack())]
+                          for n, date in which.rounds]))
     return Answer(await flows.night_text(context.services, done),
+                  then=results.standings_follow(context.services) if done.completed else None)
+
+
+async def night_round_button(update: Update, context: Context, pressed: NightRound) -> Answer:
+    """The arbiter chose the round `/indeling afwezig|erbij NAAM` meant."""
+    query = update.callback_query
+    assert query is not None
+    if not await is_arbiter(update, context):
+        return Answer(toast=Toast(texts.ONLY_ARBITER, alert=True))
+    who = await members.by_key(context.services, pressed.key)
+    if who is None:
+        return Answer(toast=Toast(texts.BUTTON_STALE))
+    done = await NIGHT_CHANGES[pressed.change](context.services, who.code,
+                                                actor=query.from_user.id, number=pressed.round)
+    return Answer(edit=Edit(await flows.night_text(context.services, done)),
                   then=results.standings_follow(context.services) if done.completed else None)
 
 
 def register(app: App) -> None:
     app.add_handler(command("indeling", indeling))
     app.add_handler(button((Swap,), swap_button))
+    app.add_handler(button((NightRound,), night_round_button))
