@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import re
 
 import pytest
 
 from bot.language.notice import Dated, Text
+from core.season import read_season
 from storage.errors import StoreProblem
 from tests.bot.conftest import ARBITER, GROUP, club_bot, fits, meaning, said, says
 from tests.bot.conftest import refused as refused_as
@@ -232,3 +234,75 @@ async def test_where_two_rounds_fit_and_neither_is_tonight_the_arbiter_is_asked(
     assert (await results.game(bot.app.bot_data.db, 1, 3)).result is not None  # round 1's
     [board] = [b for b in stored.boards if waiting[0] in (b.white, b.black)]
     assert (await results.game(bot.app.bot_data.db, 2, board.number)).result is None
+
+
+async def test_a_busy_evening_on_the_board_and_in_the_chat(web_bot, members):
+    """The whole evening: round 1 has a game still to play; round 2 at the venue is
+    postponed after its room opened, and on the new evening members come in by their tap
+    and by the arbiter's tick on the board; a late comer without a phone is seated in the
+    chat; round 1's game is played that night too. The standings the bot shows are the
+    core's for what was kept."""
+    from core.standings import compute_standings
+    from storage.seasons import export_json
+    from tests.bot.test_check_in import room_of
+
+    bot = web_bot
+    waiting, _ = await two_rounds_open_postponed(bot, members)
+    # 17 December: the new evening's room, empty; two tap, two the arbiter ticks in.
+    mark = len(bot.tg.sent)
+    bot.clock.now = bot.clock.now.replace(day=17, hour=18)
+    opened = await bot.tg.next_to(GROUP, meaning("CHECK_IN_OPEN", round=2), after=mark)
+    await bot.tg.next_to(ARBITER.id, meaning("CHECK_IN_TO_ARBITER", round=2), after=mark)
+    for code in waiting:
+        await tapped(bot, members[int(code[1:])], opened, 2)
+    status, page, _ = await get(bot, "/mij-bord", **own_headers(bot))
+    version, here, can = room_of(page)
+    assert status == 200 and sorted(here) == sorted(waiting)
+    for code in [c for c in can if c not in waiting][:2]:
+        status, page = await board_tap(bot, ARBITER.id, {"action": "here", "a": code,
+                                                         "version": version})
+        version, here, can = room_of(page)
+    assert len(here) == 4
+    await bot.ask(ARBITER, "/indeling maak")
+    await publish(bot, 2)
+    late = next(c for c in (f"p{k}" for k in range(6)) if c not in here)
+    seated = await bot.ask(ARBITER, f"/indeling erbij {_name(members, late)}")
+    assert seated.text == says("NIGHT_BYE_LATE", player=_name(members, late))
+    tonight = await _stored(bot, 2)
+    for board in tonight.boards:
+        await bot.ask(ARBITER, f"/uitslag {board.number} 1/2-1/2 ronde 2")
+    mark = len(bot.tg.sent)
+    await bot.ask(ARBITER, "/uitslag 3 0-1 ronde 1")
+    await bot.tg.next_to(GROUP, meaning("ROUND_COMPLETE", round=1), after=mark)
+    season = read_season(await export_json(bot.app.bot_data.db))
+    expected = compute_standings(season)
+    shown = (await bot.ask(members[0], "/stand")).text
+    rows = re.findall(r"^\s*\d+\s+(\S.*?\S)\s{2,}[\d,]+\s+\d+\s*$",
+                      re.sub(r"<[^>]+>", "", shown), re.M)
+    assert rows == [season.player(pid).name for pid in expected.ranking], shown
+    assert (await round_absences(bot, 2))[_name(members, late)] == "bye"
+
+
+async def two_rounds_open_postponed(bot, members) -> tuple[list[str], object]:
+    """Round 1 published with board 3 still to play; round 2 at the venue on 10 December,
+    its room opened with board 3's players in it, then postponed to the 17th."""
+    from storage import rounds as stored_rounds
+
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    await publish(bot, 1)
+    first = await stored_rounds.stored_pairing(bot.app.bot_data.db, 1)
+    assert first is not None
+    for board in first.boards[:2]:
+        await bot.ask(ARBITER, f"/uitslag {board.number} 1-0 ronde 1")
+    waiting = [first.boards[2].white, first.boards[2].black]
+    await bot.ask(ARBITER, "/ronde nieuw 10-12-2026 ter plaatse")
+    mark = len(bot.tg.sent)
+    bot.clock.now = bot.clock.now.replace(day=10, hour=18)
+    opened = await bot.tg.next_to(GROUP, meaning("CHECK_IN_OPEN", round=2), after=mark)
+    await bot.tg.next_to(ARBITER.id, meaning("CHECK_IN_TO_ARBITER", round=2), after=mark)
+    for code in waiting:
+        await tapped(bot, members[int(code[1:])], opened, 2)
+    moved = await bot.ask(ARBITER, "/ronde uitstel 2 17-12-2026")
+    assert fits(moved.text, "RONDE_MOVED", round=2)
+    return waiting, opened
