@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' harness
 
+from bot.callbacks import Attendance
 from bot.demo.fakeapi import FakeTelegram, Sent, User
-from bot.telegram.callbacks import Attendance
 from tests.bot.conftest import GROUP
 from tests.bot.process import BotProcess, make_club
 

@@ -4,9 +4,9 @@ arbiter in any round. A round whose every result is confirmed is complete."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
 from core import rounds
+from core.results import Outcome, Refusal, Reported, rule_confirm, rule_report
 from core.rounds import PUBLIC, ResultState, RoundState
 from core.season import Result
 from storage import audit
@@ -18,15 +18,19 @@ from storage.sql import Connection, Row
 from storage.states import Unsettled
 
 
-class Outcome(StrEnum):
-    RECORDED = "recorded"
-    """Reported; waits for the opponent's (or the arbiter's) confirmation."""
-    CONFIRMED = "confirmed"
-    """Final."""
-    CONFLICT = "conflict"
-    """The opponent reported something else: nothing changed, the arbiter decides."""
-    UNCHANGED = "unchanged"
-    """The same player tapped the same result again: nothing changed."""
+def _refused(refusal: Refusal, game: Row, round_no: int, board: int,
+             player: str | None) -> InputStoreError:
+    if refusal is Refusal.NOT_IN_GAME:
+        return InputStoreError(StoreProblem.NOT_IN_GAME, round=round_no, player=player)
+    if refusal is Refusal.ALREADY_CONFIRMED:
+        return InputStoreError(StoreProblem.ALREADY_CONFIRMED, round=round_no, board=board,
+                               result=game["result"])
+    return InputStoreError(StoreProblem.NO_SUCH_GAME, round=round_no, board=board)
+
+
+def _reported(game: Row) -> Reported:
+    return Reported(None if game["result"] is None else Result(game["result"]),
+                    game["reported_by"], game["confirmed_at"] is not None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,28 +123,24 @@ async def report(db: Database, round_no: int, board: int, result: Result, *,
         rnd, game = await _game(conn, sid, round_no, board)
         if rnd["state"] not in PUBLIC:
             raise InputStoreError(StoreProblem.BAD_STATE, round=round_no, state=rnd["state"])
-        if player is not None and player not in (game["white_code"], game["black_code"]):
-            raise InputStoreError(StoreProblem.NOT_IN_GAME, round=round_no, player=player)
-        if game["confirmed_at"] is not None and player is not None:
-            raise InputStoreError(StoreProblem.ALREADY_CONFIRMED, round=round_no, board=board,
-                                  result=game["result"])
+        outcome = rule_report(_reported(game), result, by_player=player is not None,
+                              in_game=player in (game["white_code"], game["black_code"]),
+                              actor=actor, again=again)
+        if isinstance(outcome, Refusal):
+            raise _refused(outcome, game, round_no, board, player)
         at = audit.now()
-        if not again and player is not None and game["reported_by"] == actor \
-                and game["result"] == result.value:
+        if outcome is Outcome.UNCHANGED:
             return GameResult(round_no, board, game["white_code"], game["black_code"], result,
                               Outcome.UNCHANGED)
         if player is None:
-            outcome = Outcome.CONFIRMED
             await conn.execute("UPDATE game SET result = ?, reported_by = ?, reported_at = ?, "
                                "confirmed_by = ?, confirmed_at = ?, disputed_at = NULL "
                                "WHERE id = ?", (result.value, actor, at, actor, at, game["id"]))
-        elif game["result"] is None or game["reported_by"] == actor:
-            outcome = Outcome.RECORDED  # a new report: the opponent is asked again
+        elif outcome is Outcome.RECORDED:  # a new report: the opponent is asked again
             await conn.execute("UPDATE game SET result = ?, reported_by = ?, reported_at = ?, "
                                "disputed_at = NULL WHERE id = ?",
                                (result.value, actor, at, game["id"]))
-        elif game["result"] == result.value:
-            outcome = Outcome.CONFIRMED  # the opponent says the same: that is a confirmation
+        elif outcome is Outcome.CONFIRMED:  # the opponent says the same: a confirmation
             await conn.execute("UPDATE game SET confirmed_by = ?, confirmed_at = ?, "
                                "disputed_at = NULL WHERE id = ?", (actor, at, game["id"]))
         else:
@@ -166,14 +166,11 @@ async def confirm(db: Database, round_no: int, board: int, *, player: str | None
     async with db.transaction() as conn:
         sid = await season_id(conn)
         rnd, game = await _game(conn, sid, round_no, board)
-        if game["result"] is None:
-            raise InputStoreError(StoreProblem.NO_SUCH_GAME, round=round_no, board=board)
-        if game["confirmed_at"] is not None:
-            raise InputStoreError(StoreProblem.ALREADY_CONFIRMED, round=round_no, board=board,
-                                  result=game["result"])
-        if player is not None and (player not in (game["white_code"], game["black_code"])
-                                   or game["reported_by"] == actor):
-            raise InputStoreError(StoreProblem.NOT_IN_GAME, round=round_no, player=player)
+        refusal = rule_confirm(_reported(game), by_player=player is not None,
+                               in_game=player in (game["white_code"], game["black_code"]),
+                               actor=actor)
+        if refusal is not None:
+            raise _refused(refusal, game, round_no, board, player)
         await conn.execute("UPDATE game SET confirmed_by = ?, confirmed_at = ?, "
                            "disputed_at = NULL WHERE id = ?", (actor, audit.now(), game["id"]))
         await audit.record(conn, actor=actor, action="result.confirm", entity="game",

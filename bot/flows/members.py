@@ -9,13 +9,13 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.callbacks import Link, NoLink, TakeOver
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
 from bot.language.formatting import esc
 from bot.language.notice import Text
 from bot.notices import owe_to_arbiters, tell
 from bot.services import Services
-from bot.telegram.callbacks import Link, NoLink, TakeOver
 from core.rounds import RoundState
 from storage import roster
 from storage.errors import StoreError

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from bot.callbacks import Confirm, Dispute
 from bot.files import announce, messages
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
@@ -16,14 +17,13 @@ from bot.language.formatting import esc
 from bot.language.notice import Text
 from bot.notices import owe_to_arbiters, tell, tell_group
 from bot.services import Services, published_round
-from bot.telegram.callbacks import Confirm, Dispute
 from bot.worker import StandingsView
+from core.results import Outcome
 from core.season import Result
 from core.titles import announcements
 from storage import club, programme, results, roster, rounds
 from storage.club import ClubSettings
 from storage.errors import InputStoreError, StoreError
-from storage.results import Outcome
 from storage.roster import Member
 from storage.seasons import has_season, load_season
 

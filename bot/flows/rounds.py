@@ -8,6 +8,7 @@ import functools
 import logging
 from dataclasses import dataclass, replace
 
+from bot.callbacks import Attendance, Here, Report
 from bot.files import messages
 from bot.files.tables import PairingView
 from bot.flows import online
@@ -17,7 +18,6 @@ from bot.language.formatting import esc, show_date
 from bot.language.notice import Dated, Text
 from bot.notices import owe_to_arbiters, tell, tell_group
 from bot.services import Services, due_rounds, round_start
-from bot.telegram.callbacks import Attendance, Here, Report
 from core.errors import InvalidInputError
 from core.pairing import (
     Board,

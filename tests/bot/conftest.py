@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
+from bot.callbacks import Confirm
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, Sent, User
 from bot.demo.fakelichess import FakeLichess
 from bot.demo.runner import LocalBot, ManualClock
 from bot.language import i18n, texts
 from bot.language.notice import Dated, Text
-from bot.telegram.callbacks import Confirm
 from bot.worker import Processes
 from core.season import Season, season_from_data
 from storage.db import Database

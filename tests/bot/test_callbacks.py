@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.telegram import callbacks
-from bot.telegram.callbacks import (
+from bot import callbacks
+from bot.callbacks import (
     Attendance,
     Callback,
     Choose,

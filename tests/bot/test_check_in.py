@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
+from bot.callbacks import Here
 from bot.demo.fakeapi import User
 from bot.language import i18n, texts
 from bot.language.notice import Text
-from bot.telegram.callbacks import Here
 from core.rounds import RoundState
 from storage import programme
 from storage.errors import StoreError, StoreProblem

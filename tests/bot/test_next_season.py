@@ -79,3 +79,30 @@ async def test_a_season_name_that_does_not_count_in_years_is_asked_for(bot, memb
     assert "<code>/seizoen nieuw voorjaar 2027 bevestig</code>" in named.text
     begun = await bot.ask(ARBITER, "/seizoen nieuw voorjaar 2027 bevestig")
     assert fits(begun.text, "SEIZOEN_STARTED", name="voorjaar 2027")
+
+
+async def test_a_season_name_with_markup_is_shown_as_written_in_a_caption(tg, tmp_path,
+                                                                          processes, members):
+    """Issue 48's defect: the season's name in the caption of `/export vorig` went out
+    unescaped (a name with `&` or `<` made Telegram refuse the file)."""
+    from core.season import season_from_data
+    from tests.bot.conftest import MEMBERS, club_bot
+
+    season = season_from_data({
+        "format": "keizer-season/1", "club": "Testclub", "season": "Jeugd & <senioren>",
+        "rules": {"preset": "sliedrecht", "planned_rounds": 3, "period_length": 3},
+        "players": [{"id": f"p{k}", "name": name, "rating": 2000 - 50 * k}
+                    for k, name in enumerate(MEMBERS)], "rounds": []})
+    bot = await club_bot(tg, tmp_path / "keizer.db", processes, season)
+    try:
+        await set_up_club(bot, members, rounds=1)
+        await pass_deadline(bot, 1)
+        post = await publish(bot, 1)
+        await play_round(bot, members, 1, post)
+        await bot.tg.next_to(GROUP, meaning("ROUND_COMPLETE", round=1))
+        await bot.ask(ARBITER, "/seizoen nieuw 2027-2028 bevestig")
+        old = await bot.ask(ARBITER, "/export vorig")
+        assert (old.method, old.filename) == ("sendDocument", "keizer-export.zip")
+        assert old.text.startswith(says("PREVIOUS_CAPTION", name="Jeugd &amp; &lt;senioren&gt;"))
+    finally:
+        await bot.stop()

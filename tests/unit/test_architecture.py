@@ -140,6 +140,9 @@ def test_flows_choose_no_language_and_know_no_telegram():
         found = {module.split(".")[0] if module.startswith("telegram") else module
                  for module in imported_modules(path)}
         assert not found & {"telegram", "bot.language.i18n"}, path
+        # Issue 48: nor the bot's own Telegram edge (a button's data is `bot.callbacks`).
+        assert not {m for m in found if m == "bot.telegram" or m.startswith("bot.telegram.")}, \
+            path
 
 
 MOMENTS = {"deadline", "sent_at", "now", "at", "when"}

@@ -10,14 +10,14 @@ from typing import Any
 from telegram import Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, filters
 
+from bot import callbacks
+from bot.callbacks import Callback
 from bot.flows import members
 from bot.language import dates, i18n, texts
 from bot.language.formatting import esc
 from bot.language.vocabulary import ENGLISH, WORDS
 from bot.services import Context
-from bot.telegram import callbacks
 from bot.telegram.answer import Answer, Refused, Toast, Write, after_commit, at_once, owe
-from bot.telegram.callbacks import Callback
 from bot.telegram.chat import Handler, answer, say
 from bot.telegram.refusals import refusing
 

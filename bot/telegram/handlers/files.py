@@ -8,13 +8,13 @@ from telegram import Update
 from telegram.error import BadRequest
 from telegram.ext import MessageHandler, filters
 
+from bot.callbacks import Rating
 from bot.flows import files, ratings
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
 from bot.language.formatting import esc
 from bot.services import App, Context
 from bot.telegram.answer import Answer, Edit, File, Toast, Write
-from bot.telegram.callbacks import Rating
 from bot.telegram.handlers.common import answering, button, is_arbiter
 from core.ratings import MAX_BYTES, ListProblem, RatingListError
 from core.season import season_to_json

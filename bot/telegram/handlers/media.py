@@ -19,6 +19,7 @@ from bot.files import chart, exports
 from bot.flows import members, views
 from bot.flows.views import NONE_UNSETTLED, UnsettledResults
 from bot.language import i18n, texts
+from bot.language.formatting import esc
 from bot.services import App, Context
 from bot.telegram.answer import Answer, File
 from bot.telegram.handlers.common import arbiter_only, command, member
@@ -52,7 +53,8 @@ async def export(update: Update, context: Context) -> Answer:
         season = found
     else:
         season = await views.season(context.services)
-    previous = texts.PREVIOUS_CAPTION.format(name=season.name) + " " if "vorig" in words else ""
+    previous = texts.PREVIOUS_CAPTION.format(name=esc(season.name)) + " " \
+        if "vorig" in words else ""
     if "trf" in words:
         if not season.complete_rounds:
             return Answer(texts.TRF_NONE)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from telegram import Update
 
+from bot.callbacks import Choose, Link, NoLink, TakeOver
 from bot.flows import members
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
 from bot.language.formatting import esc
 from bot.services import App, Context
 from bot.telegram.answer import Answer, Edit, Toast
-from bot.telegram.callbacks import Choose, Link, NoLink, TakeOver
 from bot.telegram.handlers.common import button, command, is_arbiter
 
 

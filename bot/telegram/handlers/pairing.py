@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 
 from telegram import Update
 
+from bot.callbacks import NightRound, Swap
 from bot.flows import checkin, members, online, results, views
 from bot.flows import rounds as flows
 from bot.keyboard import Button, Keyboard
@@ -14,7 +15,6 @@ from bot.language import texts
 from bot.language.formatting import esc, show_date
 from bot.services import App, Context, ScheduledRound, open_round
 from bot.telegram.answer import Answer, Edit, Refused, Toast, Write
-from bot.telegram.callbacks import NightRound, Swap
 from bot.telegram.handlers.common import (
     actor,
     arbiter_only,

@@ -6,13 +6,13 @@ from collections.abc import Awaitable, Callable
 
 from telegram import Update
 
+from bot.callbacks import Confirm, Dispute, Report, ReportFor
 from bot.flows import members, results
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
 from bot.language.formatting import esc
 from bot.services import App, Context
 from bot.telegram.answer import Answer, Edit, Toast
-from bot.telegram.callbacks import Confirm, Dispute, Report, ReportFor
 from bot.telegram.handlers.common import button, command, is_arbiter, member, number
 from core.season import Result
 

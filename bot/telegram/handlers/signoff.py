@@ -8,12 +8,12 @@ from dataclasses import dataclass
 
 from telegram import CallbackQuery, Update
 
+from bot.callbacks import Attendance, Here
 from bot.flows import checkin, members, signoff
 from bot.language import phrases, texts
 from bot.language.formatting import esc, show_date
 from bot.services import App, Context, ScheduledRound, open_round, schedule
 from bot.telegram.answer import Answer, Refused, Toast, Write
-from bot.telegram.callbacks import Attendance, Here
 from bot.telegram.handlers.common import button, command, is_arbiter, member, typed_in_english
 from core.season import AbsenceReason, ExternalDay
 
