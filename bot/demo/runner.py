@@ -3,8 +3,14 @@ clock the caller moves."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from typing import Any
+
+from apscheduler.events import (  # type: ignore[import-untyped]
+    EVENT_JOB_ERROR,
+    EVENT_JOB_EXECUTED,
+)
 
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, Says, Sent, User
@@ -29,6 +35,8 @@ class LocalBot:
                  processes: Processes) -> None:
         self.tg, self.config, self.clock, self.processes = tg, config, clock, processes
         self.running: SingleClub | None = None
+        self._ticked = 0
+        self._waiting: list[tuple[int, asyncio.Future[None]]] = []
 
     @property
     def runtime(self) -> ClubRuntime | None:
@@ -45,6 +53,44 @@ class LocalBot:
                              poll_timeout=1)
         await runtime.start()
         self.running = runtime
+        queue = runtime.runtime.app.job_queue
+        assert queue is not None
+        [tick] = queue.get_jobs_by_name("tick")
+        queue.scheduler.add_listener(
+            lambda event: self._on_job(event.job_id == tick.job.id),
+            EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)
+
+    def _on_job(self, was_tick: bool) -> None:
+        if not was_tick:
+            return
+        self._ticked += 1
+        for target, done in list(self._waiting):
+            if target <= self._ticked and not done.done():
+                done.set_result(None)
+        self._waiting = [(t, d) for t, d in self._waiting if not d.done()]
+
+    async def ticks(self, count: int = 1, *, timeout: float = 30.0) -> None:
+        """Until `count` more of the bot's ticks have run to their end: what they look at (a
+        deadline, a reminder, a message to send again) was looked at, however slow the
+        machine. A test that shows something did not happen waits for this, not a sleep."""
+        done = asyncio.get_running_loop().create_future()
+        self._waiting.append((self._ticked + count, done))
+        await asyncio.wait_for(done, timeout)
+
+    async def settled(self, *, timeout: float = 30.0) -> None:
+        """Nothing left to do: every update Telegram holds taken and handled, nothing owed
+        that is due, and a tick run to its end after that."""
+        from storage import inbox, outbox
+
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + timeout
+        while True:
+            await self.ticks(1, timeout=max(0.1, give_up - loop.time()))
+            db = self.app.bot_data.db if self.app is not None else None
+            if db is not None and not self.tg.updates and not await inbox.pending(db) \
+                    and not await outbox.due_chats(db, self.clock.now):
+                await self.ticks(1, timeout=max(0.1, give_up - loop.time()))
+                return
 
     async def stop(self) -> None:
         running, self.running = self.running, None

@@ -120,7 +120,7 @@ async def test_reminder_goes_to_the_group_once(bot, members):
     bot.clock.now = bot.clock.now.replace(month=12, day=2, hour=20)  # a day before round 1
     reminder = await bot.tg.wait_for(lambda s: s.chat_id == GROUP and fits(s.text, "REMINDER"))
     assert fits(reminder.text, "REMINDER", round=1, date=Dated(dt.date(2026, 12, 3)))
-    await asyncio.sleep(0.6)
+    await bot.ticks(3)  # each tick looks at the reminder again
     assert len([s for s in bot.tg.to(GROUP) if fits(s.text, "REMINDER")]) == 1
 
 

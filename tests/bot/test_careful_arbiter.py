@@ -103,7 +103,7 @@ async def test_a_late_sign_off_from_a_draft_tells_the_arbiter_not_the_opponent(b
     assert fits(late.text, "SIGNED_OFF_LATE", who=white_name, round=1)
     await bot.tg.next_to(ARBITER.id, meaning("LATE_TO_ARBITER", who=white_name, round=1),
                          after=mark)
-    await asyncio.sleep(0.5)
+    await bot.settled()
     assert not [s for s in bot.tg.sent[mark:] if s.chat_id == black.id]
 
 

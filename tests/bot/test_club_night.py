@@ -3,8 +3,6 @@ flexible members, who play only when they sign on."""
 
 from __future__ import annotations
 
-import asyncio
-
 from bot.language import texts
 from core.season import read_season
 from storage.seasons import export_json
@@ -215,7 +213,7 @@ async def test_the_private_reminder_is_switched_off(bot, members):
     assert (await bot.ask(members[2], "/herinnering")).text == texts.HERINNERING_USAGE
     bot.clock.now = bot.clock.now.replace(month=12, day=2, hour=20)
     await bot.tg.wait_for(lambda s: s.chat_id == GROUP and "Herinnering" in s.text)
-    await asyncio.sleep(0.5)
+    await bot.settled()
     assert not [s for s in bot.tg.to(members[2].id) if "Herinnering" in s.text]
 
 

@@ -223,7 +223,7 @@ async def test_lichess_busy_or_down_the_games_are_made_when_it_is_back(online_bo
     lichess.failing = [429]
     mark = len(bot.tg.sent)
     await publish(bot, 1)
-    await asyncio.sleep(1)  # five ticks: lichess asked for a minute's rest, and gets it
+    await bot.ticks(5)  # lichess asked for a minute's rest, and gets it
     assert lichess.calls == ["POST /api/token/test"] and lichess.bulks == []
     lichess.failing = [502]
     bot.clock.now += dt.timedelta(seconds=61)
@@ -365,7 +365,7 @@ async def test_lichess_refusing_the_games_is_the_arbiters_to_hear_at_once(online
     told = await bot.tg.next_to(ARBITER.id, meaning("LICHESS_REFUSED", round=1, status=403),
                                 after=mark)
     assert "/lichess club" in told.text
-    await asyncio.sleep(1)  # five ticks more
+    await bot.ticks(5)
     assert heard(bot.tg.sent[mark:], "LICHESS_REFUSED", round=1) == 1
     assert lichess.bulks == []
 
@@ -399,7 +399,7 @@ async def test_a_game_read_back_twice_at_once_is_taken_once(online_bot, lichess,
     await asyncio.gather(*(online.read_back(services, 1) for _ in range(3)))
     white = _user(made[0].white, members)
     await bot.tg.next_to(white.id, meaning("LICHESS_RESULT_ASK", round=1, board=1), after=mark)
-    await asyncio.sleep(0.5)
+    await bot.settled()
     assert heard(bot.tg.sent[mark:], "LICHESS_RESULT_ASK", round=1, board=1) == 2  # both
 
 

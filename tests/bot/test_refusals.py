@@ -3,7 +3,6 @@ id, no field path, no English; inputs that used to crash a handler are refused o
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import re
 
@@ -102,7 +101,7 @@ async def test_a_refusal_in_plain_dutch_and_nothing_stored(bot, members, who, te
     if expected is None:
         mark = len(bot.tg.sent)
         bot.says(user, text, chat_id=GROUP)
-        await asyncio.sleep(0.8)
+        await bot.settled()
         assert not bot.tg.sent[mark:]
     else:
         answer = await bot.ask(user, text)

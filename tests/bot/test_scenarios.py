@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 from bot.demo.fakeapi import User
@@ -63,7 +62,7 @@ async def test_arbiter_signs_off_for_a_member_with_a_reason(bot, members):
 async def test_the_deadline_is_processed_once_however_often_the_job_fires(bot, members):
     await set_up_club(bot, members, rounds=1)
     await pass_deadline(bot, 1)
-    await asyncio.sleep(1.0)  # five more ticks
+    await bot.ticks(5)  # five more ticks, each one looking at the deadline
     assert len(drafts(bot, 1)) == 1
 
 
@@ -72,7 +71,7 @@ async def test_restart_between_deadline_and_publication(bot, members):
     first = await pass_deadline(bot, 1)
     await bot.stop()
     await bot.start()
-    await asyncio.sleep(0.6)
+    await bot.settled()
     assert len(drafts(bot, 1)) == 1  # not paired again
     post = await publish(bot, 1)
     assert post.text.count(pairing_title(1)) == 1 and pairing_title(1) in first.text

@@ -108,7 +108,7 @@ async def test_a_stored_sign_off_is_answered_as_stored_whatever_telegram_does(bo
     bot.says(members[0], "/afmelden")
     await bot.tg.next_to(members[0].id, meaning("SIGNED_OFF", round=1), after=mark,
                          timeout=20)
-    await asyncio.sleep(0.5)
+    await bot.settled()
     assert said_to(bot, members[0].id, WRONG, mark) == 0
     assert said_to(bot, ARBITER.id, WRONG_TO_ARBITER, mark) == 0
     mine = await bot.ask(members[0], "/mijn")
@@ -122,7 +122,7 @@ async def test_a_member_who_blocked_the_bot_is_no_error(bot, members, caplog):
     mark = len(bot.tg.sent)
     await publish(bot, 1)
     await bot.tg.next_to(ARBITER.id, meaning("UNDELIVERABLE", who="Cor Jansen"), after=mark)
-    await asyncio.sleep(0.5)
+    await bot.settled()
     assert said_to(bot, ARBITER.id, WRONG_TO_ARBITER, mark) == 0
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
@@ -148,7 +148,7 @@ async def test_a_second_tap_on_a_button_is_answered_not_an_error(bot, members):
     welcome = dutch("IK_WELCOME", name="Anna Visser")
     await bot.tg.next_to(members[0].id, welcome, after=mark)
     bot.tg.press(ARBITER, ask, data)  # the same tap again
-    await asyncio.sleep(0.6)
+    await bot.settled()
     assert said_to(bot, ARBITER.id, WRONG_TO_ARBITER, mark) == 0
     assert said_to(bot, members[0].id, welcome, mark) == 1  # welcomed once
     assert bot.tg.answered[-1].get("text") == dutch("ALREADY_HANDLED")
@@ -211,7 +211,7 @@ async def test_no_season_yet_is_not_an_error(tg, tmp_path, processes):
                    processes)
     await bot.start()
     try:
-        await asyncio.sleep(1.0)  # ten ticks
+        await bot.ticks(10)
         help_ = await bot.ask(ARBITER, "/help")
         assert help_.text.startswith(dutch("START"))
         stand = await bot.ask(ARBITER, "/stand")
@@ -226,7 +226,7 @@ async def test_every_update_is_stored_before_it_is_confirmed(bot, members):
     await set_up_club(bot, members, rounds=1)
     for k in range(5):
         bot.says(members[k % len(members)], "/help")
-    await asyncio.sleep(1.0)
+    await bot.settled()
     db = bot.app.bot_data.db
     async with db.reader.execute("SELECT max(update_id), count(*) FROM inbox WHERE "
                                  "done_at IS NULL") as cur:
@@ -406,7 +406,7 @@ async def test_standings_owed_when_the_bot_died_are_posted_once_after_the_restar
     mark = len(bot.tg.sent)
     await bot.start()
     await bot.tg.next_to(GROUP, meaning("ROUND_COMPLETE", round=2), after=mark)
-    await asyncio.sleep(1.0)  # five more ticks
+    await bot.ticks(5)  # five more ticks
     # Round 1's were posted before: a restart does not post them again.
     assert said_to(bot, GROUP, meaning("ROUND_COMPLETE"), mark) == 1
 
