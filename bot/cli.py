@@ -31,7 +31,7 @@ from core.rules import PRESETS, rules_from_toml, rules_to_mapping
 from core.season import Season, read_season, season_to_json
 from core.standings import Standings, compute_standings
 from core.trf import TrfHeader
-from storage.address import shown_store
+from storage.address import PostgresUrl, SqliteFile, StoreAddress
 from storage.club_format import is_club_file, season_part
 from storage.seal import Rekey, Seal, valid_key
 from storage.states import UnsettledResults
@@ -293,8 +293,8 @@ def _run_bot(args: argparse.Namespace) -> ExitCode:
         config = load_config()
     except ConfigError as exc:
         raise CliError(str(exc), ExitCode.FAILURE) from exc
-    _log_to(Redact(config.token, *_secrets_of(config.database)))
-    if isinstance(config.database, str):
+    _log_to(Redact(config.token, *config.database.secrets))
+    if isinstance(config.database, PostgresUrl):
         asyncio.run(_one_club_only(config.database, texts.SINGLE_ON_HOSTED))
     try:
         asyncio.run(serve(config))
@@ -314,8 +314,7 @@ def _run_host(args: argparse.Namespace) -> ExitCode:
         config = load_config(hosted=True)
     except ConfigError as exc:
         raise CliError(str(exc), ExitCode.FAILURE) from exc
-    assert isinstance(config.database, str)
-    redact = Redact(*_secrets_of(config.database))
+    redact = Redact(*config.database.secrets)
     _log_to(redact, ClubInLog(), form="%(asctime)s %(levelname)s %(club)s%(name)s: %(message)s")
     host = Host(config, known=redact.add)
     try:
@@ -323,12 +322,6 @@ def _run_host(args: argparse.Namespace) -> ExitCode:
     except StartError as exc:
         raise CliError(str(exc), ExitCode.FAILURE) from None
     return ExitCode.OK
-
-
-def _secrets_of(store: Path | str) -> tuple[str, ...]:
-    from storage.address import secrets_of
-
-    return secrets_of(store) if isinstance(store, str) else ()
 
 
 def _log_to(*filters: logging.Filter,
@@ -493,7 +486,7 @@ def _run_doctor(args: argparse.Namespace) -> ExitCode:
     return ExitCode.OK if all(c.ok for c in found) else ExitCode.FAILURE
 
 
-def database_path(option: Path | str | None) -> Path | str:
+def database_path(option: StoreAddress | None) -> StoreAddress:
     """--db, else KEIZER_DB (a file, or a PostgreSQL address; the environment, then .env),
     else ./data/keizer.db."""
     if option:
@@ -504,7 +497,7 @@ def database_path(option: Path | str | None) -> Path | str:
         raise CliError(str(exc), ExitCode.FAILURE) from exc
 
 
-def _store_option(text: str) -> Path | str:
+def _store_option(text: str) -> StoreAddress:
     """--db: what KEIZER_DB may be."""
     try:
         return store_of(text)
@@ -512,7 +505,7 @@ def _store_option(text: str) -> Path | str:
         raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
-def _with_database(path: Path | str, work: Callable[[Database], Awaitable[T]], *,
+def _with_database(path: StoreAddress, work: Callable[[Database], Awaitable[T]], *,
                    club: int | None = None, create: bool = False,
                    exclusive: bool = False, writes: bool = False) -> T:
     import asyncio
@@ -520,7 +513,7 @@ def _with_database(path: Path | str, work: Callable[[Database], Awaitable[T]], *
     return asyncio.run(_opened(path, work, club, create, exclusive, writes))
 
 
-async def _opened(path: Path | str, work: Callable[[Database], Awaitable[T]],
+async def _opened(path: StoreAddress, work: Callable[[Database], Awaitable[T]],
                   club: int | None = None, create: bool = False,
                   exclusive: bool = False, writes: bool = False) -> T:
     """`work` on the database; only a command that `create`s one (import) makes a file that
@@ -532,18 +525,18 @@ async def _opened(path: Path | str, work: Callable[[Database], Awaitable[T]],
     from storage.errors import StoreError
     from storage.store import open_store
 
-    if isinstance(path, Path) and club is not None:
+    if isinstance(path, SqliteFile) and club is not None:
         raise CliError(texts.CLUB_OF_FILE.format(path=path, club=club), ExitCode.FAILURE)
-    if isinstance(path, Path) and not create and not path.exists():
+    if isinstance(path, SqliteFile) and not create and not path.path.exists():
         raise CliError(texts.DATABASE_MISSING.format(path=path), ExitCode.UNUSABLE_INPUT)
-    if isinstance(path, str) and club is None:
+    if isinstance(path, PostgresUrl) and club is None:
         await _one_club_only(path)
     try:
         db = await open_store(path, club=club, exclusive=exclusive, migrate=writes or create)
     except StoreError as exc:
         raise CliError(texts.store_problem(exc), ExitCode.UNUSABLE_INPUT) from exc
     except (OSError, sqlite3.Error) as exc:
-        raise CliError(texts.DATABASE_UNUSABLE.format(path=shown_store(path), reason=exc),
+        raise CliError(texts.DATABASE_UNUSABLE.format(path=path.shown, reason=exc),
                        ExitCode.UNUSABLE_INPUT) from exc
     try:
         return await work(db)
@@ -572,7 +565,7 @@ def _run_import(args: argparse.Namespace) -> ExitCode:
         else:
             await import_season(db, season, replace=args.replace)
         print(texts.IMPORTED.format(players=len(season.players), rounds=len(season.rounds),
-                                    path=shown_store(path)))
+                                    path=path.shown))
         return ExitCode.OK
 
     return _with_database(path, work, club=args.club_number, create=True,
@@ -592,11 +585,11 @@ async def _backed_up(db: Database, directory: Path, keep: int | None = None) -> 
             exc.problem, texts.BACKUP_REASON_OTHER)), ExitCode.FAILURE) from exc
 
 
-async def _keep_a_copy(db: Database, path: Path | str, club: int | None) -> Path:
+async def _keep_a_copy(db: Database, path: StoreAddress, club: int | None) -> Path:
     """What the store holds, kept before it is replaced: a file's backup beside it, a
     PostgreSQL club's everything (`export --alles`) in ./backups; readable by its owner only."""
-    if isinstance(path, Path):
-        return await _backed_up(db, path.parent / "backups")
+    if isinstance(path, SqliteFile):
+        return await _backed_up(db, path.path.parent / "backups")
     import datetime as dt
 
     from storage.club_file import export_club
@@ -626,9 +619,9 @@ def _run_export(args: argparse.Namespace) -> ExitCode:
 
 def _run_backup(args: argparse.Namespace) -> ExitCode:
     path = database_path(args.db)
-    if not isinstance(path, Path):
+    if not isinstance(path, SqliteFile):
         raise CliError(texts.BACKUP_POSTGRES, ExitCode.FAILURE)
-    directory = args.directory or path.parent / "backups"
+    directory = args.directory or path.path.parent / "backups"
 
     async def work(db: Database) -> ExitCode:
         print(texts.BACKED_UP.format(path=await _backed_up(db, directory, args.keep)))
@@ -843,7 +836,7 @@ def _run_ratings(args: argparse.Namespace) -> ExitCode:
             await update_players(db, changes, actor=None)
 
         _with_database(database_path(args.db), work, club=args.club_number, writes=True)
-        target = shown_store(database_path(args.db))
+        target = database_path(args.db).shown
     print(texts.ratings_written(len(changes), target))
     return ExitCode.OK
 
@@ -853,9 +846,10 @@ def _run_clubs(args: argparse.Namespace) -> ExitCode:
     CLUB --arbiter ID | remove CLUB, on a PostgreSQL database; a club by number or name."""
     from storage import postgres
 
-    store = database_path(args.db)
-    if not isinstance(store, str):
+    address = database_path(args.db)
+    if not isinstance(address, PostgresUrl):
         raise CliError(texts.CLUBS_NEED_POSTGRES, ExitCode.FAILURE)
+    store = address.url
     if args.action == "list":
         return _list_clubs(store)
     if not args.club:
@@ -864,7 +858,7 @@ def _run_clubs(args: argparse.Namespace) -> ExitCode:
         key = _seal()
         added = _registered(postgres.add_club(store, args.club, _club_token(args.token), key))
         if args.arbiter:
-            _add_arbiters(store, added.id, args.arbiter)
+            _add_arbiters(address, added.id, args.arbiter)
         print(texts.CLUBS_ADDED.format(id=added.id, name=added.name))
         return ExitCode.OK
     seal = _seal() if args.action in ("token", "remove") else None
@@ -874,7 +868,7 @@ def _run_clubs(args: argparse.Namespace) -> ExitCode:
     if args.action == "arbiter":
         if not args.arbiter:
             raise CliError(texts.CLUBS_USAGE, ExitCode.FAILURE)
-        arbiters = _add_arbiters(store, club.id, args.arbiter)
+        arbiters = _add_arbiters(address, club.id, args.arbiter)
         print(texts.CLUBS_ARBITERS.format(id=club.id, ids=", ".join(map(str, arbiters))))
         return ExitCode.OK
     assert seal is not None
@@ -1002,18 +996,18 @@ def _run_migrate(args: argparse.Namespace) -> ExitCode:
     from storage import postgres
 
     store = database_path(args.db)
-    if isinstance(store, str):
-        before, after = _registered(postgres.migrate(store, over_hosts=args.ja))
+    if isinstance(store, PostgresUrl):
+        before, after = _registered(postgres.migrate(store.url, over_hosts=args.ja))
     else:
         import asyncio
 
         from storage.errors import StoreError
         from storage.sqlite import migrate_file
 
-        if not store.exists():
+        if not store.path.exists():
             raise CliError(texts.DATABASE_MISSING.format(path=store), ExitCode.UNUSABLE_INPUT)
         try:
-            before, after = asyncio.run(migrate_file(store))
+            before, after = asyncio.run(migrate_file(store.path))
         except StoreError as exc:
             raise CliError(texts.store_problem(exc), ExitCode.UNUSABLE_INPUT) from exc
     print(texts.MIGRATED.format(before=before, after=after) if before != after
@@ -1034,8 +1028,8 @@ def _run_rekey(args: argparse.Namespace) -> ExitCode:
                        ExitCode.FAILURE)
     rekey = Rekey(_seal(), Seal(old_key) if old_key else None)
     store = database_path(args.db)
-    if isinstance(store, str) and args.club_number is None:
-        done, unopened = _registered(postgres.reseal_tokens(store, rekey))
+    if isinstance(store, PostgresUrl) and args.club_number is None:
+        done, unopened = _registered(postgres.reseal_tokens(store.url, rekey))
         clubs = sorted({postgres.FIRST_CLUB, *done, *unopened})
     else:
         done, unopened, clubs = [], [], [args.club_number]
@@ -1049,7 +1043,7 @@ def _run_rekey(args: argparse.Namespace) -> ExitCode:
     return ExitCode.OK if not unopened and not lichess else ExitCode.FAILURE
 
 
-async def _one_club_only(dsn: str, refusal: str | None = None) -> None:
+async def _one_club_only(database: PostgresUrl, refusal: str | None = None) -> None:
     """A PostgreSQL database of one club is that club; one that holds `keizerbot clubs`
     needs to be told which (else the work would go to a club no command shows): `refusal`
     (else CLUBS_WHICH) lists them."""
@@ -1057,7 +1051,7 @@ async def _one_club_only(dsn: str, refusal: str | None = None) -> None:
     from storage.errors import StoreError
 
     try:
-        hosted = await postgres.clubs(dsn)
+        hosted = await postgres.clubs(database.url)
     except StoreError as exc:
         raise CliError(texts.store_problem(exc), ExitCode.UNUSABLE_INPUT) from exc
     if hosted:
@@ -1078,7 +1072,7 @@ def _registered(work: Coroutine[Any, Any, T]) -> T:
         raise CliError(texts.store_problem(exc), ExitCode.FAILURE) from exc
 
 
-def _add_arbiters(store: str, number: int, arbiters: list[int]) -> list[int]:
+def _add_arbiters(store: PostgresUrl, number: int, arbiters: list[int]) -> list[int]:
     """`arbiters` made arbiters of club `number`; every arbiter it has now."""
     from storage.club import arbiters as arbiters_of
     from storage.club import set_arbiter

@@ -25,6 +25,7 @@ from storage.seal import valid_key
 DEFAULT_BASE_URL = "https://api.telegram.org"
 DEFAULT_LICHESS_URL = "https://lichess.org"
 DEFAULT_DB = "data/keizer.db"
+DEFAULT_STORE = address.SqliteFile(Path(DEFAULT_DB))
 ENV_FILE = Path(".env")
 AMSTERDAM = ZoneInfo("Europe/Amsterdam")
 TOKEN_SHAPE = re.compile(r"^\d{5,}:[A-Za-z0-9_-]{30,}$")
@@ -40,8 +41,9 @@ class Config:
     """From @BotFather."""
     base_url: str = DEFAULT_BASE_URL
     """The Bot API server (self-hosted servers, and the tests' fake)."""
-    database: Path | str = Path(DEFAULT_DB)
-    """The SQLite file, or a PostgreSQL address (`postgresql://...`, issue 27)."""
+    database: address.StoreAddress = DEFAULT_STORE
+    """The SQLite file, or a PostgreSQL database (`postgresql://...`, issue 27); a path or a
+    URL given here is typed as `storage.address.store_of` types `KEIZER_DB`."""
     arbiters: tuple[int, ...] = ()
     """Telegram user ids of the first arbiters."""
     timezone: ZoneInfo = AMSTERDAM
@@ -67,6 +69,9 @@ class Config:
     nothing is linked to lichess."""
     lichess_url: str = DEFAULT_LICHESS_URL
     """The lichess server (the tests' fake)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "database", address.store_of(self.database))
 
     @property
     def api_url(self) -> str:
@@ -149,7 +154,7 @@ def load(env: Mapping[str, str] | None = None, *, env_file: Path = ENV_FILE,
         raise ConfigError(texts.CONFIG_WEB_APP.format(value=repr(web_app)))
     secret_key, lichess_url = _lichess(env)
     database = store_of(env.get("KEIZER_DB", "").strip() or DEFAULT_DB)
-    if hosted and not isinstance(database, str):
+    if hosted and not isinstance(database, address.PostgresUrl):
         raise ConfigError(texts.HOST_NEEDS_POSTGRES)
     if hosted and not secret_key:
         raise ConfigError(texts.CONFIG_HOST_KEY)
@@ -163,7 +168,7 @@ def load(env: Mapping[str, str] | None = None, *, env_file: Path = ENV_FILE,
                   lichess_url=lichess_url)
 
 
-def store_of(value: str) -> Path | str:
+def store_of(value: str) -> address.StoreAddress:
     """`KEIZER_DB` as the store takes it: a PostgreSQL address (its password one that it can
     carry), else a file."""
     try:

@@ -14,7 +14,7 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from bot.config import Config, ConfigError, load
 from bot.language import texts
 from storage import club
-from storage.address import shown_store
+from storage.address import PostgresUrl, SqliteFile
 from storage.db import schema_version
 from storage.errors import StoreError
 from storage.schema import VERSION
@@ -38,11 +38,11 @@ async def checks(env: Mapping[str, str] | None = None, *,
         return [Check(False, str(exc))]
     found = [Check(True, texts.DOCTOR_SETTINGS.format(zone=config.timezone.key)),
              *_private(env_file)]
-    if isinstance(config.database, str):
+    if isinstance(config.database, PostgresUrl):
         from storage import postgres
 
         try:
-            hosted = await postgres.clubs(config.database)
+            hosted = await postgres.clubs(config.database.url)
         except (OSError, asyncpg.PostgresError, StoreError):
             hosted = []  # the store's own check names what is wrong
         if hosted:  # a host's database: its clubs are checked one by one there
@@ -71,14 +71,14 @@ async def host_checks(env: Mapping[str, str] | None = None, *,
         config = load(env, env_file=env_file, hosted=True)
     except ConfigError as exc:
         return [Check(False, str(exc))]
-    assert isinstance(config.database, str)
+    assert isinstance(config.database, PostgresUrl)  # load(hosted=True) refuses a file
     found = [Check(True, texts.DOCTOR_SETTINGS.format(zone=config.timezone.key)),
              *_private(env_file)]
     try:
-        clubs = await postgres_clubs(config.database, Seal(config.secret_key))()
+        clubs = await postgres_clubs(config.database.url, Seal(config.secret_key))()
     except (OSError, asyncpg.PostgresError) as exc:
         return [*found, Check(False, texts.DOCTOR_DB_UNUSABLE.format(
-            path=shown_store(config.database), error=exc))]
+            path=config.database.shown, error=exc))]
     if not clubs:
         return [*found, Check(False, texts.DOCTOR_NO_CLUBS)]
     for hosted in clubs:
@@ -110,12 +110,13 @@ async def _token(config: Config) -> Check:
 async def _database(config: Config) -> list[Check]:
     """The store's checks; a host's club (`config.club`) is told how a host's club gets its
     season and arbiters."""
-    path = shown_store(config.database)
-    if isinstance(config.database, Path) and not config.database.exists() \
-            and not config.database.parent.is_file():  # nothing made by asking
+    store = config.database
+    path = store.shown
+    if isinstance(store, SqliteFile) and not store.path.exists() \
+            and not store.path.parent.is_file():  # nothing made by asking
         return [Check(False, texts.DOCTOR_NO_DATABASE.format(path=path))]
     try:
-        db = await open_store(config.database, club=config.club, migrate=False)
+        db = await open_store(store, club=config.club, migrate=False)
     except StoreError as exc:  # an older schema among them: what to do is said
         return [Check(False, texts.DOCTOR_DB_UNUSABLE.format(path=path,
                                                              error=texts.store_problem(exc)))]
@@ -126,7 +127,7 @@ async def _database(config: Config) -> list[Check]:
             await conn.execute("UPDATE club SET name = name WHERE id = 1")  # can we write?
         found = [Check(await schema_version(db) == VERSION,
                        texts.DOCTOR_DB_OK.format(path=path, version=VERSION))]
-        if isinstance(config.database, Path) and readable_by_others(config.database):
+        if isinstance(store, SqliteFile) and readable_by_others(store.path):
             found.append(Check(False, texts.DOCTOR_DB_READABLE.format(path=path)))
         if not await has_season(db):
             found.append(Check(False, texts.DOCTOR_NO_SEASON if config.club is None else

@@ -21,14 +21,13 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from bot.config import store_of
 from bot.files import messages, tables
 from bot.language import i18n
 from core.season import Season, season_from_data
 from core.standings import PlayerStanding, Standings, compute_standings
+from storage.address import StoreAddress
 from storage.db import versions
 from storage.seasons import season_data
 from storage.sql import Link
@@ -116,8 +115,8 @@ class Worker:
     """One club's standings, asked of the worker processes (its bot's, or those the clubs of
     a host share; their owner closes them)."""
 
-    def __init__(self, path: Path | str, club: int | None, processes: Processes) -> None:
-        self.store = (str(path), club)
+    def __init__(self, address: StoreAddress, club: int | None, processes: Processes) -> None:
+        self.store = (address, club)
         self.processes = processes
 
     async def standings(self, language: str, after_round: int | None = None) -> StandingsView:
@@ -137,7 +136,7 @@ class Worker:
 # --- inside the worker process ----------------------------------------------------------------
 
 
-Store = tuple[str, int | None]
+Store = tuple[StoreAddress, int | None]
 """A club's store as the worker names it: the file or address, and the club in it."""
 
 
@@ -229,8 +228,8 @@ def _current(store: Store) -> _Kept:
     assert _loop is not None, "the worker is begun by its pool"
     loop = _loop
     if store not in _kept:
-        path, club = store
-        _kept[store] = _Kept(loop.run_until_complete(_readers.open(store_of(path), club)))
+        address, club = store
+        _kept[store] = _Kept(loop.run_until_complete(_readers.open(address, club)))
     kept = _kept[store]
 
     async def read() -> tuple[int, dict[str, object] | None]:

@@ -2,11 +2,15 @@
 or a PostgreSQL URL. A URL's password is a secret: `shown` is what a message may name, and a
 password that the URL cannot carry as written is refused before anything reads it (a driver
 would take `a/b` in `postgresql://u:a/b@host/db` as the host's port and say so in a
-traceback that quotes it)."""
+traceback that quotes it).
+
+The address is typed once, where it is read (`store_of`): a `SqliteFile` or a `PostgresUrl`.
+Nothing outside storage looks at a string to tell them apart."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
@@ -21,13 +25,63 @@ class AddressError(ValueError):
     """A PostgreSQL address whose user or password holds a character it must percent-encode."""
 
 
-def store_of(value: str) -> Path | str:
-    """`KEIZER_DB` as the store takes it: a PostgreSQL address (checked), else a file."""
+@dataclass(frozen=True, slots=True)
+class SqliteFile:
+    """A SQLite file: one club's store."""
+
+    path: Path
+
+    @property
+    def shown(self) -> str:
+        return str(self.path)
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        return ()
+
+    def __str__(self) -> str:
+        return self.shown
+
+
+@dataclass(frozen=True, slots=True)
+class PostgresUrl:
+    """A PostgreSQL database: one club's store, or the clubs a host serves."""
+
+    url: str
+    """As written, password and all: for the driver only."""
+
+    @property
+    def shown(self) -> str:
+        """Without its password: what a refusal or a log line may name."""
+        return shown(self.url)
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """Every spelling of its password that a message could carry."""
+        return secrets_of(self.url)
+
+    def __str__(self) -> str:
+        return self.shown
+
+    def __repr__(self) -> str:
+        return f"PostgresUrl({self.shown!r})"
+
+
+StoreAddress = SqliteFile | PostgresUrl
+
+
+def store_of(value: str | Path | StoreAddress) -> StoreAddress:
+    """`KEIZER_DB` (or `--db`) as the store takes it: a PostgreSQL address (checked), else a
+    file."""
+    if isinstance(value, SqliteFile | PostgresUrl):
+        return value
+    if isinstance(value, Path):
+        return SqliteFile(value)
     value = _DRIVER_SCHEME.sub(r"\1://", value.strip())
     if not value.startswith(POSTGRES_SCHEMES):
-        return Path(value)
+        return SqliteFile(Path(value))
     _check_userinfo(value)
-    return value
+    return PostgresUrl(value)
 
 
 def _check_userinfo(dsn: str) -> None:
@@ -59,8 +113,3 @@ def shown(dsn: str) -> str:
     host = parts.netloc.rsplit("@", 1)[-1]
     user = parts.netloc.rsplit("@", 1)[0].split(":", 1)[0] if "@" in parts.netloc else ""
     return urlunsplit(parts._replace(netloc=f"{user}@{host}" if user else host))
-
-
-def shown_store(store: Path | str) -> str:
-    """A store as a line may name it: a file's path, an address without its password."""
-    return shown(store) if isinstance(store, str) else str(store)

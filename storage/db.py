@@ -1,7 +1,7 @@
 """The store, whatever its engine: a unit of work over three connections (writer, reader,
-bulk), its hooks and listeners, and the caches kept on the club's data version. The engines
-(`storage.sqlite`, `storage.postgres`) open the connections and say what their failures
-mean; `storage.store.open_store` picks one by the address.
+bulk), its hooks and listeners; the values kept on the club's data version are its `cache`
+(`storage.cache`). The engines (`storage.sqlite`, `storage.postgres`) open the connections
+and say what their failures mean; `storage.store.open_store` picks one by the address.
 
 Every write transaction holds an asyncio lock from its `BEGIN` to its `COMMIT` (the engine's
 begin takes the database's own write lock too), so writers queue in the process. Reads go
@@ -22,6 +22,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, TypeVar
 
+from storage.cache import Cache
 from storage.errors import StoreError, StoreProblem
 from storage.sql import Connection, Link
 
@@ -102,12 +103,7 @@ class Database:
         """The task whose write transaction is open: what it opens inside joins it."""
         self._commit_listeners: list[Callable[[], None]] = []
         self._before_commit: list[CommitHook] = []
-        self._memo: dict[str, tuple[int, Any]] = {}
-        self._memo_locks: dict[str, asyncio.Lock] = {}
-        self._offers: dict[str, tuple[int, Any]] = {}
-        """Values offered in the open transaction, with the data version they were made at."""
-        self._begun_at = 0
-        """The data version the open transaction began at."""
+        self.cache = Cache(self)
 
     async def close(self) -> None:
         await self.bulk.close()
@@ -118,7 +114,7 @@ class Database:
             await self.writer.close()
             await self.engine.release()
 
-    def _inside(self) -> bool:
+    def inside(self) -> bool:
         """Whether this task has the write transaction open (a task it starts has not: that
         one waits for the lock like any other)."""
         return self._owner is not None and asyncio.current_task() is self._owner
@@ -126,12 +122,12 @@ class Database:
     @property
     def conn(self) -> Link:
         """The connection to read with: the open transaction's, else the reader."""
-        return self.writer if self._inside() else self.reader
+        return self.writer if self.inside() else self.reader
 
     @property
     def bulk_conn(self) -> Link:
         """The connection to read the whole season with: the transaction's, else `bulk`."""
-        return self.writer if self._inside() else self.bulk
+        return self.writer if self.inside() else self.bulk
 
     @asynccontextmanager
     async def fresh(self) -> AsyncIterator[Link]:
@@ -139,7 +135,7 @@ class Database:
         The shared reader can be on an older snapshot while another read on it is under
         way; a reader that must see its own last write (the outbox sender: a message marked
         sent is never due again) reads here."""
-        if self._inside():
+        if self.inside():
             yield self.writer
             return
         async with self._lock:
@@ -158,24 +154,23 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Link]:
         """A write transaction: all of it commits, or none of it. Nested: joins the outer."""
-        if self._inside():
+        if self.inside():
             yield self.writer
             return
         async with self._lock:
             self._owner = asyncio.current_task()
-            self._offers.clear()
             try:
                 await self._begin()
                 try:
-                    self._begun_at = await self._version(self.writer)
+                    self.cache.begun(await self.written_version())
                     yield self.writer
                     for hook in self._before_commit:
                         await hook(self.writer)
-                    written = await self._version(self.writer)
+                    written = await self.written_version()
                     await self.writer.commit()
-                    self._keep_offers(written)
+                    self.cache.committed(written)
                 except BaseException as exc:
-                    self._offers.clear()
+                    self.cache.dropped()
                     if self.writer.in_transaction:
                         await self.writer.rollback()
                     problem = self.engine.problem(exc)
@@ -187,44 +182,6 @@ class Database:
         for listener in self._commit_listeners:
             listener()
 
-    async def offer(self, key: str, value: Any) -> None:
-        """Inside a transaction: `value` is what `memo(key)` would compute from the club's
-        data as it now stands (the season just checked). It serves `offered` until the data
-        changes, and becomes the memo at commit if it did not change after it. The data
-        version says: the outbox, the inbox and the messages posted move it not."""
-        self._offers[key] = (await self._version(self.writer), value)
-
-    async def offered(self, key: str) -> Any:
-        """Inside a transaction, the value offered for `key` if the data did not change
-        since."""
-        if not self._inside():
-            return None
-        offer = self._offers.get(key)
-        if offer is None or offer[0] != await self._version(self.writer):
-            return None
-        return offer[1]
-
-    async def current(self, key: str) -> Any:
-        """Inside a transaction, what `memo(key)` would compute from the club's data as it
-        now stands, if that is at hand: the value offered since the last change, or the
-        committed memo while the transaction has changed nothing."""
-        offered = await self.offered(key)
-        if offered is not None:
-            return offered
-        cached = self._memo.get(key)
-        if not self._inside() or cached is None or cached[0] != self._begun_at \
-                or await self._version(self.writer) != self._begun_at:
-            return None
-        return cached[1]
-
-    def _keep_offers(self, written: int) -> None:
-        """Just committed at data version `written` (still holding the lock, so no other
-        commit came between): what was offered at it is the memo now."""
-        for key, (version, value) in self._offers.items():
-            if version == written:
-                self._memo[key] = (version, value)
-        self._offers.clear()
-
     async def _begin(self) -> None:
         try:
             await self.engine.begin(self.writer)
@@ -234,29 +191,11 @@ class Database:
                 raise
             raise StoreError(problem, path=self.path, reason=exc) from exc
 
-    async def data_version(self) -> int:
-        """Changes whenever a commit changed the club's data (`Versions.data`), read on the
-        reader."""
-        return await self._version(self.reader)
+    async def versions(self) -> Versions:
+        """The committed versions, read on the reader (`data` changes whenever a commit
+        changed the club's data)."""
+        return await versions(self.reader)
 
-    @staticmethod
-    async def _version(conn: Connection) -> int:
-        return (await versions(conn)).data
-
-    async def memo(self, key: str, compute: Callable[[], Awaitable[T]], *,
-                   standings_only: bool = False) -> T:
-        """`await compute()` once per state of the club's data: the season and its standings
-        are loaded once, whatever number of messages ask before the next change. A value
-        that depends on `standings_only` is kept across the changes that leave them."""
-        if self._inside():
-            return await compute()
-        async with self._memo_locks.setdefault(key, asyncio.Lock()):  # one computes, all wait
-            now = await versions(self.reader)
-            version = now.standings if standings_only else now.data
-            cached = self._memo.get(key)
-            if cached is not None and cached[0] == version:
-                kept: T = cached[1]
-                return kept
-            value = await compute()
-            self._memo[key] = (version, value)
-        return value
+    async def written_version(self) -> int:
+        """The data version as the open transaction sees it."""
+        return (await versions(self.writer)).data

@@ -318,13 +318,13 @@ async def load_season(db: Database) -> Season:
     """The active season as the core sees it: read once per change of the file (the check
     of the last write serves the reads after it), and built off the event loop (a large
     season takes a while)."""
-    checked_now = await db.offered(SEASON)
+    checked_now = await db.cache.offered(SEASON)
     if checked_now is not None:
         return cast(Season, checked_now)
 
     async def load() -> Season:
         return await asyncio.to_thread(season_from_data, await season_data(db.bulk_conn))
-    season: Season = await db.memo(SEASON, load)
+    season: Season = await db.cache.memo(SEASON, load)
     return season
 
 
@@ -348,14 +348,14 @@ async def checked(db: Database, *, round_no: int | None = None,
         season = await _with_round(db, before, round_no)
     if season is None:
         season = await asyncio.to_thread(season_from_data, await season_data(db.writer))
-    await db.offer(SEASON, season)
+    await db.cache.offer(SEASON, season)
     return season
 
 
 async def current(db: Database) -> Season | None:
     """Inside a transaction, the checked season as the file now stands, if it is at hand
     (a write takes it before it changes one round, for `checked`)."""
-    return cast(Season | None, await db.current(SEASON))
+    return cast(Season | None, await db.cache.current(SEASON))
 
 
 async def _with_round(db: Database, before: Season, round_no: int) -> Season | None:

@@ -1,5 +1,6 @@
-"""Opening a store: `open_store(address)` takes a SQLite file's path or a PostgreSQL address
-and opens that engine's store; `Readers` opens read-only connections the same way.
+"""Opening a store: `open_store(address)` takes a store's address (`storage.address`: a SQLite
+file or a PostgreSQL database) and opens that engine's store; `Readers` opens read-only
+connections the same way.
 
 PostgreSQL's module (and asyncpg) is loaded only for a PostgreSQL address."""
 
@@ -12,31 +13,29 @@ from typing import Any
 
 import aiosqlite
 
+from storage.address import PostgresUrl, StoreAddress, store_of
 from storage.db import Database
-from storage.sql import POSTGRES_SCHEMES, Link
+from storage.sql import Link
 from storage.sqlite import open_sqlite, read_only
 
 
-def is_postgres(address: Path | str) -> bool:
-    return isinstance(address, str) and address.startswith(POSTGRES_SCHEMES)
-
-
-async def open_store(address: Path | str, *, exclusive: bool = False,
+async def open_store(where: StoreAddress | Path | str, *, exclusive: bool = False,
                      club: int | None = None, pool: Any = None,
                      migrate: bool = True) -> Database:
-    """The store at `address`, its schema brought up to date (not `migrate`: an older schema
-    refused, StoreProblem.OLDER_DATABASE, for a command that only reads). A path is a SQLite
-    file (one club); `postgresql://...` is that PostgreSQL database, for one `club` of it (the
-    first, if none is named), on connections of its own or of a `pool` the process's clubs
-    share.
+    """The store at `where` (an address, or a path or URL as written, typed here), its schema
+    brought up to date (not `migrate`: an older schema refused, StoreProblem.OLDER_DATABASE,
+    for a command that only reads). A file is one club's; a PostgreSQL database is opened
+    for one `club` of it (the first, if none is named), on connections of its own or of a
+    `pool` the process's clubs share.
     `exclusive` takes the instance lock: a second bot on the same store is refused
     (StoreProblem.IN_USE)."""
-    if is_postgres(address):
+    address = store_of(where)
+    if isinstance(address, PostgresUrl):
         from storage.postgres import FIRST_CLUB, open_postgres
 
-        return await open_postgres(str(address), exclusive=exclusive,
+        return await open_postgres(address.url, exclusive=exclusive,
                                    club=club or FIRST_CLUB, pool=pool, migrate=migrate)
-    return await open_sqlite(Path(address), exclusive=exclusive, migrate=migrate)
+    return await open_sqlite(address.path, exclusive=exclusive, migrate=migrate)
 
 
 class Readers:
@@ -48,15 +47,14 @@ class Readers:
         self._files: list[aiosqlite.Connection] = []
         self._pools: dict[str, Any] = {}
 
-    async def open(self, address: Path | str, club: int | None = None) -> Link:
-        if is_postgres(address):
+    async def open(self, address: StoreAddress, club: int | None = None) -> Link:
+        if isinstance(address, PostgresUrl):
             from storage.postgres import FIRST_CLUB, PooledConnection, reader_pool
 
-            address = str(address)
-            if address not in self._pools:
-                self._pools[address] = await reader_pool(address)
-            return PooledConnection(self._pools[address], club or FIRST_CLUB)
-        conn = await read_only(Path(address))
+            if address.url not in self._pools:
+                self._pools[address.url] = await reader_pool(address.url)
+            return PooledConnection(self._pools[address.url], club or FIRST_CLUB)
+        conn = await read_only(address.path)
         self._files.append(conn)
         return conn
 

@@ -29,6 +29,7 @@ from core.rounds import RoundState
 from core.season import Result, Season, season_from_data
 from core.simulation import play
 from storage import club, roster, rounds
+from storage.address import SqliteFile
 from storage.db import Database
 from storage.seasons import import_season
 from storage.store import open_store
@@ -81,8 +82,8 @@ async def run(out: TextIO, *, seed: int = 2026, chat_page: Path | None = None) -
         await import_season(db, season)
         await club.change_settings(db, actor=None, language=spoken)
         await db.close()
-        config = Config(token=TOKEN, base_url=tg.url, database=path, arbiters=(ARBITER.id,),
-                        tick_seconds=0.1)
+        config = Config(token=TOKEN, base_url=tg.url, database=SqliteFile(path),
+                        arbiters=(ARBITER.id,), tick_seconds=0.1)
         bot = LocalBot(tg, config, ManualClock(START), processes)
         await bot.start()
         try:

@@ -245,11 +245,11 @@ async def post_standings(services: Services) -> list[int]:
     posted = []
     for number in await rounds.unannounced(db):
         while True:
-            version = await db.data_version()
+            version = (await db.versions()).data
             settings = await club.settings(db)
             view = await services.standings_worker.standings(settings.language, number)
             async with db.transaction():
-                if await db.data_version() != version:
+                if (await db.versions()).data != version:
                     continue  # a result changed meanwhile: made again
                 if await rounds.claim_announcement(db, number):
                     await _owe_standings(services, settings, view, number)

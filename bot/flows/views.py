@@ -46,7 +46,7 @@ async def unsettled(services: Services) -> UnsettledResults:
 async def standings(services: Services, language: str) -> StandingsView:
     """The standings as the chat shows them, in `language`: made in the worker process, and
     kept until the standings change (a sign-off for the next round keeps them)."""
-    return await services.db.memo(f"standings view {language}",
+    return await services.db.cache.memo(f"standings view {language}",
                                   lambda: services.standings_worker.standings(language),
                                   standings_only=True)
 
@@ -93,12 +93,12 @@ async def history(services: Services) -> Sequence[Standings]:
     kept like the standings."""
     async def made() -> Sequence[Standings]:
         return await asyncio.to_thread(standings_history, await load_season(services.db))
-    return await services.db.memo("standings history", made, standings_only=True)
+    return await services.db.cache.memo("standings history", made, standings_only=True)
 
 
 async def stakes(services: Services, player: str | None) -> Stakes:
     """What is at stake, kept like the standings (the chances take seconds to work out)."""
-    return await services.db.memo(f"stakes {player}",
+    return await services.db.cache.memo(f"stakes {player}",
                                   lambda: services.standings_worker.stakes(player),
                                   standings_only=True)
 
@@ -134,7 +134,7 @@ def stakes_text(shown: Stakes, names: Mapping[str, str], player: str | None) -> 
 
 async def breakdown(services: Services, player: str, language: str) -> Breakdown:
     """A player's points round by round, in `language`, kept like the standings."""
-    return await services.db.memo(f"breakdown {player} {language}",
+    return await services.db.cache.memo(f"breakdown {player} {language}",
                                   lambda: services.standings_worker.breakdown(player, language),
                                   standings_only=True)
 
@@ -409,7 +409,7 @@ async def _against_the_best(services: Services, stored: rounds.StoredPairing) ->
     """The draft against the best pairing of the round without the arbiter's hand: the rules
     each breaks and the sum of squared rank distances (what the engine minimises). Worked out
     once per state of the club's data, however often the board is looked at."""
-    costs = await services.db.memo("board.against_the_best",
+    costs = await services.db.cache.memo("board.against_the_best",
                                    lambda: _costs(services, stored))
     if costs is None:
         return ""  # someone left out by hand: no like-for-like comparison

@@ -24,7 +24,6 @@ import socket
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from aiohttp import web
@@ -36,11 +35,10 @@ from bot.services import Services, utc_now
 from bot.telegram.runtime import ClubRuntime, Shared, to_the_end
 from bot.web.server import ClubSite, WebServer, take_update
 from bot.worker import Processes
-from storage.address import shown
+from storage.address import PostgresUrl, StoreAddress, shown, store_of
 from storage.errors import StoreError, StoreProblem
 from storage.migrate import HOST_ALIVE_SECONDS
 from storage.seal import Seal
-from storage.sql import POSTGRES_SCHEMES
 
 log = logging.getLogger(__name__)
 
@@ -79,8 +77,12 @@ class Hosted:
     id: int
     name: str
     token: str
-    store: Path | str
-    """The PostgreSQL database the clubs share, or the club's own SQLite file."""
+    store: StoreAddress
+    """The PostgreSQL database the clubs share, or the club's own SQLite file (a path given
+    here is typed)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "store", store_of(self.store))
 
 
 Source = Callable[[], Awaitable[list[Hosted]]]
@@ -115,7 +117,8 @@ def postgres_clubs(dsn: str, seal: Seal) -> Source:
     async def read() -> list[Hosted]:
         from storage import postgres
 
-        return [Hosted(c.id, c.name, c.token, dsn) for c in await postgres.clubs(dsn, seal)]
+        return [Hosted(c.id, c.name, c.token, PostgresUrl(dsn))
+                for c in await postgres.clubs(dsn, seal)]
     return read
 
 
@@ -123,9 +126,9 @@ def club_config(config: Config, club: Hosted) -> Config:
     """The host's settings as one club's bot takes them. The arbiters are each club's own
     (`keizerbot clubs add --arbiter`), never the host's; a Mini App's short name belongs to
     one bot at @BotFather, so the groups get the plain link to the club's pages instead."""
-    postgres = isinstance(club.store, str) and club.store.startswith(POSTGRES_SCHEMES)
     return replace(config, token=club.token, database=club.store,
-                   club=club.id if postgres else None, arbiters=(), web_app="",
+                   club=club.id if isinstance(club.store, PostgresUrl) else None,
+                   arbiters=(), web_app="",
                    public_url=f"{config.public_url}/{club.id}" if config.public_url else "")
 
 
@@ -171,7 +174,7 @@ class Host:
     @property
     def _postgres(self) -> str | None:
         store = self.config.database
-        return store if isinstance(store, str) and store.startswith(POSTGRES_SCHEMES) else None
+        return store.url if isinstance(store, PostgresUrl) else None
 
     async def start(self) -> None:
         """Raises StoreError (the database cannot be reached) or OSError (the port); a club

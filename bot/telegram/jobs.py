@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-import pathlib
 
 from bot.flows import online, results, views
 from bot.flows import rounds as flows
@@ -16,6 +15,7 @@ from bot.notices import owe_to_arbiters
 from bot.services import App, Context, Services
 from bot.telegram.chat import direct
 from storage import inbox
+from storage.address import SqliteFile
 from storage.backup import backup
 from storage.errors import StoreError
 from storage.seasons import has_season
@@ -47,9 +47,9 @@ async def daily_backup(context: Context) -> None:
     services = context.services
     try:
         store = services.settings.database
-        if not isinstance(store, pathlib.Path):
+        if not isinstance(store, SqliteFile):
             return  # PostgreSQL is backed up by pg_dump (docs/deploy.md)
-        await backup(services.db, store.parent / "backups")
+        await backup(services.db, store.path.parent / "backups")
     except StoreError as exc:
         log.warning("daily backup failed: %s", exc)
         problem = exc.problem
@@ -107,7 +107,7 @@ class AfterChanges:
         queue = self.app.job_queue
         assert queue is not None
         try:
-            version = await services.db.data_version()
+            version = (await services.db.versions()).data
             if version == self.version:
                 return False
             self.version = version

@@ -382,7 +382,7 @@ class ClubSite:
                               history=await views.history(self.services),
                               unsettled=await views.unsettled(self.services)), {}
 
-        built: tuple[pages.Site, dict[str, str]] = await self.services.db.memo(
+        built: tuple[pages.Site, dict[str, str]] = await self.services.db.cache.memo(
             f"web.site.{i18n.current()}", build, standings_only=True)
         return built
 

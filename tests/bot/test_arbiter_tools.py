@@ -198,7 +198,7 @@ async def test_period_and_group_tables_follow_the_rules(bot, members):
 async def test_the_daily_backup_job_writes_a_copy(bot, members):
     from bot.telegram import jobs
 
-    backups = bot.config.database.parent / "backups"
+    backups = bot.config.database.path.parent / "backups"
     bot.app.job_queue.run_once(jobs.daily_backup, 0)
     for _ in range(50):
         if list(backups.glob("keizer-*.db")):

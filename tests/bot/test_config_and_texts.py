@@ -18,6 +18,7 @@ from bot.language.formatting import LIMIT, split, units
 from bot.services import Services
 from bot.telegram.app import build
 from bot.worker import Processes, Worker
+from storage.address import PostgresUrl
 from storage.db import Database
 from tests.bot.conftest import TOKEN, says
 from tests.integration.conftest import ROOT
@@ -60,8 +61,8 @@ def test_good_settings(tmp_path):
     assert pages.web_host == "127.0.0.1"
     assert load({**GOOD, "KEIZER_WEB_HOST": "0.0.0.0"}).web_host == "0.0.0.0"
     # Issue 27: a PostgreSQL address stays one; the webhook with the pages' server.
-    assert load({**GOOD, "KEIZER_DB": "postgresql://keizer@db/clubs"}).database == \
-        "postgresql://keizer@db/clubs"
+    assert load({**GOOD, "KEIZER_DB": "postgresql://keizer@db/clubs"}).database == PostgresUrl(
+        "postgresql://keizer@db/clubs")
     hooked = load({**GOOD, "KEIZER_WEB_PORT": "8080", "KEIZER_WEBHOOK": "ja",
                    "KEIZER_PUBLIC_URL": "https://schaak.example.nl"})
     assert hooked.webhook and not pages.webhook and TOKEN not in hooked.webhook_key

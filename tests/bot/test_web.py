@@ -115,14 +115,14 @@ async def test_a_chat_message_that_changes_nothing_keeps_the_pages_built(web_bot
     """Issue 22: the pages are kept on the club's data, not rebuilt after every message."""
     db = web_bot.app.bot_data.db
     await get(web_bot, "/")
-    built = db._memo["web.site.nl"]
+    built = db.cache.kept("web.site.nl")
     for _ in range(3):
         await web_bot.ask(members[0], "/help")
         assert (await get(web_bot, "/"))[0] == 200
-        assert db._memo["web.site.nl"] is built
+        assert db.cache.kept("web.site.nl") is built
     await web_bot.ask(ARBITER, "/speler nieuw Piet Puk 1500")
     assert "Piet Puk" in (await get(web_bot, "/"))[1]
-    assert db._memo["web.site.nl"] is not built
+    assert db.cache.kept("web.site.nl") is not built
 
 
 async def test_a_sign_off_for_the_next_round_keeps_the_pages_built(web_bot, members):
@@ -131,15 +131,15 @@ async def test_a_sign_off_for_the_next_round_keeps_the_pages_built(web_bot, memb
     await set_up_club(web_bot, members, rounds=2)
     db = web_bot.app.bot_data.db
     await get(web_bot, "/")
-    built = db._memo["web.site.nl"]
+    built = db.cache.kept("web.site.nl")
     for member in members[:3]:
         await web_bot.ask(member, "/afmelden", contains="afgemeld")
         assert (await get(web_bot, "/"))[0] == 200
-        assert db._memo["web.site.nl"] is built
+        assert db.cache.kept("web.site.nl") is built
     await pass_deadline(web_bot, 1)
     await publish(web_bot, 1)
     status, page, _ = await get(web_bot, "/ronde-1")
-    assert status == 200 and db._memo["web.site.nl"] is not built
+    assert status == 200 and db.cache.kept("web.site.nl") is not built
     assert members[0].first_name in plain(page)
 
 
@@ -448,10 +448,10 @@ async def test_the_pages_and_the_chart_share_one_history(web_bot, members):
     shared: the pages and /grafiek read the same."""
     db = web_bot.app.bot_data.db
     assert (await get(web_bot, "/"))[0] == 200
-    history = db._memo["standings history"][1]
-    assert db._memo["web.site.nl"][1][0].history is history
+    history = db.cache.kept("standings history")
+    assert db.cache.kept("web.site.nl")[0].history is history
     await web_bot.ask(members[0], "/grafiek")
-    assert db._memo["standings history"][1] is history
+    assert db.cache.kept("standings history") is history
 
 
 async def test_the_pages_speak_the_members_or_the_browsers_language(web_bot, members):

@@ -139,17 +139,17 @@ async def test_the_club_data_version_moves_with_the_clubs_data_only(club):
     from storage.seasons import load_season
 
     season = await load_season(club)
-    version = await club.data_version()
+    version = (await club.versions()).data
     await inbox.store(club, [{"update_id": 41, "message": {}}])
     await outbox.owe(club, [outbox.Outgoing(1, "hallo")])
     (pending,) = await outbox.due(club, dt.datetime.now(dt.UTC), chat=1)
     await outbox.sent(club, pending, 77)
     await inbox.mark_done(club, 41)
     await outbox.move_chat(club, 1, 2)
-    assert await club.data_version() == version
+    assert (await club.versions()).data == version
     assert await load_season(club) is season  # the memo still serves
     await attendance.sign_off(club, 21, "rm0", sent_at=NOON, actor=1)
-    assert await club.data_version() > version
+    assert (await club.versions()).data > version
     assert await load_season(club) is not season
 
 

@@ -365,3 +365,30 @@ def test_no_new_function_over_forty_lines():
     assert not long - LONG_FUNCTIONS, f"over 40 lines: {sorted(long - LONG_FUNCTIONS)}"
     assert not LONG_FUNCTIONS - long, f"shorter now, take off the list: " \
         f"{sorted(LONG_FUNCTIONS - long)}"
+
+
+def test_no_class_in_storage_does_more_than_twelve_things():
+    """Issue 48: the unit of work (`storage.db.Database`), the values kept on the data
+    version (`storage.cache.Cache`) and the store's address are apart; a class of storage
+    that grows past twelve methods does a second job."""
+    big = [f"{path.relative_to(ROOT)}:{node.name}"
+           for path in sorted((ROOT / "storage").rglob("*.py"))
+           for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+           if isinstance(node, ast.ClassDef) and sum(
+               isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef) for f in node.body) > 12]
+    assert big == []
+
+
+def test_only_storage_tells_a_file_from_a_database_server():
+    """Issue 48: a store's address is typed where it is read (`storage.address.store_of`:
+    `SqliteFile` or `PostgresUrl`); nothing outside storage looks at a string's scheme."""
+    found = [f"{path.relative_to(ROOT)}:{node.lineno}"
+             for layer in ("bot", "bench")
+             for path in sorted((ROOT / layer).rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if (isinstance(node, ast.Name | ast.Attribute)
+                 and getattr(node, "id", getattr(node, "attr", "")) == "POSTGRES_SCHEMES")
+             or (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                 and node.value.startswith(("postgresql://", "postgres://"))
+                 and node.value.endswith("://"))]
+    assert found == []

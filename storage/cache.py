@@ -1,0 +1,100 @@
+"""What the store keeps on the club's data version: a value computed once per state of the
+data (`memo`), and the values a write transaction offers for it as it goes (`offer`), which
+become the memo when it commits without changing the data after them.
+
+The data version (`storage.db.Versions.data`) is the key: the outbox, the inbox and the
+messages posted do not move it, so a message sent leaves the season and its standings cached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from storage.db import Database
+
+T = TypeVar("T")
+
+
+class Cache:
+    """The memo and the open transaction's offers of one store (`Database.cache`)."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._memo: dict[str, tuple[int, Any]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._offers: dict[str, tuple[int, Any]] = {}
+        """Values offered in the open transaction, with the data version they were made at."""
+        self._begun_at = 0
+        """The data version the open transaction began at."""
+
+    def kept(self, key: str) -> Any:
+        """The memo of `key` as it stands, whatever version it was made at (a test's look)."""
+        cached = self._memo.get(key)
+        return None if cached is None else cached[1]
+
+    async def memo(self, key: str, compute: Callable[[], Awaitable[T]], *,
+                   standings_only: bool = False) -> T:
+        """`await compute()` once per state of the club's data: the season and its standings
+        are loaded once, whatever number of messages ask before the next change. A value
+        that depends on `standings_only` is kept across the changes that leave them."""
+        if self._db.inside():
+            return await compute()
+        async with self._locks.setdefault(key, asyncio.Lock()):  # one computes, all wait
+            now = await self._db.versions()
+            version = now.standings if standings_only else now.data
+            cached = self._memo.get(key)
+            if cached is not None and cached[0] == version:
+                kept: T = cached[1]
+                return kept
+            value = await compute()
+            self._memo[key] = (version, value)
+        return value
+
+    async def offer(self, key: str, value: Any) -> None:
+        """Inside a transaction: `value` is what `memo(key)` would compute from the club's
+        data as it now stands (the season just checked). It serves `offered` until the data
+        changes, and becomes the memo at commit if it did not change after it."""
+        self._offers[key] = (await self._db.written_version(), value)
+
+    async def offered(self, key: str) -> Any:
+        """Inside a transaction, the value offered for `key` if the data did not change
+        since."""
+        if not self._db.inside():
+            return None
+        offer = self._offers.get(key)
+        if offer is None or offer[0] != await self._db.written_version():
+            return None
+        return offer[1]
+
+    async def current(self, key: str) -> Any:
+        """Inside a transaction, what `memo(key)` would compute from the club's data as it
+        now stands, if that is at hand: the value offered since the last change, or the
+        committed memo while the transaction has changed nothing."""
+        offered = await self.offered(key)
+        if offered is not None:
+            return offered
+        cached = self._memo.get(key)
+        if not self._db.inside() or cached is None or cached[0] != self._begun_at \
+                or await self._db.written_version() != self._begun_at:
+            return None
+        return cached[1]
+
+    def begun(self, version: int) -> None:
+        """A write transaction began at data version `version`."""
+        self._offers.clear()
+        self._begun_at = version
+
+    def committed(self, written: int) -> None:
+        """Just committed at data version `written` (the store still holds its lock, so no
+        other commit came between): what was offered at it is the memo now."""
+        for key, (version, value) in self._offers.items():
+            if version == written:
+                self._memo[key] = (version, value)
+        self._offers.clear()
+
+    def dropped(self) -> None:
+        """The transaction rolled back: what it offered never was."""
+        self._offers.clear()
