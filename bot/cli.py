@@ -27,6 +27,7 @@ from core.errors import InvalidInputError
 from core.numbers import round_half_up
 from core.pairing import Pairing, request_for_round
 from core.ratings import RatingList
+from core.results import UnsettledResults
 from core.rules import PRESETS, rules_from_toml, rules_to_mapping
 from core.season import Season, read_season, season_to_json
 from core.standings import Standings, compute_standings
@@ -34,7 +35,6 @@ from core.trf import TrfHeader
 from storage.address import PostgresUrl, SqliteFile, StoreAddress
 from storage.club_format import is_club_file, season_part
 from storage.seal import Rekey, Seal, valid_key
-from storage.states import UnsettledResults
 
 if TYPE_CHECKING:
     from storage import postgres

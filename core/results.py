@@ -4,9 +4,12 @@ stores what these decide, as it stores what `core.attendance` decides of a sign-
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from types import MappingProxyType
 
+from core.rounds import ResultState
 from core.season import Result
 
 
@@ -74,3 +77,17 @@ def rule_confirm(game: Reported, *, by_player: bool, in_game: bool,
     if by_player and (not in_game or game.reported_by == actor):
         return Refusal.NOT_IN_GAME
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class Unsettled:
+    """A result reported and not final yet: waiting for the opponent, or disputed."""
+
+    board: int
+    result: Result
+    state: ResultState
+
+
+UnsettledResults = Mapping[tuple[int, str], Unsettled]
+"""The results not final yet, by round and by each of the game's two players."""
+NONE_UNSETTLED: UnsettledResults = MappingProxyType({})

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core import rounds
-from core.results import Outcome, Refusal, Reported, rule_confirm, rule_report
+from core.results import Outcome, Refusal, Reported, Unsettled, rule_confirm, rule_report
 from core.rounds import PUBLIC, ResultState, RoundState
 from core.season import Result
 from storage import audit
@@ -15,7 +15,6 @@ from storage.errors import InputStoreError, StoreProblem
 from storage.rounds import move
 from storage.seasons import checked, current, player_id, round_row, season_id
 from storage.sql import Connection, Row
-from storage.states import Unsettled
 
 
 def _refused(refusal: Refusal, game: Row, round_no: int, board: int,

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from bot.files import tables
 from bot.language import texts
+from core.results import NONE_UNSETTLED, UnsettledResults
 from core.season import Season
 from core.standings import compute_standings
-from storage.states import NONE_UNSETTLED, UnsettledResults
 
 
 def standings_rows(season: Season, after: int) -> tuple[list[str], list[list[str]]]:

@@ -12,10 +12,10 @@ from bot.language.i18n import _, number
 from core.numbers import format_number
 from core.online import Clock
 from core.pairing import Board, BrokenRule
+from core.results import UnsettledResults
 from core.rules import Colour, CompensationKind
 from core.season import Game, Result, Season
 from core.standings import BreakdownLine, Standings
-from storage.states import UnsettledResults
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]], *,

@@ -18,10 +18,11 @@ from bot.flows import checkin, online
 from bot.keyboard import Keyboard
 from bot.language import texts
 from bot.language.formatting import esc
-from bot.services import Services, current_rounds, open_round, schedule
+from bot.services import Services, WebAccess, current_rounds, open_round, schedule
 from bot.worker import Breakdown, Stakes, StandingsView
 from core.pairing import Objective
 from core.pairing.request import before_pairing, request_for_round
+from core.results import UnsettledResults
 from core.rounds import OPEN, PUBLIC, RoundState
 from core.season import Season
 from core.standings import PlayerStanding, Standings, standings_history
@@ -30,8 +31,6 @@ from storage import attendance, club, programme, results, roster, rounds, season
 from storage.db import Database
 from storage.roster import Member
 from storage.seasons import load_season
-from storage.states import NONE_UNSETTLED as NONE_UNSETTLED  # the handlers name it from here
-from storage.states import UnsettledResults as UnsettledResults
 
 
 async def season(services: Services) -> Season:
@@ -473,3 +472,8 @@ def _own_game(stored: rounds.StoredPairing, code: str, names: dict[str, str]) ->
                 colour=texts.COLOURS_WORD["white" if white else "black"],
                 opponent=names[board.black if white else board.white], board=board.number)
     return ""
+
+
+async def web_access(services: Services) -> WebAccess:
+    """Who may see the club's pages (`/instellingen web`)."""
+    return (await club.settings(services.db)).web

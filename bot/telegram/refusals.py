@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from telegram import Update
 
-from bot.flows import members
+from bot.flows import refused
+from bot.flows.refused import REFUSALS
 from bot.language import texts
-from bot.language.formatting import esc
 from bot.notices import UNWRITABLE, owe_to_arbiters
 from bot.services import Context
 from bot.telegram.chat import Handler, answer, direct, say
-from core.errors import InvalidInputError
 from storage.errors import StoreError, StoreProblem
 
 
@@ -21,16 +20,14 @@ def refusing(handler: Handler) -> Handler:
     async def guarded(update: Update, context: Context) -> None:
         try:
             await handler(update, context)
-        except StoreError as exc:
+        except REFUSALS as exc:
             await _say(update, context, texts.NO_SEASON if no_season(exc)
-                       else texts.store_problem(await members.in_words(context.services, exc)))
-            if exc.problem in UNWRITABLE and context.services.throttle.first(exc.problem):
-                refused = exc
-                await owe_to_arbiters(context.services, lambda: texts.store_problem(refused),
+                       else await refused.said(context.services, exc))
+            if isinstance(exc, StoreError) and exc.problem in UNWRITABLE \
+                    and context.services.throttle.first(exc.problem):
+                kept = exc
+                await owe_to_arbiters(context.services, lambda: texts.store_problem(kept),
                                       fallback=direct(context.bot))
-        except InvalidInputError as exc:
-            await _say(update, context, esc(texts.chat_problems(
-                exc.problems, await members.names(context.services))))
     return guarded
 
 

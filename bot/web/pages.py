@@ -18,11 +18,11 @@ import markupsafe
 from bot.files import announce, tables
 from bot.language import i18n, texts
 from bot.language.i18n import number
+from core.results import NONE_UNSETTLED, UnsettledResults
 from core.rules import Titles
 from core.season import Season
 from core.standings import Standings, standings_history
 from core.titles import announcements, period_groups, subgroups
-from storage.states import NONE_UNSETTLED, UnsettledResults
 
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("bot.web", "templates"),
                           autoescape=True, trim_blocks=True, lstrip_blocks=True,

@@ -14,18 +14,14 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.flows import admin, checkin, lichess, members, rounds, signoff, views
+from bot.flows import board, checkin, lichess, members, refused, signoff, views
+from bot.flows.refused import REFUSALS
 from bot.language import i18n, texts
-from bot.language.formatting import esc
 from bot.lichess.api import LichessError
-from bot.services import Services, schedule
+from bot.services import Services, WebAccess, schedule
 from bot.web import initdata, pages
-from core.errors import InvalidInputError
 from core.rounds import PUBLIC, RoundState
 from core.season import Season
-from storage import club
-from storage.errors import InputStoreError, StoreError, StoreProblem
-from storage.states import WebAccess
 
 log = logging.getLogger(__name__)
 INIT_HEADER = "X-Telegram-Init-Data"
@@ -145,7 +141,7 @@ async def take_update(request: web.Request, secret: str,
         return web.Response(status=400)
     try:
         await keep(payload)
-    except StoreError as exc:
+    except REFUSALS as exc:
         log.warning("update %s not kept (%s): Telegram brings it again",
                     payload["update_id"], exc)
         return web.Response(status=503)
@@ -218,7 +214,7 @@ class ClubSite:
         his season (`mij-seizoen`), the arbiter's on the draft's board (`mij-bord`)."""
         _, user, spoken = await self._who(request)
         with i18n.use(spoken):
-            if user is None or (await club.settings(self.services.db)).web is WebAccess.OFF:
+            if user is None or await views.web_access(self.services) is WebAccess.OFF:
                 return _text(403, texts.WEB_NOT_SIGNED)
             try:
                 tap = await request.json()
@@ -250,10 +246,8 @@ class ClubSite:
             else:
                 said = await signoff.tapped(self.services, who, number, bool(play),
                                             sent_at=self.services.clock())
-        except StoreError as exc:
-            said = await self._refused(exc)
-        except InvalidInputError as exc:
-            said = esc(texts.chat_problems(exc.problems, await members.names(self.services)))
+        except REFUSALS as exc:
+            said = await refused.said(self.services, exc)
         return _fragment(await self._season(who, said))
 
     async def _on_board(self, user: int, tap: dict[str, Any]) -> web.Response:
@@ -265,68 +259,17 @@ class ClubSite:
         if not await self.services.is_arbiter(user):
             return _text(403, texts.ONLY_ARBITER)
         action, version, a, b = (tap.get(k) for k in ("action", "version", "a", "b"))
-        if action not in (*BOARD_ACTIONS, *ROOM_ACTIONS) or not isinstance(version, str) \
+        if action not in (*board.BOARD_ACTIONS, *board.ROOM_ACTIONS) \
+                or not isinstance(version, str) \
                 or (action not in ("publish", "pair") and not isinstance(a, str)) \
                 or (action in ("swap", "apart", "meet") and not isinstance(b, str)):
             return _text(400, texts.WEB_NOT_FOUND)
-        if action in ROOM_ACTIONS:
-            return await self._in_the_room(user, action, a, version)
-        status = 200
         try:
-            async with self.services.db.transaction():  # the look and the change as one
-                shown = await views.draft_board(self.services, priced=False)
-                if shown is None or shown.version != version:
-                    said, status = texts.BOARD_STALE, 409
-                else:
-                    said = await board_change(self.services, shown, action, a, b, actor=user)
-            if action in PAIRED_AGAIN and status == 200 and shown is not None:
-                # Paired again once his attendance is committed (the pairing reads the
-                # season as committed).
-                await rounds.draft(self.services, shown.round, actor=user)
-        except StoreError as exc:
-            said = await self._refused(exc)
-        except InvalidInputError as exc:
-            said = esc(texts.chat_problems(exc.problems, await members.names(self.services)))
-        return _fragment(await self._board(said), status)
-
-    async def _in_the_room(self, user: int, action: str, a: str | None,
-                           version: str) -> web.Response:
-        """The arbiter's tap on the room of a round at the venue: a member is there
-        (`here`), or not (`gone`), as `/indeling erbij|afwezig` say; `pair` pairs those
-        there, as `/indeling maak`. A room that showed others than are there now: 409."""
-        status, services = 200, self.services
-        try:
-            async with services.db.transaction():
-                shown = await (views.late_board if action == "arrive"
-                               else views.room_board)(services)
-                who = next((m for m in await members.everyone(services) if m.code == a), None)
-                if shown is None or shown.version != version:
-                    said, status = texts.BOARD_STALE, 409
-                elif action == "arrive" and who is not None:
-                    assert isinstance(shown, views.LateBoard)
-                    said = await rounds.night_text(services, await rounds.arrived(
-                        services, who.code, actor=user, number=shown.round))
-                elif action == "pair":
-                    said = texts.INDELING_DRAFT_TITLE
-                elif who is None:
-                    raise InputStoreError(StoreProblem.UNKNOWN_PLAYER, player=a)
-                elif action == "here":
-                    assert isinstance(shown, views.RoomBoard)
-                    came = await checkin.check_in(services, who, shown.round, actor=user,
-                                                  by_arbiter=True)
-                    said = checkin.said_to_arbiter(came, who)
-                else:
-                    assert isinstance(shown, views.RoomBoard)
-                    was, count = await checkin.check_out(services, who, shown.round,
-                                                         actor=user)
-                    said = checkin.said_gone(who, shown.round, was, count)
-            if action == "pair" and status == 200 and shown is not None:
-                await rounds.draft(services, shown.round, actor=user)
-        except StoreError as exc:
-            said = await self._refused(exc)
-        except InvalidInputError as exc:
-            said = esc(texts.chat_problems(exc.problems, await members.names(services)))
-        return _fragment(await self._board(said), status)
+            said, current = await board.tap(self.services, board.Tap(action, a, b, version),
+                                            actor=user)
+        except REFUSALS as exc:
+            said, current = await refused.said(self.services, exc), True
+        return _fragment(await self._board(said), 200 if current else 409)
 
     async def _board(self, said: str = "") -> str:
         """The arbiter's board: the draft, the room before it, or the late comers after."""
@@ -342,14 +285,11 @@ class ClubSite:
                                await views.stakes(self.services, None) if played else None,
                                who.code)
 
-    async def _refused(self, error: StoreError) -> str:
-        return texts.store_problem(await members.in_words(self.services, error))
-
     async def _answer(self, request: web.Request, signed: str | None,
                       user: int | None) -> web.StreamResponse:
         """The page in the language of the moment: the member's, else the browser's."""
         name = request.match_info.get("name", "")
-        access = (await club.settings(self.services.db)).web
+        access = await views.web_access(self.services)
         if access is WebAccess.OFF:
             return _text(404, texts.WEB_OFF)
         if signed is not None and user is None:
@@ -419,77 +359,6 @@ class ClubSite:
                        else replace(rnd, games=(), absent=()) for rnd in season.rounds)
         listed = [pages.Scheduled(r.number, r.date, texts.STATE_WORDS[r.state]) for r in planned]
         return replace(season, rounds=rounds), listed
-
-
-BOARD_ACTIONS = ("swap", "bye", "absent", "back", "apart", "meet", "publish")
-"""What a tap on the board asks: `swap` a and b, the `bye` for a, a is `absent` (signed off
-by the arbiter), a comes `back` (his sign-off undone), a and b are kept `apart` all season
-(or may `meet` again), or `publish`."""
-ROOM_ACTIONS = ("here", "gone", "pair", "arrive")
-"""A tap on the room of a round at the venue: a is `here`, a is `gone` after all, or `pair`
-those there; once it is published, a late comer `arrive`s on a board (or the bye)."""
-PAIRED_AGAIN = ("absent", "back", "apart", "meet")
-"""The taps after which the round is paired anew, once they are committed."""
-
-
-async def _absent_or_back(services: Services, shown: views.DraftBoard, code: str,
-                          absent: bool, *, actor: int) -> str:
-    """A tap on a player of the draft: signed off by the arbiter, or that taken back. In a
-    round paired at the venue, as `/indeling afwezig|erbij` say it: not in the room after
-    all (absent without notice, unless he signed off), or in it (his sign-off goes, and
-    he is paired)."""
-    who = next((m for m in await members.everyone(services) if m.code == code), None)
-    if who is None or (code in {s.code for s in shown.away}) == absent:
-        raise InputStoreError(StoreProblem.NOT_IN_DRAFT, player=code, round=shown.round)
-    room = await checkin.room_round(services)
-    if room is not None and room.number == shown.round:
-        await checkin.mark(services, who, shown.round, here=not absent, actor=actor)
-        said = texts.BOARD_ABSENT_DONE if absent else texts.BOARD_BACK_DONE
-        return said.format(name=esc(who.name))
-    await rounds.unpair(services, shown.round, actor=actor)
-    if absent:
-        await signoff.sign_off(services, who, signoff.Request((shown.round,)),
-                               sent_at=services.clock(), actor=actor, correction=True,
-                               early=None)
-    else:
-        await signoff.cancel(services, who, shown.round, sent_at=services.clock(),
-                             actor=actor, correction=True)
-    said = texts.BOARD_ABSENT_DONE if absent else texts.BOARD_BACK_DONE
-    return said.format(name=esc(who.name))
-
-
-async def board_change(services: Services, shown: views.DraftBoard, action: str,
-                       a: str | None, b: str | None, *, actor: int) -> str:
-    """One tap's change of the draft, as the chat's command makes it; what it did."""
-    names = {s.code: s.name for _, *seats in shown.boards for s in seats}
-    names |= {s.code: s.name for s in (*shown.away, *filter(None, [shown.bye]))}
-    if action == "publish":
-        published = await rounds.publish(services, actor=actor)
-        return texts.published(published.round, published.players,
-                               [esc(n) for n in published.unlinked])
-    assert a is not None
-    if action == "swap":
-        assert b is not None
-        if a == b:
-            return texts.SWAP_SAME.format(name=esc(names.get(a, a)))
-        await rounds.swap(services, shown.round, a, b, actor=actor)
-        return texts.BOARD_SWAPPED.format(a=esc(names.get(a, a)), b=esc(names.get(b, b)))
-    if action in ("apart", "meet"):
-        assert b is not None
-        if a == b:
-            return texts.APART_SAME.format(name=esc(names.get(a, a)))
-        await admin.keep_apart(services, a, b, action == "apart", actor=actor)
-        await rounds.unpair(services, shown.round, actor=actor)
-        said = texts.APART_SET if action == "apart" else texts.APART_REMOVED
-        return said.format(a=esc(names.get(a, a)), b=esc(names.get(b, b)))
-    if action in ("absent", "back"):
-        return await _absent_or_back(services, shown, a, action == "absent", actor=actor)
-    done = await rounds.volunteer_bye(services, shown.round, a, actor=actor)
-    if not done.plays:
-        return texts.BYE_NOT_PLAYING.format(name=esc(names.get(a, a)))
-    if done.made is None:
-        return texts.BYE_EVEN.format(count=done.present)
-    return texts.PAIRING_BYE.format(name=esc(names.get(a, a)))
 
 
 def _fragment(body: str, status: int = 200) -> web.Response:

@@ -18,6 +18,7 @@ import pytest
 from core.errors import InvalidSeasonError
 from core.pairing import Fixes, before_pairing, pair, request_for_round
 from core.pairing.request import NO_FIXES, pairing_ranking, present_in
+from core.results import Unsettled
 from core.rounds import ResultState
 from core.season import AbsenceReason, ExternalDay, Result, read_season
 from core.standings import compute_standings
@@ -28,7 +29,6 @@ from storage.errors import InputStoreError, StoreError, StoreProblem
 from storage.migrate import SqliteTarget, upgrade
 from storage.schema import MIGRATIONS, VERSION
 from storage.seasons import export_json, import_season, load_season
-from storage.states import Unsettled
 from storage.store import open_store
 from tests.integration.conftest import EXAMPLES, NOON, ROOT, dump
 from tests.seasons import build

@@ -209,6 +209,13 @@ def test_handlers_reach_the_store_only_through_flows():
         assert "storage" not in imported_roots(path), path
 
 
+def test_the_mini_app_reaches_the_store_only_through_flows():
+    """Issue 48: the Mini App is an edge like the chat: its taps go through the flows the
+    commands use (`bot.flows.board`), refused as they are (`bot.flows.refused`)."""
+    for path in (ROOT / "bot" / "web").glob("*.py"):
+        assert "storage" not in imported_roots(path), path
+
+
 def test_the_runtime_does_not_carry_the_demo():
     """The fake Telegram and the in-process runner are the demo's (and the tests'): no
     runtime module imports them, and the command line only inside `keizerbot demo`."""

@@ -17,12 +17,12 @@ from telegram.constants import ChatType
 
 from bot.files import chart, exports
 from bot.flows import members, views
-from bot.flows.views import NONE_UNSETTLED, UnsettledResults
 from bot.language import i18n, texts
 from bot.language.formatting import esc
 from bot.services import App, Context
 from bot.telegram.answer import Answer, File
 from bot.telegram.handlers.common import arbiter_only, command, member
+from core.results import NONE_UNSETTLED, UnsettledResults
 from core.season import Season
 
 

@@ -1,0 +1,22 @@
+"""What the store and the core refuse, as the asker reads it: one runner's refusal for every
+edge (the chat's `bot.telegram.refusals`, the Mini App's taps), so that a tap and a command
+refused for the same reason say the same. Nothing was written."""
+
+from __future__ import annotations
+
+from bot.flows import members
+from bot.language import texts
+from bot.language.formatting import esc
+from bot.services import Services
+from core.errors import InvalidInputError
+from storage.errors import StoreError
+
+REFUSALS = (StoreError, InvalidInputError)
+"""What a flow raises when it refuses (an edge catches these, and says `said`)."""
+
+
+async def said(services: Services, refusal: StoreError | InvalidInputError) -> str:
+    """The refusal in the language of the moment, players by name (chat HTML)."""
+    if isinstance(refusal, InvalidInputError):
+        return esc(texts.chat_problems(refusal.problems, await members.names(services)))
+    return texts.store_problem(await members.in_words(services, refusal))
