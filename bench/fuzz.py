@@ -19,7 +19,7 @@ from pathlib import Path
 from bot.demo.fakeapi import FakeTelegram, User
 from tests.bot.conftest import MEMBERS, club_bot
 from tests.bot.fuzzing import run
-from tests.bot.test_season import pass_deadline, set_up_club
+from tests.bot.steps import pass_deadline, set_up_club
 
 
 class Count(logging.Handler):

@@ -12,6 +12,11 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+# Fixtures that several test modules share, kept beside the helpers they use: a PostgreSQL
+# server and a database of it (`postgres`, `failover`), the club's pages served (`web_bot`),
+# a fake Telegram for each hosted club's bot (`telegram`).
+pytest_plugins = ["tests.postgres", "tests.bot.web", "tests.bot.hosting"]
+
 # The project machine sets PYTHONDONTWRITEBYTECODE. Without a cache every test worker, and
 # every keizerbot process the tests start, compiles core/, storage/ and bot/ again, and
 # pytest rewrites every test module's asserts again (docs/performance.md). The cache is

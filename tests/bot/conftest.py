@@ -32,6 +32,8 @@ from storage.seasons import import_season
 from storage.store import open_store
 
 ARBITER = User(1, "Wim", "Leider")
+STRANGER = User(777, "Onbekende", "Bezoeker")
+"""Nobody the club knows: no member, no arbiter."""
 GROUP = -100123
 TOKEN = "123456:" + "A" * 35
 MEMBERS = ["Anna Visser", "Bram de Boer", "Cor Jansen", "Daan Smit", "Eva Bos", "Femke Kok"]

@@ -7,7 +7,7 @@ from icalendar import Calendar
 
 from bot.language import texts
 from tests.bot.conftest import GROUP, boards
-from tests.bot.test_season import pass_deadline, publish, set_up_club
+from tests.bot.steps import pass_deadline, publish, set_up_club
 
 
 async def agenda(bot, user, chat=None):

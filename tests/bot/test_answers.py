@@ -22,7 +22,7 @@ from storage.errors import InputStoreError, StoreProblem
 from storage.seasons import load_season
 from storage.store import open_store
 from tests.bot.conftest import ARBITER, MEMBERS, club_bot, meaning, says
-from tests.bot.test_season import set_up_club
+from tests.bot.steps import set_up_club
 from tests.seasons import season_data
 
 PLAYERS = [{"id": f"p{k}", "name": name, "rating": 2000 - 50 * k}

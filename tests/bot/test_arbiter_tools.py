@@ -10,7 +10,7 @@ from bot.language.notice import Dated, Text
 from core.errors import ProblemCode
 from core.season import ExternalDay
 from tests.bot.conftest import ARBITER, GROUP, boards, fits, said, says
-from tests.bot.test_season import pass_deadline, publish, set_up_club
+from tests.bot.steps import pass_deadline, publish, set_up_club
 
 
 def opponent(pairs: list[tuple[str, str]], who: str) -> tuple[str, str]:

@@ -5,13 +5,19 @@ the same before and after."""
 
 from __future__ import annotations
 
-from bot.demo.fakeapi import User
 from bot.language import texts
 from storage.seasons import export_json
-from tests.bot.conftest import ARBITER, GROUP, boards, confirm_question, meaning, says, stored_rows
-from tests.bot.test_season import pass_deadline, publish, set_up_club
-
-STRANGER = User(777, "Onbekende", "Bezoeker")
+from tests.bot.conftest import (
+    ARBITER,
+    GROUP,
+    STRANGER,
+    boards,
+    confirm_question,
+    meaning,
+    says,
+    stored_rows,
+)
+from tests.bot.steps import pass_deadline, publish, set_up_club
 
 ARBITER_COMMANDS = [
     "/indeling maak", "/indeling opnieuw", "/indeling bevestig", "/indeling wis",

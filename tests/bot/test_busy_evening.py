@@ -15,10 +15,9 @@ from core.season import read_season
 from storage.errors import StoreProblem
 from tests.bot.conftest import ARBITER, GROUP, club_bot, fits, meaning, said, says
 from tests.bot.conftest import refused as refused_as
-from tests.bot.test_check_in import four_in_the_room_paired, open_the_room, tapped
-from tests.bot.test_club_night import round_absences
-from tests.bot.test_season import pass_deadline, publish, set_up_club
-from tests.bot.test_web import PUBLIC_URL, board_of, board_tap, get, own_headers
+from tests.bot.steps import pass_deadline, publish, round_absences, set_up_club
+from tests.bot.venue import four_in_the_room_paired, open_the_room, tapped
+from tests.bot.web import PUBLIC_URL, board_of, board_tap, get, own_headers
 
 
 @pytest.fixture
@@ -244,7 +243,7 @@ async def test_a_busy_evening_on_the_board_and_in_the_chat(web_bot, members):
     core's for what was kept."""
     from core.standings import compute_standings
     from storage.seasons import export_json
-    from tests.bot.test_check_in import room_of
+    from tests.bot.venue import room_of
 
     bot = web_bot
     waiting, _ = await two_rounds_open_postponed(bot, members)

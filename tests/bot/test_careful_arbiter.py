@@ -24,7 +24,7 @@ from tests.bot.conftest import (
     said,
     says,
 )
-from tests.bot.test_season import pass_deadline, publish, set_up_club
+from tests.bot.steps import pass_deadline, publish, set_up_club
 
 DEC_10 = dt.date(2026, 12, 10)
 

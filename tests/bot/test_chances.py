@@ -12,8 +12,8 @@ from core.chances import chances, next_round
 from core.season import read_season
 from storage.seasons import export_json
 from tests.bot.conftest import GROUP, fits, meaning
-from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
-from tests.bot.test_web import get, own_headers, web_bot  # noqa: F401
+from tests.bot.steps import pass_deadline, play_round, publish, set_up_club
+from tests.bot.web import get, own_headers
 
 
 async def test_what_is_at_stake_after_a_round(bot, members):
@@ -51,7 +51,7 @@ async def test_what_is_at_stake_after_a_round(bot, members):
     assert fits(answer.text, "CHANCES_YOU", "en") and "kampioen" not in answer.text
 
 
-async def test_the_season_page_shows_the_chart_of_his_final_place(web_bot, members):  # noqa: F811
+async def test_the_season_page_shows_the_chart_of_his_final_place(web_bot, members):
     """The member's season in the Mini App: below his rounds, his chance of each final place,
     the same numbers as the chat's."""
     bot = web_bot

@@ -9,47 +9,16 @@ from __future__ import annotations
 
 import re
 
-from bot.callbacks import Here
 from bot.demo.fakeapi import User
 from bot.language import i18n, texts
 from bot.language.notice import Text
 from core.rounds import RoundState
 from storage import programme
 from storage.errors import StoreError, StoreProblem
-from tests.bot.conftest import ARBITER, GROUP, boards, drafted, fits, meaning, said, says
-from tests.bot.test_authorization import STRANGER
-from tests.bot.test_club_night import round_absences
-from tests.bot.test_season import publish, set_up_club
-from tests.bot.test_web import board_tap, get, own_headers, tap, web_bot  # noqa: F401
-
-
-async def tapped(bot, user, message, number: int = 1) -> str:
-    """Press *Ik ben er* for round `number` under `message`: the toast he is shown."""
-    answered = len(bot.tg.answered)
-    bot.tg.press(user, message, Here(number).pack())
-    return await bot.tg.toast(answered)
-
-
-async def open_the_room(bot) -> object:
-    """Past round 1's deadline: the group's *Ik ben er*, and the arbiter told, no draft."""
-    mark = len(bot.tg.sent)
-    bot.clock.now = bot.clock.now.replace(month=12, day=3, hour=18)
-    opened = await bot.tg.next_to(GROUP, meaning("CHECK_IN_OPEN", round=1), after=mark)
-    assert [text for text, _ in opened.buttons] == [says("HERE_BUTTON")]
-    await bot.tg.next_to(ARBITER.id, meaning("CHECK_IN_TO_ARBITER", round=1), after=mark)
-    return opened
-
-
-async def four_in_the_room_paired(bot, members) -> object:
-    """Round 1 at the venue, its room open, the first four members in and paired (a draft);
-    the group's *Ik ben er*."""
-    await set_up_club(bot, members, rounds=0)
-    await bot.ask(ARBITER, "/ronde nieuw 3-12-2026 ter plaatse")
-    opened = await open_the_room(bot)
-    for member in members[:4]:
-        await tapped(bot, member, opened)
-    await bot.ask(ARBITER, "/indeling maak")
-    return opened
+from tests.bot.conftest import ARBITER, GROUP, STRANGER, boards, drafted, fits, meaning, said, says
+from tests.bot.steps import publish, round_absences, set_up_club
+from tests.bot.venue import four_in_the_room_paired, open_the_room, room_of, tapped
+from tests.bot.web import board_tap, get, own_headers, tap
 
 
 async def test_a_round_at_the_venue_pairs_those_in_the_room(bot, members):
@@ -178,15 +147,7 @@ def meaning_of(key: str, **facts: object):
     return lambda sent: sent.chat_id == GROUP and test(sent.text)
 
 
-def room_of(page: str) -> tuple[str, list[str], list[str]]:
-    """The version a room board shows, who is in (codes), and who may be ticked in."""
-    version = re.search(r'data-version="([0-9a-f]+)"', page)
-    assert version is not None, page
-    return (version.group(1), re.findall(r'data-act="gone" data-a="(\w+)"', page),
-            re.findall(r'data-act="here" data-a="(\w+)"', page))
-
-
-async def test_the_room_in_the_mini_app(web_bot, members):  # noqa: F811
+async def test_the_room_in_the_mini_app(web_bot, members):
     """A member taps Ik ben er in his season; the arbiter ticks one in on his board, takes
     one out, and pairs (Indelen): only those in the room are on the draft's boards. A stale
     room changes nothing; a member cannot tick on the board, nor for another."""
@@ -229,7 +190,7 @@ async def test_the_room_in_the_mini_app(web_bot, members):  # noqa: F811
     assert paired == {"p0", "p2", "p3"}  # three in the room: one of them has the bye
 
 
-async def test_late_comers_on_the_arbiters_board(web_bot, members):  # noqa: F811
+async def test_late_comers_on_the_arbiters_board(web_bot, members):
     """Published with four in the room; two come in late. The board lists them; a tap on the
     first gives him the bye (nobody free), a tap on the second a board against him; a stale
     board changes nothing; then the board has nobody late left to show."""

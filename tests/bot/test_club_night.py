@@ -4,11 +4,8 @@ flexible members, who play only when they sign on."""
 from __future__ import annotations
 
 from bot.language import texts
-from core.season import read_season
-from storage.seasons import export_json
-from tests.bot.conftest import ARBITER, GROUP, boards, confirm_question
-from tests.bot.test_authorization import STRANGER
-from tests.bot.test_season import pass_deadline, publish, set_up_club
+from tests.bot.conftest import ARBITER, GROUP, STRANGER, boards, confirm_question
+from tests.bot.steps import games_of, pass_deadline, publish, round_absences, set_up_club, tap
 
 
 async def test_a_holiday_by_dates_signs_off_every_round_in_it(bot, members):
@@ -70,12 +67,6 @@ async def test_the_cap_on_paid_sign_offs_is_shown_where_it_bites(bot, members):
     assert "Het maximum van 2 betaalde afmeldingen is bereikt" in lines[2]
     assert lines[3] == ("Afmelden levert punten op tot en met de 2e keer in het seizoen; "
                         "daarna niet meer.")
-
-
-async def round_absences(bot, number: int) -> dict[str, str]:
-    season = read_season(await export_json(bot.app.bot_data.db))
-    names = {p.id: p.name for p in season.players}
-    return {names[a.player]: a.reason.value for a in season.round(number).absent}
 
 
 async def test_a_flexible_member_plays_only_when_he_signs_on(bot, members):
@@ -165,14 +156,6 @@ def said_twice(bot, chat_id: int, text: str) -> bool:
     return sum(text in s.text for s in bot.tg.to(chat_id)) > 1
 
 
-async def tap(bot, user, message, choice: str) -> dict:
-    """Press a reminder button; the answer Telegram got for it (text, alert, url)."""
-    answered = len(bot.tg.answered)
-    bot.tg.press(user, message, f"att:v1:1:{choice}")
-    await bot.tg.toast(answered)
-    return bot.tg.answered[answered]
-
-
 async def test_the_reminder_is_answered_with_one_tap(bot, members):
     await set_up_club(bot, members, rounds=1)
     await bot.ask(ARBITER, "/speler Femke Kok flexibel")
@@ -215,13 +198,6 @@ async def test_the_private_reminder_is_switched_off(bot, members):
     await bot.tg.wait_for(lambda s: s.chat_id == GROUP and "Herinnering" in s.text)
     await bot.settled()
     assert not [s for s in bot.tg.to(members[2].id) if "Herinnering" in s.text]
-
-
-async def games_of(bot, number: int) -> list[tuple[str, str, str | None]]:
-    season = read_season(await export_json(bot.app.bot_data.db))
-    names = {p.id: p.name for p in season.players}
-    return [(names[g.white], names[g.black], None if g.result is None else g.result.value)
-            for g in season.round(number).games]
 
 
 async def test_at_the_board_who_does_not_come_and_who_comes_late(bot, members):

@@ -13,8 +13,15 @@ from bot.language import texts
 from storage import club, roster
 from storage.errors import StoreError, StoreProblem
 from tests.bot.conftest import ARBITER, GROUP, boards, confirm_question, pairing_title
-from tests.bot.test_club_night import games_of, round_absences, tap
-from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
+from tests.bot.steps import (
+    games_of,
+    pass_deadline,
+    play_round,
+    publish,
+    round_absences,
+    set_up_club,
+    tap,
+)
 
 SUPERGROUP = -1009876543210
 

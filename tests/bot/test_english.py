@@ -19,8 +19,8 @@ from core.trf import Assumed, TrfError, TrfProblem
 from storage import roster
 from storage.errors import StoreError, StoreProblem
 from tests.bot.conftest import ARBITER, GROUP, boards, said, stored_rows
-from tests.bot.test_refusals import FACTS, REFUSALS
-from tests.bot.test_season import pass_deadline, publish, set_up_club
+from tests.bot.refusal_cases import FACTS, REFUSALS
+from tests.bot.steps import pass_deadline, publish, set_up_club
 
 DUTCH = re.compile(r"\b(ronde|afgemeld|punten|tegen|uitslag|indeling|speelt|waarde|gekoppeld|"
                    r"wedstrijdleider|stand|bord|klopt)\b", re.IGNORECASE)

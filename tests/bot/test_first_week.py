@@ -13,7 +13,7 @@ from core.season import season_from_data
 from storage import attendance, results
 from storage.seasons import load_season
 from tests.bot.conftest import ARBITER, GROUP, boards, confirm_question, drafted, pairing_title
-from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
+from tests.bot.steps import pass_deadline, play_round, publish, set_up_club
 
 
 def dutch(text: str, **facts: object) -> str:
@@ -126,7 +126,7 @@ async def test_mijn_and_indeling_show_every_round_still_going_the_earliest_first
 async def test_a_result_not_final_is_marked_everywhere_and_counts_nowhere(tg, tmp_path,
                                                                           members, processes):
     from tests.bot.conftest import club_bot
-    from tests.bot.test_web import PUBLIC_URL, get, plain
+    from tests.bot.web import PUBLIC_URL, get, plain
 
     bot = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0, public_url=PUBLIC_URL)
     try:
@@ -307,7 +307,7 @@ async def test_ronde_on_an_imported_season_lists_what_is_to_come_with_deadlines(
 
 async def test_the_standings_post_says_how_many_more_there_are(tg, tmp_path, processes):
     from tests.bot.conftest import club_bot
-    from tests.bot.test_web import PUBLIC_URL
+    from tests.bot.web import PUBLIC_URL
 
     players = [{"id": f"p{k}", "name": f"Speler {k:02d}", "rating": 2200 - 10 * k}
                for k in range(14)]
@@ -336,7 +336,7 @@ async def test_the_standings_post_says_how_many_more_there_are(tg, tmp_path, pro
 
 async def test_the_mini_apps_refusals_speak_the_browsers_language(tg, tmp_path, members, processes):
     from tests.bot.conftest import club_bot
-    from tests.bot.test_web import PUBLIC_URL, get, init_data
+    from tests.bot.web import PUBLIC_URL, get, init_data
 
     bot = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0, public_url=PUBLIC_URL)
     try:

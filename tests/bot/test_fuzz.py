@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.bot.fuzzing import run
-from tests.bot.test_season import pass_deadline, set_up_club
+from tests.bot.steps import pass_deadline, set_up_club
 
 
 async def test_random_traffic_is_always_answered_and_never_an_error(bot, members):

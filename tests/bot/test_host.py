@@ -14,7 +14,6 @@ import logging
 import random
 import re
 import signal
-import string
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,87 +21,30 @@ import aiohttp
 import asyncpg
 import pytest
 
-from bot.config import AMSTERDAM, Config
-from bot.demo.fakeapi import FakeTelegram, FakeTelegrams, User
+from bot.config import Config
+from bot.demo.fakeapi import FakeTelegram, FakeTelegrams
 from bot.demo.runner import ManualClock
 from bot.doctor import host_checks
-from bot.services import deadline_for
 from bot.telegram.host import Host, postgres_clubs
 from bot.telegram.runtime import to_the_end
-from core.season import season_from_data
-from storage import club, roster
+from storage import roster
 from storage.postgres import add_club, remove_club, set_token
-from storage.rounds import insert_round
-from storage.seal import Seal
-from storage.seasons import import_season
 from storage.store import open_store
 from tests.bot.conftest import drafted, fits, heard, meaning, says
+from tests.bot.hosting import (
+    BOTH,
+    CLUBS,
+    SEAL,
+    club_arbiter,
+    club_members,
+    club_names,
+    club_token,
+    hosted_club,
+    three_clubs,
+)
+from tests.bot.linking import KEY
 from tests.bot.process import BotProcess, Proxy, free_port, host_process, until
-from tests.bot.test_lichess import KEY
-from tests.bot.test_web import init_data
-from tests.postgres import failover, postgres, postgres_server  # noqa: F401 (the fixtures)
-from tests.seasons import season_data
-
-CLUBS = {
-    "Sliedrecht": ["Anna Visser", "Bram de Wit", "Cor Smit", "Dirk Mol"],
-    "De Pion": ["Kees Jansen", "Lies Bakker", "Mark Prins", "Nel Vos"],
-    "Het Paard": ["Piet Blom", "Ria Kok", "Sjaak Hof", "Tineke Dam"],
-}
-SEAL = Seal(KEY)
-BOTH = User(7, "Anna", "Visser")
-"""A member of the first two clubs, with one Telegram account."""
-
-
-def _token(k: int) -> str:
-    return f"{700000 + k}:" + string.ascii_uppercase[k] * 35
-
-
-def _arbiter(k: int) -> User:
-    return User(900 + k, "Arbiter", str(k))
-
-
-def _names(k: int) -> list[str]:
-    """The members of club `k`: the three clubs above, then as many more as a test makes."""
-    if k < len(CLUBS):
-        return list(CLUBS.values())[k]
-    return [f"{first} {k}" for first in ("Ada Lof", "Bas Kuip", "Cas Hoek", "Dora Ree")]
-
-
-def _members(k: int) -> list[User]:
-    return [BOTH if k < 2 and n == 0 else User(100 * (k + 1) + n, *name.split(" ", 1))
-            for n, name in enumerate(_names(k))]
-
-
-def _group(k: int) -> int:
-    return -1000 - k
-
-
-async def _make_club(dsn: str, k: int, name: str, night: dt.date) -> int:
-    made = await add_club(dsn, name, _token(k), SEAL)
-    players = [{"id": f"p{n}", "name": player, "rating": 2000 - 50 * n}
-               for n, player in enumerate(_names(k))]
-    db = await open_store(dsn, club=made.id)
-    try:
-        await import_season(db, season_from_data(season_data(
-            {"preset": "sliedrecht", "planned_rounds": 3, "period_length": 3}, players,
-            ["p0-p1 1-0, p2-p3 0-1"], club=name)))
-        for n, user in enumerate(_members(k)):
-            await roster.link(db, f"p{n}", user.id, actor=None)
-        await club.set_arbiter(db, _arbiter(k).id, actor=None)
-        await club.change_settings(db, actor=None, group_chat_id=_group(k))
-        await insert_round(db, night, deadline_for(night, await club.settings(db), AMSTERDAM),
-                           actor=None)
-    finally:
-        await db.close()
-    return made.id
-
-
-@pytest.fixture
-async def telegram():
-    fakes = FakeTelegrams()
-    await fakes.start()
-    yield fakes
-    await fakes.stop()
+from tests.bot.web import init_data
 
 
 async def _host(dsn: str, fakes: FakeTelegrams, clock: ManualClock) -> Host:
@@ -113,15 +55,8 @@ async def _host(dsn: str, fakes: FakeTelegrams, clock: ManualClock) -> Host:
     return host
 
 
-async def _three_clubs(dsn: str, fakes: FakeTelegrams,
-                       night: dt.date = dt.date(2026, 12, 3)) -> dict[int, FakeTelegram]:
-    """Club number to its bot at the fake; round 2 of each on `night`."""
-    return {await _make_club(dsn, k, name, night):
-            fakes.add(_token(k), f"{name.replace(' ', '')}Bot") for k, name in enumerate(CLUBS)}
-
-
-async def test_three_clubs_run_on_one_process_each_its_own(postgres, telegram):  # noqa: F811
-    bots = await _three_clubs(postgres, telegram)
+async def test_three_clubs_run_on_one_process_each_its_own(postgres, telegram):
+    bots = await three_clubs(postgres, telegram)
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
     host = await _host(postgres, telegram, clock)
     try:
@@ -139,10 +74,10 @@ async def test_three_clubs_run_on_one_process_each_its_own(postgres, telegram): 
         other = await fake2.reply_to(BOTH, "/stand")
         assert "Bram de Wit" in own.text and "Kees Jansen" not in own.text
         assert "Kees Jansen" in other.text and "Bram de Wit" not in other.text
-        piet = (await fake3.reply_to(_members(2)[0], "/stand")).text
+        piet = (await fake3.reply_to(club_members(2)[0], "/stand")).text
         assert "Piet Blom" in piet and "Anna Visser" not in piet
         # A club's arbiter is no arbiter of another club.
-        refused = await fake2.reply_to(_arbiter(0), "/ronde nieuw 10-12-2026")
+        refused = await fake2.reply_to(club_arbiter(0), "/ronde nieuw 10-12-2026")
         assert refused.text == says("ONLY_ARBITER")
         # Every club's deadline falls in the same minute: each draft comes once, from the
         # club's own bot to the club's own arbiter.
@@ -154,14 +89,14 @@ async def test_three_clubs_run_on_one_process_each_its_own(postgres, telegram): 
                 await asyncio.sleep(0.5)
                 assert not [s for s in fake3.sent if drafted(2) in s.text]
                 fake3.outage.clear()
-            arbiter = _arbiter(k).id
+            arbiter = club_arbiter(k).id
             draft = await fake.wait_for(lambda s, a=arbiter: s.chat_id == a and
                                         drafted(2) in s.text)
             assert list(CLUBS.values())[k][1] in draft.text
         await asyncio.sleep(1.0)  # a few more ticks: nothing is drafted twice
         for k, fake in enumerate(bots.values()):
             drafts = [s for s in fake.sent if drafted(2) in s.text]
-            assert [s.chat_id for s in drafts] == [_arbiter(k).id]
+            assert [s.chat_id for s in drafts] == [club_arbiter(k).id]
         # Each club's pages under its own path, with its own data only.
         async with aiohttp.ClientSession() as session:
             async with session.get(f"{host.web.url}/{second}/") as page:
@@ -192,22 +127,23 @@ async def test_three_clubs_run_on_one_process_each_its_own(postgres, telegram): 
 
 
 async def test_a_club_that_cannot_start_or_is_removed_leaves_the_others(
-        postgres, telegram, caplog):  # noqa: F811
-    bots = await _three_clubs(postgres, telegram)
-    stranger = await add_club(postgres, "Zonder bot", _token(5), SEAL)  # no such bot at Telegram
+        postgres, telegram, caplog):
+    bots = await three_clubs(postgres, telegram)
+    # No such bot at Telegram:
+    stranger = await add_club(postgres, "Zonder bot", club_token(5), SEAL)
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
     host = await _host(postgres, telegram, clock)
     try:
         assert sorted(host.running) == sorted(bots)
         refused = [r for r in caplog.records if r.levelno == logging.ERROR]
         assert [f"club {stranger.id} (Zonder bot)" in r.getMessage() for r in refused] == [True]
-        assert _token(5) not in refused[0].getMessage()
+        assert club_token(5) not in refused[0].getMessage()
         caplog.clear()
         await host.refresh()  # the same token is not tried again
         assert stranger.id not in host.running and not caplog.records
         # Given the right token, it starts at the host's next look, beside the others.
-        fake = telegram.add(_token(6), "ZonderBot")
-        assert await set_token(postgres, stranger.id, _token(6), SEAL)
+        fake = telegram.add(club_token(6), "ZonderBot")
+        assert await set_token(postgres, stranger.id, club_token(6), SEAL)
         await asyncio.gather(*(tried.wait() for tried in await host.refresh()))
         assert stranger.id in host.running and fake.webhook is not None
         # A second host on the same database runs none of the clubs the first one runs.
@@ -226,26 +162,26 @@ async def test_a_club_that_cannot_start_or_is_removed_leaves_the_others(
                 hook["url"], json={"update_id": 1}, headers={
                     "X-Telegram-Bot-Api-Secret-Token": hook["secret"]}) as answer:
             assert answer.status == 404
-        assert (await fake1.reply_to(_members(0)[1], "/help")).text.startswith(says("START"))
+        assert (await fake1.reply_to(club_members(0)[1], "/help")).text.startswith(says("START"))
     finally:
         await host.stop()
 
 
 @pytest.mark.slow
 async def test_the_host_process_runs_the_clubs_and_comes_back_after_a_kill(
-        postgres, telegram):  # noqa: F811
+        postgres, telegram):
     """As docs/deploy.md has it: clubs made with `keizerbot clubs add`, then `keizerbot
     host` with webhooks. Killed (SIGKILL) after it kept a member's sign-off but before the
     answer went out, the restarted host answers it once; SIGTERM stops it cleanly."""
     # The process keeps the real time: the round is next week's.
-    bots = await _three_clubs(postgres, telegram, dt.date.today() + dt.timedelta(days=7))
+    bots = await three_clubs(postgres, telegram, dt.date.today() + dt.timedelta(days=7))
     host = host_process(telegram, postgres, port=free_port())
     await until(lambda: all(fake.webhook is not None for fake in bots.values()), timeout=60)
     fakes = list(bots.values())
-    answer = await fakes[2].reply_to(_members(2)[1], "/stand", timeout=30)
+    answer = await fakes[2].reply_to(club_members(2)[1], "/stand", timeout=30)
     assert "Sjaak Hof" in answer.text and "Kees Jansen" not in answer.text
     fakes[1].outage.add("sendMessage")
-    lies = _members(1)[1]
+    lies = club_members(1)[1]
     fakes[1].user_says(lies, "/afmelden")
     second = list(bots)[1]
     while not await _signed_off(postgres, second):
@@ -266,7 +202,7 @@ async def test_the_host_process_runs_the_clubs_and_comes_back_after_a_kill(
     assert await _signed_off(postgres, second) == 1
     host.process.send_signal(signal.SIGTERM)
     assert await host.exited() == 0
-    assert " ERROR " not in host.output and _token(0) not in host.output
+    assert " ERROR " not in host.output and club_token(0) not in host.output
     # Each line of a club's work names its club; the scheduler's routine is not logged.
     assert f"club {second}: bot.telegram.sender: could not send message" in host.output
     assert f"club {second}: bot.telegram.host: club {second} (De Pion) runs" in host.output
@@ -287,11 +223,11 @@ async def _signed_off(dsn: str, number: int) -> int:
         await db.close()
 
 
-async def test_the_doctor_checks_every_club_of_a_host(postgres, telegram):  # noqa: F811
+async def test_the_doctor_checks_every_club_of_a_host(postgres, telegram):
     """`keizerbot doctor --clubs`: each club's token and store, each line naming its club,
     and what to do where one is wrong; the address's password never shown."""
-    bots = await _three_clubs(postgres, telegram)
-    bare = await add_club(postgres, "Nieuw", _token(5), SEAL)  # no bot at Telegram, nothing set
+    bots = await three_clubs(postgres, telegram)
+    bare = await add_club(postgres, "Nieuw", club_token(5), SEAL)  # no bot at Telegram, nothing set
     found = await host_checks({"KEIZER_DB": postgres, "TELEGRAM_BASE_URL": telegram.url,
                                "KEIZER_SECRET_KEY": KEY},
                               env_file=Path("/nonexistent"))
@@ -313,10 +249,10 @@ async def test_the_doctor_checks_every_club_of_a_host(postgres, telegram):  # no
 
 
 async def test_a_fault_of_ours_starting_a_club_is_said_in_full_and_tried_again(
-        postgres, telegram, caplog, monkeypatch):  # noqa: F811
+        postgres, telegram, caplog, monkeypatch):
     """Issue 34: a club that cannot start because of a fault in the code (a TypeError) is
     no passing outage: it is logged as an error with its traceback, and still retried."""
-    bots = await _three_clubs(postgres, telegram)
+    bots = await three_clubs(postgres, telegram)
     first = min(bots)
     original = Host._start
     calls: list[int] = []
@@ -341,7 +277,7 @@ async def test_a_fault_of_ours_starting_a_club_is_said_in_full_and_tried_again(
         await host.stop()
 
 
-async def test_a_removed_club_is_confirmed_by_name_and_its_webhook_goes(postgres, telegram,  # noqa: F811
+async def test_a_removed_club_is_confirmed_by_name_and_its_webhook_goes(postgres, telegram,
                                                                         monkeypatch, capsys):
     """Issue 35: `clubs remove` asks for the club's name typed back (or `--ja`), and deletes
     the bot's webhook, so that Telegram stops posting its members' messages to a path that
@@ -349,8 +285,8 @@ async def test_a_removed_club_is_confirmed_by_name_and_its_webhook_goes(postgres
     from bot.cli import main
 
     monkeypatch.setenv("KEIZER_SECRET_KEY", KEY)
-    made = [await add_club(postgres, name, _token(k), SEAL) for k, name in enumerate(CLUBS)]
-    fakes = [telegram.add(_token(k), name.replace(" ", "").lower() + "bot")
+    made = [await add_club(postgres, name, club_token(k), SEAL) for k, name in enumerate(CLUBS)]
+    fakes = [telegram.add(club_token(k), name.replace(" ", "").lower() + "bot")
              for k, name in enumerate(CLUBS)]
     for fake in fakes:
         fake.webhook = {"url": "https://keizer.example.nl/x/telegram/y", "secret": "z"}
@@ -390,7 +326,7 @@ async def test_a_removed_club_is_confirmed_by_name_and_its_webhook_goes(postgres
 
 
 async def test_three_hosts_on_the_last_releases_database_one_migrates_the_others_wait(
-        postgres, telegram, caplog):  # noqa: F811
+        postgres, telegram, caplog):
     """Issue 35: three hosts of the new release started at once on a database the release
     before made (its schema: every migration but the newest; two clubs as its `clubs add`
     made them, a season in each). One host migrates it, the others wait for the schema's lock
@@ -406,7 +342,7 @@ async def test_three_hosts_on_the_last_releases_database_one_migrates_the_others
             async with conn.transaction():
                 number = await conn.fetchval(
                     "INSERT INTO clubs (name, token, created_at) VALUES ($1, $2, 'toen') "
-                    "RETURNING id", name, _token(k))
+                    "RETURNING id", name, club_token(k))
                 numbers.append(number)
                 await conn.execute("SELECT set_config('keizer.club', $1, true)", str(number))
                 await conn.execute("INSERT INTO club (id, name) VALUES (1, $1)", name)
@@ -414,11 +350,11 @@ async def test_three_hosts_on_the_last_releases_database_one_migrates_the_others
                 await conn.execute("INSERT INTO season (club, name, rules, created_at) "
                                    "VALUES ($1, '2026-2027', '{\"preset\": \"sliedrecht\"}', "
                                    "'toen')", name)
-                for n, player in enumerate(_names(k)):
+                for n, player in enumerate(club_names(k)):
                     await conn.execute(
                         "INSERT INTO player (season_id, code, name, position) "
                         "VALUES ((SELECT id FROM season), $1, $2, $3)", f"p{n}", player, n + 1)
-            telegram.add(_token(k), f"Club{k}Bot")
+            telegram.add(club_token(k), f"Club{k}Bot")
     finally:
         await conn.close()
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
@@ -436,7 +372,7 @@ async def test_three_hosts_on_the_last_releases_database_one_migrates_the_others
         for k, number in enumerate(numbers):
             db = await open_store(postgres, club=number)
             try:
-                assert [m.name for m in await roster.members(db)] == _names(k)
+                assert [m.name for m in await roster.members(db)] == club_names(k)
             finally:
                 await db.close()
     finally:
@@ -446,14 +382,14 @@ async def test_three_hosts_on_the_last_releases_database_one_migrates_the_others
 
 @pytest.mark.slow  # several hosts: the federation's, with the kill runs
 async def test_hosts_share_the_clubs_take_a_dead_ones_and_give_a_new_one_its_share(
-        postgres, telegram):  # noqa: F811
+        postgres, telegram):
     """Issue 35: hosts on one database share its clubs evenly; a host that stops beating
     (dead: its bots and its connection gone, no goodbye) has its clubs taken by the others
     within a few beats; a host that comes later takes its share. At every look, a club runs
     on one host at most."""
-    clubs = [(await add_club(postgres, f"Club {k}", _token(k), SEAL)).id for k in range(6)]
+    clubs = [(await add_club(postgres, f"Club {k}", club_token(k), SEAL)).id for k in range(6)]
     for k in range(6):
-        telegram.add(_token(k), f"club{k}bot")
+        telegram.add(club_token(k), f"club{k}bot")
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
     config = Config(token="", base_url=telegram.url, database=postgres,
                     tick_seconds=0.2, secret_key=KEY)
@@ -499,12 +435,12 @@ async def test_hosts_share_the_clubs_take_a_dead_ones_and_give_a_new_one_its_sha
 
 @pytest.mark.slow  # several hosts: the federation's, with the kill runs
 async def test_any_host_takes_any_clubs_webhook_and_the_host_that_runs_it_answers(
-        postgres, telegram):  # noqa: F811
+        postgres, telegram):
     """Issue 35: a proxy before the hosts knows not which runs a club. A webhook that reaches
     the other host is checked against the club's own key and secret, kept in the club's
     inbox and answered 200; the host that runs the club is told (LISTEN/NOTIFY) and answers
     the member once."""
-    bots = await _three_clubs(postgres, telegram)
+    bots = await three_clubs(postgres, telegram)
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
     config = Config(token="", base_url=telegram.url, database=postgres, web_port=0,
                     webhook=True, tick_seconds=0.2, secret_key=KEY)
@@ -538,7 +474,7 @@ async def test_any_host_takes_any_clubs_webhook_and_the_host_that_runs_it_answer
         hook = dict(fake.webhook)
         fake.webhook["url"] = hook["url"].replace(owner.web.url, other.web.url)
         k = list(bots).index(number)
-        member = _members(k)[2]
+        member = club_members(k)[2]
         answer = await fake.reply_to(member, "/help", timeout=15)
         assert answer.text.startswith(says("START"))
         await asyncio.sleep(1.0)  # a few beats: answered once, not again from the inbox
@@ -558,7 +494,7 @@ async def test_any_host_takes_any_clubs_webhook_and_the_host_that_runs_it_answer
                 async with session.get(f"{web_of.url}/{number}/") as page:
                     body = await page.text()
                     assert page.status == 200 and name in body, body[:200]
-                    assert _members(k)[1].first_name in body
+                    assert club_members(k)[1].first_name in body
             async with session.get(f"{other.web.url}/999/") as nowhere:
                 assert nowhere.status == 404
     finally:
@@ -568,7 +504,7 @@ async def test_any_host_takes_any_clubs_webhook_and_the_host_that_runs_it_answer
 
 @pytest.mark.slow
 async def test_three_host_processes_twelve_clubs_one_killed_in_the_deadline_minute(
-        postgres, telegram):  # noqa: F811
+        postgres, telegram):
     """Issue 35, the real processes behind a proxy: three `keizerbot host` on one database
     share twelve clubs 4/4/4, each club's webhook going to any host. SIGKILL one host seconds
     before the clubs' deadline: every club's draft reaches its arbiter exactly once, within
@@ -584,7 +520,7 @@ async def test_three_host_processes_twelve_clubs_one_killed_in_the_deadline_minu
     bots: dict[int, FakeTelegram] = {}
     for k in range(count):
         name = list(CLUBS)[k] if k < len(CLUBS) else f"Club {k}"
-        number = await _make_club(postgres, k, name, deadline.date())
+        number = await hosted_club(postgres, k, name, deadline.date())
         db = await open_store(postgres, club=number)
         try:
             async with db.transaction() as conn:
@@ -592,7 +528,7 @@ async def test_three_host_processes_twelve_clubs_one_killed_in_the_deadline_minu
                                    (deadline.isoformat(),))
         finally:
             await db.close()
-        bots[number] = telegram.add(_token(k), f"Club{k}Bot")
+        bots[number] = telegram.add(club_token(k), f"Club{k}Bot")
     ports = [free_port() for _ in range(4)]
     proxy = Proxy(ports[:3])
     await proxy.start()
@@ -625,7 +561,7 @@ async def test_three_host_processes_twelve_clubs_one_killed_in_the_deadline_minu
         rng = random.Random(35)
         while not stop_talking.is_set():
             number = rng.choice(talking)
-            member = rng.choice(_members(list(bots).index(number))[1:])
+            member = rng.choice(club_members(list(bots).index(number))[1:])
             bots[number].user_says(member, "/help")
             sent[number, member.id] = sent.get((number, member.id), 0) + 1
             await asyncio.sleep(0.2)
@@ -642,7 +578,7 @@ async def test_three_host_processes_twelve_clubs_one_killed_in_the_deadline_minu
         hosts[0].kill()
         at_kill = sum(sent.values())
         for k, fake in enumerate(bots.values()):
-            arbiter = _arbiter(k).id
+            arbiter = club_arbiter(k).id
             await fake.wait_for(lambda s, a=arbiter: s.chat_id == a and drafted(2) in s.text,
                                 timeout=max(0.1, (deadline + dt.timedelta(seconds=30)
                                                   - dt.datetime.now(dt.UTC)).total_seconds()))
@@ -678,7 +614,7 @@ async def test_three_host_processes_twelve_clubs_one_killed_in_the_deadline_minu
         await asyncio.sleep(3.0)  # a beat more: nothing drafted or answered twice
         assert not unanswered()
         for k, fake in enumerate(bots.values()):
-            assert [s.chat_id for s in fake.sent if drafted(2) in s.text] == [_arbiter(k).id]
+            assert [s.chat_id for s in fake.sent if drafted(2) in s.text] == [club_arbiter(k).id]
     finally:
         stop_talking.set()
         if talk is not None:
@@ -690,11 +626,11 @@ async def test_three_host_processes_twelve_clubs_one_killed_in_the_deadline_minu
         assert " ERROR " not in running.output, running.output
 
 
-async def test_a_host_looks_at_the_clubs_on_the_connection_it_has(postgres, telegram,  # noqa: F811
+async def test_a_host_looks_at_the_clubs_on_the_connection_it_has(postgres, telegram,
                                                                    monkeypatch):
     """A host looks at the table of clubs at every beat (every 3 s, for ever): on the
     connection that holds its clubs, not a new connection and a schema check each time."""
-    await _three_clubs(postgres, telegram)
+    await three_clubs(postgres, telegram)
     config = Config(token="", base_url=telegram.url, database=postgres,
                     tick_seconds=0.2, secret_key=KEY)
     host = Host(config, clock=ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)),
@@ -739,11 +675,11 @@ async def test_a_clubs_stop_cut_off_twice_goes_on_to_its_end():
     assert await to_the_end(asyncio.sleep(0, "done")) == "done"
 
 
-async def test_a_host_stops_even_with_a_connection_still_taken(postgres, telegram,  # noqa: F811
+async def test_a_host_stops_even_with_a_connection_still_taken(postgres, telegram,
                                                                  monkeypatch, caplog):
     """Should a fault of ours keep a pooled connection taken, the host's stop still ends (a
     service's restart would wait for ever), and says so as an error."""
-    await _three_clubs(postgres, telegram)
+    await three_clubs(postgres, telegram)
     monkeypatch.setattr("bot.telegram.host.POOL_CLOSE_SECONDS", 0.5)
     config = Config(token="", base_url=telegram.url, database=postgres,
                     tick_seconds=0.2, secret_key=KEY)
@@ -757,11 +693,11 @@ async def test_a_host_stops_even_with_a_connection_still_taken(postgres, telegra
 
 
 async def test_a_host_whose_connection_broke_holds_its_clubs_again_or_lets_them_go(
-        postgres, telegram):  # noqa: F811
+        postgres, telegram):
     """Issue 35: the database drops the host's connection (restarted, or a standby promoted
     in its place). At its next beat the host connects again, says it is alive and holds its
     clubs again; a club another process took meanwhile stops here, so it never runs twice."""
-    bots = await _three_clubs(postgres, telegram)
+    bots = await three_clubs(postgres, telegram)
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
     config = Config(token="", base_url=telegram.url, database=postgres,
                     tick_seconds=0.2, secret_key=KEY)
@@ -790,7 +726,7 @@ async def test_a_host_whose_connection_broke_holds_its_clubs_again_or_lets_them_
             "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 "
             "AND granted AND pid = $2", INSTANCE_LOCK, host._claims.conn.get_server_pid())
         assert held == 2
-        members = _members(0)
+        members = club_members(0)
         answer = await bots[first].reply_to(members[3], "/help", timeout=10)
         assert answer.text.startswith(says("START"))
     finally:
@@ -800,14 +736,14 @@ async def test_a_host_whose_connection_broke_holds_its_clubs_again_or_lets_them_
 
 @pytest.mark.slow
 async def test_a_standby_promoted_in_the_primarys_place_loses_no_sign_off(
-        telegram, failover):  # noqa: F811
+        telegram, failover):
     """Issue 35: a primary with a synchronous standby, named together in KEIZER_DB. Sign-offs
     the bot answered are on the standby too; the primary killed and the standby promoted,
     the host connects to the new primary, holds its club again and answers within 15 s, and
     every answered sign-off is there."""
     dsn, fail_over = failover
-    number = await _make_club(dsn, 0, "Sliedrecht", dt.date(2026, 12, 10))
-    fake = telegram.add(_token(0), "SliedrechtBot")
+    number = await hosted_club(dsn, 0, "Sliedrecht", dt.date(2026, 12, 10))
+    fake = telegram.add(club_token(0), "SliedrechtBot")
     config = Config(token="", base_url=telegram.url, database=dsn, tick_seconds=0.2, secret_key=KEY)
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
     host = Host(config, clock=clock, flood_limits=False, beat=0.5,
@@ -815,7 +751,7 @@ async def test_a_standby_promoted_in_the_primarys_place_loses_no_sign_off(
     await host.start()
     try:
         assert list(host.running) == [number]
-        members = _members(0)
+        members = club_members(0)
         for member in members[:2]:
             answer = await fake.reply_to(member, "/afmelden", timeout=10)
             assert fits(answer.text, "SIGNED_OFF", round=2)

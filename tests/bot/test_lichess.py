@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import subprocess
 
-import aiohttp
 import pytest
 
 from bot.config import Config, ConfigError, load
@@ -14,10 +13,9 @@ from bot.language import texts
 from bot.language.notice import Text
 from storage.seal import Seal
 from tests.bot.conftest import ARBITER, GROUP, TOKEN, club_bot, fits, meaning, said, says
-from tests.bot.test_season import set_up_club
-from tests.bot.test_web import PUBLIC_URL
-
-KEY = "3q2-7wJ8TgrVTA7aQG9nqW5oWnWnW9qVqDk1kJxQ4Xw="
+from tests.bot.linking import KEY, browse, link_of
+from tests.bot.steps import set_up_club
+from tests.bot.web import PUBLIC_URL
 
 
 @pytest.fixture
@@ -27,26 +25,6 @@ async def linking_bot(tg, tmp_path, processes, lichess, members):
     await set_up_club(running, members, rounds=1)
     yield running
     await running.stop()
-
-
-def link_of(sent) -> str:
-    [row] = sent.reply_markup["inline_keyboard"]
-    return row[0]["url"]
-
-
-async def browse(bot, url: str, *, language: str = "nl") -> tuple[int, str]:
-    """The member's browser: the bot's pages through its proxy (the public address), lichess
-    where it is; redirects followed, the last page read."""
-    async with aiohttp.ClientSession() as session:
-        for _ in range(5):
-            local = bot.runtime.web.url + url.removeprefix(PUBLIC_URL) \
-                if url.startswith(PUBLIC_URL) else url
-            async with session.get(local, allow_redirects=False,
-                                   headers={"Accept-Language": language}) as response:
-                if response.status != 302:
-                    return response.status, await response.text()
-                url = response.headers["Location"]
-    raise AssertionError("redirected in a circle")
 
 
 async def stored(bot) -> list[tuple]:

@@ -10,7 +10,7 @@ from bot.language.notice import Dated
 from core.trf import TrfHeader
 from storage.errors import StoreProblem
 from tests.bot.conftest import ARBITER, GROUP, fits, meaning, refused, says
-from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
+from tests.bot.steps import pass_deadline, play_round, publish, set_up_club
 
 
 async def test_the_next_season_is_shown_then_begun(bot, members):

@@ -16,7 +16,6 @@ from bot.lichess.api import Lichess
 from core.online import DEFAULT_CLOCK
 from storage import lichess as accounts
 from storage.errors import InputStoreError, StoreProblem
-from storage.seal import Seal
 from tests.bot.conftest import (
     ARBITER,
     GROUP,
@@ -28,12 +27,10 @@ from tests.bot.conftest import (
     says,
 )
 from tests.bot.conftest import boards as pairs_of
-from tests.bot.test_lichess import KEY
-from tests.bot.test_season import pass_deadline, publish, set_up_club
-from tests.bot.test_web import PUBLIC_URL
-
-START = dt.datetime(2026, 12, 3, 19, 0, tzinfo=dt.UTC)
-"""Round 1's start: Thursday 3 December, 20:00 in Amsterdam."""
+from tests.bot.linking import KEY
+from tests.bot.online_night import START, all_made, boards, link, until
+from tests.bot.steps import pass_deadline, publish, set_up_club
+from tests.bot.web import PUBLIC_URL
 
 
 @pytest.fixture
@@ -44,30 +41,6 @@ async def online_bot(tg, tmp_path, processes, lichess, members):
     await set_up_club(running, members, rounds=0)
     yield running
     await running.stop()
-
-
-async def link(bot, lichess: FakeLichess, user_id: int, username: str, *,
-               organiser: bool = False) -> str:
-    """An account linked as `/lichess` would (that way has tests of its own); its token."""
-    token = lichess.token_of(username, "challenge:bulk" if organiser else "challenge:write")
-    login = accounts.Login(user_id, "verifier", organiser)
-    await accounts.link(bot.app.bot_data.db, f"state-{username}", login, username,
-                        Seal(KEY).close(token), now=bot.clock.now)
-    return token
-
-
-async def boards(bot) -> list[accounts.OnlineBoard]:
-    return await accounts.online_boards(bot.app.bot_data.db, 1)
-
-
-async def until(check, timeout: float = 10.0):
-    """The tick's work, waited for: `check()` once it holds."""
-    for _ in range(int(timeout / 0.02)):
-        found = await check()
-        if found:
-            return found
-        await asyncio.sleep(0.02)
-    raise AssertionError("the tick did not get there")
 
 
 async def test_a_round_played_on_lichess_from_publication_to_standings(
@@ -401,11 +374,6 @@ async def test_a_game_read_back_twice_at_once_is_taken_once(online_bot, lichess,
     await bot.tg.next_to(white.id, meaning("LICHESS_RESULT_ASK", round=1, board=1), after=mark)
     await bot.settled()
     assert heard(bot.tg.sent[mark:], "LICHESS_RESULT_ASK", round=1, board=1) == 2  # both
-
-
-async def all_made(bot) -> list[accounts.OnlineBoard] | None:
-    made = await boards(bot)
-    return made if made and all(b.game_id for b in made) else None
 
 
 async def test_one_account_on_two_boards_leaves_those_out_and_the_others_play(

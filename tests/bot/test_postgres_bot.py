@@ -12,9 +12,8 @@ from bot.worker import Processes
 from storage.errors import StoreError, StoreProblem
 from storage.seal import Seal
 from tests.bot.conftest import ARBITER, GROUP, club_bot, fits, meaning, says
-from tests.bot.test_lichess import KEY
-from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
-from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
+from tests.bot.linking import KEY
+from tests.bot.steps import pass_deadline, play_round, publish, set_up_club
 
 
 @pytest.fixture
@@ -25,7 +24,7 @@ def own_processes():
         yield processes
 
 
-async def test_a_round_on_postgresql_from_sign_off_to_standings(tg, postgres,  # noqa: F811
+async def test_a_round_on_postgresql_from_sign_off_to_standings(tg, postgres,
                                                                 members, own_processes):
     bot = await club_bot(tg, postgres, own_processes)
     try:
@@ -51,12 +50,12 @@ async def test_a_round_on_postgresql_from_sign_off_to_standings(tg, postgres,  #
         await bot.stop()
 
 
-async def test_a_round_at_the_venue_on_postgresql(tg, postgres, members,  # noqa: F811
+async def test_a_round_at_the_venue_on_postgresql(tg, postgres, members,
                                                   own_processes):
     """Issue 36 on PostgreSQL: the room's rows (migration 19) are the club's; four tap in,
     the arbiter pairs them, a late comer after publication gets the bye."""
-    from tests.bot.test_check_in import four_in_the_room_paired, tapped
-    from tests.bot.test_club_night import round_absences
+    from tests.bot.steps import round_absences
+    from tests.bot.venue import four_in_the_room_paired, tapped
 
     bot = await club_bot(tg, postgres, own_processes)
     try:
@@ -75,13 +74,14 @@ async def test_a_round_at_the_venue_on_postgresql(tg, postgres, members,  # noqa
 
 
 async def test_a_lichess_account_linked_on_postgresql_is_its_clubs_alone(
-        tg, postgres, members, own_processes):  # noqa: F811
+        tg, postgres, members, own_processes):
     """Issue 37 on PostgreSQL: the sign-in under way and the account (migration 20) are the
     club's rows; another club of the database sees neither."""
     from bot.demo.fakelichess import FakeLichess
     from storage.postgres import add_club
     from storage.store import open_store
-    from tests.bot.test_lichess import PUBLIC_URL, browse, link_of
+    from tests.bot.linking import browse, link_of
+    from tests.bot.web import PUBLIC_URL
 
     lichess = FakeLichess()
     await lichess.start()
@@ -105,13 +105,13 @@ async def test_a_lichess_account_linked_on_postgresql_is_its_clubs_alone(
         await lichess.stop()
 
 
-async def test_a_round_played_on_lichess_on_postgresql(tg, postgres, members,  # noqa: F811
+async def test_a_round_played_on_lichess_on_postgresql(tg, postgres, members,
                                                        own_processes):
     """Issue 37 on PostgreSQL: an online round's games (migration 21) made, kept as the
     club's rows, and a result read back into the standings."""
     from bot.demo.fakelichess import FakeLichess
-    from tests.bot.test_lichess import PUBLIC_URL
-    from tests.bot.test_online import START, all_made, link, until
+    from tests.bot.online_night import START, all_made, link, until
+    from tests.bot.web import PUBLIC_URL
 
     lichess = FakeLichess()
     await lichess.start()

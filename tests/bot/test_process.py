@@ -103,7 +103,7 @@ async def test_killed_right_after_a_late_check_in_the_arbiter_hears_once(tg, tmp
     import aiohttp
 
     from tests.bot.process import free_port
-    from tests.bot.test_web import init_data
+    from tests.bot.web import init_data
 
     db = tmp_path / "keizer.db"
     await make_club(db, deadline_passed=True, on_site=True)
@@ -331,7 +331,7 @@ async def test_killed_right_after_the_reminder_is_marked_group_and_member_hear_o
 @pytest.mark.slow
 async def test_killed_around_the_rating_list_the_arbiter_hears_once_and_it_is_written_once(
         tg, tmp_path):
-    from tests.bot.test_ratings import LIST
+    from tests.bot.rating_lists import LIST
 
     db = tmp_path / "keizer.db"
     await make_club(db)
@@ -688,7 +688,7 @@ async def test_killed_right_after_a_tap_in_the_mini_app_the_member_hears_once(tg
     import aiohttp
 
     from tests.bot.process import free_port
-    from tests.bot.test_web import init_data
+    from tests.bot.web import init_data
 
     db = tmp_path / "keizer.db"
     await make_club(db, rounds_ahead=2)
@@ -726,8 +726,8 @@ async def test_killed_right_after_a_lichess_account_is_linked_the_member_hears_o
     import aiohttp
 
     from bot.demo.fakelichess import FakeLichess
+    from tests.bot.linking import KEY, link_of
     from tests.bot.process import free_port
-    from tests.bot.test_lichess import KEY, link_of
 
     lichess = FakeLichess()
     await lichess.start()
@@ -769,8 +769,8 @@ async def test_killed_once_an_online_rounds_games_are_made_each_player_gets_his_
     from bot.demo.fakelichess import FakeLichess
     from storage import lichess as accounts
     from storage.seal import Seal
+    from tests.bot.linking import KEY
     from tests.bot.process import free_port
-    from tests.bot.test_lichess import KEY
 
     lichess = FakeLichess()
     await lichess.start()

@@ -22,7 +22,7 @@ from tests.bot.conftest import (
     refused,
     says,
 )
-from tests.bot.test_season import pass_deadline, publish, set_up_club
+from tests.bot.steps import pass_deadline, publish, set_up_club
 
 
 def drafts(bot, number: int) -> list:

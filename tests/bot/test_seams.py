@@ -29,7 +29,7 @@ from tests.bot.conftest import (
     meaning,
 )
 from tests.bot.conftest import says as dutch
-from tests.bot.test_season import pass_deadline, publish, set_up_club
+from tests.bot.steps import pass_deadline, publish, set_up_club
 
 
 def said_to(bot, chat_id: int, text: Says, after: int = 0) -> int:
@@ -387,7 +387,7 @@ async def test_standings_owed_when_the_bot_died_are_posted_once_after_the_restar
     two), they are posted at the next start, once, however often the tick comes by."""
     from core.season import Result
     from storage import results as stored_results
-    from tests.bot.test_season import play_round
+    from tests.bot.steps import play_round
 
     await set_up_club(bot, members, rounds=2)
     await pass_deadline(bot, 1)

@@ -20,9 +20,8 @@ from storage import migrate
 from storage.errors import StoreError, StoreProblem
 from storage.migrate import PostgresTarget, upgrade
 from storage.schema import MIGRATIONS, VERSION, Step
-from tests.bot.test_host import _members, _three_clubs, _token, telegram  # noqa: F401
-from tests.bot.test_lichess import KEY
-from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
+from tests.bot.hosting import club_members, club_token, three_clubs
+from tests.bot.linking import KEY
 
 NEXT_RELEASE = (*MIGRATIONS, (Step(postgres="ALTER TABLE clubs ADD COLUMN motto TEXT"),))
 """The schema of a release after this one: one migration more."""
@@ -46,7 +45,7 @@ async def _last_release_with_a_host_alive(dsn: str) -> None:
             async with conn.transaction():
                 number = await conn.fetchval("INSERT INTO clubs (name, token, created_at) "
                                              "VALUES ($1, $2, 'toen') RETURNING id",
-                                             name, _token(k))
+                                             name, club_token(k))
                 await conn.execute("SELECT set_config('keizer.club', $1, true)", str(number))
                 await conn.execute("INSERT INTO club (id, name) VALUES (1, $1)", name)
                 await conn.execute("INSERT INTO club_version (id, version) VALUES (1, 0)")
@@ -56,7 +55,7 @@ async def _last_release_with_a_host_alive(dsn: str) -> None:
 
 
 def test_reading_never_migrates_and_a_migration_names_the_hosts_it_would_stop(
-        postgres, capsys, monkeypatch, tmp_path):  # noqa: F811
+        postgres, capsys, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("KEIZER_DB", postgres)
     monkeypatch.setenv("KEIZER_SECRET_KEY", KEY)
@@ -107,8 +106,8 @@ def test_a_file_is_migrated_by_migrate_and_not_under_its_running_bot(capsys, tmp
 
 @pytest.mark.slow  # hosts of two releases, one after the other
 async def test_a_newer_release_takes_the_clubs_over_without_a_message_lost(
-        postgres, telegram, monkeypatch):  # noqa: F811
-    bots = await _three_clubs(postgres, telegram)
+        postgres, telegram, monkeypatch):
+    bots = await three_clubs(postgres, telegram)
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
     config = Config(token="", base_url=telegram.url, database=postgres, tick_seconds=0.2,
                     secret_key=KEY)
@@ -122,7 +121,7 @@ async def test_a_newer_release_takes_the_clubs_over_without_a_message_lost(
     try:
         numbers, fakes = list(bots), list(bots.values())
         await asyncio.wait_for(_all_running(old, numbers), 30)
-        member = _members(0)[1]
+        member = club_members(0)[1]
         assert "Bram de Wit" in (await fakes[0].reply_to(member, "/stand", timeout=30)).text
         # The next release's migration sees this host, and names it.
         conn = await asyncpg.connect(postgres)
@@ -139,14 +138,15 @@ async def test_a_newer_release_takes_the_clubs_over_without_a_message_lost(
         await old.stop()  # as `serve` does, and the process ends saying why
         assert not old.running
         # A member writes while no host runs his club; the new release's host answers him.
-        fakes[1].user_says(_members(1)[2], "/stand")
+        fakes[1].user_says(club_members(1)[2], "/stand")
         monkeypatch.setattr(migrate, "MIGRATIONS", NEXT_RELEASE)
         new = host()
         await new.start()
         await asyncio.wait_for(_all_running(new, numbers), 30)
-        await fakes[1].next_to(_members(1)[2].id, lambda text: "Kees Jansen" in text, timeout=30)
+        await fakes[1].next_to(club_members(1)[2].id, lambda text: "Kees Jansen" in text,
+                               timeout=30)
         await asyncio.sleep(1.0)  # answered once, not again
-        assert sum("Kees Jansen" in m.text for m in fakes[1].to(_members(1)[2].id)) == 1
+        assert sum("Kees Jansen" in m.text for m in fakes[1].to(club_members(1)[2].id)) == 1
     finally:
         if old.running:
             await old.stop()
@@ -159,10 +159,10 @@ async def _all_running(host: Host, numbers: list[int]) -> None:
         await asyncio.sleep(0.1)
 
 
-async def test_a_killed_hosts_row_goes_at_the_next_beat(postgres, telegram):  # noqa: F811
+async def test_a_killed_hosts_row_goes_at_the_next_beat(postgres, telegram):
     """Issue 46: a host killed says no goodbye; its row in `hosts` goes once it is past the
     alive window, at any host's beat, not a day later."""
-    await _three_clubs(postgres, telegram)
+    await three_clubs(postgres, telegram)
     conn = await asyncpg.connect(postgres)
     try:
         host = Host(Config(token="", base_url=telegram.url, database=postgres,

@@ -16,7 +16,7 @@ from storage import roster
 from storage.seasons import load_season
 from storage.store import open_store
 from tests.bot.conftest import ARBITER, MEMBERS, boards, club_bot, fits, says
-from tests.bot.test_season import pass_deadline, publish, set_up_club
+from tests.bot.steps import pass_deadline, publish, set_up_club
 
 RULES = {"preset": "freekeizer", "absence_decay": "1/2", "planned_rounds": 5,
          "compensation": {"bye": {"points": 3}}}

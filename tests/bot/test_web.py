@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import datetime as dt
 import html
-import json
 import re
 from pathlib import Path
 
-import aiohttp
 import pytest
 
 from bot.language import texts
@@ -22,42 +20,22 @@ from core.season import Season, read_season, season_from_data
 from core.standings import compute_standings
 from storage import attendance
 from storage.errors import StoreProblem
-from tests.bot.conftest import ARBITER, GROUP, TOKEN, club_bot, fits, meaning, says
-from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
+from tests.bot.conftest import ARBITER, GROUP, TOKEN, fits, meaning, says
+from tests.bot.steps import pass_deadline, play_round, publish, set_up_club
+from tests.bot.web import (
+    NOW,
+    PUBLIC_URL,
+    board_of,
+    board_tap,
+    get,
+    init_data,
+    own_headers,
+    plain,
+    tap,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 PRESETS = ("sliedrecht", "drie-groepen", "drie-cycli")
-PUBLIC_URL = "https://schaak.example.nl/keizer"
-NOW = dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)  # the fixture's clock
-
-
-def init_data(user_id: int, *, token: str = TOKEN, at: dt.datetime = NOW,
-              forge: bool = False) -> str:
-    signed = sign({"auth_date": str(int(at.timestamp())), "query_id": "AAE",
-                   "user": json.dumps({"id": user_id, "first_name": "Anna"})}, token)
-    return signed.replace("hash=", "hash=0") if forge else signed
-
-
-async def get(bot, path: str, **headers: str) -> tuple[int, str, dict]:
-    assert bot.runtime.web is not None
-    async with aiohttp.ClientSession() as session, \
-            session.get(bot.runtime.web.url + path, headers=headers) as response:
-        return response.status, await response.text(), response.headers.copy()
-
-
-def plain(page: str) -> str:
-    """The text a reader sees: tags gone, entities read, spaces folded."""
-    page = re.sub(r"<(script|style)\b.*?</\1>", "", page, flags=re.S)
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-
-
-@pytest.fixture
-async def web_bot(tg, tmp_path, request, processes):
-    season = getattr(request, "param", None)
-    running = await club_bot(tg, tmp_path / "keizer.db", processes, season, web_port=0,
-                             public_url=PUBLIC_URL, web_app="stand")
-    yield running
-    await running.stop()
 
 
 def example(name: str) -> Season:
@@ -234,21 +212,6 @@ async def test_my_view_inside_telegram_shows_my_next_game(web_bot, members):
     assert (await get(web_bot, "/mij"))[0] == 403  # nothing personal without a signature
 
 
-async def posted(bot, page: str, user_id: int, body: object,
-                 **headers: str) -> tuple[int, str]:
-    """A tap in the Mini App, as its script posts it to `page` for `user_id`."""
-    assert bot.runtime.web is not None
-    headers.setdefault("X-Telegram-Init-Data", init_data(user_id, at=bot.clock.now))
-    async with aiohttp.ClientSession() as session, session.post(
-            bot.runtime.web.url + page, json=body, headers=headers) as response:
-        return response.status, await response.text()
-
-
-async def tap(bot, user_id: int, body: object, **headers: str) -> tuple[int, str]:
-    """A member's tap in his season."""
-    return await posted(bot, "/mij-seizoen", user_id, body, **headers)
-
-
 async def test_my_season_shows_every_round_and_a_tap_signs_off_as_the_chat_does(web_bot,
                                                                                 members):
     """Issue 36: a member's season in the Mini App: round 1 played (his game, result and
@@ -301,24 +264,6 @@ async def test_my_season_shows_every_round_and_a_tap_signs_off_as_the_chat_does(
     status, page = await tap(web_bot, anna.id, {"round": 1, "play": False})
     assert status == 200 and fits(page, "_STORE_PROBLEMS", pick=StoreProblem.ROUND_CLOSED,
                                   round=1)
-
-
-async def board_tap(bot, user_id: int, body: object, **headers: str) -> tuple[int, str]:
-    """The arbiter's tap on the draft's board."""
-    return await posted(bot, "/mij-bord", user_id, body, **headers)
-
-
-def board_of(page: str) -> tuple[str, list[tuple[str, str]]]:
-    """The version a board shows and its boards (white, black) as player codes."""
-    version = re.search(r'data-version="([0-9a-f]+)"', page)
-    assert version is not None, page
-    return version.group(1), re.findall(
-        r'data-player="(\w+)">[^<]*</button> – <button type="button" data-player="(\w+)"',
-        page)
-
-
-def own_headers(bot, user_id: int = ARBITER.id) -> dict[str, str]:
-    return {"X-Telegram-Init-Data": init_data(user_id, at=bot.clock.now)}
 
 
 async def test_the_arbiter_swaps_on_his_board_and_publishes(web_bot, members):

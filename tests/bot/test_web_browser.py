@@ -243,7 +243,7 @@ async def mini_app(bot, user_id: int, steps: str, *, forge: bool = False,
     `steps` (ROUND in them: the `round` asked), and `/go`, which sets `waiting` and answers
     once `go` is set: the phone waits on it while the test acts (Chromium's virtual time
     stands still while a request is open). Its base."""
-    from tests.bot.test_web import init_data
+    from tests.bot.web import init_data
 
     assert bot.runtime is not None and bot.runtime.web is not None
     pages = bot.runtime.web.url
@@ -303,7 +303,7 @@ async def test_a_member_signs_off_from_his_season_on_a_phone(tg, tmp_path, proce
     store has it, and the page fits the phone. With --update-golden the picture of it goes
     to docs/."""
     from storage import attendance
-    from tests.bot.test_season import set_up_club
+    from tests.bot.steps import set_up_club
 
     bot = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0)
     try:
@@ -332,7 +332,7 @@ async def test_the_arbiter_swaps_and_publishes_on_his_board_on_a_phone(tg, tmp_p
     `/indeling ruil`) and publishes; the group gets the pairing with them swapped."""
     from storage import rounds
     from tests.bot.conftest import ARBITER, GROUP
-    from tests.bot.test_season import pass_deadline, set_up_club
+    from tests.bot.steps import pass_deadline, set_up_club
 
     bot = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0)
     try:
@@ -405,9 +405,8 @@ async def test_three_phones_check_in_and_the_arbiter_pairs_on_his(tg, tmp_path, 
     them, and the others are absent."""
     from storage import attendance
     from tests.bot.conftest import ARBITER
-    from tests.bot.test_check_in import open_the_room
-    from tests.bot.test_club_night import round_absences
-    from tests.bot.test_season import set_up_club
+    from tests.bot.steps import round_absences, set_up_club
+    from tests.bot.venue import open_the_room
 
     bot = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0)
     try:
@@ -458,7 +457,7 @@ async def test_a_member_sees_his_chances_as_a_chart_on_a_phone(tg, tmp_path, pro
     """Issue 36 in a browser at 360 px: after round 1, the member's season shows the chart of
     his final place: a bar per place he can reach, drawn, within the phone's width."""
     from tests.bot.conftest import GROUP
-    from tests.bot.test_season import pass_deadline, play_round, publish, set_up_club
+    from tests.bot.steps import pass_deadline, play_round, publish, set_up_club
 
     bot = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0)
     try:
@@ -525,7 +524,7 @@ async def test_the_board_refuses_a_member_a_forged_signature_and_a_stale_draft(
     swap is not made."""
     from storage import rounds
     from tests.bot.conftest import ARBITER
-    from tests.bot.test_season import pass_deadline, set_up_club
+    from tests.bot.steps import pass_deadline, set_up_club
 
     bot = await club_bot(tg, tmp_path / "keizer.db", processes, web_port=0)
     try:

@@ -12,7 +12,6 @@ from core.season import read_season
 from storage.db import Database
 from storage.seasons import import_season
 from storage.store import open_store
-from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.json"))

@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from storage.address import password_of
-from tests.postgres import binaries, postgres, postgres_server  # noqa: F401 (the fixtures)
+from tests.postgres import binaries
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -112,7 +112,7 @@ def test_env_example_lists_every_setting_and_the_image_listens_in_its_container(
 
 
 def test_the_documented_backups_run_as_written_and_are_their_owners_only(
-        postgres, tmp_path):  # noqa: F811
+        postgres, tmp_path):
     """The guide's cron line (cron ends a command at a bare `%`) and its Compose line (`-T`,
     the role and database the compose set-up makes)."""
     guide = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")

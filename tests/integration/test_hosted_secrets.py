@@ -20,8 +20,7 @@ from storage.postgres import add_club, clubs
 from storage.schema import MIGRATIONS
 from storage.seal import Seal
 from storage.store import open_store
-from tests.bot.test_lichess import KEY
-from tests.postgres import postgres, postgres_server  # noqa: F401 (the fixtures)
+from tests.bot.linking import KEY
 
 TOKEN = "123456:" + "A" * 35
 OTHER = "654321:" + "B" * 35
@@ -49,7 +48,7 @@ def keyed(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     monkeypatch.delenv("KEIZER_CLUB_TOKEN", raising=False)
 
 
-def test_a_clubs_token_is_kept_sealed_and_opens_with_the_key(postgres, capsys,  # noqa: F811
+def test_a_clubs_token_is_kept_sealed_and_opens_with_the_key(postgres, capsys,
                                                              keyed):
     assert run(capsys, "clubs", "add", "Sliedrecht", "--token", TOKEN, "--db", postgres)[0] == 0
     stored = asyncio.run(stored_tokens(postgres))
@@ -62,7 +61,7 @@ def test_a_clubs_token_is_kept_sealed_and_opens_with_the_key(postgres, capsys,  
     assert code == 1 and "Sliedrecht" in err and TOKEN not in err
 
 
-def test_without_a_key_no_club_is_added(postgres, capsys, monkeypatch, tmp_path):  # noqa: F811
+def test_without_a_key_no_club_is_added(postgres, capsys, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("KEIZER_SECRET_KEY", raising=False)
     code, out, err = run(capsys, "clubs", "add", "Sliedrecht", "--token", TOKEN, "--db", postgres)
@@ -74,7 +73,7 @@ def test_without_a_key_no_club_is_added(postgres, capsys, monkeypatch, tmp_path)
 
 
 def test_the_token_comes_from_standard_input_the_environment_or_a_prompt(
-        postgres, capsys, monkeypatch, keyed):  # noqa: F811
+        postgres, capsys, monkeypatch, keyed):
     """Never on the command line: `--token -` reads a line, KEIZER_CLUB_TOKEN is read, and a
     person at a terminal is asked without the token shown. None of it is printed."""
     monkeypatch.setattr(sys, "stdin", io.StringIO(TOKEN + "\n"))
@@ -127,7 +126,7 @@ async def _last_releases_database(dsn: str, old: Seal) -> None:
 
 
 def test_the_last_releases_tokens_are_sealed_and_moved_to_a_new_key(
-        postgres, capsys, monkeypatch, keyed):  # noqa: F811
+        postgres, capsys, monkeypatch, keyed):
     asyncio.run(_last_releases_database(postgres, Seal(KEY)))
     monkeypatch.setenv("KEIZER_DB", postgres)
     # Migrated by a command that writes; the first club, hidden before, is listed by its name.
@@ -169,7 +168,7 @@ def test_the_last_releases_tokens_are_sealed_and_moved_to_a_new_key(
 
 
 def test_the_doctor_of_one_club_on_a_hosts_database_points_to_clubs(
-        postgres, capsys, monkeypatch, keyed):  # noqa: F811
+        postgres, capsys, monkeypatch, keyed):
     monkeypatch.setenv("KEIZER_DB", postgres)
     monkeypatch.setenv("TELEGRAM_BOT_TOKEN", OTHER)
     asyncio.run(add_club(postgres, "Sliedrecht", TOKEN, Seal(KEY)))

@@ -24,8 +24,8 @@ from storage.seal import Seal
 from storage.seasons import import_season, load_season
 from storage.store import open_store
 from tests.bot.conftest import fits
-from tests.bot.test_lichess import KEY
-from tests.postgres import database, postgres, postgres_server  # noqa: F401 (the fixtures)
+from tests.bot.linking import KEY
+from tests.postgres import database
 from tests.seasons import build
 
 SEAL = Seal(KEY)
@@ -100,7 +100,7 @@ async def catalogue(conn: asyncpg.Connection) -> dict[str, set[tuple[str, ...]]]
 
 
 async def test_one_runner_makes_the_same_schema_on_both_engines(tmp_path,
-                                                               postgres):  # noqa: F811
+                                                               postgres):
     """Issue 34: each migration is written once; the runner takes a new SQLite file and a new
     PostgreSQL database to the same tables and columns, PostgreSQL's club-owned rows each
     carrying their club and kept apart by row level security."""
@@ -128,7 +128,7 @@ async def test_one_runner_makes_the_same_schema_on_both_engines(tmp_path,
 
 
 async def test_a_database_of_the_release_before_is_brought_up_to_date(
-        postgres_server):  # noqa: F811
+        postgres_server):
     """A host's database made before the one runner (tests/data/postgres-13.sql, as that
     release wrote it): the runner applies what it lacks, its rows kept, and it is then the
     schema a new database gets, constraint by constraint and trigger by trigger."""
@@ -190,7 +190,7 @@ REFUSED = [
 
 
 async def test_the_versions_move_alike_and_the_same_rows_are_refused(tmp_path,
-                                                                        postgres):  # noqa: F811
+                                                                        postgres):
     await (await open_store(tmp_path / "keizer.db")).close()
     lite = await aiosqlite.connect(tmp_path / "keizer.db", isolation_level=None)
     pg = await asyncpg.connect(postgres, server_settings={"keizer.club": "1"})
@@ -217,7 +217,7 @@ async def test_the_versions_move_alike_and_the_same_rows_are_refused(tmp_path,
         await pg.close()
 
 
-async def test_each_club_sees_and_changes_only_its_own(postgres):  # noqa: F811
+async def test_each_club_sees_and_changes_only_its_own(postgres):
     """Two clubs in one database, each through a store opened for it: the same SQL reads
     and writes each its own rows; a store without a club reads nothing and writes nothing;
     a club removed takes every row of it along."""
@@ -266,7 +266,7 @@ async def test_each_club_sees_and_changes_only_its_own(postgres):  # noqa: F811
     assert missing.value.problem is StoreProblem.NO_CLUB
 
 
-async def test_one_clubs_write_never_waits_on_anothers(postgres):  # noqa: F811
+async def test_one_clubs_write_never_waits_on_anothers(postgres):
     """Each club has its own writer's place: a write held open in one club does not hold
     up another's, while a second store of the same club waits for it."""
     one = await add_club(postgres, "Een", "1:a", SEAL)
@@ -297,7 +297,7 @@ async def test_one_clubs_write_never_waits_on_anothers(postgres):  # noqa: F811
             await store.close()
 
 
-def test_clubs_on_the_command_line(postgres, capsys, tmp_path, monkeypatch):  # noqa: F811
+def test_clubs_on_the_command_line(postgres, capsys, tmp_path, monkeypatch):
     from bot.cli import main
 
     monkeypatch.setenv("TELEGRAM_BASE_URL", "http://127.0.0.1:1")  # no Telegram: no webhook
@@ -407,7 +407,7 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path, monkeypatch):  # 
     assert capsys.readouterr().err.strip() == texts.CLUBS_NEED_POSTGRES
 
 
-def test_a_single_clubs_place_taken_keeps_its_season(postgres, tmp_path, capsys,  # noqa: F811
+def test_a_single_clubs_place_taken_keeps_its_season(postgres, tmp_path, capsys,
                                                      monkeypatch):
     """Issue 35: a database that ran one club (club 1, no `clubs`) keeps that club's season
     when clubs are added: the first is club 2 then, and club 1 is left as it was."""
@@ -444,7 +444,7 @@ def test_clubs_on_a_database_out_of_reach_say_so(command, capsys, monkeypatch):
         assert "geheim" not in said and "Traceback" not in said
 
 
-async def test_forty_clubs_share_eight_connections(postgres):  # noqa: F811
+async def test_forty_clubs_share_eight_connections(postgres):
     """A service's clubs on one pool: forty clubs import, read and correct their seasons at
     once through eight connections; each keeps its own, and the server never holds more."""
     pool = await club_pool(postgres, size=8)
@@ -474,7 +474,7 @@ async def test_forty_clubs_share_eight_connections(postgres):  # noqa: F811
         await pool.close()
 
 
-async def test_a_statement_cut_off_gives_its_pooled_connection_back(postgres, monkeypatch):  # noqa: F811
+async def test_a_statement_cut_off_gives_its_pooled_connection_back(postgres, monkeypatch):
     """A club's work cancelled while its connection is being set to the club (a club stopped
     at a host's beat, the host stopping): the connection goes back to the pool, else the
     pool's close waits for it for ever and the host never stops (a CI run)."""
@@ -504,7 +504,7 @@ async def test_a_statement_cut_off_gives_its_pooled_connection_back(postgres, mo
         await asyncio.wait_for(pool.close(), 10)
 
 
-async def test_a_connection_dropped_inside_a_unit_of_work_is_an_outage(postgres):  # noqa: F811
+async def test_a_connection_dropped_inside_a_unit_of_work_is_an_outage(postgres):
     """The server drops the connection a transaction holds (a primary going away, a standby
     promoted): the work fails as the store's passing outage, which the sender retries
     quietly, not as a raw broken pipe it would log as a fault of ours; the pool goes on."""
@@ -532,7 +532,7 @@ async def test_a_connection_dropped_inside_a_unit_of_work_is_an_outage(postgres)
         await asyncio.wait_for(pool.close(), 10)
 
 
-async def test_a_role_that_passes_row_level_security_is_refused(postgres_server):  # noqa: F811
+async def test_a_role_that_passes_row_level_security_is_refused(postgres_server):
     """Issue 34: a superuser (or a role with BYPASSRLS) would let one club's store read every
     club's rows: the store refuses it, saying why, before it makes anything."""
     with pytest.raises(StoreError) as caught:
@@ -547,7 +547,7 @@ async def test_a_role_that_passes_row_level_security_is_refused(postgres_server)
 
 
 async def test_the_hosted_compose_files_database_role_is_one_the_store_takes(
-        postgres_server, tmp_path):  # noqa: F811
+        postgres_server, tmp_path):
     """deploy/postgres-init.sh, as the postgres image runs it on a new data folder, makes a
     role the store accepts and a database it owns."""
     socket_dir = postgres_server.split("host=", 1)[1]
@@ -582,7 +582,7 @@ async def test_the_hosted_compose_files_database_role_is_one_the_store_takes(
 
 
 async def test_an_address_of_a_primary_among_several_servers_reads_and_writes(
-        postgres):  # noqa: F811
+        postgres):
     """Issue 35: KEIZER_DB naming the servers of a failover pair, the primary wanted
     (`target_session_attrs=read-write`): the store writes on the primary, and the standings
     worker's read-only connections are not refused for being read-only (they may go to a

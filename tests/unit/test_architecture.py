@@ -399,3 +399,15 @@ def test_only_storage_tells_a_file_from_a_database_server():
                  and node.value.startswith(("postgresql://", "postgres://"))
                  and node.value.endswith("://"))]
     assert found == []
+
+
+def test_no_test_module_imports_another():
+    """Issue 48: what several tests share lives in a helper module (`tests/bot/steps.py`,
+    `web.py`, `venue.py`, ...); a test module imported by another would run its tests'
+    module code twice and tie the two together."""
+    found = [f"{path.relative_to(ROOT)}: {module}"
+             for layer in ("tests", "bench")
+             for path in sorted((ROOT / layer).rglob("*.py"))
+             for module in imported_modules(path)
+             if module.startswith("tests.") and module.rsplit(".", 1)[-1].startswith("test_")]
+    assert found == []

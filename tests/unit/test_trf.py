@@ -19,7 +19,7 @@ import pytest
 from core.encoding import UTF8, WINDOWS, decode
 from core.errors import InvalidSeasonError
 from core.names import surname_first
-from core.season import Season, read_season, season_from_data, season_to_data
+from core.season import Season, read_season, season_from_data
 from core.standings import compute_standings
 from core.trf import (
     Assumed,
@@ -29,6 +29,7 @@ from core.trf import (
     trf_bytes,
     write_trf,
 )
+from tests.unit.trf_lines import spec_line, without_board_order
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ("sliedrecht", "drie-cycli", "drie-groepen")
@@ -75,27 +76,6 @@ def spec_read(text: str) -> dict:
         elif code.isdigit() or code == "XXR":
             header[code] = line[4:]
     return {"players": players, "dates": dates, "header": header}
-
-
-def spec_line(start: int, name: str, rating: str, fide_id: str, points: str, rank: int,
-              rounds: list[str]) -> str:
-    """A `001` line put together column by column, as the specification places them."""
-    line = [" "] * (91 + 10 * len(rounds))
-
-    def put(first: int, text: str) -> None:
-        line[first - 1:first - 1 + len(text)] = text
-
-    put(1, "001")
-    put(5, f"{start:>4}")
-    put(15, name)
-    put(49, f"{rating:>4}")
-    put(54, "NED")
-    put(58, f"{fide_id:>11}")
-    put(81, f"{points:>4}")
-    put(86, f"{rank:>4}")
-    for k, entry in enumerate(rounds):
-        put(92 + 10 * k, entry)
-    return "".join(line).rstrip()
 
 
 @pytest.mark.parametrize("path", SEASONS, ids=lambda p: p.stem)
@@ -160,14 +140,6 @@ def test_the_file_reads_by_the_specification_as_the_season(path):
 def test_the_example_seasons_as_golden_files(name, golden):
     written = write_trf(example(ROOT / "examples" / f"{name}.json"))
     golden(ROOT / "tests" / "data" / "golden" / f"{name}.trf", written.replace("\r\n", "\n"))
-
-
-def without_board_order(season: Season) -> dict:
-    data = season_to_data(season)
-    for rnd in data["rounds"]:
-        rnd.get("games", []).sort(key=lambda g: (g["white"], g["black"]))
-        rnd["absent"].sort(key=lambda a: a["player"])
-    return data
 
 
 @pytest.mark.parametrize("path", SEASONS, ids=lambda p: p.stem)

@@ -17,7 +17,7 @@ from core import names
 from core.encoding import UTF8, WINDOWS, decode
 from core.season import Season, read_season, season_from_data, season_to_data, season_to_json
 from core.trf import Assumed, TrfError, TrfHeader, TrfProblem, read_trf, trf_bytes, write_trf
-from tests.unit.test_trf import spec_line, without_board_order
+from tests.unit.trf_lines import spec_line, without_board_order
 
 FILES = sorted((Path(__file__).resolve().parents[1] / "data" / "trf").glob("*.trf"))
 CODES = {"1": "1", "0": "0", "=": "=", "+": "+", "-": "-", "W": "1", "L": "0", "D": "="}
