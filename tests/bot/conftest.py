@@ -11,7 +11,6 @@ import json
 import re
 import shutil
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,14 +21,18 @@ from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, Sent, User
 from bot.demo.fakelichess import FakeLichess
 from bot.demo.runner import LocalBot, ManualClock
-from bot.language import i18n, texts
-from bot.language.notice import Dated, Text
+from bot.language.notice import Text
 from bot.worker import Processes
 from core.season import Season, season_from_data
 from storage.db import Database
-from storage.errors import StoreError, StoreProblem
 from storage.seasons import import_season
 from storage.store import open_store
+from tests.meaning import fits as fits
+from tests.meaning import heard as heard
+from tests.meaning import meaning as meaning
+from tests.meaning import refused as refused
+from tests.meaning import said as said
+from tests.meaning import says as says
 
 ARBITER = User(1, "Wim", "Leider")
 STRANGER = User(777, "Onbekende", "Bezoeker")
@@ -141,65 +144,6 @@ async def club_bot(tg: FakeTelegram, path: Path | str, processes: Processes,
     running = LocalBot(tg, config, clock, processes)
     await running.start()
     return running
-
-
-def said(meant: Text, language: str = "nl") -> str:
-    """What the bot says for a catalogue text and its facts (`Text(KEY, facts)`), in
-    `language`: a test that asserts on this asserts on the meaning, not on the words, and
-    holds for both languages."""
-    with i18n.use(language):
-        return meant.render()
-
-
-def says(key: str, /, **facts: Any) -> str:
-    """`said(Text(key, facts))` in Dutch, the club's language in these tests."""
-    return said(Text(key, facts))
-
-
-def fits(text: str, key: str, /, language: str = "nl", pick: str | None = None,
-         **facts: Any) -> bool:
-    """Whether `text` holds catalogue text `key` (its entry `pick`) with these facts, in
-    `language`; a fact not given may be anything (a deadline the bot worked out, a count the
-    test does not care about), so a text that another one contains with more words (a
-    sign-off on time, and one too late) is told apart by asserting the other is absent."""
-    with i18n.use(language):
-        template = i18n.translated(vars(texts)[key])  # a private table of texts too
-        template = str(template if pick is None else template[pick])
-        parts = re.split(r"\{(\w+)[^}]*\}", template)
-        pattern = "".join(_literal(part, parts[n + 1] if n + 1 < len(parts) else None, facts)
-                          if n % 2 == 0
-                          else re.escape(_fact(facts[part])) if part in facts else ".*?"
-                          for n, part in enumerate(parts))
-        return re.search(pattern, text, re.S) is not None
-
-
-def _literal(part: str, fact: str | None, facts: dict[str, Any]) -> str:
-    """A template's words as a pattern; the space before a fact that may be empty (the bot
-    strips it where the fact is the last of a text) may be missing."""
-    if fact and fact not in facts and part.endswith(" "):
-        return re.escape(part[:-1]) + " ?"
-    return re.escape(part)
-
-
-def meaning(key: str, /, language: str = "nl", pick: str | None = None,
-            **facts: Any) -> Callable[[str], bool]:
-    """`fits` as a test of a text, for waiting on a message and counting them."""
-    return lambda text: fits(text, key, language, pick, **facts)
-
-
-def heard(messages: list[Sent], key: str, /, **facts: Any) -> int:
-    """How many of `messages` say catalogue text `key` with these facts (in Dutch)."""
-    return sum(fits(m.text, key, **facts) for m in messages)
-
-
-def _fact(value: Any) -> str:
-    return value.render() if isinstance(value, Text | Dated) else str(value)
-
-
-def refused(problem: StoreProblem, language: str = "nl", **facts: object) -> str:
-    """How the bot says that the store refused a change, `problem` with its facts."""
-    with i18n.use(language):
-        return texts.store_problem(StoreError(problem, **facts))
 
 
 def drafted(number: int, language: str = "nl") -> str:

@@ -172,16 +172,17 @@ def test_a_first_season_is_made_from_a_list_of_names(capsys, in_club):
                        "Cor Smit;1720\n", encoding="utf-8")
     code, _, err = run(capsys, "new-season", members, "seizoen.json")
     assert (code, err.strip()) == (1, texts.FIRST_SEASON_CLUB)
+    club = "SV De Toren"
     code, out, _ = run(capsys, "new-season", members, "seizoen.json", "--vereniging",
-                       "SV De Toren", "--naam", "2026-2027", "--reglement", "drie-cycli")
+                       club, "--naam", "2026-2027", "--reglement", "drie-cycli")
     assert code == 0
-    assert out.strip() == texts.FIRST_SEASON.format(name="2026-2027", club="SV De Toren",
+    assert out.strip() == texts.FIRST_SEASON.format(name="2026-2027", club=club,
                                                     path="seizoen.json", players=3,
                                                     rules="drie-cycli")
     season = read_season(Path("seizoen.json").read_text(encoding="utf-8"))
     assert [(p.name, p.rating) for p in season.players] == [
         ("Anna Visser", 1850), ("Bram de Wit", None), ("Cor Smit", 1720)]
-    assert season.club == "SV De Toren" and not season.rounds
+    assert season.club == club and not season.rounds
     assert run(capsys, "import", "seizoen.json")[0] == 0
     # A line with no name in it is named, with its number; nothing is written.
     members.write_text("Anna Visser\n1850\n", encoding="utf-8")

@@ -14,11 +14,13 @@ from icalendar import Calendar
 from bot.cli import main
 from bot.files.calendar import CalendarRound, rounds_ics
 from bot.flows import views
+from bot.language import texts
 from core.season import read_season
 from storage import club
 from storage.seasons import import_season
 from storage.store import open_store
 from tests.integration.conftest import ROOT
+from tests.meaning import fits
 
 AMSTERDAM = ZoneInfo("Europe/Amsterdam")
 STAMP = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
@@ -48,7 +50,8 @@ async def test_each_round_at_the_start_time_in_summer_and_in_winter(tmp_path):
     season = read_season((ROOT / "examples" / "drie-groepen.json").read_text("utf-8"))
     events = Calendar.from_ical(await example_calendar(tmp_path)).walk("VEVENT")
     assert [str(e["summary"]) for e in events] == [
-        f"{season.club}: ronde {r.number}" for r in season.rounds if r.date is not None]
+        texts.CALENDAR_ROUND.format(club=season.club, round=r.number)
+        for r in season.rounds if r.date is not None]
     starts = [e.decoded("dtstart") for e in events]
     assert all(s.astimezone(AMSTERDAM).time() == dt.time(19, 45) for s in starts)
     # Zomertijd then wintertijd: 17:45 and 18:45 UTC.
@@ -84,7 +87,7 @@ def test_export_ics_from_the_command_line(tmp_path, monkeypatch, capsys):
     events = Calendar.from_ical(target.read_bytes()).walk("VEVENT")
     season = json.loads((ROOT / "examples" / "sliedrecht.json").read_text("utf-8"))
     assert len(events) == len(season["rounds"])
-    assert f"Agenda met {len(events)} rondes" in capsys.readouterr().out
+    assert fits(capsys.readouterr().out, "EXPORTED_ICS", rounds=len(events), path=target)
 
 
 def test_no_dated_round_is_said(tmp_path, monkeypatch, capsys):
@@ -96,7 +99,7 @@ def test_no_dated_round_is_said(tmp_path, monkeypatch, capsys):
     plain.write_text(json.dumps(data), encoding="utf-8")
     assert main(["import", str(plain)]) == 0
     assert main(["export-ics", str(tmp_path / "a.ics")]) == 1
-    assert "Er staan nog geen rondes met een datum" in capsys.readouterr().err
+    assert fits(capsys.readouterr().err, "AGENDA_NONE")
 
 
 def test_two_clubs_calendars_in_one_client_keep_their_own_events():

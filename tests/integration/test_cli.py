@@ -1,4 +1,6 @@
-"""The command line as a user runs it: table, --json to the contract, exit codes, Dutch errors."""
+"""The command line as a user runs it: table, --json to the contract, exit codes, errors in
+the shell's language. What it says is asserted by its meaning (`tests.meaning.fits`: a
+catalogue text and its facts), so a rewording fails no test here."""
 
 from __future__ import annotations
 
@@ -11,7 +13,11 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.language import i18n, texts
+from core.errors import InvalidInputError, ProblemCode
 from core.season import read_season
+from storage.errors import StoreProblem
+from tests.meaning import fits
 from tests.seasons import season_data
 
 SEASON = season_data(
@@ -28,6 +34,12 @@ def season_file(tmp_path: Path) -> Path:
     path = tmp_path / "seizoen.json"
     path.write_text(json.dumps(SEASON), encoding="utf-8")
     return path
+
+
+def nl(say, *args: object) -> str:
+    """What a function of the catalogue says, in Dutch: the command line's language here."""
+    with i18n.use("nl"):
+        return say(*args)
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
@@ -84,27 +96,33 @@ def test_a_broken_file_exits_2_naming_every_problem(capsys, tmp_path):
     path.write_text(json.dumps(data), encoding="utf-8")
     code, out, err = run(capsys, "standings", path)
     assert code == 2 and out == ""
-    assert "4 problemen" in err
-    assert "rounds[0]: speler 'd' ontbreekt in ronde 1" in err  # 'zz' took his place
-    assert "rounds[1].games[0].result: ongeldige uitslag \"2-0\"" in err
-    assert "rounds[0].games[1].black: onbekende speler 'zz'" in err
-    assert "players[2].rating: verwacht een geheel getal" in err
+    with pytest.raises(InvalidInputError) as refused:
+        read_season(path.read_text(encoding="utf-8"))
+    problems = refused.value.problems
+    assert {(p.path, p.code) for p in problems} == {
+        ("rounds[0]", ProblemCode.PLAYER_MISSING),  # 'zz' took his place
+        ("rounds[1].games[0].result", ProblemCode.BAD_RESULT),
+        ("rounds[0].games[1].black", ProblemCode.UNKNOWN_PLAYER),
+        ("players[2].rating", ProblemCode.WRONG_TYPE)}
+    assert err.strip() == nl(texts.problems_report, nl(lambda: texts.SEASON_UNUSABLE.format(
+        path=path)), problems)
 
 
 def test_a_missing_file_exits_2(capsys, tmp_path):
     code, _, err = run(capsys, "standings", tmp_path / "weg.json")
-    assert code == 2 and "Kan" in err and "niet lezen" in err
+    assert code == 2 and fits(err, "FILE_UNREADABLE", path=tmp_path / "weg.json")
 
 
 def test_a_round_that_does_not_exist_exits_1(capsys, season_file):
     code, _, err = run(capsys, "standings", season_file, "--after-round", "9")
-    assert code == 1 and "Ronde 9 bestaat niet" in err
+    assert code == 1 and fits(err, "ROUND_OUT_OF_RANGE", round=9, count=2)
 
 
 def test_player_breakdown_adds_up(capsys, season_file):
     code, out, _ = run(capsys, "standings", season_file, "--player", "a")
     assert code == 0
-    assert out.splitlines()[0].startswith("Anna de Wit: 1e met 22,5 punten")
+    assert fits(out.splitlines()[0], "BREAKDOWN_HEAD", name="Anna de Wit", rank=1,
+                score="22,5", round=2)
     assert out.splitlines()[-1].split()[-1] == "22,5"
     assert run(capsys, "standings", season_file, "--player", "x")[0] == 1
 
@@ -124,7 +142,7 @@ def test_rules_file_is_checked_and_shown(capsys, tmp_path):
     bad = tmp_path / "fout.toml"
     bad.write_text('preset = "sliedrecht"\nnotice_kap = 8\n', encoding="utf-8")
     code, _, err = run(capsys, "rules", bad)
-    assert code == 2 and "notice_kap: onbekend veld 'notice_kap'" in err
+    assert code == 2 and fits(err, "_PROBLEMS", pick=ProblemCode.UNKNOWN_KEY, key="notice_kap")
 
 
 def test_the_installed_command_runs(season_file):
@@ -139,9 +157,10 @@ def test_import_export_backup(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("KEIZER_DB", str(tmp_path / "data" / "keizer.db"))
     example = Path(__file__).resolve().parents[2] / "examples" / "drie-cycli.json"
     code, out, _ = run(capsys, "import", example)
-    assert code == 0 and "Seizoen geladen: 20 spelers, 19 rondes" in out
+    assert code == 0 and fits(out, "IMPORTED", players=20, rounds=19,
+                              path=tmp_path / "data" / "keizer.db")
     code, _, err = run(capsys, "import", example)
-    assert code == 1 and "--replace" in err
+    assert code == 1 and fits(err, "_STORE_PROBLEMS", pick=StoreProblem.NOT_EMPTY)
     assert run(capsys, "import", example, "--replace")[0] == 0
     code, out, _ = run(capsys, "export")
     assert code == 0 and out == example.read_text(encoding="utf-8")
@@ -149,17 +168,17 @@ def test_import_export_backup(capsys, tmp_path, monkeypatch):
     assert (tmp_path / "terug.json").read_text(encoding="utf-8") == \
         example.read_text(encoding="utf-8")
     code, out, _ = run(capsys, "backup", "--keep", "1")
-    assert code == 0 and "Reservekopie gemaakt" in out
+    assert code == 0 and fits(out, "BACKED_UP")
     assert len(list((tmp_path / "data" / "backups").glob("keizer-*.db"))) == 1
 
 
 def test_export_without_a_season_says_how_to_get_one(capsys, tmp_path):
     code, _, err = run(capsys, "export", "--db", tmp_path / "leeg.db")
-    assert code == 2 and "bestaat niet" in err and "keizerbot import" in err
+    assert code == 2 and fits(err, "DATABASE_MISSING", path=tmp_path / "leeg.db")
     assert not (tmp_path / "leeg.db").exists()
     sqlite3.connect(tmp_path / "leeg.db").close()  # a database without a season
     code, _, err = run(capsys, "export", "--db", tmp_path / "leeg.db")
-    assert code == 1 and "keizerbot import" in err
+    assert code == 1 and fits(err, "_STORE_PROBLEMS", pick=StoreProblem.NO_SEASON)
 
 
 def test_pairing_list_shows_each_players_time_control(capsys):
@@ -177,10 +196,11 @@ def test_export_html_and_csv_from_a_season_file(capsys, tmp_path):
     example = Path(__file__).resolve().parents[2] / "examples" / "sliedrecht.json"
     code, out, _ = run(capsys, "export-html", tmp_path / "web", "--season", example)
     assert code == 0 and (tmp_path / "web" / "index.html").exists()
-    assert "bestanden geschreven" in out
+    assert out == nl(texts.site_written, len(list((tmp_path / "web").rglob("*.*"))),
+                     tmp_path / "web") + "\n"
     code, out, _ = run(capsys, "export-csv", tmp_path / "csv", "--season", example)
     assert code == 0 and (tmp_path / "csv" / "stand.csv").exists()
-    assert out.startswith("3 bestanden geschreven")
+    assert out == nl(texts.site_written, 3, tmp_path / "csv") + "\n"
 
 
 def test_export_everything_imports_back_and_still_computes(capsys, tmp_path, monkeypatch):
@@ -188,9 +208,10 @@ def test_export_everything_imports_back_and_still_computes(capsys, tmp_path, mon
     example = Path(__file__).resolve().parents[2] / "examples" / "drie-cycli.json"
     assert run(capsys, "import", example)[0] == 0
     code, out, _ = run(capsys, "export", tmp_path / "seizoen.json")
-    assert code == 0 and "--alles" in out  # says what a season file leaves out
+    # It says what a season file leaves out, and how to keep everything.
+    assert code == 0 and fits(out, "EXPORTED_SEASON", path=tmp_path / "seizoen.json")
     code, out, _ = run(capsys, "export", "--alles", tmp_path / "alles.json")
-    assert code == 0 and "Alles wat de bot bewaart" in out
+    assert code == 0 and fits(out, "EXPORTED_ALL", path=tmp_path / "alles.json")
     club = json.loads((tmp_path / "alles.json").read_text(encoding="utf-8"))
     assert club["format"] == "keizer-club/1"
     assert club["season"] == json.loads(example.read_text(encoding="utf-8"))
@@ -206,14 +227,14 @@ def test_new_season_writes_the_next_file(tmp_path, capsys):
     target = tmp_path / "volgend.json"
     example = Path(__file__).resolve().parents[2] / "examples" / "sliedrecht.json"
     assert main(["new-season", str(example), str(target)]) == 0
-    assert "Seizoen 2027-2028 geschreven naar" in capsys.readouterr().out
+    assert fits(capsys.readouterr().out, "NEW_SEASON", name="2027-2028", path=target)
     assert read_season(target.read_text(encoding="utf-8")).rounds == ()
     data = json.loads(example.read_text(encoding="utf-8"))
     data["season"] = "najaar"
     odd = tmp_path / "najaar.json"
     odd.write_text(json.dumps(data), encoding="utf-8")
     assert main(["new-season", str(odd), str(tmp_path / "x.json")]) == 2
-    assert "geef er een met --naam" in capsys.readouterr().err
+    assert fits(capsys.readouterr().err, "NEW_SEASON_NAME", name="najaar")
     assert not (tmp_path / "x.json").exists()
 
 
@@ -224,12 +245,14 @@ def test_trf_out_of_the_database_and_back_into_a_season_file(tmp_path, capsys):
     db = tmp_path / "keizer.db"
     assert run(capsys, "import", EXAMPLES / "drie-groepen.json", "--db", db)[0] == 0
     code, out, _ = run(capsys, "export-trf", tmp_path / "rating.trf", "--db", db)
-    assert code == 0 and out.startswith(f"TRF met 16 rondes en 145 partijen geschreven naar "
-                                        f"{tmp_path / 'rating.trf'}.\n")
+    assert code == 0 and fits(out.splitlines()[0], "TRF_EXPORTED", rounds=16, games=145,
+                              path=tmp_path / "rating.trf")
     written = (tmp_path / "rating.trf").read_bytes()
     assert written.startswith(b"012 Schaakclub") and b"\r\n001    1 " in written
     code, out, _ = run(capsys, "import-trf", tmp_path / "rating.trf", tmp_path / "terug.json")
-    assert code == 0 and "16 rondes, 145 partijen" in out and "Aangenomen" not in out
+    assert code == 0 and fits(out, "TRF_IMPORTED", path=tmp_path / "terug.json", rounds=16,
+                              games=145)
+    assert not fits(out, "TRF_ASSUMED")
     back = read_season((tmp_path / "terug.json").read_text("utf-8"))
     original = read_season((EXAMPLES / "drie-groepen.json").read_text("utf-8"))
     assert (back.rules, back.players) == (original.rules, original.players)
@@ -245,26 +268,28 @@ def test_a_foreign_trf_reports_what_was_assumed(tmp_path, capsys):
     code, out, _ = run(capsys, "import-trf", foreign, tmp_path / "s.json",
                        "--reglement", "drie-cycli")
     assert code == 0
-    assert "Aangenomen, omdat het bestand het niet zegt:" in out
-    assert "het bestand heeft geen Keizerreglement: drie-cycli genomen" in out
-    assert "28 speler-id's gemaakt uit de namen" in out
+    assert fits(out, "TRF_ASSUMED")
+    assert fits(out, "_ASSUMED", pick="rules", preset="drie-cycli")
+    assert fits(out, "_ASSUMED", pick="ids", count=28)
     assert read_season((tmp_path / "s.json").read_text("utf-8")).rules_source == \
         "drie-cycli"
 
 
-@pytest.mark.parametrize(("content", "says"), [
-    (b"012 Alleen een kop\r\n", "er staan geen spelers in (regels die met 001 beginnen)"),
-    ("001    1      A".ljust(91).encode() + b"0002 w 1",
-     "regel 1: in ronde 1 speelt hij tegen startnummer 2, dat niet bestaat"),
+@pytest.mark.parametrize(("content", "key", "pick", "facts"), [
+    (b"012 Alleen een kop\r\n", "_TRF_PROBLEMS", "no_players", {}),
+    ("001    1      A".ljust(91).encode() + b"0002 w 1", "_TRF_PROBLEMS", "unknown_opponent",
+     {"line": 1, "round": 1, "opponent": 2}),
     ("\n".join(["001    1      A".ljust(91) + "0002 w 1",
                 "001    2      B".ljust(91) + "0001 b 1"]).encode(),
-     "regel 1: ronde 1 klopt niet met die van startnummer 2"),
-    ("001    1      A".encode("utf-16"), "dit is geen tekstbestand"),
+     "_TRF_PROBLEMS", "opponents_disagree", {"line": 1, "round": 1, "opponent": 2}),
+    ("001    1      A".encode("utf-16"), "FILE_NOT_TEXT", None, {}),
 ])
-def test_an_unusable_trf_exits_2_and_writes_nothing(tmp_path, capsys, content, says):
+def test_an_unusable_trf_exits_2_and_writes_nothing(tmp_path, capsys, content, key, pick,
+                                                    facts):
     (tmp_path / "x.trf").write_bytes(content)
     code, _out, err = run(capsys, "import-trf", tmp_path / "x.trf", tmp_path / "s.json")
-    assert code == 2 and says in err and "x.trf is niet bruikbaar" in err
+    assert code == 2 and fits(err, key, pick=pick, **facts)
+    assert fits(err, "TRF_UNUSABLE", path=tmp_path / "x.trf")
     assert not (tmp_path / "s.json").exists()
 
 
@@ -274,7 +299,7 @@ def test_trf_of_a_season_without_a_finished_round_says_so(tmp_path, capsys):
     (tmp_path / "leeg.json").write_text(json.dumps(data), encoding="utf-8")
     code, _, err = run(capsys, "export-trf", tmp_path / "x.trf", "--season",
                        tmp_path / "leeg.json")
-    assert code == 1 and "nog geen ronde met alle uitslagen" in err
+    assert code == 1 and fits(err, "TRF_NONE")
     assert not (tmp_path / "x.trf").exists()
 
 
@@ -295,19 +320,22 @@ def test_ratings_are_shown_then_written_when_confirmed(tmp_path, capsys):
     code, out, _ = run(capsys, "ratings", tmp_path / "lijst.zip", "--season",
                        tmp_path / "s.json")
     assert code == 0
-    assert "• Anna de Wit: 2000 → 2050 (relatienummer 8000001)" in out
-    assert "• Bert Zwart (b) = Zwart, B. (8000002, 1950)" in out
-    assert "Niet in de lijst (2): Cor, Dirk." in out and "--bevestig" in out
+    assert fits(out, "RATING_UPDATE", name="Anna de Wit", old=2000, new=2050)
+    assert fits(out, "RATING_NUMBER", knsb=8000001)
+    assert fits(out, "RATING_CLOSE_LINE", mark="", name="Bert Zwart", id=" (b)",
+                listed="Zwart, B.", knsb=8000002, rating=1950)
+    assert fits(out, "RATING_MISSING", count=2, names="Cor, Dirk")
+    assert fits(out, "RATINGS_CONFIRM_HINT")
     assert json.loads((tmp_path / "s.json").read_text("utf-8")) == SEASON  # nothing written
     code, out, _ = run(capsys, "ratings", tmp_path / "lijst.zip", "--season",
                        tmp_path / "s.json", "--bevestig", "--ook", "b")
-    assert code == 0 and "2 leden bijgewerkt" in out
+    assert code == 0 and nl(texts.ratings_written, 2, tmp_path / "s.json") in out
     season = read_season((tmp_path / "s.json").read_text("utf-8"))
     assert [(p.rating, p.knsb) for p in season.players] == [
         (2050, 8000001), (1950, 8000002), (1800, None), (1700, None)]
     code, _, err = run(capsys, "ratings", tmp_path / "lijst.zip", "--season",
                        tmp_path / "s.json", "--ook", "c")
-    assert code == 1 and "'c' staat niet bij de gelijkende namen" in err
+    assert code == 1 and fits(err, "RATINGS_UNKNOWN_CLOSE", player="c")
 
 
 def test_ratings_into_the_database_are_in_the_audit_log(tmp_path, capsys):
@@ -324,7 +352,7 @@ def test_ratings_into_the_database_are_in_the_audit_log(tmp_path, capsys):
         ["Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S",
          "8000004;Dirk;;NED;1744;3;2001;M"]).encode("cp1252"))
     code, out, _ = run(capsys, "ratings", tmp_path / "lijst.csv", "--db", db, "--bevestig")
-    assert code == 0 and f"1 lid bijgewerkt in {db}" in out
+    assert code == 0 and nl(texts.ratings_written, 1, db) in out
 
     async def read() -> tuple:
         opened = await open_store(db)
@@ -341,16 +369,17 @@ def test_ratings_into_the_database_are_in_the_audit_log(tmp_path, capsys):
          {"rating": 1744, "knsb": 8000004, "federation": "NED", "sex": "m", "birth": "2001"})]
 
 
-@pytest.mark.parametrize(("content", "says"), [
-    (b"Nr;Naam;Elo\r\n1;A;1500", "de eerste regel is niet de kop van de KNSB-lijst"),
-    (b"PK\x05\x06" + b"\x00" * 18, "het zip-bestand is leeg"),
+@pytest.mark.parametrize(("content", "problem"), [
+    (b"Nr;Naam;Elo\r\n1;A;1500", "header"),
+    (b"PK\x05\x06" + b"\x00" * 18, "empty_zip"),
 ])
-def test_a_file_that_is_no_rating_list_exits_2(tmp_path, capsys, content, says):
+def test_a_file_that_is_no_rating_list_exits_2(tmp_path, capsys, content, problem):
     (tmp_path / "s.json").write_text(json.dumps(SEASON), encoding="utf-8")
     (tmp_path / "lijst.zip").write_bytes(content)
     code, _, err = run(capsys, "ratings", tmp_path / "lijst.zip", "--season",
                        tmp_path / "s.json", "--bevestig")
-    assert code == 2 and says in err and "Er is niets veranderd" in err
+    assert code == 2 and fits(err, "_LIST_PROBLEMS", pick=problem)
+    assert fits(err, "RATING_LIST_UNUSABLE")
     assert json.loads((tmp_path / "s.json").read_text("utf-8")) == SEASON
 
 
@@ -397,18 +426,19 @@ def test_the_clubs_city_arbiter_and_list_reach_the_files(tmp_path, capsys, monke
                                    f"8000004;Dirk;;NED;{rating};3;2001;M".encode("cp1252"))
     (tmp_path / "lijsten.zip").write_bytes(lists.getvalue())
     code, out, _ = run(capsys, "ratings", tmp_path / "lijsten.zip", "--db", db)
-    assert code == 0 and "• Dirk: 1700 → 1700" in out  # the club's choice: blitz
+    assert code == 0 and fits(out, "RATING_UPDATE", name="Dirk", old=1700, new=1700)  # blitz
     code, out, _ = run(capsys, "ratings", tmp_path / "lijsten.zip", "--db", db, "--lijst",
                        "rapid")
-    assert code == 0 and "• Dirk: 1700 → 1600" in out
+    assert code == 0 and fits(out, "RATING_UPDATE", name="Dirk", old=1700, new=1600)
     code, out, _ = run(capsys, "ratings", tmp_path / "lijsten.zip", "--season",
                        tmp_path / "s.json")
-    assert code == 0 and "• Dirk: 1700 → 1500" in out  # a season file: the classical list
+    # A season file: the classical list.
+    assert code == 0 and fits(out, "RATING_UPDATE", name="Dirk", old=1700, new=1500)
 
 
 def test_a_workbook_beside_the_csv(tmp_path, capsys, season_file):
     code, out, _ = run(capsys, "export-xlsx", tmp_path / "site", "--season", season_file)
-    assert code == 0 and out == f"1 bestand geschreven in {tmp_path / 'site'}.\n"
+    assert code == 0 and out == nl(texts.site_written, 1, tmp_path / "site") + "\n"
     assert (tmp_path / "site" / "keizer.xlsx").read_bytes()[:2] == b"PK"
 
 
@@ -418,15 +448,15 @@ def test_the_command_line_speaks_the_shells_language(capsys, season_file, monkey
     code, out, _ = run(capsys, "standings", season_file)
     assert code == 0 and out.splitlines()[2].split()[:3] == ["Pos", "Name", "Points"]
     code, _, err = run(capsys, "standings", tmp_path / "missing.json")
-    assert code == 2 and err.startswith(f"The season file {tmp_path / 'missing.json'} cannot "
-                                        "be used: Cannot read")
+    assert code == 2 and fits(err, "SEASON_UNUSABLE", "en", path=tmp_path / "missing.json")
+    assert fits(err, "FILE_UNREADABLE", "en", path=tmp_path / "missing.json")
     monkeypatch.setenv("LC_ALL", "nl_NL.UTF-8")
     code, out, _ = run(capsys, "standings", season_file)
     assert out.splitlines()[2].split()[:3] == ["Pos", "Naam", "Punten"]
     monkeypatch.delenv("LC_ALL")
     monkeypatch.setenv("LANG", "C.UTF-8")
     code, _, err = run(capsys, "standings", tmp_path / "missing.json")
-    assert err.startswith("Het seizoensbestand ")
+    assert fits(err, "SEASON_UNUSABLE", path=tmp_path / "missing.json")
     # The JSON is the contract, in no language.
     monkeypatch.setenv("LANG", "en_GB.UTF-8")
     english = run(capsys, "standings", season_file, "--json")[1]

@@ -19,7 +19,8 @@ import pytest
 
 from bot.files import chart
 from bot.files.exports import PLAIN_NUMBER, write_csv, write_html, write_xlsx
-from core.season import read_season
+from bot.language import texts
+from core.season import Result, read_season
 from core.standings import standings_history
 from tests.integration.conftest import EXAMPLES, ROOT
 from tests.seasons import build
@@ -114,7 +115,9 @@ def test_a_name_that_looks_like_a_formula_is_text_in_the_csv(tmp_path):
              for row in csv.reader(files[name].open(encoding="utf-8-sig"), delimiter=";")
              for cell in row]
     assert "'" + evil in cells and "'@SUM(1)" in cells
-    assert "1-0 regl." in cells and "regl" in cells and "afw" in cells  # forfeit, in words
+    # A forfeit, in words.
+    assert texts.RESULT_IN_A_FILE[Result.WHITE_BY_FORFEIT] in cells
+    assert "regl" in cells and "afw" in cells
     assert not [c for c in cells if c.startswith("'") and c not in ("'" + evil, "'@SUM(1)")]
     assert not [c for c in cells if c and c[0] in "=+-@\t\r" and not PLAIN_NUMBER.fullmatch(c)]
 
@@ -124,7 +127,7 @@ def test_round_pages_name_absences_in_dutch(tmp_path, path):
     season = read_season(path.read_text(encoding="utf-8"))
     pages = "".join(p.read_text(encoding="utf-8") for p in write_html(season, tmp_path)
                     if p.name.startswith("ronde-"))
-    assert "Niet ingedeeld:" in pages
+    assert texts.BOARD_AWAY in pages
     assert not re.search(r"\((notice|no_notice|arbiter|external)\)", pages)
 
 

@@ -23,8 +23,8 @@ from storage.schema import VERSION
 from storage.seal import Seal
 from storage.seasons import import_season, load_season
 from storage.store import open_store
-from tests.bot.conftest import fits
 from tests.bot.linking import KEY
+from tests.meaning import fits
 from tests.postgres import database
 from tests.seasons import build
 
@@ -383,7 +383,7 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path, monkeypatch):
     assert main(["export", "--db", postgres, "--club", "2"]) == 0
     assert '"name": "A"' in capsys.readouterr().out
     assert main(["export", "--db", postgres, "--club", "1"]) == 1
-    assert "Er is nog geen seizoen" in capsys.readouterr().err
+    assert fits(capsys.readouterr().err, "_STORE_PROBLEMS", pick=StoreProblem.NO_SEASON)
     assert main(["export", "--db", postgres, "--club", "9"]) == 2
     refused = capsys.readouterr().err
     assert "9" in refused and "club_store" not in refused, refused
@@ -538,7 +538,8 @@ async def test_a_role_that_passes_row_level_security_is_refused(postgres_server)
     with pytest.raises(StoreError) as caught:
         await open_store(postgres_server)
     assert caught.value.problem is StoreProblem.ROLE_SEES_ALL
-    assert "ziet de rijen van alle clubs" in texts.store_problem(caught.value)
+    assert fits(texts.store_problem(caught.value), "_STORE_PROBLEMS",
+                pick=StoreProblem.ROLE_SEES_ALL)
     conn = await asyncpg.connect(postgres_server)
     try:
         assert await conn.fetchval("SELECT to_regclass('schema_version')") is None
