@@ -68,7 +68,7 @@ async def tell(services: Services, chat_id: int, compose: Compose, *,
                markup: Callable[[], Keyboard | None] | None = None, **owed: Any) -> None:
     """Owe one member a message, made (`compose`, `markup`) in his own language; `owed` as
     `send` takes it."""
-    await _owe_made(services, await services.language_of(chat_id), chat_id, compose, markup,
+    await _owe_made(services, await services.languages.of(chat_id), chat_id, compose, markup,
                     **owed)
 
 
@@ -87,7 +87,7 @@ async def owe_to_arbiters(services: Services, compose: Compose, *,
                           fallback: Fallback | None = None) -> None:
     """Owe each arbiter a message, made (`compose`, `markup`) in his own language."""
     for arbiter in sorted(await services.arbiters()):
-        await _owe_made(services, await services.language_of(arbiter), arbiter, compose,
+        await _owe_made(services, await services.languages.of(arbiter), arbiter, compose,
                         markup, fallback=fallback)
 
 

@@ -3,18 +3,17 @@ and the standings that handlers, flows and jobs ask."""
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from telegram.ext import Application, CallbackContext, ExtBot
 
 from bot.config import Config
-from bot.language import i18n
+from bot.languages import Languages
+from bot.lichess.api import LichessAccess
 from bot.throttle import Throttle
 from core.rounds import OPEN, PUBLIC, RoundState
 from storage import club, programme
@@ -34,8 +33,10 @@ def utc_now() -> dt.datetime:
 
 @dataclass
 class Services:
-    """Everything a handler needs: made once by the club's runtime (`bot.runtime`), which
-    opened its store and its worker handle; PTB keeps it as `bot_data`."""
+    """Everything a handler needs: the club's settings and its ports (the store, the
+    standings worker, the languages, lichess, the clock), made once by the club's runtime
+    (`bot.runtime`), which opened its store and its worker handle; PTB keeps it as
+    `bot_data`."""
 
     settings: Config
     db: Database
@@ -46,72 +47,20 @@ class Services:
     """Faults told to the arbiters once an hour, not once per tick."""
     bot_name: str = ""
     """The bot's username, known once it started (for t.me links)."""
-    spoken: dict[int, str] | None = None
-    """Each member's language, read once: asked at every update, and written only by this
-    process (one bot per database), which keeps it up to date (`keep_language`)."""
-    club_spoken: str | None = None
-    """The club's language, read once; forgotten when the club's settings change."""
-    values_made: Mapping[str, Fraction] | None = None
-    """The players' values of the standings made last (`views.values_now`)."""
-    lichess_turn: asyncio.Lock = field(default_factory=asyncio.Lock)
-    """One call at a time makes a round's games at lichess (the tick, a publication, a
-    member just linked): two at once would each make a bulk of the same boards."""
-    lichess_rests_until: dt.datetime | None = None
-    """lichess answered 429: asked again no sooner than this (`flows.online`)."""
+    languages: Languages = field(init=False)
+    """Who reads in which language (`bot.languages`)."""
+    lichess: LichessAccess = field(init=False)
+    """The club's way to lichess: its server, and its turn there (`bot.lichess.api`)."""
 
-    def read_again(self) -> None:
-        """Forget the languages kept: another process writes them (the host that runs the
-        club, while this one only shows its pages)."""
-        self.spoken = self.club_spoken = None
+    def __post_init__(self) -> None:
+        self.languages = Languages(self.db)
+        self.lichess = LichessAccess(self.settings.lichess_url)
 
     async def arbiters(self) -> set[int]:
         return set(self.settings.arbiters) | await club.arbiters(self.db)
 
     async def is_arbiter(self, user_id: int) -> bool:
         return user_id in await self.arbiters()
-
-    async def club_language(self) -> str:
-        """The language of the club's group, its pages and its files (`/instellingen taal`)."""
-        if self.club_spoken is None:
-            self.club_spoken = (await club.settings(self.db)).language
-        return self.club_spoken
-
-    async def _spoken(self) -> dict[int, str]:
-        if self.spoken is None:
-            self.spoken = await club.languages(self.db)
-        return self.spoken
-
-    async def chosen_language(self, telegram_id: int) -> str | None:
-        """The language this member chose or first came with, if any."""
-        return (await self._spoken()).get(telegram_id)
-
-    async def language_of(self, telegram_id: int) -> str:
-        """A member's language: the one he chose or first came with, else the club's."""
-        return await self.chosen_language(telegram_id) or await self.club_language()
-
-    async def keep_language(self, telegram_id: int, language: str, *,
-                            chosen: bool) -> None:
-        """A member's language from now on: `chosen` with `/taal` (in the audit log), else
-        the one he first came with (kept unless he has one)."""
-        if chosen:
-            await club.set_language(self.db, telegram_id, language, actor=telegram_id)
-        else:
-            await club.keep_language(self.db, telegram_id, language)
-        spoken = await self._spoken()
-        if chosen or telegram_id not in spoken:
-            spoken[telegram_id] = language
-
-    async def first_contact(self, telegram_id: int, code: str | None) -> str:
-        """The language of a private chat. On first contact it is the Telegram app's, where
-        the bot speaks it, and kept; after that the kept one (`/taal` changes it)."""
-        kept = await self.chosen_language(telegram_id)
-        if kept is not None:
-            return kept
-        found = i18n.from_code(code, "")
-        if not found:
-            return await self.club_language()
-        await self.keep_language(telegram_id, found, chosen=False)
-        return found
 
 
 class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], Services]):

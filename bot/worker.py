@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
 from bot.files import messages, tables
@@ -118,6 +119,8 @@ class Worker:
     def __init__(self, address: StoreAddress, club: int | None, processes: Processes) -> None:
         self.store = (address, club)
         self.processes = processes
+        self.values_made: Mapping[str, Fraction] | None = None
+        """The players' values of the standings made last (`bot.flows.views.values_now`)."""
 
     async def standings(self, language: str, after_round: int | None = None) -> StandingsView:
         """The standings' texts in `language`: after the last complete round, or after

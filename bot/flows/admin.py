@@ -256,7 +256,7 @@ async def change_settings(services: Services, *, actor: int,
     """Change the club's settings. A new start time or deadline applies to every round whose
     attendance is not locked yet: their deadlines are moved, and returned."""
     db = services.db
-    services.club_spoken = None  # read again after this change (or after its refusal)
+    services.languages.forget_the_clubs()  # read again after this change, or its refusal
     async with db.transaction():
         await club.change_settings(db, actor=actor, **changes)
         if not {"round_start", "deadline_minutes"} & set(changes):

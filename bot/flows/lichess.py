@@ -15,7 +15,6 @@ from bot.language.formatting import esc
 from bot.lichess.api import (
     MEMBER_SCOPE,
     ORGANISER_SCOPE,
-    Lichess,
     LichessError,
     Pkce,
     authorize_url,
@@ -70,7 +69,7 @@ async def to_lichess(services: Services, state: str) -> str | None:
     login = await accounts.login(services.db, state, now=services.clock())
     if login is None:
         return None
-    return authorize_url(services.settings.lichess_url, redirect_uri=_back(services),
+    return authorize_url(services.lichess.base, redirect_uri=_back(services),
                          challenge=Pkce.of(login.verifier).challenge,
                          scope=ORGANISER_SCOPE if login.organiser else MEMBER_SCOPE,
                          state=state)
@@ -89,7 +88,7 @@ async def finish(services: Services, state: str, code: str) -> Linked | None:
     login = await accounts.login(services.db, state, now=services.clock())
     if login is None:
         return None
-    api = Lichess(services.settings.lichess_url)
+    api = services.lichess.api()
     token = await api.token(code, login.verifier, _back(services))
     username = await api.username(token)
     done = Linked(login.telegram_id, username, login.organiser)
@@ -118,7 +117,7 @@ async def _taken(services: Services, state: str, done: Linked, token: str) -> Li
         await tell(services, done.telegram_id,
                    lambda: texts.LICHESS_TAKEN.format(name=esc(done.username)))
     try:
-        await Lichess(services.settings.lichess_url).revoke(token)
+        await services.lichess.api().revoke(token)
     except LichessError as exc:
         log.warning("an unused lichess token was not revoked: %s", exc)
     return replace(done, taken=True)
@@ -137,6 +136,6 @@ async def revoke(services: Services, was: accounts.Account) -> None:
     if token is None:
         return
     try:
-        await Lichess(services.settings.lichess_url).revoke(token)
+        await services.lichess.api().revoke(token)
     except LichessError as exc:
         log.warning("a forgotten lichess token was not revoked: %s", exc)

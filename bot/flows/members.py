@@ -179,7 +179,7 @@ async def decide(services: Services, user_id: int, who: Member | None, *, actor:
 
 async def set_language(services: Services, user_id: int, language: str) -> None:
     """The language the bot speaks to this Telegram user from now on."""
-    await services.keep_language(user_id, language, chosen=True)
+    await services.languages.keep(user_id, language, chosen=True)
 
 
 async def set_reminder(services: Services, who: Member, on: bool, *, actor: int) -> None:

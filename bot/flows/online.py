@@ -74,7 +74,7 @@ async def played_at(services: Services, number: int) -> Clock | None:
 
 
 def _api(services: Services) -> Lichess:
-    return Lichess(services.settings.lichess_url)
+    return services.lichess.api()
 
 
 async def live_rounds(services: Services) -> list[programme.ScheduledRound]:
@@ -102,13 +102,13 @@ async def tick(services: Services) -> None:
 
 def _resting(services: Services) -> bool:
     """Still within the minute lichess asked us to wait?"""
-    until = services.lichess_rests_until
+    until = services.lichess.rests_until
     return until is not None and services.clock() < until
 
 
 def _rest(services: Services, exc: LichessError) -> None:
     if exc.status == 429:
-        services.lichess_rests_until = services.clock() + REST
+        services.lichess.rests_until = services.clock() + REST
 
 
 def then_make_games(services: Services, number: int) -> Callable[[], Awaitable[None]]:
@@ -171,7 +171,7 @@ class Pairable:
 async def make_games(services: Services, number: int) -> int:
     """The round's games lichess has not made yet, made (those a player cannot have are
     named to the arbiter, once); how many were made."""
-    async with services.lichess_turn:
+    async with services.lichess.turn:
         return await _make_games(services, number)
 
 
@@ -308,7 +308,7 @@ async def read_back(services: Services, number: int) -> None:
     """The round's games that ended since the last look: each result taken (final at once
     when the arbiter says so, else a player of the game confirms it), a game never played
     the arbiter's to decide; a game that began marked as under way."""
-    async with services.lichess_turn:
+    async with services.lichess.turn:
         await _read_back(services, number)
 
 

@@ -53,7 +53,7 @@ async def standings(services: Services, language: str) -> StandingsView:
 async def places(services: Services) -> Mapping[str, PlayerStanding]:
     """Each player's row in the standings: the standings of any language hold them, and the
     club's is the one its group keeps made."""
-    return (await standings(services, await services.club_language())).places
+    return (await standings(services, await services.languages.club())).places
 
 
 PRICE_WAIT = 0.5
@@ -72,19 +72,20 @@ async def values_now(services: Services) -> Mapping[str, Fraction] | None:
     next sign-off)."""
     made = asyncio.ensure_future(places(services))
     made.add_done_callback(functools.partial(_keep_values, services))
-    wait = PRICE_WAIT if services.values_made is not None else FIRST_PRICE_WAIT
+    wait = PRICE_WAIT if services.standings_worker.values_made is not None else FIRST_PRICE_WAIT
     try:
         rows = await asyncio.wait_for(asyncio.shield(made), wait)
     except TimeoutError:
-        return services.values_made
-    services.values_made = {code: row.value for code, row in rows.items()}
-    return services.values_made
+        return services.standings_worker.values_made
+    services.standings_worker.values_made = {code: row.value for code, row in rows.items()}
+    return services.standings_worker.values_made
 
 
 def _keep_values(services: Services, made: asyncio.Future[Mapping[str, PlayerStanding]]) -> None:
     """Standings made after the sign-off that asked stopped waiting: the next one has them."""
     if not made.cancelled() and made.exception() is None:
-        services.values_made = {code: row.value for code, row in made.result().items()}
+        services.standings_worker.values_made = {code: row.value
+                                                  for code, row in made.result().items()}
 
 
 async def history(services: Services) -> Sequence[Standings]:

@@ -8,6 +8,7 @@ The base address is a setting (`KEIZER_LICHESS_URL`), so the tests' fake lichess
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import datetime as dt
 import hashlib
@@ -132,6 +133,20 @@ class Lichess:
                                   text=",".join(ids), accept="application/x-ndjson")
         return [Game(str(item["id"]), str(item["status"]), item.get("winner"))
                 for item in map(json.loads, answer.text.splitlines()) if item]
+
+
+class LichessAccess:
+    """A club's way to lichess: its server (`api`), one bulk of games made at a time (`turn`:
+    the tick, a publication and a member just linked would each make the same boards), and
+    no question before `rests_until` once lichess answered 429."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.turn = asyncio.Lock()
+        self.rests_until: dt.datetime | None = None
+
+    def api(self) -> Lichess:
+        return Lichess(self.base)
 
 
 @dataclass(frozen=True, slots=True)

@@ -325,7 +325,7 @@ class Host:
             site = ClubSite(Services(config, db, Worker(club.store, club.id, self.processes),
                                      clock=self.clock), club.token)
             self._visiting[club.id] = site
-        site.services.read_again()
+        site.services.languages.forget()
         return site
 
     async def _stop_visiting(self, keep: set[int]) -> None:

@@ -152,7 +152,7 @@ class ClubRuntime:
         await app.initialize()
         await introduce(app)
         self._sender = Sender(app.bot, services.db, arbiters=services.arbiters,
-                              language_of=services.language_of, throttle=services.throttle,
+                              language_of=services.languages.of, throttle=services.throttle,
                               migrated=lambda old, new: admin.follow_migration(services, old,
                                                                                new))
         await app.start()

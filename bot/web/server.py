@@ -174,9 +174,9 @@ class ClubSite:
         signed = request.headers.get(INIT_HEADER)
         user = None if signed is None else initdata.user_of(
             signed, self.token, self.services.clock())
-        chosen = None if user is None else await self.services.chosen_language(user)
+        chosen = None if user is None else await self.services.languages.chosen(user)
         return signed, user, chosen or i18n.from_accept_language(
-            request.headers.get("Accept-Language"), await self.services.club_language())
+            request.headers.get("Accept-Language"), await self.services.languages.club())
 
     async def lichess(self, request: web.Request) -> web.Response:
         """`lichess?s=STATE` sends the member to lichess's sign-in; `lichess/terug` is where
@@ -186,9 +186,9 @@ class ClubSite:
         back = request.path.endswith("/terug")
         state = request.query.get("state" if back else "s", "")
         user = await lichess.asked_by(services, state)
-        spoken = await services.language_of(user) if user is not None else \
+        spoken = await services.languages.of(user) if user is not None else \
             i18n.from_accept_language(request.headers.get("Accept-Language"),
-                                      await services.club_language())
+                                      await services.languages.club())
         with i18n.use(spoken):
             if not back:
                 where = await lichess.to_lichess(services, state)

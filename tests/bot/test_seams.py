@@ -514,13 +514,13 @@ async def test_the_first_sign_off_after_a_start_is_not_held_by_standings_not_mad
     await set_up_club(bot, members, rounds=2)
     release = hold_the_worker(bot, monkeypatch)
     await bot.ask(ARBITER, "/speler nieuw Piet Puk 1500")  # the standings move
-    bot.app.bot_data.values_made = None
+    bot.app.bot_data.standings_worker.values_made = None
     answer = await bot.ask(members[0], "/afmelden 1")
     assert fits(answer.text, "SIGNED_OFF", who="Anna Visser", round=1)
     assert not priced(answer.text)
     release.set()
     for _ in range(200):
-        if bot.app.bot_data.values_made is not None:
+        if bot.app.bot_data.standings_worker.values_made is not None:
             break
         await asyncio.sleep(0.02)
     second = await bot.ask(members[1], "/afmelden 1")

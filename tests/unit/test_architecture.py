@@ -417,3 +417,16 @@ def test_no_test_module_imports_another():
              for module in imported_modules(path)
              if module.startswith("tests.") and module.rsplit(".", 1)[-1].startswith("test_")]
     assert found == []
+
+
+def test_the_services_hold_settings_and_ports_not_state():
+    """Issue 48: `bot.services.Services` carries the club's settings and its ports (the store,
+    the standings worker, the languages, lichess, the clock); what those keep (a lock, the
+    languages read, the values made last) lives with the port that keeps it."""
+    import dataclasses
+
+    from bot.services import Services
+
+    kept = {f.name: str(f.type) for f in dataclasses.fields(Services)
+            if any(word in str(f.type) for word in ("Lock", "dict", "Mapping", "| None"))}
+    assert kept == {}

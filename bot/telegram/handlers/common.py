@@ -145,7 +145,7 @@ async def own_language(update: Update, context: Context) -> str:
     user = update.effective_user
     if user is None:
         return i18n.current()
-    return await context.services.first_contact(user.id, user.language_code)
+    return await context.services.languages.first_contact(user.id, user.language_code)
 
 
 def command(name: str, handler: Command, *, reads_only: bool = False,

@@ -24,9 +24,9 @@ async def speak(update: Update, context: Context) -> None:
     chat, user = update.effective_chat, update.effective_user
     services = context.services
     if (chat is not None and chat.type != ChatType.PRIVATE) or user is None:
-        i18n.speak(await services.club_language())
+        i18n.speak(await services.languages.club())
     else:
-        i18n.speak(await services.first_contact(user.id, user.language_code))
+        i18n.speak(await services.languages.first_contact(user.id, user.language_code))
 
 
 async def taal(update: Update, context: Context) -> Answer:

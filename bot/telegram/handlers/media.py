@@ -67,7 +67,7 @@ async def export(update: Update, context: Context) -> Answer:
         return Answer(file=File(made, "keizer-rating.trf",
                                 f"{caption}\n{missing}" if missing else caption))
     unsettled = NONE_UNSETTLED if "vorig" in words else await views.unsettled(context.services)
-    with i18n.use(await context.services.club_language()):  # the club's site: its language
+    with i18n.use(await context.services.languages.club()):  # the club's site: its language
         archive = await asyncio.to_thread(_archive, season, unsettled)
     return Answer(file=File(archive, "keizer-export.zip", previous + texts.EXPORT_CAPTION.format(
         round=season.complete_rounds)))
