@@ -24,10 +24,11 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
-from bot.files import messages, tables
+from bot.files import announce, messages, tables
 from bot.language import i18n
 from core.season import Season, season_from_data
 from core.standings import PlayerStanding, Standings, compute_standings
+from core.titles import announcements
 from storage.address import StoreAddress
 from storage.db import versions
 from storage.seasons import season_data
@@ -59,6 +60,10 @@ class StandingsView:
     rows: tuple[tuple[str, ...], ...] = ()
     """Every row's compact cells (place, name, points, value), for an excerpt of a long
     table (`messages.standings_excerpt`)."""
+    announced: tuple[str, ...] = ()
+    """Asked after a given round: the titles and prizes that round decided, in the view's
+    language (`core.titles.announcements`), made from the season the worker holds, so the
+    post of the standings reads no season of its own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,11 +191,17 @@ def _standings_view(store: Store, language: str, after_round: int | None) -> Sta
     kept = _current(store)
     assert kept.season is not None and kept.standings is not None
     decimals = kept.season.rules.display_decimals
-    if after_round is not None and after_round != kept.standings.after_round:
-        return _view(compute_standings(kept.season, after_round), decimals, language)
-    if language not in kept.views:
-        kept.views[language] = _view(kept.standings, decimals, language)
-    return kept.views[language]
+    if after_round is None:
+        if language not in kept.views:
+            kept.views[language] = _view(kept.standings, decimals, language)
+        return kept.views[language]
+    view = _view(compute_standings(kept.season, after_round), decimals, language) \
+        if after_round != kept.standings.after_round \
+        else _standings_view(store, language, None)
+    with i18n.use(language):
+        return replace(view, announced=tuple(
+            announce.announcement(kept.season, item)
+            for item in announcements(kept.season, after_round)))
 
 
 def _view(standings: Standings, decimals: int, language: str) -> StandingsView:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from bot.callbacks import Confirm, Dispute
-from bot.files import announce, messages
+from bot.files import messages
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
 from bot.language.formatting import esc
@@ -20,12 +20,11 @@ from bot.services import Services, published_round
 from bot.worker import StandingsView
 from core.results import Outcome
 from core.season import Result
-from core.titles import announcements
 from storage import club, programme, results, roster, rounds
 from storage.club import ClubSettings
 from storage.errors import InputStoreError, StoreError
 from storage.roster import Member
-from storage.seasons import has_season, load_season
+from storage.seasons import has_season
 
 log = logging.getLogger(__name__)
 
@@ -271,8 +270,9 @@ def standings_follow(services: Services) -> Callable[[], Awaitable[None]]:
 
 async def _owe_standings(services: Services, settings: ClubSettings, view: StandingsView,
                          number: int) -> None:
-    """The standings `view` (the worker's, in the club's language) in the group."""
-    season = await load_season(services.db)
+    """The standings `view` (the worker's, in the club's language) in the group, and the
+    titles and prizes the round decided (the worker's too: no season is read here, inside
+    the transaction that claims the post)."""
     more = len(view.places) - messages.GROUP_TOP
 
     def table() -> str:
@@ -282,6 +282,5 @@ async def _owe_standings(services: Services, settings: ClubSettings, view: Stand
     await tell_group(services, settings, table,
                      markup=lambda: messages.page_button(services.settings, settings.web,
                                                          services.bot_name, private=False))
-    for item in announcements(season, number):
-        await tell_group(services, settings, functools.partial(announce.announcement, season,
-                                                               item))
+    for said in view.announced:  # made in the club's language already, as the table is
+        await tell_group(services, settings, functools.partial(str, said))

@@ -74,3 +74,31 @@ async def test_the_result_that_completes_a_round_brings_its_standings_without_th
             shown.text.split("Pos", 1)[1].splitlines()[1:4]
     finally:
         await bot.stop()
+
+
+async def test_the_standings_post_reads_no_season_of_its_own(bot, members):
+    """Issue 48: the worker that makes the group's table has the season, and makes the titles
+    and prizes the round decided too; the post, in its short transaction, reads no season
+    (a whole season read there would hold every other member's update)."""
+    from bot.flows import results
+
+    await set_up_club(bot, members, rounds=1)
+    await pass_deadline(bot, 1)
+    post = await publish(bot, 1)
+    await play_round(bot, members, 1, post)
+    await bot.tg.next_to(GROUP, meaning("ROUND_COMPLETE", round=1))
+    services = bot.app.bot_data
+    db = services.db
+    async with db.transaction() as conn:  # as if the bot died before it posted them
+        await conn.execute("UPDATE round SET announced = 0")
+    read: list[str] = []
+    for conn in (db.writer, db.reader, db.bulk):
+        await conn.set_trace_callback(read.append)
+    try:
+        mark = len(bot.tg.sent)
+        assert await results.post_standings(services) == [1]
+    finally:
+        for conn in (db.writer, db.reader, db.bulk):
+            await conn.set_trace_callback(None)
+    await bot.tg.next_to(GROUP, meaning("ROUND_COMPLETE", round=1), after=mark)
+    assert not [sql for sql in read if re.search(r"FROM game\b", sql)]
