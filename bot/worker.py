@@ -191,13 +191,12 @@ def _standings_view(store: Store, language: str, after_round: int | None) -> Sta
     kept = _current(store)
     assert kept.season is not None and kept.standings is not None
     decimals = kept.season.rules.display_decimals
+    if after_round in (None, kept.standings.after_round) and language not in kept.views:
+        kept.views[language] = _view(kept.standings, decimals, language)
     if after_round is None:
-        if language not in kept.views:
-            kept.views[language] = _view(kept.standings, decimals, language)
         return kept.views[language]
-    view = _view(compute_standings(kept.season, after_round), decimals, language) \
-        if after_round != kept.standings.after_round \
-        else _standings_view(store, language, None)
+    view = kept.views[language] if after_round == kept.standings.after_round \
+        else _view(compute_standings(kept.season, after_round), decimals, language)
     with i18n.use(language):
         return replace(view, announced=tuple(
             announce.announcement(kept.season, item)
