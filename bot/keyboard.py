@@ -8,19 +8,23 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.language.notice import Text, plain
+
 
 @dataclass(frozen=True, slots=True)
 class Button:
     """A button: it sends `data` back to the bot, opens `url`, or opens the Mini App at
     `web_app` (in a private chat only)."""
 
-    label: str
+    label: str | Text
+    """Its words (a catalogue text is said in the reader's language when the keyboard is
+    made into Telegram's markup)."""
     data: str = ""
     url: str = ""
     web_app: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        found: dict[str, Any] = {"text": self.label}
+        found: dict[str, Any] = {"text": plain(self.label)}
         if self.data:
             found["callback_data"] = self.data
         if self.url:

@@ -11,7 +11,7 @@ from typing import Any
 from bot.keyboard import Keyboard
 from bot.language import i18n, texts
 from bot.language.formatting import split
-from bot.language.notice import Text
+from bot.language.notice import Said, render
 from bot.services import Services
 from storage import outbox
 from storage.club import ClubSettings
@@ -23,7 +23,7 @@ Fallback = Callable[[int, str, int | None], Awaitable[None]]
 """A direct send (chat, text, forum topic) for when the store cannot be written."""
 
 
-async def send(services: Services, chat_id: int, text: str, *,
+async def send(services: Services, chat_id: int, text: Said | str, *,
                markup: Keyboard | None = None, thread_id: int | None = None,
                about: str = "", round_no: int | None = None, kind: str | None = None,
                player: str | None = None, reply_to: int | None = None,
@@ -33,7 +33,7 @@ async def send(services: Services, chat_id: int, text: str, *,
     the sent message as the round's (a reply to it names the round); `reply_to` a message
     of that chat it answers. With `fallback` (the Telegram side's direct send), a database
     that cannot be written does not silence the bot: the text goes out directly."""
-    pieces = split(text)
+    pieces = split(render(text))
     messages = [outbox.Outgoing(chat_id, piece, thread_id,
                                 markup.as_dict() if markup and k == len(pieces) - 1 else None,
                                 round_no, kind, player, about,
@@ -48,9 +48,9 @@ async def send(services: Services, chat_id: int, text: str, *,
             await fallback(chat_id, piece.text, thread_id)
 
 
-Compose = Text | Callable[[], str | Awaitable[str]]
-"""A message to make in its reader's language: a catalogue text with its facts, or a
-function that makes it in the language of the moment."""
+Compose = Said | Callable[[], Said | str | Awaitable[Said | str]]
+"""A message to make in its reader's language: what is said (a catalogue text with its
+facts, ...), or a function that makes it in the language of the moment."""
 
 
 async def _owe_made(services: Services, language: str, chat_id: int, compose: Compose,
@@ -58,8 +58,8 @@ async def _owe_made(services: Services, language: str, chat_id: int, compose: Co
                     about: str | Callable[[], str] = "", **owed: Any) -> None:
     """The one place a notice is made: in its reader's `language`, then owed."""
     with i18n.use(language):
-        made = compose.render() if isinstance(compose, Text) else compose()
-        text = made if isinstance(made, str) else await made
+        made = compose() if callable(compose) else compose
+        text = await made if isinstance(made, Awaitable) else made
         await send(services, chat_id, text, markup=None if markup is None else markup(),
                    about=about if isinstance(about, str) else about(), **owed)
 
@@ -79,7 +79,8 @@ async def tell_group(services: Services, settings: ClubSettings, compose: Compos
     if settings.group_chat_id is None:
         return
     await _owe_made(services, settings.language, settings.group_chat_id, compose, markup,
-                    thread_id=settings.group_thread_id, about=lambda: texts.THE_GROUP, **owed)
+                    thread_id=settings.group_thread_id,
+                    about=lambda: texts.THE_GROUP, **owed)
 
 
 async def owe_to_arbiters(services: Services, compose: Compose, *,
@@ -91,13 +92,13 @@ async def owe_to_arbiters(services: Services, compose: Compose, *,
                         markup, fallback=fallback)
 
 
-async def owe_edit(services: Services, chat_id: int, message_id: int, text: str = "", *,
+async def owe_edit(services: Services, chat_id: int, message_id: int, text: Said | str = "", *,
                    markup: Keyboard | None = None) -> None:
     """Owe an edit of a message already sent, through the outbox as messages are: `text`
     (empty: only the buttons change) with `markup` (none: the buttons go). A Telegram that
     fails or a crash after the commit delays it; nothing cancels it."""
     await outbox.owe(services.db, [outbox.Outgoing(
-        chat_id, text, markup=markup.as_dict() if markup else None, edits=message_id)])
+        chat_id, render(text), markup=markup.as_dict() if markup else None, edits=message_id)])
 
 
 async def owe_dropped_buttons(services: Services,

@@ -11,16 +11,22 @@ from typing import Any
 
 from bot.demo.fakeapi import Sent
 from bot.language import i18n, texts
-from bot.language.notice import Dated, Text
+from bot.language.notice import Dated, Said, Text, plain, render
 from storage.errors import StoreError, StoreProblem
 
 
-def said(meant: Text, language: str = "nl") -> str:
-    """What the bot says for a catalogue text and its facts (`Text(KEY, facts)`), in
-    `language`: a test that asserts on this asserts on the meaning, not on the words, and
-    holds for both languages."""
+def said(meant: Said, language: str = "nl") -> str:
+    """What the bot says in the chat for a catalogue text and its facts (`Text(KEY, facts)`,
+    or any value a flow says), in `language`: a test that asserts on this asserts on the
+    meaning, not on the words, and holds for both languages."""
     with i18n.use(language):
-        return meant.render()
+        return render(meant)
+
+
+def written(meant: Said, language: str = "nl") -> str:
+    """`said`, as the command line, a file or a button writes it: nothing escaped."""
+    with i18n.use(language):
+        return plain(meant)
 
 
 def says(key: str, /, **facts: Any) -> str:

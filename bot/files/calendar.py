@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from bot.language import texts
+from bot.language.notice import Said, plain
 from core.names import slug
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ LENGTH = dt.timedelta(hours=3, minutes=30)
 class CalendarRound:
     number: int
     date: dt.date
-    game: str = ""
+    game: Said | str = ""
     """For a member's own calendar: his game, in words."""
 
 
@@ -55,7 +56,7 @@ def rounds_ics(rounds: Sequence[CalendarRound], *, club: str, season: str, start
         event.add("dtstart", begins)
         event.add("dtend", begins + LENGTH)
         summary = texts.CALENDAR_ROUND.format(club=club, round=rnd.number)
-        event.add("summary", f"{summary}: {rnd.game}" if rnd.game else summary)
+        event.add("summary", f"{summary}: {plain(rnd.game)}" if rnd.game else summary)
         calendar.add_component(event)
     return bytes(calendar.to_ical())
 

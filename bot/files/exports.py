@@ -4,14 +4,20 @@ CSV files for spreadsheets. Plain files, no scripts, readable on a phone."""
 from __future__ import annotations
 
 import csv
+import io
 import re
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.files import tables
 from bot.language import texts
 from core.results import NONE_UNSETTLED, UnsettledResults
 from core.season import Season
 from core.standings import compute_standings
+
+if TYPE_CHECKING:
+    from storage.roster import Member
 
 
 def standings_rows(season: Season, after: int) -> tuple[list[str], list[list[str]]]:
@@ -134,3 +140,16 @@ def spreadsheet_safe(cell: str) -> str:
     if cell.startswith(FORMULA_START) and not PLAIN_NUMBER.fullmatch(cell):
         return "'" + cell
     return cell
+
+
+def members_csv(everyone: Sequence[Member]) -> bytes:
+    """The members as a spreadsheet opens them: name, linked, flexible (yes or no in the
+    reader's words)."""
+    out = io.StringIO()
+    table = csv.writer(out)
+    table.writerow(texts.SPELERS_COLUMNS)
+    yes, no = texts.YES_NO
+    for m in everyone:
+        table.writerow([m.name, yes if m.telegram_id is not None else no,
+                        yes if m.flexible else no])
+    return out.getvalue().encode("utf-8-sig")  # a spreadsheet reads the accents right

@@ -178,7 +178,8 @@ def pairing_table(pairing: PairingView, season: Season, ranking: Sequence[str],
     parts.append("")
     if pairing.broken:
         parts.append(texts.PAIRING_BROKEN_TITLE)
-        parts += [f"  - {texts.broken_rule(rule, name)}" for rule in pairing.broken]
+        names = {p.id: p.name for p in season.players}
+        parts += [f"  - {texts.broken_rule(rule, names)}" for rule in pairing.broken]
     else:
         parts.append(texts.PAIRING_ALL_RULES_KEPT)
     return "\n".join(parts)
@@ -254,12 +255,9 @@ def pairing_lines(pairing: PairingView, season: Season, ranking: Sequence[str],
                                              names=", ".join(youth)) if youth else ""))
     if pairing.broken:
         lines.append(texts.PAIRING_BROKEN_TITLE)
-        lines += [f"– {html.escape(texts.broken_rule(rule, season_name(season)))}"
+        names = {p.id: p.name for p in season.players}
+        lines += [f"– {html.escape(texts.broken_rule(rule, names))}"
                   for rule in pairing.broken]
     else:
         lines.append(texts.PAIRING_ALL_RULES_KEPT)
     return "\n".join(lines)
-
-
-def season_name(season: Season) -> Callable[[str], str]:
-    return lambda pid: season.player(pid).name

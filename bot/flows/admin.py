@@ -7,8 +7,8 @@ import asyncio
 import datetime as dt
 from dataclasses import dataclass
 
-from bot.language import texts
-from bot.language.formatting import show_date, show_moment
+from bot.language.formatting import show_date
+from bot.language.notice import Dated, Text
 from bot.notices import owe_to_arbiters, tell_group
 from bot.services import Services, deadline_for, open_round, round_start, schedule
 from core.next_season import next_season as following
@@ -185,9 +185,9 @@ async def move_round(services: Services, number: int, date: dt.date, *,
         moved = await programme.set_schedule(db, number, date=date, deadline=deadline,
                                              actor=actor)
         if moved.announced:  # the members knew the old evening: the group hears of the new
-            await tell_group(services, await club.settings(db), lambda: texts.ROUND_MOVED_GROUP
-                             .format(round=number, date=show_date(date),
-                                     deadline=show_moment(deadline, services.settings.timezone)))
+            await tell_group(services, await club.settings(db), Text("ROUND_MOVED_GROUP", {
+                "round": number, "date": Dated(date),
+                "deadline": Dated(deadline, services.settings.timezone)}))
     return Scheduled(number, date, deadline,
                      tuple(n for n, d in dated.items() if d == date and n != number),
                      draft_dropped=moved.draft_dropped)
@@ -212,7 +212,7 @@ async def follow_migration(services: Services, old: int, new: int) -> bool:
         moved = await club.follow_group(services.db, old, new, actor=None)
         await outbox.move_chat(services.db, old, new)
         if moved:
-            await owe_to_arbiters(services, lambda: texts.GROUP_MIGRATED)
+            await owe_to_arbiters(services, Text("GROUP_MIGRATED"))
     return moved
 
 

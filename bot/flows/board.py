@@ -8,8 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.flows import admin, checkin, members, rounds, signoff, views
-from bot.language import texts
-from bot.language.formatting import esc
+from bot.language.notice import Phrase, Said, Text
 from bot.services import Services
 from storage.errors import InputStoreError, StoreProblem
 
@@ -34,7 +33,7 @@ class Tap:
     version: str
 
 
-async def tap(services: Services, asked: Tap, *, actor: int) -> tuple[str, bool]:
+async def tap(services: Services, asked: Tap, *, actor: int) -> tuple[Said, bool]:
     """What the tap did, and whether the board it was made on was the current one (not:
     nothing changed)."""
     if asked.action in ROOM_ACTIONS:
@@ -42,7 +41,7 @@ async def tap(services: Services, asked: Tap, *, actor: int) -> tuple[str, bool]
     async with services.db.transaction():  # the look and the change as one
         shown = await views.draft_board(services, priced=False)
         if shown is None or shown.version != asked.version:
-            return texts.BOARD_STALE, False
+            return Text("BOARD_STALE"), False
         said = await _change(services, shown, asked, actor=actor)
     if asked.action in PAIRED_AGAIN:
         # Paired again once his attendance is committed (the pairing reads the season as
@@ -51,7 +50,8 @@ async def tap(services: Services, asked: Tap, *, actor: int) -> tuple[str, bool]
     return said, True
 
 
-async def _in_the_room(services: Services, asked: Tap, *, actor: int) -> tuple[str, bool]:
+async def _in_the_room(services: Services, asked: Tap, *,
+                       actor: int) -> tuple[Said, bool]:
     """A member is there (`here`), or not (`gone`), as `/indeling erbij|afwezig` say; `pair`
     pairs those there, as `/indeling maak`; `arrive` seats a late comer in the published
     round."""
@@ -60,13 +60,13 @@ async def _in_the_room(services: Services, asked: Tap, *, actor: int) -> tuple[s
         shown = await (views.late_board if action == "arrive" else views.room_board)(services)
         who = next((m for m in await members.everyone(services) if m.code == a), None)
         if shown is None or shown.version != asked.version:
-            return texts.BOARD_STALE, False
+            return Text("BOARD_STALE"), False
         if action == "arrive" and who is not None:
             assert isinstance(shown, views.LateBoard)
             return await rounds.night_text(services, await rounds.arrived(
                 services, who.code, actor=actor, number=shown.round)), True
         if action == "pair":
-            said = texts.INDELING_DRAFT_TITLE
+            said: Said = Text("INDELING_DRAFT_TITLE")
         elif who is None:
             raise InputStoreError(StoreProblem.UNKNOWN_PLAYER, player=a)
         elif action == "here":
@@ -83,42 +83,42 @@ async def _in_the_room(services: Services, asked: Tap, *, actor: int) -> tuple[s
 
 
 async def _change(services: Services, shown: views.DraftBoard, asked: Tap, *,
-                  actor: int) -> str:
+                  actor: int) -> Said:
     """One tap's change of the draft, as the chat's command makes it; what it did."""
     action, a, b = asked.action, asked.a, asked.b
     names = {s.code: s.name for _, *seats in shown.boards for s in seats}
     names |= {s.code: s.name for s in (*shown.away, *filter(None, [shown.bye]))}
     if action == "publish":
         published = await rounds.publish(services, actor=actor)
-        return texts.published(published.round, published.players,
-                               [esc(n) for n in published.unlinked])
+        return Phrase("publish_note", (published.round, published.players,
+                                    list(published.unlinked)))
     assert a is not None
     if action == "swap":
         assert b is not None
         if a == b:
-            return texts.SWAP_SAME.format(name=esc(names.get(a, a)))
+            return Text("SWAP_SAME", {"name": names.get(a, a)})
         await rounds.swap(services, shown.round, a, b, actor=actor)
-        return texts.BOARD_SWAPPED.format(a=esc(names.get(a, a)), b=esc(names.get(b, b)))
+        return Text("BOARD_SWAPPED", {"a": names.get(a, a), "b": names.get(b, b)})
     if action in ("apart", "meet"):
         assert b is not None
         if a == b:
-            return texts.APART_SAME.format(name=esc(names.get(a, a)))
+            return Text("APART_SAME", {"name": names.get(a, a)})
         await admin.keep_apart(services, a, b, action == "apart", actor=actor)
         await rounds.unpair(services, shown.round, actor=actor)
-        said = texts.APART_SET if action == "apart" else texts.APART_REMOVED
-        return said.format(a=esc(names.get(a, a)), b=esc(names.get(b, b)))
+        return Text("APART_SET" if action == "apart" else "APART_REMOVED",
+                    {"a": names.get(a, a), "b": names.get(b, b)})
     if action in ("absent", "back"):
         return await _absent_or_back(services, shown, a, action == "absent", actor=actor)
     done = await rounds.volunteer_bye(services, shown.round, a, actor=actor)
     if not done.plays:
-        return texts.BYE_NOT_PLAYING.format(name=esc(names.get(a, a)))
+        return Text("BYE_NOT_PLAYING", {"name": names.get(a, a)})
     if done.made is None:
-        return texts.BYE_EVEN.format(count=done.present)
-    return texts.PAIRING_BYE.format(name=esc(names.get(a, a)))
+        return Text("BYE_EVEN", {"count": done.present})
+    return Text("PAIRING_BYE", {"name": names.get(a, a)})
 
 
 async def _absent_or_back(services: Services, shown: views.DraftBoard, code: str,
-                          absent: bool, *, actor: int) -> str:
+                          absent: bool, *, actor: int) -> Text:
     """A tap on a player of the draft: signed off by the arbiter, or that taken back. In a
     round paired at the venue, as `/indeling afwezig|erbij` say it: not in the room after
     all (absent without notice, unless he signed off), or in it (his sign-off goes, and
@@ -129,8 +129,7 @@ async def _absent_or_back(services: Services, shown: views.DraftBoard, code: str
     room = await checkin.room_round(services)
     if room is not None and room.number == shown.round:
         await checkin.mark(services, who, shown.round, here=not absent, actor=actor)
-        said = texts.BOARD_ABSENT_DONE if absent else texts.BOARD_BACK_DONE
-        return said.format(name=esc(who.name))
+        return Text("BOARD_ABSENT_DONE" if absent else "BOARD_BACK_DONE", {"name": who.name})
     await rounds.unpair(services, shown.round, actor=actor)
     if absent:
         await signoff.sign_off(services, who, signoff.Request((shown.round,)),
@@ -139,5 +138,4 @@ async def _absent_or_back(services: Services, shown: views.DraftBoard, code: str
     else:
         await signoff.cancel(services, who, shown.round, sent_at=services.clock(),
                              actor=actor, correction=True)
-    said = texts.BOARD_ABSENT_DONE if absent else texts.BOARD_BACK_DONE
-    return said.format(name=esc(who.name))
+    return Text("BOARD_ABSENT_DONE" if absent else "BOARD_BACK_DONE", {"name": who.name})

@@ -7,8 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.flows import rounds
-from bot.language import texts
-from bot.language.formatting import esc
+from bot.language.notice import Text
 from bot.notices import owe_to_arbiters
 from bot.services import ScheduledRound, Services, schedule
 from core.pairing import before_pairing
@@ -63,33 +62,31 @@ async def check_in(services: Services, who: Member, number: int, *, actor: int,
             if not by_arbiter:
                 drafted = made
                 await owe_to_arbiters(services, lambda: rounds.draft_text(
-                    services, drafted, texts.DRAFT_CAME.format(name=esc(who.name),
-                                                               round=number)))
+                    services, drafted, Text("DRAFT_CAME", {"name": who.name, "round": number})))
         elif done.late and done.new and not by_arbiter:
-            await owe_to_arbiters(services, lambda: texts.CHECK_IN_LATE.format(
-                name=esc(who.name), round=number))
+            await owe_to_arbiters(services, Text("CHECK_IN_LATE", {"name": who.name,
+                                                                   "round": number}))
         here = len(await attendance.present(db, number))
     return Arrival(done, made, here)
 
 
-def said_to_member(came: Arrival) -> str:
+def said_to_member(came: Arrival) -> Text:
     """What a member who said he is there is told (a toast, or his season's page)."""
     checked = came.checked
-    said = texts.HERE_LATE if checked.late else \
-        texts.HERE_NOTED if checked.new else texts.HERE_ALREADY
-    return said.format(round=checked.round)
+    key = "HERE_LATE" if checked.late else "HERE_NOTED" if checked.new else "HERE_ALREADY"
+    return Text(key, {"round": checked.round})
 
 
-def said_to_arbiter(came: Arrival, who: Member) -> str:
+def said_to_arbiter(came: Arrival, who: Member) -> Text:
     """What the arbiter is told when he says a member is there."""
-    said = texts.ROOM_HERE if came.checked.new else texts.ROOM_ALREADY
-    return said.format(name=esc(who.name), round=came.checked.round, count=came.here)
+    return Text("ROOM_HERE" if came.checked.new else "ROOM_ALREADY",
+                {"name": who.name, "round": came.checked.round, "count": came.here})
 
 
-def said_gone(who: Member, number: int, was: bool, count: int) -> str:
+def said_gone(who: Member, number: int, was: bool, count: int) -> Text:
     """What the arbiter is told when he takes back that a member is there."""
-    return (texts.ROOM_GONE if was else texts.ROOM_NOT).format(name=esc(who.name),
-                                                               round=number, count=count)
+    return Text("ROOM_GONE" if was else "ROOM_NOT",
+                {"name": who.name, "round": number, "count": count})
 
 
 async def check_out(services: Services, who: Member, number: int, *,

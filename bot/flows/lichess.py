@@ -10,8 +10,7 @@ import secrets
 from dataclasses import dataclass, replace
 
 from bot.flows import online
-from bot.language import texts
-from bot.language.formatting import esc
+from bot.language.notice import Text
 from bot.lichess.api import (
     MEMBER_SCOPE,
     ORGANISER_SCOPE,
@@ -100,8 +99,8 @@ async def finish(services: Services, state: str, code: str) -> Linked | None:
                         else accounts.account(services.db, login.telegram_id))
         await accounts.link(services.db, state, login, username, _seal(services).close(token),
                             now=services.clock())
-        said = texts.LICHESS_CLUB_LINKED if login.organiser else texts.LICHESS_LINKED
-        await tell(services, login.telegram_id, lambda: said.format(name=esc(username)))
+        await tell(services, login.telegram_id, Text(
+            "LICHESS_CLUB_LINKED" if login.organiser else "LICHESS_LINKED", {"name": username}))
     if before is not None:  # the account it replaced: its token is of no use to us now
         await revoke(services, before)
     if not login.organiser:
@@ -114,8 +113,7 @@ async def _taken(services: Services, state: str, done: Linked, token: str) -> Li
     token lichess gave for it given back."""
     async with services.db.transaction():
         await accounts.drop_login(services.db, state)
-        await tell(services, done.telegram_id,
-                   lambda: texts.LICHESS_TAKEN.format(name=esc(done.username)))
+        await tell(services, done.telegram_id, Text("LICHESS_TAKEN", {"name": done.username}))
     try:
         await services.lichess.api().revoke(token)
     except LichessError as exc:

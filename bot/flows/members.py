@@ -3,17 +3,12 @@ an arbiter approves)."""
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.callbacks import Link, NoLink, TakeOver
 from bot.keyboard import Button, Keyboard
-from bot.language import texts
-from bot.language.formatting import esc
-from bot.language.notice import Text
+from bot.language.notice import Text, lines
 from bot.notices import owe_to_arbiters, tell
 from bot.services import Services
 from core.rounds import RoundState
@@ -22,7 +17,7 @@ from storage.errors import StoreError
 from storage.roster import Member
 from storage.seasons import has_season
 
-__all__ = ["Applicant", "Linked", "Member", "as_csv", "ask_link", "by_key", "decide",
+__all__ = ["Applicant", "Linked", "Member", "ask_link", "by_key", "decide",
            "everyone", "key_of", "matching", "named_first", "of_user"]
 
 
@@ -40,19 +35,6 @@ async def everyone(services: Services) -> list[Member]:
     return await roster.members(services.db)
 
 
-def as_csv(everyone: Sequence[Member]) -> bytes:
-    """The members as a spreadsheet opens them: name, linked, flexible (yes or no in the
-    reader's words)."""
-    out = io.StringIO()
-    table = csv.writer(out)
-    table.writerow(texts.SPELERS_COLUMNS)
-    yes, no = texts.YES_NO
-    for m in everyone:
-        table.writerow([m.name, yes if m.telegram_id is not None else no,
-                        yes if m.flexible else no])
-    return out.getvalue().encode("utf-8-sig")  # a spreadsheet reads the accents right
-
-
 async def names(services: Services) -> dict[str, str]:
     """Each member's name by code; none when the store cannot say."""
     try:
@@ -61,15 +43,16 @@ async def names(services: Services) -> dict[str, str]:
         return {}
 
 
-async def in_words(services: Services, error: StoreError) -> StoreError:
-    """A refusal with its facts as the user knows them: a player by name, a round's state
-    in words (the store speaks of ids and states)."""
-    facts = dict(error.facts)
-    if "player" in facts:
-        facts["player"] = (await names(services)).get(facts["player"], facts["player"])
-    if facts.get("state") in {state.value for state in RoundState}:
-        facts["state"] = texts.STATE_WORDS[RoundState(facts["state"])]
-    return StoreError(error.problem, **facts)
+async def in_words(services: Services, error: StoreError) -> dict[str, object]:
+    """A refusal's facts as the user knows them: a player by name, a round's state in words
+    (the store speaks of ids and states)."""
+    facts: dict[str, object] = dict(error.facts)
+    if "player" in error.facts:
+        player = str(error.facts["player"])
+        facts["player"] = (await names(services)).get(player, player)
+    if error.facts.get("state") in {state.value for state in RoundState}:
+        facts["state"] = Text("STATE_WORDS", pick=RoundState(error.facts["state"]))
+    return facts
 
 
 def key_of(member: Member) -> str:
@@ -109,8 +92,8 @@ class Applicant:
 
     @property
     def label(self) -> str:
-        at = f" (@{esc(self.username)})" if self.username else ""
-        return f"{esc(self.full_name)}{at} [{self.id}]"
+        at = f" (@{self.username})" if self.username else ""
+        return f"{self.full_name}{at} [{self.id}]"
 
 
 async def ask_link(services: Services, who: Member, user: Applicant) -> bool:
@@ -125,13 +108,9 @@ async def ask_link(services: Services, who: Member, user: Applicant) -> bool:
         current = await roster.member_of(services.db, user.id)
         other = current.name if current is not None and current.code != who.code else None
 
-        def request() -> str:
-            lines = [texts.IK_ASK_ARBITER.format(user=user.label, name=esc(who.name))]
-            if taken:
-                lines.append(texts.IK_MEMBER_LINKED.format(name=esc(who.name)))
-            if other is not None:
-                lines.append(texts.IK_ACCOUNT_LINKED.format(name=esc(other)))
-            return "\n".join(lines)
+        request = lines(Text("IK_ASK_ARBITER", {"user": user.label, "name": who.name}),
+                        Text("IK_MEMBER_LINKED", {"name": who.name}) if taken else None,
+                        None if other is None else Text("IK_ACCOUNT_LINKED", {"name": other}))
         await owe_to_arbiters(services, request, markup=lambda: link_buttons(who, user.id))
     return False
 
@@ -139,9 +118,9 @@ async def ask_link(services: Services, who: Member, user: Applicant) -> bool:
 def link_buttons(who: Member, user_id: int, *, take_over: bool = False) -> Keyboard:
     """Approve or refuse a link request; `take_over` is the second, deliberate approval of
     one that takes a member's link from another account."""
-    kind, label = (TakeOver, texts.IK_TAKE_OVER) if take_over else (Link, texts.IK_YES)
-    return Keyboard.row(Button(label, kind(key_of(who), user_id).pack()),
-                        Button(texts.IK_NO, NoLink(user_id).pack()))
+    kind, label = (TakeOver, "IK_TAKE_OVER") if take_over else (Link, "IK_YES")
+    return Keyboard.row(Button(Text(label), kind(key_of(who), user_id).pack()),
+                        Button(Text("IK_NO"), NoLink(user_id).pack()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,10 +149,10 @@ async def decide(services: Services, user_id: int, who: Member | None, *, actor:
         if current.telegram_id is not None and not take_over:
             return Linked(who.name, already=False, to_confirm=True)
         await roster.link(services.db, who.code, user_id, actor=actor)
-        await tell(services, user_id, Text("IK_WELCOME", {"name": esc(who.name)}))
+        await tell(services, user_id, Text("IK_WELCOME", {"name": who.name}))
         if current.telegram_id is not None:
             await tell(services, current.telegram_id,
-                       Text("IK_TAKEN_OVER", {"name": esc(who.name)}), about=esc(who.name))
+                       Text("IK_TAKEN_OVER", {"name": who.name}), about=who.name)
     return Linked(who.name, already=False)
 
 

@@ -17,9 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.flows.results import lichess_reported, standings_follow
-from bot.language import texts
-from bot.language.formatting import esc
-from bot.language.notice import Text
+from bot.language.notice import Lines, Said, Text, lines
 from bot.lichess.api import MEMBER_SCOPE, Bulk, Lichess, LichessError, game_url
 from bot.notices import owe_to_arbiters, tell
 from bot.services import Services, round_start
@@ -278,7 +276,7 @@ async def _send_game(services: Services, number: int, board: OnlineBoard, game_i
             await tell(services, who.telegram_id, Text("LICHESS_GAME", {
                 "round": number, "board": board.board, "link": link,
                 "colour": Text("COLOURS_WORD", pick=colour),
-                "opponent": esc(everyone[other].name)}), about=esc(who.name))
+                "opponent": everyone[other].name}), about=who.name)
 
 
 async def _tell_left_out(services: Services, number: int,
@@ -286,22 +284,22 @@ async def _tell_left_out(services: Services, number: int,
                          everyone: dict[str, Member]) -> None:
     """The arbiter hears which boards have no game and why; each player who can change
     that, how."""
-    def names(codes: list[str]) -> str:
-        return ", ".join(esc(everyone[c].name) for c in codes)
+    def names(codes: list[str]) -> Lines:
+        return Lines(tuple(everyone[c].name for c in codes), ", ")
 
-    lines = [Text("LICHESS_LEFT_OUT_BOARD", {
-        "board": b.board, "white": esc(everyone[b.white].name),
-        "black": esc(everyone[b.black].name), "who": names(who)}) for b, who in boards]
-    await owe_to_arbiters(services, lambda: "\n".join(
-        [texts.LICHESS_LEFT_OUT.format(round=number)] + [line.render() for line in lines]
-        + [texts.LICHESS_LEFT_OUT_WHAT]))
+    await owe_to_arbiters(services, lines(
+        Text("LICHESS_LEFT_OUT", {"round": number}),
+        *(Text("LICHESS_LEFT_OUT_BOARD", {
+            "board": b.board, "white": everyone[b.white].name,
+            "black": everyone[b.black].name, "who": names(who)}) for b, who in boards),
+        Text("LICHESS_LEFT_OUT_WHAT")))
     for _, who in boards:
         for code in who:
             member = everyone[code]
             if member.telegram_id is not None:
                 await tell(services, member.telegram_id,
                            Text("LICHESS_YOU_LEFT_OUT", {"round": number}),
-                           about=esc(member.name))
+                           about=member.name)
 
 
 async def read_back(services: Services, number: int) -> None:
@@ -345,8 +343,8 @@ async def _ended(services: Services, number: int, board: OnlineBoard, status: st
         result = result_of(status, winner)
         if ending(status) is Ending.NOT_PLAYED:
             await owe_to_arbiters(services, Text("LICHESS_NOT_PLAYED", {
-                "round": number, "board": board.board, "white": esc(everyone[board.white].name),
-                "black": esc(everyone[board.black].name), "how": Text("LICHESS_HOW",
+                "round": number, "board": board.board, "white": everyone[board.white].name,
+                "black": everyone[board.black].name, "how": Text("LICHESS_HOW",
                                                                       pick=status)}))
         if result is None:
             return False
@@ -383,16 +381,15 @@ async def game_of(services: Services, member: Member) -> tuple[int, str] | None:
     return None
 
 
-async def live_text(services: Services, number: int) -> str:
+async def live_text(services: Services, number: int) -> Lines:
     """The round's boards as lichess has them, under its pairing in `/indeling`: waiting,
     playing, ended, and each game's link."""
-    lines = [texts.LICHESS_LIVE]
+    shown: list[Said] = [Text("LICHESS_LIVE")]
     for board in await store.online_boards(services.db, number):
         state = "none" if board.status is None else board.status if board.status == MISSING \
             else ending(board.status).value
-        line = texts.LICHESS_LIVE_BOARD.format(board=board.board,
-                                               state=texts.LICHESS_STATES[state])
-        if board.game_id is not None:
-            line += " · " + game_url(services.settings.lichess_url, board.game_id)
-        lines.append(line)
-    return "\n".join(lines)
+        line = Text("LICHESS_LIVE_BOARD", {"board": board.board,
+                                           "state": Text("LICHESS_STATES", pick=state)})
+        shown.append(line if board.game_id is None else Lines(
+            (line, game_url(services.settings.lichess_url, board.game_id)), " · "))
+    return Lines(tuple(shown))

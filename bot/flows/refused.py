@@ -5,8 +5,7 @@ refused for the same reason say the same. Nothing was written."""
 from __future__ import annotations
 
 from bot.flows import members
-from bot.language import texts
-from bot.language.formatting import esc
+from bot.language.notice import Phrase
 from bot.services import Services
 from core.errors import InvalidInputError
 from storage.errors import StoreError
@@ -15,8 +14,9 @@ REFUSALS = (StoreError, InvalidInputError)
 """What a flow raises when it refuses (an edge catches these, and says `said`)."""
 
 
-async def said(services: Services, refusal: StoreError | InvalidInputError) -> str:
-    """The refusal in the language of the moment, players by name (chat HTML)."""
+async def said(services: Services, refusal: StoreError | InvalidInputError) -> Phrase:
+    """The refusal, players by name."""
     if isinstance(refusal, InvalidInputError):
-        return esc(texts.chat_problems(refusal.problems, await members.names(services)))
-    return texts.store_problem(await members.in_words(services, refusal))
+        return Phrase("chat_problems", (refusal.problems, await members.names(services)),
+                      markup=False)
+    return Phrase("store_refusal", (refusal.problem, await members.in_words(services, refusal)))

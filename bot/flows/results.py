@@ -9,12 +9,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from markupsafe import Markup
+
 from bot.callbacks import Confirm, Dispute
 from bot.files import messages
 from bot.keyboard import Button, Keyboard
-from bot.language import texts
-from bot.language.formatting import esc
-from bot.language.notice import Text
+from bot.language.notice import Text, lines
 from bot.notices import owe_to_arbiters, tell, tell_group
 from bot.services import Services, published_round
 from bot.worker import StandingsView
@@ -40,8 +40,8 @@ class Reported:
     outcome: Outcome
     round: int
     board: int
-    words: str
-    """The result in words, with the players' names (HTML-escaped)."""
+    words: Text
+    """The result in words, with the players' names."""
     opponent: str
     """The reporter's opponent (empty when the arbiter entered it)."""
     stale: tuple[tuple[int, int], ...] = ()
@@ -55,9 +55,15 @@ async def _everyone(services: Services) -> dict[str, Member]:
     return {m.code: m for m in await roster.members(services.db)}
 
 
+def _confirm_buttons(facts: tuple[int, int, str]) -> Keyboard:
+    """Under a result reported by the opponent or lichess: confirm it, or not."""
+    return Keyboard.row(Button(Text("CONFIRM_YES"), Confirm(*facts).pack()),
+                        Button(Text("CONFIRM_NO"), Dispute(*facts).pack()))
+
+
 def _words(everyone: dict[str, Member], result: Result, white: str, black: str) -> Text:
-    return Text("RESULT_WORDS", {"white": esc(everyone[white].name),
-                                 "black": esc(everyone[black].name)}, pick=result.value)
+    return Text("RESULT_WORDS", {"white": everyone[white].name,
+                                 "black": everyone[black].name}, pick=result.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +129,7 @@ async def correct(services: Services, number: int | None, board: int, result: Re
                 await tell(services, player.telegram_id, Text("RESULT_DECIDED", {
                     "round": number, "board": board,
                     "words": _words(everyone, result, outcome.white, outcome.black)}),
-                    about=esc(player.name))
+                    about=player.name)
         stale = tuple((chat, message) for chat, message, code
                       in await programme.posted(services.db, number, CONFIRM)
                       if code in (outcome.white, outcome.black))
@@ -134,7 +140,7 @@ async def _announce(services: Services, everyone: dict[str, Member],
                     outcome: results.GameResult, reporter: Member | None,
                     reported: Result) -> Reported:
     assert outcome.result is not None
-    said = _words(everyone, outcome.result, outcome.white, outcome.black).render()
+    said = _words(everyone, outcome.result, outcome.white, outcome.black)
     opponent = None if reporter is None else \
         everyone[outcome.black if reporter.code == outcome.white else outcome.white]
     if outcome.outcome is Outcome.CONFLICT:
@@ -148,12 +154,11 @@ async def _announce(services: Services, everyone: dict[str, Member],
         if opponent.telegram_id is not None:
             facts = (outcome.round, outcome.board, outcome.result.value)
             await tell(services, opponent.telegram_id, Text("CONFIRM_ASK", {
-                "reporter": esc(reporter.name), "round": outcome.round,
+                "reporter": reporter.name, "round": outcome.round,
                 "board": outcome.board,
                 "words": _words(everyone, outcome.result, outcome.white, outcome.black)}),
-                markup=lambda: Keyboard.row(Button(texts.CONFIRM_YES, Confirm(*facts).pack()),
-                                            Button(texts.CONFIRM_NO, Dispute(*facts).pack())),
-                about=esc(opponent.name), round_no=outcome.round, kind=CONFIRM,
+                markup=functools.partial(_confirm_buttons, facts),
+                about=opponent.name, round_no=outcome.round, kind=CONFIRM,
                 player=opponent.code)
     return Reported(outcome.outcome, outcome.round, outcome.board, said,
                     "" if opponent is None else opponent.name,
@@ -183,10 +188,8 @@ async def lichess_reported(services: Services, everyone: dict[str, Member],
             "LICHESS_RESULT_ASK" if waits else "LICHESS_RESULT", {
                 "round": outcome.round, "board": outcome.board,
                 "words": _words(everyone, outcome.result, outcome.white, outcome.black)}),
-            markup=None if not waits else lambda: Keyboard.row(
-                Button(texts.CONFIRM_YES, Confirm(*facts).pack()),
-                Button(texts.CONFIRM_NO, Dispute(*facts).pack())),
-            about=esc(player.name), round_no=outcome.round,
+            markup=functools.partial(_confirm_buttons, facts) if waits else None,
+            about=player.name, round_no=outcome.round,
             kind=CONFIRM if waits else None, player=code)
 
 
@@ -200,7 +203,7 @@ class Confirmation(StrEnum):
 
 
 async def confirm(services: Services, user_id: int, number: int, board: int, value: str, *,
-                  agrees: bool) -> tuple[Confirmation, str]:
+                  agrees: bool) -> tuple[Confirmation, Text]:
     """The opponent's answer to a reported result (a button), and the result in words. A
     dispute goes to the arbiters; a tap on a result that changed or was settled meanwhile
     changes nothing."""
@@ -210,22 +213,22 @@ async def confirm(services: Services, user_id: int, number: int, board: int, val
         stored = await results.game(db, number, board)
         if who is None or who.code not in (stored.white, stored.black) \
                 or stored.reported_by == user_id:
-            return Confirmation.NOT_YOURS, ""
+            return Confirmation.NOT_YOURS, Text("NOT_YOUR_BUTTON")
         everyone = await _everyone(services)
-        said = _words(everyone, Result(value), stored.white, stored.black).render()
+        said = _words(everyone, Result(value), stored.white, stored.black)
         # Only an open report with this value can be confirmed or disputed.
         if stored.result is None or stored.result.value != value or stored.confirmed:
             return Confirmation.ALREADY_HANDLED, said
         if not agrees:
             await results.dispute(db, number, board, actor=user_id)
             disputed = Result(value)
-            facts = {"who": esc(who.name), "round": number, "board": board,
+            facts = {"who": who.name, "round": number, "board": board,
                      "words": _words(everyone, disputed, stored.white, stored.black)}
             await owe_to_arbiters(services, Text("DISPUTE_TO_ARBITER", facts))
             reporter = everyone[stored.black if who.code == stored.white else stored.white]
             if reporter.telegram_id is not None:
                 await tell(services, reporter.telegram_id, Text("DISPUTE_TO_REPORTER", facts),
-                           about=esc(reporter.name))
+                           about=reporter.name)
             return Confirmation.DISPUTED, said
         done = await results.confirm(db, number, board, player=who.code, actor=user_id)
     return (Confirmation.COMPLETED if done.round_complete else Confirmation.CONFIRMED), said
@@ -275,12 +278,10 @@ async def _owe_standings(services: Services, settings: ClubSettings, view: Stand
     the transaction that claims the post)."""
     more = len(view.places) - messages.GROUP_TOP
 
-    def table() -> str:
-        return (texts.ROUND_COMPLETE.format(round=number) + "\n" + view.group
-                + ("\n" + texts.STANDINGS_MORE.format(count=more) if more > 0 else ""))
-
+    table = lines(Text("ROUND_COMPLETE", {"round": number}), Markup(view.group),
+                  Text("STANDINGS_MORE", {"count": more}) if more > 0 else None)
     await tell_group(services, settings, table,
                      markup=lambda: messages.page_button(services.settings, settings.web,
                                                          services.bot_name, private=False))
     for said in view.announced:  # made in the club's language already, as the table is
-        await tell_group(services, settings, functools.partial(str, said))
+        await tell_group(services, settings, Markup(said))

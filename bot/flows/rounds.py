@@ -8,14 +8,15 @@ import functools
 import logging
 from dataclasses import dataclass, replace
 
+from markupsafe import Markup
+
 from bot.callbacks import Attendance, Here, Report
 from bot.files import messages
 from bot.files.tables import PairingView
 from bot.flows import online
 from bot.keyboard import Button, Keyboard
-from bot.language import texts
-from bot.language.formatting import esc, show_date
-from bot.language.notice import Dated, Text
+from bot.language.formatting import show_date
+from bot.language.notice import Dated, Lines, Phrase, Said, Text, lines
 from bot.notices import owe_to_arbiters, tell, tell_group
 from bot.services import Services, due_rounds, round_start
 from core.errors import InvalidInputError
@@ -93,22 +94,24 @@ async def _not_in_the_room(db: Database, number: int, actor: int | None) -> bool
                                                     actor=actor, in_the_room=True))
 
 
-async def draft_text(services: Services, made: Draft, title: str) -> str:
+async def draft_text(services: Services, made: Draft, title: Said) -> Lines:
     """The draft as the arbiter sees it: the title, the boards, and any fix let go."""
-    text = title + "\n" + await messages.pairing(
+    shown = lines(title, Markup(await messages.pairing(
         await load_season(services.db), made.pairing,
-        online=await online.played_at(services, made.pairing.round))
-    if made.dropped != NO_FIXES:
-        names = {m.code: esc(m.name) for m in await roster.members(services.db)}
-        text += "\n\n" + texts.FIXES_DROPPED.format(fixes=texts.fixes_words(made.dropped, names))
-    return text
+        online=await online.played_at(services, made.pairing.round))))
+    if made.dropped == NO_FIXES:
+        return shown
+    names = {m.code: m.name for m in await roster.members(services.db)}
+    return lines(shown, Text("FIXES_DROPPED", {"fixes": Phrase("fixes_words",
+                                                               (made.dropped, names))}),
+                 between="\n\n")
 
 
 async def redraft(services: Services, number: int) -> None:
     """An on-time sign-off read after the round was drafted: pair again, show the arbiter."""
     made = await draft(services, number, actor=None)
     await owe_to_arbiters(services, lambda: draft_text(
-        services, made, texts.DRAFT_UPDATED.format(round=number)))
+        services, made, Text("DRAFT_UPDATED", {"round": number})))
 
 
 async def unpair(services: Services, number: int, *, actor: int) -> None:
@@ -197,8 +200,8 @@ async def at_deadline(services: Services, number: int) -> bool:
             return await _open_the_room(services, number)
         made = await draft(services, number, actor=None)
         await owe_to_arbiters(services, lambda: draft_text(
-            services, made, texts.DRAFT_TO_ARBITER.format(round=number) + "\n"
-            + texts.INDELING_DRAFT_TITLE))
+            services, made, lines(Text("DRAFT_TO_ARBITER", {"round": number}),
+                                  Text("INDELING_DRAFT_TITLE"))))
     log.info("round %d locked and drafted at its deadline", number)
     return True
 
@@ -213,7 +216,7 @@ async def _open_the_room(services: Services, number: int) -> bool:
     settings = await club.settings(db)
     await tell_group(services, settings, Text("CHECK_IN_OPEN", {"round": number}),
                      markup=functools.partial(here_button, number))
-    await owe_to_arbiters(services, lambda: texts.CHECK_IN_TO_ARBITER.format(round=number))
+    await owe_to_arbiters(services, Text("CHECK_IN_TO_ARBITER", {"round": number}))
     log.info("round %d locked at its deadline; the room is open", number)
     return True
 
@@ -229,12 +232,8 @@ async def tick(services: Services) -> None:
         except (PairingImpossibleError, InvalidInputError, InputStoreError) as exc:
             log.warning("round %d could not be paired at its deadline: %s", number, exc)
             if services.throttle.first(f"deadline:{number}"):
-                await owe_to_arbiters(services, functools.partial(_deadline_failed, number))
+                await owe_to_arbiters(services, Text("DEADLINE_FAILED", {"round": number}))
     await remind(services)
-
-
-def _deadline_failed(number: int) -> str:
-    return texts.DEADLINE_FAILED.format(round=number)
 
 
 async def coming_moments(services: Services) -> list[dt.datetime]:
@@ -277,24 +276,32 @@ async def remind(services: Services) -> None:
                 assert member.telegram_id is not None
                 key = "REMINDER_FLEXIBLE" if member.flexible else "REMINDER_PRIVATE"
                 await tell(services, member.telegram_id, Text(key, facts), markup=buttons,
-                           about=esc(member.name))
+                           about=member.name)
+
+
+ATTENDANCE_CHOICES = ("play", "off", "ext")
+"""The reminder's buttons, as `Attendance` records them (their words: `ATTENDANCE_BUTTONS`)."""
+RESULT_BUTTONS = (("1-0", "1-0"), ("½-½", "1/2-1/2"), ("0-1", "0-1"))
+"""The result buttons under a player's pairing message: label, result (white first); a
+result is written so in every language."""
 
 
 def attendance_buttons(number: int) -> Keyboard:
     """Ik speel / Ik kan niet / Extern, for round `number`."""
-    return Keyboard.row(*(Button(label, Attendance(number, choice).pack())
-                          for choice, label in texts.ATTENDANCE_BUTTONS.items()))
+    return Keyboard.row(*(Button(Text("ATTENDANCE_BUTTONS", pick=choice),
+                                 Attendance(number, choice).pack())
+                          for choice in ATTENDANCE_CHOICES))
 
 
 def here_button(number: int) -> Keyboard:
     """Ik ben er, under the opening of a round paired at the venue."""
-    return Keyboard.row(Button(texts.HERE_BUTTON, Here(number).pack()))
+    return Keyboard.row(Button(Text("HERE_BUTTON"), Here(number).pack()))
 
 
 def result_buttons(number: int, board: int) -> Keyboard:
     """1-0, ½-½, 0-1 (white first) under a player's own pairing message."""
     return Keyboard.row(*(Button(label, Report(number, board, value).pack())
-                          for label, value in texts.RESULT_BUTTONS))
+                          for label, value in RESULT_BUTTONS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,7 +354,7 @@ async def publish(services: Services, *, actor: int) -> Published:
             return Text("PERSONAL_PAIRING", {
                 "round": number, "date": Dated(date),
                 "colour": Text("COLOURS_WORD", pick=colour),
-                "opponent": esc(everyone[other].name), "board": board.number,
+                "opponent": everyone[other].name, "board": board.number,
                 "tempo": played if played is not None else season.rules.youth_time_control
                 if season.player(me).youth else season.rules.time_control})
 
@@ -360,7 +367,7 @@ async def publish(services: Services, *, actor: int) -> Published:
                 continue
             buttons = functools.partial(result_buttons, number, games[code][2].number) \
                 if code in games else None
-            await tell(services, who.telegram_id, personal(code), about=esc(who.name),
+            await tell(services, who.telegram_id, personal(code), about=who.name,
                        round_no=number, kind="personal", player=code, markup=buttons)
     return Published(number, len(told) - len(unlinked), tuple(unlinked), upcoming.online)
 
@@ -571,7 +578,7 @@ async def _tell(services: Services, change: NightChange, opponent: str | None, *
     settings = await club.settings(db)
 
     def name(code: str) -> str:
-        return esc(everyone[code].name)
+        return everyone[code].name
 
     number = change.round
 
@@ -616,32 +623,30 @@ async def _tell(services: Services, change: NightChange, opponent: str | None, *
     for code, notice in private.items():
         who = everyone[code]
         if who.telegram_id is not None:
-            await tell(services, who.telegram_id, notice, about=esc(who.name),
+            await tell(services, who.telegram_id, notice, about=who.name,
                        markup=None if code not in buttons
                        else functools.partial(result_buttons, number, buttons[code]))
 
 
-async def night_text(services: Services, change: NightChange) -> str:
+async def night_text(services: Services, change: NightChange) -> Said:
     """The change as the arbiter is told it: what the board is now, and any rule broken."""
     names = {m.code: m.name for m in await roster.members(services.db)}
+    said: Said
     if change.bye:
-        text = (texts.NIGHT_BYE_BACK if change.again else texts.NIGHT_BYE_LATE).format(
-            player=esc(names[change.player]))
+        said = Text("NIGHT_BYE_BACK" if change.again else "NIGHT_BYE_LATE",
+                    {"player": names[change.player]})
     elif change.board is None and change.forfeit is None:
-        text = texts.NIGHT_BYE_ABSENT.format(player=esc(names[change.player]),
-                                             round=change.round)
+        said = Text("NIGHT_BYE_ABSENT", {"player": names[change.player], "round": change.round})
     elif change.board is None:
         assert change.forfeit is not None
         present = change.forfeit.black if change.forfeit.white == change.player \
             else change.forfeit.white
-        text = texts.NIGHT_FORFEIT.format(present=esc(names[present]),
-                                          board=change.forfeit.number)
+        said = Text("NIGHT_FORFEIT", {"present": names[present], "board": change.forfeit.number})
     else:
-        text = texts.NIGHT_REPAIRED.format(board=change.board.number,
-                                           white=esc(names[change.board.white]),
-                                           black=esc(names[change.board.black]))
-    if change.broken:
-        text += " " + texts.NIGHT_BROKEN.format(rules="; ".join(
-            texts.broken_rule(rule, lambda code: names.get(code, code))
-            for rule in change.broken))
-    return text
+        said = Text("NIGHT_REPAIRED", {"board": change.board.number,
+                                       "white": names[change.board.white],
+                                       "black": names[change.board.black]})
+    if not change.broken:
+        return said
+    return lines(said, Text("NIGHT_BROKEN", {"rules": Lines(tuple(
+        Phrase("broken_rule", (rule, names)) for rule in change.broken), "; ")}), between=" ")

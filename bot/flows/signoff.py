@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from bot.flows import rounds as round_flows
 from bot.flows import views
-from bot.language import texts
-from bot.language.formatting import esc, show_date, show_moment
-from bot.language.notice import Text
+from bot.language.notice import Dated, Lines, Phrase, Said, Text
 from bot.notices import owe_to_arbiters, tell
 from bot.services import Services, open_round, published_round
 from core.preview import Earning, SignOffPrice, after_sign_off, sign_off_price
@@ -128,30 +126,28 @@ async def sign_off(services: Services, who: Member, request: Request, *, sent_at
     return SignOffReport(who, tuple(done), decimals, tuple(redrafted))
 
 
-def said(done: SignOffReport, zone: dt.tzinfo, *, for_self: bool) -> str:
+def said(done: SignOffReport, zone: dt.tzinfo, *, for_self: bool) -> Lines:
     """What a sign-off answers: each round on its line; the cap on paid sign-offs said
     once, where it matters."""
-    lines = []
-    about = None if for_self else esc(done.who.name)
+    shown: list[Said] = []
+    about = None if for_self else done.who.name
     for one in done.rounds:
-        when = show_date(one.date)
+        facts = {"who": done.who.name, "round": one.round, "date": Dated(one.date)}
         if one.late_after is not None:
-            lines.append(texts.SIGNED_OFF_LATE.format(
-                who=esc(done.who.name), round=one.round, date=when,
-                deadline=show_moment(one.late_after, zone)))
+            shown.append(Text("SIGNED_OFF_LATE", facts | {"deadline": Dated(one.late_after,
+                                                                            zone)}))
             continue
-        kind = texts.SIGNED_OFF_FOR.get(Absence(done.who.code, one.reason, one.day).kind, "")
+        kind = Absence(done.who.code, one.reason, one.day).kind
+        facts["kind"] = Text("SIGNED_OFF_FOR", pick=kind)  # said only where the rules care
         if one.kept:
-            lines.append(texts.SIGNED_OFF_KEPT.format(who=esc(done.who.name), round=one.round,
-                                                      date=when, kind=kind))
+            shown.append(Text("SIGNED_OFF_KEPT", facts))
             continue
-        earns = "" if one.price is None else texts.earns(one.price, done.decimals, about)
-        lines.append(texts.SIGNED_OFF.format(who=esc(done.who.name), round=one.round,
-                                             date=when, kind=kind, earns=earns).rstrip())
+        shown.append(Text("SIGNED_OFF", facts | {"earns": "" if one.price is None else Phrase(
+            "earns", (one.price, done.decimals, about))}))
     caps = {one.price.cap for one in done.rounds if one.price is not None
             and one.price.earning in (Earning.LATER, Earning.POINTS) and one.price.cap is not None}
-    lines += [texts.EARNS_CAP.format(cap=cap) for cap in caps]
-    return "\n".join(lines)
+    shown += [Text("EARNS_CAP", {"cap": cap}) for cap in caps]
+    return Lines(tuple(shown))
 
 
 async def _tell_about_late(services: Services, who: Member, number: int) -> None:
@@ -161,15 +157,15 @@ async def _tell_about_late(services: Services, who: Member, number: int) -> None
     everyone = {m.code: m for m in await roster.members(services.db)}
     opponent = None if board is None else \
         everyone[board.black if board.white == who.code else board.white]
-    await owe_to_arbiters(services, lambda: texts.LATE_TO_ARBITER.format(
-        who=esc(who.name), round=number, paired="" if opponent is None else
-        texts.LATE_PAIRED.format(opponent=esc(opponent.name))))
+    await owe_to_arbiters(services, Text("LATE_TO_ARBITER", {
+        "who": who.name, "round": number, "paired": "" if opponent is None else
+        Text("LATE_PAIRED", {"opponent": opponent.name})}))
     # A draft is not public: its opponent never knew of a game, so there is nothing to undo.
     public = stored is not None and stored.state in PUBLIC
     if public and opponent is not None and opponent.telegram_id is not None:
         await tell(services, opponent.telegram_id,
-                   Text("LATE_TO_OPPONENT", {"who": esc(who.name), "round": number}),
-                   about=esc(opponent.name))
+                   Text("LATE_TO_OPPONENT", {"who": who.name, "round": number}),
+                   about=opponent.name)
 
 
 async def cancel(services: Services, who: Member, number: int, *, sent_at: dt.datetime,
@@ -205,37 +201,34 @@ async def plays(services: Services, who: Member, number: int, *, sent_at: dt.dat
 
 
 async def tapped(services: Services, who: Member, number: int, play: bool, *,
-                 sent_at: dt.datetime) -> str:
+                 sent_at: dt.datetime) -> Said:
     """A member's tap on a round of his season (the Mini App): he signs off for it, or plays
     after all, as `/afmelden` and `/aanmelden` have it; what they would answer, which his
     chat is owed in the same commit (the chat keeps what he did wherever he did it)."""
     actor = who.telegram_id or 0
     if play:
         dates = {r.number: r.date for r in await programme.schedule(services.db)}
-
-        def answer() -> str:
-            if who.flexible:
-                return texts.SIGNED_ON.format(name=esc(who.name), round=number,
-                                              date=show_date(dates.get(number)))
-            return texts.AANMELDEN_DONE.format(round=number)
-
+        answer: Said = Text("SIGNED_ON", {"name": who.name, "round": number,
+                                    "date": Dated(dates.get(number))}) if who.flexible \
+            else Text("AANMELDEN_DONE", {"round": number})
         async with services.db.transaction():
             await plays(services, who, number, sent_at=sent_at, actor=actor)
             await _tell_self(services, who, answer)
-        return answer()
+        return answer
     request = Request((number,))
     early = await prices(services, who, request)
     zone = services.settings.timezone
     async with services.db.transaction():
         done = await sign_off(services, who, request, sent_at=sent_at, actor=actor,
                               correction=False, early=early)
-        await _tell_self(services, who, lambda: said(done, zone, for_self=True))
-    return said(done, zone, for_self=True)
+        answer = said(done, zone, for_self=True)  # the Mini App's words and the chat's
+        await _tell_self(services, who, answer)
+    return answer
 
 
-async def _tell_self(services: Services, who: Member, compose: Callable[[], str]) -> None:
+async def _tell_self(services: Services, who: Member, answer: Said) -> None:
     if who.telegram_id is not None:
-        await tell(services, who.telegram_id, compose)
+        await tell(services, who.telegram_id, answer)
 
 
 async def signed_off_rounds(services: Services, who: Member, *, from_round: int) -> list[int]:

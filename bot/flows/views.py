@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from zoneinfo import ZoneInfo
 
+from markupsafe import Markup
+
 from bot.files import messages, tables
 from bot.files.calendar import CalendarRound, rounds_ics
 from bot.flows import checkin, online
 from bot.keyboard import Keyboard
-from bot.language import texts
-from bot.language.formatting import esc
+from bot.language.notice import Lines, Phrase, Said, Text, lines
 from bot.services import Services, WebAccess, current_rounds, open_round, schedule
 from bot.worker import Breakdown, Stakes, StandingsView
 from core.pairing import Objective
@@ -103,7 +104,7 @@ async def stakes(services: Services, player: str | None) -> Stakes:
                                   standings_only=True)
 
 
-def stakes_text(shown: Stakes, names: Mapping[str, str], player: str | None) -> str:
+def stakes_text(shown: Stakes, names: Mapping[str, str], player: str | None) -> Lines:
     """`/stand kansen`: the top of the table's chances of the title and of the top three,
     the asker's own, and his next round; then how they were worked out."""
     found = shown.chances
@@ -112,24 +113,25 @@ def stakes_text(shown: Stakes, names: Mapping[str, str], player: str | None) -> 
     def top(code: str, places: int) -> int:
         return round(100 * sum(found.share(code, k) for k in range(1, places + 1)))
 
-    lines = [texts.CHANCES_TITLE.format(round=found.after_round, left=found.rounds_left)]
-    lines += [texts.CHANCES_LINE.format(name=esc(names.get(code, code)), first=top(code, 1),
-                                        three=top(code, 3))
+    lines: list[Said | str] = [Text("CHANCES_TITLE", {"round": found.after_round,
+                                                       "left": found.rounds_left})]
+    lines += [Text("CHANCES_LINE", {"name": names.get(code, code), "first": top(code, 1),
+                                    "three": top(code, 3)})
               for code in ranked[:CHANCES_SHOWN]]
     if player is not None and player in found.places:
         likeliest = found.likeliest(player)
-        lines += ["", texts.CHANCES_YOU.format(
-            place=likeliest, share=round(100 * found.share(player, likeliest)),
-            first=top(player, 1), three=top(player, 3))]
+        lines += ["", Text("CHANCES_YOU", {
+            "place": likeliest, "share": round(100 * found.share(player, likeliest)),
+            "first": top(player, 1), "three": top(player, 3)})]
         upcoming = shown.next_round
         if upcoming is not None:
-            lines.append(texts.CHANCES_NEXT.format(
-                opponent=esc(names.get(upcoming.opponent, upcoming.opponent)),
-                win=upcoming.win, draw=upcoming.draw, loss=upcoming.loss))
-            lines.append((texts.CHANCES_RANGE if upcoming.exact else texts.CHANCES_RANGE_FOUND)
-                         .format(best=upcoming.best, worst=upcoming.worst))
-    lines += ["", texts.CHANCES_HOW.format(runs=found.runs)]
-    return "\n".join(lines)
+            lines.append(Text("CHANCES_NEXT", {
+                "opponent": names.get(upcoming.opponent, upcoming.opponent),
+                "win": upcoming.win, "draw": upcoming.draw, "loss": upcoming.loss}))
+            lines.append(Text("CHANCES_RANGE" if upcoming.exact else "CHANCES_RANGE_FOUND",
+                              {"best": upcoming.best, "worst": upcoming.worst}))
+    lines += ["", Text("CHANCES_HOW", {"runs": found.runs})]
+    return Lines(tuple(lines))
 
 
 async def breakdown(services: Services, player: str, language: str) -> Breakdown:
@@ -155,27 +157,26 @@ async def trf_header(services: Services) -> TrfHeader:
     return await club.trf_header(services.db, services.settings.arbiters)
 
 
-async def pairing_text(services: Services, *, arbiter: bool) -> str | None:
+async def pairing_text(services: Services, *, arbiter: bool) -> Said | None:
     """The pairing to show: the open round's draft for an arbiter, else the newest public
     one; None if there is none."""
     upcoming = await open_round(services)
     if arbiter and upcoming is not None and upcoming.state is RoundState.DRAFTED:
         draft = await rounds.stored_pairing(services.db, upcoming.number)
         if draft is not None:
-            return texts.INDELING_DRAFT_TITLE + "\n" + await messages.pairing(
+            return lines(Text("INDELING_DRAFT_TITLE"), Markup(await messages.pairing(
                 await load_season(services.db), draft,
-                online=await online.played_at(services, upcoming.number))
+                online=await online.played_at(services, upcoming.number))))
     shown = [stored for number in await current_rounds(services)
              if (stored := await rounds.stored_pairing(services.db, number)) is not None]
     if not shown:
         return None
     season = await load_season(services.db)
     played_online = {r.number for r in await online.live_rounds(services)}
-    return "\n\n".join([await messages.pairing(
-        season, stored, online=await online.played_at(services, stored.round))
-                         + ("\n\n" + await online.live_text(services, stored.round)
-                            if stored.round in played_online else "")
-                         for stored in shown])
+    return lines(*[lines(Markup(await messages.pairing(
+        season, stored, online=await online.played_at(services, stored.round))),
+        await online.live_text(services, stored.round) if stored.round in played_online
+        else None, between="\n\n") for stored in shown], between="\n\n")
 
 
 CHANCES_SHOWN = 5
@@ -188,7 +189,8 @@ class Game:
     board: int
     white: bool
     opponent: str
-    result: str | None
+    result: Phrase | None
+    """As every view shows it (`texts.result_shown`); None: not played yet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +226,8 @@ async def mine(services: Services, who: Member) -> Mine:
                 white = board.white == who.code
                 games.append(Game(stored.round, board.number, white,
                                   names[board.black if white else board.white],
-                                  texts.result_shown(result, state) or None))
+                                  None if result is None
+                                  else Phrase("result_shown", (result, state))))
         if stored.bye == who.code:
             byes.append(stored.round)
     return Mine(row, season.rules.display_decimals, signed, tuple(games), tuple(byes),
@@ -237,7 +240,7 @@ class MyRound:
 
     number: int
     date: dt.date | None
-    what: str
+    what: Said | str
     """His game and result, his bye or absence, or (a round still open) whether he plays."""
     points: str
     """What the round earned him ("" until it counts)."""
@@ -268,13 +271,13 @@ async def my_season(services: Services, who: Member) -> tuple[MyRound, ...]:
     for r in planned:
         if coming is not None and r.number == coming.number:
             here = who.code in await attendance.present(services.db, r.number)
-            out.append(MyRound(r.number, r.date, texts.MY_ROUND_HERE if here
-                               else texts.MY_ROUND_COMING, "", None, here))
+            out.append(MyRound(r.number, r.date, Text("MY_ROUND_HERE" if here
+                                                      else "MY_ROUND_COMING"), "", None, here))
         elif r.state in OPEN:
             plays = r.number in on if who.flexible else r.number not in off
-            what = texts.MY_ROUND_PLAYS if plays else texts.MY_ROUND_NOT_PLAYING \
-                if r.number not in off else texts.MY_ROUND_AWAY.format(
-                    why=texts.KIND_LABELS[off[r.number].kind])
+            what: Said | str = Text("MY_ROUND_PLAYS") if plays \
+                else Text("MY_ROUND_NOT_PLAYING") if r.number not in off \
+                else Text("MY_ROUND_AWAY", {"why": Text("KIND_LABELS", pick=off[r.number].kind)})
             out.append(MyRound(r.number, r.date, what, "", plays))
         elif r.number in counted:
             cells = counted[r.number]
@@ -282,10 +285,10 @@ async def my_season(services: Services, who: Member) -> tuple[MyRound, ...]:
                                None))
         else:
             game = next((g for g in busy.games if g.round == r.number), None)
-            what = texts.CALENDAR_BYE if r.number in busy.bye_rounds else "" if game is None \
-                else texts.MY_ROUND_GAME.format(opponent=game.opponent,
-                                                result=game.result or "")
-            out.append(MyRound(r.number, r.date, what.strip(), "", None))
+            what = Text("CALENDAR_BYE") if r.number in busy.bye_rounds else "" if game is None \
+                else Text("MY_ROUND_GAME", {"opponent": game.opponent,
+                                            "result": game.result or ""})
+            out.append(MyRound(r.number, r.date, what, "", None))
     return tuple(out)
 
 
@@ -307,9 +310,9 @@ class DraftBoard:
     """The round's players who are not in it (signed off), who may come after all."""
     apart: tuple[tuple[Seat, Seat], ...]
     """The pairs the arbiter keeps apart all season, in the members' order."""
-    broken: tuple[str, ...]
+    broken: tuple[Said, ...]
     """The rules it breaks, in words, most important first."""
-    cost: str
+    cost: Said | str
     """What it costs against the best pairing the rules allow, in words."""
     version: str
     """What the board shows, in short: a change made from a board that showed another
@@ -344,8 +347,7 @@ async def draft_board(services: Services, *, priced: bool = True) -> DraftBoard 
                   sorted(pairs, key=lambda pair: [order[code] for code in pair]))
     return DraftBoard(stored.round, shown, seat(stored.bye) if stored.bye else None, away,
                       apart,
-                      tuple(texts.broken_rule(rule, lambda code: names.get(code, code))
-                            for rule in stored.broken),
+                      tuple(Phrase("broken_rule", (rule, names)) for rule in stored.broken),
                       await _against_the_best(services, stored) if priced else "", version)
 
 
@@ -405,7 +407,7 @@ async def late_board(services: Services) -> LateBoard | None:
                      version.hexdigest()[:16])
 
 
-async def _against_the_best(services: Services, stored: rounds.StoredPairing) -> str:
+async def _against_the_best(services: Services, stored: rounds.StoredPairing) -> Said | str:
     """The draft against the best pairing of the round without the arbiter's hand: the rules
     each breaks and the sum of squared rank distances (what the engine minimises). Worked out
     once per state of the club's data, however often the board is looked at."""
@@ -415,10 +417,10 @@ async def _against_the_best(services: Services, stored: rounds.StoredPairing) ->
         return ""  # someone left out by hand: no like-for-like comparison
     now, best = costs
     if (now.violations, now.distance) <= (best.violations, best.distance):
-        return texts.BOARD_BEST
-    return texts.BOARD_COST.format(rules=sum(now.violations), distance=now.distance,
-                                   best_rules=sum(best.violations),
-                                   best_distance=best.distance)
+        return Text("BOARD_BEST")
+    return Text("BOARD_COST", {"rules": sum(now.violations), "distance": now.distance,
+                               "best_rules": sum(best.violations),
+                               "best_distance": best.distance})
 
 
 async def _costs(services: Services,
@@ -451,7 +453,7 @@ async def calendar(db: Database, zone: ZoneInfo, who: Member | None = None, *,
     entries = []
     for r in dated:
         assert r.date is not None
-        game = ""
+        game: Said | str = ""
         stored = await rounds.stored_pairing(db, r.number) \
             if who is not None and r.state in PUBLIC else None
         if stored is not None and who is not None:
@@ -463,15 +465,15 @@ async def calendar(db: Database, zone: ZoneInfo, who: Member | None = None, *,
     return made, len(entries)
 
 
-def _own_game(stored: rounds.StoredPairing, code: str, names: dict[str, str]) -> str:
+def _own_game(stored: rounds.StoredPairing, code: str, names: dict[str, str]) -> Said | str:
     if stored.bye == code:
-        return texts.CALENDAR_BYE
+        return Text("CALENDAR_BYE")
     for board in stored.boards:
         if code in (board.white, board.black):
             white = board.white == code
-            return texts.CALENDAR_GAME.format(
-                colour=texts.COLOURS_WORD["white" if white else "black"],
-                opponent=names[board.black if white else board.white], board=board.number)
+            return Text("CALENDAR_GAME", {
+                "colour": Text("COLOURS_WORD", pick="white" if white else "black"),
+                "opponent": names[board.black if white else board.white], "board": board.number})
     return ""
 
 

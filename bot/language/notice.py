@@ -1,37 +1,67 @@
-"""A notice as a value: a catalogue text and its facts, made in its reader's language only
-when it is rendered (`bot.chat.tell` renders it once per reader, inside that reader's
-language). Flows say what happened with these and never choose a language themselves."""
+"""What the bot says, as values: a catalogue text and its facts, a date, a sentence a catalogue
+function makes, lines of these. Flows say what happened with these and never read the
+catalogue or choose a language themselves; the presentation layer renders a value once per
+reader, in that reader's language (`bot.notices` for the messages owed, the answer runner for
+a reply, the Mini App for a page).
+
+Rendered for the chat, a value is HTML and escaped by construction: a text fact (a member's
+name, a season's) is escaped where it is filled in, a fact that is itself one of these values
+is not escaped twice, and nothing is escaped by hand (`markupsafe`, as Jinja does it)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from bot.language import texts
 from bot.language.formatting import show_date, show_moment
+
+_LAST_FACT = re.compile(r"\{(\w+)\}$")
 
 
 @dataclass(frozen=True, slots=True)
 class Text:
     """`texts.<key>` (or its entry `pick`, for a table of words such as the colours), with
-    `facts` filled in; a fact that is itself a `Text` or a `Dated` is rendered in the same
-    language."""
+    `facts` filled in; a fact that is itself a value here is rendered in the same language."""
 
     key: str
     facts: Mapping[str, Any] = field(default_factory=dict)
     pick: str | None = None
 
     def render(self) -> str:
-        found = getattr(texts, self.key)
-        if self.pick is not None:
-            found = found[self.pick]
+        """For the chat: HTML, each text fact escaped."""
+        template = self._template()
         if not self.facts:
+            return template
+        return self._trimmed(template, str(Markup(template).format(**self.facts)))
+
+    def plain(self) -> str:
+        """For a button's label or a file: the words as they are, nothing escaped."""
+        template = self._template()
+        return self._trimmed(template, template.format(**{
+            name: plain(value) if _is_said(value) else value
+            for name, value in self.facts.items()}))
+
+    def _template(self) -> str:
+        """The text, or its entry `pick` (nothing where a table of words leaves one out)."""
+        found = getattr(texts, self.key)
+        if self.pick is None:
             return str(found)
-        return str(found).format(**{name: value.render()
-                                    if isinstance(value, Text | Dated) else value
-                                    for name, value in self.facts.items()})
+        return str(found.get(self.pick, "") if isinstance(found, Mapping) else found[self.pick])
+
+    def _trimmed(self, template: str, made: str) -> str:
+        """A text that ends in a fact left empty (`... {earns}` where nothing is earned)
+        ends without the space before it."""
+        last = _LAST_FACT.search(template)
+        return made.rstrip() if last and self.facts.get(last.group(1)) == "" else made
+
+    def __html__(self) -> Markup:
+        return Markup(self.render())
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,3 +77,96 @@ class Dated:
             assert self.when is None or isinstance(self.when, dt.datetime)
             return show_moment(self.when, self.zone)
         return show_date(self.when)
+
+    plain = render
+
+    def __html__(self) -> Markup:
+        return escape(self.render())
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """The sentence a catalogue function makes (`texts.<name>(*args)`: counted, or put
+    together from parts), in the reader's language. Its text arguments, and those in a list,
+    or as a mapping's values (names by player id, a refusal's facts), are escaped before the
+    function sees them; one that makes words without markup (`markup=False`) is escaped whole
+    instead."""
+
+    name: str
+    args: tuple[Any, ...] = ()
+    markup: bool = True
+
+    def render(self) -> str:
+        if not self.markup:
+            return str(escape(self.plain()))
+        return str(self._made(*(_escaped(a) for a in self.args)))
+
+    def plain(self) -> str:
+        return self._made(*(_plain(a) for a in self.args))
+
+    def _made(self, *args: Any) -> str:
+        return str(getattr(texts, self.name)(*args))
+
+    def __html__(self) -> Markup:
+        return Markup(self.render())
+
+
+@dataclass(frozen=True, slots=True)
+class Lines:
+    """Values (or texts of one's own, such as a name) one after another, `between` each."""
+
+    parts: tuple[Any, ...]
+    between: str = "\n"
+
+    def render(self) -> str:
+        return str(Markup(self.between).join(self.parts))
+
+    def plain(self) -> str:
+        return self.between.join(plain(p) if _is_said(p) else str(p) for p in self.parts)
+
+    def __html__(self) -> Markup:
+        return Markup(self.render())
+
+
+Said = Text | Dated | Phrase | Lines | Markup
+"""What a flow says: one of the values here, or HTML the presentation layer made (a table)."""
+
+
+def render(said: Said | str) -> str:
+    """`said` for the chat, in the language of the moment. A plain `str` is a text the
+    presentation layer made itself and is sent as it is."""
+    return said if isinstance(said, str) else said.render()
+
+
+def plain(said: Said | str) -> str:
+    """`said` with nothing escaped (a button's label, a toast)."""
+    return said if isinstance(said, str) else said.plain()
+
+
+def lines(*parts: Any, between: str = "\n") -> Lines:
+    """The parts that say something (an empty text or None leaves no line)."""
+    return Lines(tuple(p for p in parts if p is not None and p != ""), between)
+
+
+def _is_said(value: object) -> bool:
+    return isinstance(value, Text | Dated | Phrase | Lines)
+
+
+def _escaped(value: Any) -> Any:
+    """A catalogue function's argument, ready to be put into HTML as it is."""
+    return _each(value, lambda v: Markup(v.render()) if _is_said(v)
+                 else escape(v) if type(v) is str else v)  # an enum's value is no one's words
+
+
+def _plain(value: Any) -> Any:
+    return _each(value, lambda v: v.plain() if _is_said(v) else v)
+
+
+def _each(value: Any, made: Callable[[Any], Any]) -> Any:
+    """`made` of each text in `value`: in a list or tuple, as a mapping's value; `value`
+    otherwise as it is."""
+    if isinstance(value, list | tuple) and not _is_said(value):
+        return type(value)(_each(v, made) for v in value)
+    if isinstance(value, Mapping):
+        return {k: _each(v, made) for k, v in value.items()}
+    return made(value)

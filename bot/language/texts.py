@@ -119,7 +119,7 @@ uitslag "2-0" …`."""
     return f"{p.path}: {text}" if p.path else text
 
 
-class _Missing(dict[str, str]):
+class _Missing(dict[str, object]):
     def __missing__(self, key: str) -> str:
         return "?"
 
@@ -260,12 +260,14 @@ BROKEN_RULES: Mapping[Rule, str] = {
 COLOURS_WORD = {"white": "wit", "black": "zwart"}
 
 
-def broken_rule(rule: BrokenRule, name: Callable[[str], str]) -> str:
+def broken_rule(rule: BrokenRule, names: Mapping[str, str]) -> str:
+    """A rule the pairing could not keep, players by `names` (by player id; an id without one
+    as it is)."""
     facts: dict[str, object] = dict(rule.facts)
-    facts["a"] = name(rule.players[0])
-    facts["b"] = name(rule.players[-1])
+    facts["a"] = names.get(rule.players[0], rule.players[0])
+    facts["b"] = names.get(rule.players[-1], rule.players[-1])
     if "due" in facts:
-        facts["due"] = name(str(facts["due"]))
+        facts["due"] = names.get(str(facts["due"]), str(facts["due"]))
     facts["colour_nl"] = _(COLOURS_WORD.get(str(facts.get("colour", "")), ""))
     return _(BROKEN_RULES[rule.rule]).format_map(facts)
 
@@ -596,7 +598,12 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
 
 
 def store_problem(error: StoreError) -> str:
-    return _(_STORE_PROBLEMS[error.problem]).format_map(_Missing(error.facts))
+    return store_refusal(error.problem, error.facts)
+
+
+def store_refusal(problem: StoreProblem, facts: Mapping[str, object]) -> str:
+    """What the store refused, with its facts as the reader knows them (a player by name)."""
+    return _(_STORE_PROBLEMS[problem]).format_map(_Missing(facts))
 
 
 # --- the bot -----------------------------------------------------------------------------------
@@ -910,8 +917,6 @@ RESULT_UNCHANGED = ("Die uitslag had je al doorgegeven (ronde {round}, bord {boa
 WHICH_ROUND = ("Je hebt meer dan één partij zonder vaste uitslag. Voor welke is {result}? "
                "Tik de ronde.")
 WHICH_ROUND_BUTTON = "Ronde {round}: tegen {opponent}"
-RESULT_BUTTONS = (("1-0", "1-0"), ("½-½", "1/2-1/2"), ("0-1", "0-1"))
-"""The result buttons under a player's pairing message: label, result (white first)."""
 PERSONAL_PAIRING = ("Ronde {round} ({date}): je speelt met {colour} tegen {opponent} "
                     "(bord {board}). Tempo: {tempo}.\nNa afloop: tik de uitslag (wit eerst).")
 NIGHT_ABSENT_GROUP = "Wijziging ronde {round}: {absent} is er niet. {change}"
@@ -1474,15 +1479,19 @@ def trf_missing(header: TrfHeader) -> str:
 
 
 def assumed(found: Mapping[Assumed, int], preset: str) -> list[str]:
-    return [_(_ASSUMED[what.value]).format(count=count, preset=preset)
-            for what, count in found.items()]
+    return [assumed_one(what, count, preset) for what, count in found.items()]
+
+
+def assumed_one(what: Assumed, count: int, preset: str) -> str:
+    """One thing a file did not say and was taken as it usually is, `count` times."""
+    return _(_ASSUMED[what.value]).format(count=count, preset=preset)
 
 
 
 # --- counted: the word follows the number, as each language writes it --------------------------
 
 
-def published(round_: int, count: int, unlinked: Sequence[str] = ()) -> str:
+def publish_note(round_: int, count: int, unlinked: Sequence[str] = ()) -> str:
     """What the arbiter hears when he publishes; the players not linked named (`unlinked`,
     as shown), who hear of their game from him."""
     note = _published(round_, count)

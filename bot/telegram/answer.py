@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from telegram import Update
 from telegram.constants import ChatType
@@ -19,6 +19,7 @@ from telegram.error import Forbidden, TelegramError
 from bot.keyboard import Keyboard
 from bot.language import texts
 from bot.language.formatting import split
+from bot.language.notice import Said, plain, render
 from bot.notices import owe_dropped_buttons, owe_edit
 from bot.services import Context
 from bot.telegram.chat import owe_reply, say
@@ -31,7 +32,7 @@ class Toast:
     """The answer to a button press: a short notice (None: just the press acknowledged), as
     an `alert` the member must close, or a `url` (`t.me/<bot>?start=…`) to open."""
 
-    text: str | None = None
+    text: Said | str | None = None
     alert: bool = False
     url: str | None = None
 
@@ -40,7 +41,7 @@ class Toast:
 class Edit:
     """The message the button sits on, changed (its buttons go, unless `markup` is given)."""
 
-    text: str
+    text: Said | str
     markup: Keyboard | None = None
 
 
@@ -56,7 +57,7 @@ class File:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    reply: str | None = None
+    reply: Said | str | None = None
     """Said in the chat the update came from."""
     markup: Keyboard | None = None
     """Buttons under the reply."""
@@ -66,11 +67,20 @@ class Answer:
     """Messages (chat, message) whose buttons the decision made stale."""
     file: File | None = None
     """Sent in the chat (only for what changed nothing: it is not owed)."""
-    personal: str | None = None
+    personal: Said | str | None = None
     """Personal details: said in the sender's private chat, also when he asked in a group,
     where the reply says whether it arrived (only for what changed nothing)."""
     then: Callable[[], Awaitable[None]] | None = None
     """A convenience Telegram is asked for after the commit (a member's command menu)."""
+
+
+def made(done: Answer) -> Answer:
+    """`done` with what it says made in the language of the moment: for what is sent after
+    the update's own task (a button's toast and edit), which speaks no language of its own."""
+    toast = done.toast if done.toast.text is None \
+        else replace(done.toast, text=plain(done.toast.text))
+    edit = done.edit if done.edit is None else replace(done.edit, text=render(done.edit.text))
+    return replace(done, toast=toast, edit=edit)
 
 
 class Refused(Exception):
@@ -79,8 +89,8 @@ class Refused(Exception):
     first (who is this, which member is meant); nothing is stored, and the runner answers
     at once."""
 
-    def __init__(self, text: str, markup: Keyboard | None = None) -> None:
-        super().__init__(text)
+    def __init__(self, text: Said | str, markup: Keyboard | None = None) -> None:
+        super().__init__(str(text))
         self.text = text
         self.markup = markup
 
@@ -125,7 +135,7 @@ async def at_once(update: Update, context: Context, done: Answer) -> None:
     await after_commit(update, context, done, owed=False)
 
 
-async def _personally(update: Update, context: Context, text: str) -> str | None:
+async def _personally(update: Update, context: Context, text: Said | str) -> str | None:
     """Personal details go to the private chat, sent at once, not owed: the answer in the
     group depends on whether they arrived, and a question can be asked again. What is said
     where it was asked (None: it was asked in private, and that is all)."""
@@ -134,7 +144,7 @@ async def _personally(update: Update, context: Context, text: str) -> str | None
         await say(update, context, text)
         return None
     try:
-        for piece in split(text):
+        for piece in split(render(text)):
             await context.bot.send_message(user.id, piece)
     except Forbidden:
         return texts.START_PRIVATE_FIRST
@@ -150,7 +160,8 @@ async def after_commit(update: Update, context: Context, done: Answer, *,
     query = update.callback_query
     if query is not None:
         try:
-            await query.answer(done.toast.text, show_alert=done.toast.alert,
+            await query.answer(None if done.toast.text is None else plain(done.toast.text),
+                               show_alert=done.toast.alert,
                                url=done.toast.url)
         except TelegramError as exc:
             log.info("button press not answered: %s", exc)

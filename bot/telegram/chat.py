@@ -15,6 +15,7 @@ from telegram.ext import ExtBot
 
 from bot.keyboard import Keyboard
 from bot.language.formatting import split
+from bot.language.notice import Said, render
 from bot.notices import Fallback, send
 from bot.services import Context
 
@@ -37,7 +38,7 @@ def direct(bot: ExtBot[None]) -> Fallback:
     return sent
 
 
-async def owe_reply(update: Update, context: Context, text: str, *,
+async def owe_reply(update: Update, context: Context, text: Said | str, *,
                     markup: Keyboard | None = None) -> None:
     """Owe the answer in the chat (and forum topic) the update came from, through the outbox:
     in the transaction of what it reports if one is open, so stored and answered are one
@@ -54,7 +55,7 @@ def _topic(message: Message) -> int | None:
     return message.message_thread_id if message.is_topic_message else None
 
 
-async def say(update: Update, context: Context, text: str, *,
+async def say(update: Update, context: Context, text: Said | str, *,
               markup: Keyboard | None = None) -> None:
     """Answer at once what changed nothing (a question, a refusal): it waits for no writer;
     what Telegram does not take goes through the outbox. Its update is marked handled
@@ -63,7 +64,7 @@ async def say(update: Update, context: Context, text: str, *,
     if message is None:
         return
     thread = _topic(message)
-    pieces = split(text)
+    pieces = split(render(text))
     for k, piece in enumerate(pieces):
         try:
             await context.bot.send_message(message.chat_id, piece, message_thread_id=thread,

@@ -8,6 +8,7 @@ from telegram import Update
 from bot.flows import refused
 from bot.flows.refused import REFUSALS
 from bot.language import texts
+from bot.language.notice import Said, plain
 from bot.notices import UNWRITABLE, owe_to_arbiters
 from bot.services import Context
 from bot.telegram.chat import Handler, answer, direct, say
@@ -31,10 +32,10 @@ def refusing(handler: Handler) -> Handler:
     return guarded
 
 
-async def _say(update: Update, context: Context, text: str) -> None:
+async def _say(update: Update, context: Context, text: Said | str) -> None:
     """A refused command is answered in its chat; a refused button press on the button."""
     if update.callback_query is not None:
-        await answer(update, text, alert=True)
+        await answer(update, plain(text), alert=True)
     else:
         await say(update, context, text)
 

@@ -18,6 +18,7 @@ import markupsafe
 from bot.files import announce, tables
 from bot.language import i18n, texts
 from bot.language.i18n import number
+from bot.language.notice import Said, render
 from core.results import NONE_UNSETTLED, UnsettledResults
 from core.rules import Titles
 from core.season import Season
@@ -225,7 +226,7 @@ class Site:
             next=upcoming)
 
 
-def my_season(rounds: Sequence[Any], said: str = "", stakes: Any = None,
+def my_season(rounds: Sequence[Any], said: Said | str = "", stakes: Any = None,
               player: str | None = None) -> str:
     """A member's season inside Telegram: every round with his part in it (`MyRound`), a
     button on each round still open; `said`, what his last tap answered (the chat's words,
@@ -238,19 +239,19 @@ def my_season(rounds: Sequence[Any], said: str = "", stakes: Any = None,
               "what": r.what, "points": r.points, "plays": r.plays, "here": r.here}
              for r in rounds]
     return _ENV.get_template("my_season.html").render(
-        rounds=items, said=markupsafe.Markup(said),
+        rounds=items, said=markupsafe.Markup(render(said)),
         chances=[(place, share) for place, share in chances if share],
         chances_title=texts.CHANCES_CHART, chances_how=texts.CHANCES_HOW.format(
             runs=found.runs if found else 0))
 
 
-def board(shown: Any, said: str = "", room: Any = None, late: Any = None) -> str:
+def board(shown: Any, said: Said | str = "", room: Any = None, late: Any = None) -> str:
     """The arbiter's board of the open round's draft (`DraftBoard`, or None when there is
     none), or of the room of a round at the venue before it is paired (`RoomBoard`), or its
     late comers once it is published (`LateBoard`);
     `said`, what his last tap did (the chat's words)."""
     return _ENV.get_template("board.html").render(
-        board=shown, said=markupsafe.Markup(said), room=room, late=late,
+        board=shown, said=markupsafe.Markup(render(said)), room=room, late=late,
         late_title=texts.LATE_TITLE.format(round=late.round) if late else "",
         late_how=texts.LATE_HOW,
         room_title=texts.ROOM_TITLE.format(round=room.round, count=len(room.here))

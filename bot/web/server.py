@@ -17,6 +17,7 @@ from aiohttp import web
 from bot.flows import board, checkin, lichess, members, refused, signoff, views
 from bot.flows.refused import REFUSALS
 from bot.language import i18n, texts
+from bot.language.notice import Said
 from bot.lichess.api import LichessError
 from bot.services import Services, WebAccess, schedule
 from bot.web import initdata, pages
@@ -238,6 +239,7 @@ class ClubSite:
         if not isinstance(number, int) or isinstance(number, bool) \
                 or not (isinstance(play, bool) or here is True):
             return _text(400, texts.WEB_NOT_FOUND)
+        said: Said
         try:
             if here is True:
                 came = await checkin.check_in(self.services, who, number, actor=user,
@@ -271,13 +273,13 @@ class ClubSite:
             said, current = await refused.said(self.services, exc), True
         return _fragment(await self._board(said), 200 if current else 409)
 
-    async def _board(self, said: str = "") -> str:
+    async def _board(self, said: Said | str = "") -> str:
         """The arbiter's board: the draft, the room before it, or the late comers after."""
         services = self.services
         return pages.board(await views.draft_board(services), said,
                            await views.room_board(services), await views.late_board(services))
 
-    async def _season(self, who: members.Member, said: str = "") -> str:
+    async def _season(self, who: members.Member, said: Said | str = "") -> str:
         """His season's page: his rounds, and (once a round is complete, as `/stand kansen`)
         the chart of his final place."""
         played = (await views.standings(self.services, i18n.current())).after_round

@@ -33,6 +33,7 @@ from tests.meaning import meaning as meaning
 from tests.meaning import refused as refused
 from tests.meaning import said as said
 from tests.meaning import says as says
+from tests.meaning import written as written
 
 ARBITER = User(1, "Wim", "Leider")
 STRANGER = User(777, "Onbekende", "Bezoeker")

@@ -65,9 +65,9 @@ REFUSALS = [
      "regel absence_decay: ongeldige waarde 0 (verwacht: leeg (null) of een breuk groter dan 0 "
      "en hoogstens 1)."),
     ("arbiter", '/instellingen regel compensation {"bye": {"points": "veel"}}',
-     "regel compensation: verwacht een getal, maar dit is &#x27;veel&#x27;."),
+     "regel compensation: verwacht een getal, maar dit is &#39;veel&#39;."),
     ("arbiter", "/instellingen regel ties munt",
-     "regel ties: ongeldige waarde &#x27;munt&#x27; (verwacht: previous | rating)."),
+     "regel ties: ongeldige waarde &#39;munt&#39; (verwacht: previous | rating)."),
     ("arbiter", "/export pdf", Text("EXPORT_UNKNOWN")),
     ("arbiter", "/instellingen web geheim", Text("INSTELLINGEN_USAGE")),
     ("arbiter", "/instellingen nooit Anna Visser en Anna Visser",

@@ -71,7 +71,7 @@ async def publish(bot, number: int):
     mark = len(bot.tg.sent)
     answer = await bot.ask(ARBITER, "/indeling bevestig")
     said_first = answer.text.split("\n")[0]  # unlinked players follow, by name
-    assert any(said_first == texts.published(number, count) for count in range(50))
+    assert any(said_first == texts.publish_note(number, count) for count in range(50))
     return await bot.tg.next_to(GROUP, pairing_title(number), after=mark)
 
 

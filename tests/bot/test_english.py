@@ -10,7 +10,7 @@ import re
 import pytest
 
 from bot.demo.fakeapi import User
-from bot.flows.members import in_words
+from bot.flows import refused
 from bot.language import i18n, texts
 from bot.language.notice import Text
 from core.errors import Problem, ProblemCode
@@ -198,7 +198,7 @@ async def test_every_problem_the_store_and_the_files_name_reads_as_english(bot):
                                result="1-0", path="keizer.db", reason="disk", version=9,
                                known=3, date="3 Dec", other=4, time="20:00", club=2,
                                role="clubs", name="Caissa", count=1, hosts="web-1")
-            text = texts.store_problem(await in_words(services, error))
+            text = said(await refused.said(services, error), "en")
             assert english_only(text), text
         for code in ProblemCode:
             text = texts.chat_problems((Problem("rules.top_value", code, {

@@ -25,12 +25,13 @@ from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, FakeTelegrams
 from bot.demo.runner import ManualClock
 from bot.doctor import host_checks
+from bot.language.notice import Text
 from bot.telegram.host import Host, postgres_clubs
 from bot.telegram.runtime import to_the_end
 from storage import roster
 from storage.postgres import add_club, remove_club, set_token
 from storage.store import open_store
-from tests.bot.conftest import drafted, fits, heard, meaning, says
+from tests.bot.conftest import drafted, fits, heard, meaning, says, written
 from tests.bot.hosting import (
     BOTH,
     CLUBS,
@@ -231,8 +232,8 @@ async def test_the_doctor_checks_every_club_of_a_host(postgres, telegram):
     found = await host_checks({"KEIZER_DB": postgres, "TELEGRAM_BASE_URL": telegram.url,
                                "KEIZER_SECRET_KEY": KEY},
                               env_file=Path("/nonexistent"))
-    def of_club(number: int, name: str, check: str) -> str:
-        return says("DOCTOR_OF_CLUB", id=number, name=name, check=check)
+    def of_club(number: int, name: str, check: str) -> str:  # the doctor's plain words
+        return written(Text("DOCTOR_OF_CLUB", {"id": number, "name": name, "check": check}))
 
     wrong = [c.text for c in found if not c.ok]
     assert wrong == [

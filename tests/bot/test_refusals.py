@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.demo.fakeapi import User
-from bot.flows.members import in_words
+from bot.flows import refused
 from bot.language import texts
 from bot.language.notice import Text
 from bot.services import Services
@@ -56,7 +56,7 @@ async def test_every_store_refusal_reads_as_dutch(bot):
                            result="1-0", path="keizer.db", reason="schijf", version=9,
                            known=3, date="3 dec", other=4, time="20:00", club=2,
                            role="clubs", name="Caissa", count=1, hosts="web-1")
-        text = texts.store_problem(await in_words(services, error))
+        text = said(await refused.said(services, error))
         assert "?" not in text and plain_dutch(text.replace("keizer.db", "")), text
 
 

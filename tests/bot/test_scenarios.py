@@ -140,7 +140,7 @@ async def test_a_member_who_blocked_the_bot_does_not_stop_publication(bot, membe
     bot.tg.fail_next("sendMessage", 429, chat_id=members[4].id, retry_after=1)
     mark = len(bot.tg.sent)
     answer = await bot.ask(ARBITER, "/indeling bevestig", timeout=20)
-    assert answer.text == texts.published(1, 6)
+    assert answer.text == texts.publish_note(1, 6)
     # The arbiter hears, by name, whom the pairing did not reach; only once.
     blocked = says("UNDELIVERABLE", who="Daan Smit", reason=Text("UNDELIVERABLE_BLOCKED"))
     await bot.tg.next_to(ARBITER.id, blocked, after=mark)

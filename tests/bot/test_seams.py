@@ -90,7 +90,7 @@ async def test_a_group_that_refuses_the_pairing_is_reported_not_hidden(bot, memb
     bot.tg.fail_next("sendMessage", 403, chat_id=GROUP)
     mark = len(bot.tg.sent)
     answer = await bot.ask(ARBITER, "/indeling bevestig")
-    assert answer.text == texts.published(1, 6)
+    assert answer.text == texts.publish_note(1, 6)
     await bot.tg.next_to(ARBITER.id, meaning("UNDELIVERABLE", who=Text("THE_GROUP")),
                          after=mark)
     for user in members:  # the players still get their boards

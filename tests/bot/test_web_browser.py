@@ -349,7 +349,7 @@ async def test_the_arbiter_swaps_and_publishes_on_his_board_on_a_phone(tg, tmp_p
         assert shown["page"] <= 360
         assert shown["swapped"] == [before.boards[0].white, before.boards[1].white]
         assert fits(shown["said"], "BOARD_SWAPPED")
-        assert shown["published"] == texts.published(1, len(members))
+        assert shown["published"] == texts.publish_note(1, len(members))
         group = await bot.tg.next_to(GROUP, meaning("PAIRING_TITLE", round=1), after=mark)
         after = await rounds.stored_pairing(bot.app.bot_data.db, 1)
         assert after is not None and after.state.value == "published"

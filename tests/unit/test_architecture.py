@@ -145,6 +145,19 @@ def test_flows_choose_no_language_and_know_no_telegram():
             path
 
 
+def test_flows_say_values_and_read_no_catalogue_text():
+    """Issue 48: a flow says what happened as values (`bot.language.notice`: a catalogue
+    key and its facts); the presentation layer makes them, once per reader and in his
+    language, and escapes every fact on the way. A flow that read the catalogue would speak
+    the language of the moment; one that escaped a name would escape it twice, or forget."""
+    for path in (ROOT / "bot" / "flows").glob("*.py"):
+        found = imported_modules(path)
+        assert not found & {"bot.language.texts", "bot.language.formatting.esc", "html"}, path
+        calls = {node.func.attr for node in ast.walk(ast.parse(path.read_text("utf-8")))
+                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)}
+        assert not calls & {"render", "plain", "format"}, path  # values, not made sentences
+
+
 MOMENTS = {"deadline", "sent_at", "now", "at", "when"}
 """Names of moments: a comparison of one is a rule about time (in time, due, late)."""
 

@@ -17,8 +17,8 @@ from core.errors import Problem, ProblemCode
 CATALOGUE = ROOT / "bot" / "language" / "locale" / "en" / "LC_MESSAGES" / "messages.po"
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 MARKUP = re.compile(r"</?[a-z]+>")
-THE_SAME = {"bye", "ext", "½bye", "0bye", "Pos", "%", "W", "#", "×", "–", "w", "Pl", "1-0",
-            "½-½", "1/2-1/2", "0-1", "{a} ↔ {b}", "{name} {before}→{after}",
+THE_SAME = {"bye", "ext", "½bye", "0bye", "Pos", "%", "W", "#", "×", "–", "w", "Pl",
+            "{a} ↔ {b}", "{name} {before}→{after}",
             "• {name}: {old} → {new}", "• {mark}{name}{id} = {listed} ({knsb}, {rating}){why}",
             "{value}", "man", "{mark}{name} = {listed}", "{id}: {name}",
             "Club {id} ({name}): {check}", "rapid", "Bye", "rated", " (online)"}

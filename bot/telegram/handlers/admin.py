@@ -14,7 +14,7 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import MessageHandler, filters
 
-from bot.files import messages
+from bot.files import exports, messages
 from bot.flows import admin, members, online, signoff, views
 from bot.language import dates, i18n, texts
 from bot.language.formatting import esc, show_date, show_moment
@@ -76,7 +76,7 @@ async def spelers(update: Update, context: Context) -> Answer:
     everyone = await members.everyone(context.services)
     if len(everyone) > messages.SCREENFUL:
         # Dozens of messages hold up every other chat's answer: a file, and the counts.
-        return Answer(file=File(members.as_csv(everyone), texts.SPELERS_FILE,
+        return Answer(file=File(exports.members_csv(everyone), texts.SPELERS_FILE,
                                 texts.SPELERS_SUMMARY.format(
                                     count=len(everyone),
                                     linked=sum(m.telegram_id is not None for m in everyone),

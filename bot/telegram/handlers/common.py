@@ -17,7 +17,16 @@ from bot.language import dates, i18n, texts
 from bot.language.formatting import esc
 from bot.language.vocabulary import ENGLISH, WORDS
 from bot.services import Context
-from bot.telegram.answer import Answer, Refused, Toast, Write, after_commit, at_once, owe
+from bot.telegram.answer import (
+    Answer,
+    Refused,
+    Toast,
+    Write,
+    after_commit,
+    at_once,
+    made,
+    owe,
+)
 from bot.telegram.chat import Handler, answer, say
 from bot.telegram.refusals import refusing
 
@@ -200,14 +209,15 @@ def button(kinds: tuple[type[Callback], ...], handler: ButtonHandler, *,
             await stale_button(update, context)
             return
         spoken = await own_language(update, context) if personal else i18n.current()
-        try:
-            with i18n.use(spoken):
+        with i18n.use(spoken):  # what the answer says is made here, in the presser's words
+            try:
                 done, stored = await _run(update, context,
                                           lambda: handler(update, context, pressed),
                                           outside=reads_first)
-            assert stored or done.reply is None, "a reply is owed in a unit of work"
-        except Refused as refused:
-            done, stored = Answer(toast=Toast(refused.text, alert=True)), True
+                assert stored or done.reply is None, "a reply is owed in a unit of work"
+            except Refused as refused:
+                done, stored = Answer(toast=Toast(refused.text, alert=True)), True
+            done = made(done)
         # Off the update's own task too: a Telegram slow to take toasts holds none of the
         # runtime's places for handling updates (while stopping, it is awaited here).
         answered = after_commit(update, context, done, owed=stored)

@@ -79,10 +79,10 @@ async def received(update: Update, context: Context) -> Answer | Write:
 async def _tournament(data: bytes) -> Answer:
     """A TRF read into a season file: sent back, with what the file did not say."""
     read = await files.season_from_trf(data)
-    if isinstance(read, str):
-        return Answer(esc(read))
+    if not isinstance(read, tuple):
+        return Answer(read)
     season, report = read
-    return Answer(esc(report), file=File(season_to_json(season).encode(), "seizoen.json",
+    return Answer(report, file=File(season_to_json(season).encode(), "seizoen.json",
                                          texts.TRF_READ_CAPTION))
 
 

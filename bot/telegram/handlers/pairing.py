@@ -13,6 +13,7 @@ from bot.flows import rounds as flows
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
 from bot.language.formatting import esc, show_date
+from bot.language.notice import Phrase, Text, lines
 from bot.services import App, Context, ScheduledRound, open_round
 from bot.telegram.answer import Answer, Edit, Refused, Toast, Write
 from bot.telegram.handlers.common import (
@@ -72,7 +73,7 @@ async def make(update: Update, context: Context) -> Answer:
         # draft still (his own sign-off drops no draft), and must not be paired again.
         await flows.unpair(context.services, upcoming.number, actor=actor(update))
     made = await flows.draft(context.services, upcoming.number, actor=actor(update))
-    return Answer(await flows.draft_text(context.services, made, texts.INDELING_DRAFT_TITLE))
+    return Answer(await flows.draft_text(context.services, made, Text("INDELING_DRAFT_TITLE")))
 
 
 async def clear(update: Update, context: Context) -> Answer:
@@ -95,7 +96,7 @@ async def swap(update: Update, context: Context) -> Answer:
     made = await flows.swap(context.services, upcoming.number, a.code, b.code,
                             actor=actor(update))
     return Answer(texts.NO_DRAFT_YET if made is None else
-                  await flows.draft_text(context.services, made, texts.INDELING_DRAFT_TITLE))
+                  await flows.draft_text(context.services, made, Text("INDELING_DRAFT_TITLE")))
 
 
 def _which(known: members.Member, candidates: list[members.Member], typed: str) -> Refused:
@@ -121,7 +122,7 @@ async def swap_button(update: Update, context: Context, pressed: Swap) -> Answer
                             actor=query.from_user.id)
     return Answer(edit=Edit(texts.NO_DRAFT_YET if made is None else
                             await flows.draft_text(context.services, made,
-                                                   texts.INDELING_DRAFT_TITLE)))
+                                                   Text("INDELING_DRAFT_TITLE"))))
 
 
 async def bye(update: Update, context: Context) -> Answer:
@@ -138,12 +139,12 @@ async def bye(update: Update, context: Context) -> Answer:
     if done.made is None:
         return Answer(texts.BYE_EVEN.format(count=done.present))
     return Answer(await flows.draft_text(context.services, done.made,
-                                         texts.INDELING_DRAFT_TITLE))
+                                         Text("INDELING_DRAFT_TITLE")))
 
 
 async def publish(update: Update, context: Context) -> Answer:
     done = await flows.publish(context.services, actor=actor(update))
-    return Answer(texts.published(done.round, done.players, [esc(n) for n in done.unlinked]),
+    return Answer(Phrase("publish_note", (done.round, done.players, list(done.unlinked))),
                   then=online.then_make_games(context.services, done.round)
                   if done.online else None)
 
@@ -158,9 +159,8 @@ async def absent(update: Update, context: Context) -> Answer:
     was, count = await checkin.check_out(context.services, who, coming.number,
                                          actor=actor(update))
     said = checkin.said_gone(who, coming.number, was, count)
-    if was and coming.state is RoundState.DRAFTED:  # the draft had him: it went
-        said += "\n" + texts.ROOM_DRAFT_DROPPED
-    return Answer(said)
+    dropped = was and coming.state is RoundState.DRAFTED  # the draft had him: it went
+    return Answer(lines(said, Text("ROOM_DRAFT_DROPPED") if dropped else None))
 
 
 async def arrived(update: Update, context: Context) -> Answer:
@@ -173,10 +173,10 @@ async def arrived(update: Update, context: Context) -> Answer:
     came = await checkin.check_in(context.services, who, coming.number, actor=actor(update),
                                   by_arbiter=True)
     said = checkin.said_to_arbiter(came, who)
-    if came.draft is not None:
-        said = await flows.draft_text(context.services, came.draft,
-                                      said + "\n" + texts.INDELING_DRAFT_TITLE)
-    return Answer(said)
+    if came.draft is None:
+        return Answer(said)
+    return Answer(await flows.draft_text(context.services, came.draft,
+                                         lines(said, Text("INDELING_DRAFT_TITLE"))))
 
 
 async def _named(context: Context) -> members.Member:

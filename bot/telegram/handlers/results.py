@@ -10,7 +10,7 @@ from bot.callbacks import Confirm, Dispute, Report, ReportFor
 from bot.flows import members, results
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
-from bot.language.formatting import esc
+from bot.language.notice import Said, Text
 from bot.services import App, Context
 from bot.telegram.answer import Answer, Edit, Toast
 from bot.telegram.handlers.common import button, command, is_arbiter, member, number
@@ -75,17 +75,12 @@ def _follow(context: Context, completed: bool) -> Callable[[], Awaitable[None]] 
     return results.standings_follow(context.services) if completed else None
 
 
-def reported(done: results.Reported) -> str:
-    if done.outcome is results.Outcome.CONFLICT:
-        return texts.RESULT_CONFLICT.format(opponent=esc(done.opponent), round=done.round,
-                                            board=done.board, words=done.words)
-    if done.outcome is results.Outcome.UNCHANGED:
-        return texts.RESULT_UNCHANGED.format(round=done.round, board=done.board,
-                                             words=done.words, opponent=esc(done.opponent))
-    if done.outcome is results.Outcome.RECORDED:
-        return texts.RESULT_RECORDED.format(round=done.round, board=done.board,
-                                            words=done.words, opponent=esc(done.opponent))
-    return texts.RESULT_FINAL.format(round=done.round, board=done.board, words=done.words)
+def reported(done: results.Reported) -> Text:
+    key = {results.Outcome.CONFLICT: "RESULT_CONFLICT", results.Outcome.UNCHANGED:
+           "RESULT_UNCHANGED", results.Outcome.RECORDED: "RESULT_RECORDED"}.get(done.outcome,
+                                                                                 "RESULT_FINAL")
+    return Text(key, {"round": done.round, "board": done.board, "words": done.words,
+                      "opponent": done.opponent})
 
 
 async def confirm_button(update: Update, context: Context, pressed: Confirm | Dispute) -> Answer:
@@ -100,7 +95,7 @@ async def confirm_button(update: Update, context: Context, pressed: Confirm | Di
         return Answer(edit=Edit(texts.DISPUTED))
     if verdict is results.Confirmation.ALREADY_HANDLED:
         return Answer(edit=Edit(texts.ALREADY_HANDLED))
-    return Answer(edit=Edit(texts.CONFIRMED.format(words=said)),
+    return Answer(edit=Edit(Text("CONFIRMED", {"words": said})),
                   then=_follow(context, verdict is results.Confirmation.COMPLETED))
 
 
@@ -117,6 +112,7 @@ async def result_button(update: Update, context: Context,
         return Answer(toast=Toast(texts.NOT_YOUR_BUTTON, alert=True))
     done = await results.report(context.services, who, Result(pressed.result), replied_to=None,
                                 actor=query.from_user.id, tapped_in=pressed.round)
+    said: Said | str
     if not isinstance(done, results.Reported):
         said, completed = texts.NO_PUBLISHED_ROUND, False
     else:

@@ -14,6 +14,7 @@ from bot.flows.members import Member
 from bot.language import i18n, texts
 from bot.language.formatting import esc
 from bot.language.i18n import number
+from bot.language.notice import render
 from bot.services import App, Context
 from bot.telegram.answer import Answer, File
 from bot.telegram.handlers.common import command, member, own_language, spelled
@@ -130,7 +131,8 @@ async def _mine(context: Context, who: Member) -> str:
         lines.append(texts.MIJN_GAME.format(
             round=game.round, board=game.board,
             colour=texts.COLOURS_WORD["white" if game.white else "black"],
-            opponent=esc(game.opponent), result="" if game.result is None else f" ({game.result})"))
+            opponent=esc(game.opponent), result="" if game.result is None
+            else f" ({render(game.result)})"))
     lines += [texts.MIJN_BYE.format(round=number) for number in mine.bye_rounds]
     if mine.lichess is not None:
         lines.append(texts.LICHESS_MY_GAME.format(round=mine.lichess[0], link=mine.lichess[1]))
