@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from bot.files import announce, messages, tables
 from bot.language import i18n
+from bot.language.notice import Pre, Said
 from core.season import Season, season_from_data
 from core.standings import PlayerStanding, Standings, compute_standings
 from core.titles import announcements
@@ -50,9 +51,9 @@ class StandingsView:
     after_round: int
     """0: no round is complete yet."""
     decimals: int
-    group: str
+    group: Pre
     """The top rows (`messages.GROUP_TOP`), for the club group."""
-    full: str
+    full: Pre
     """Every row, for a private chat."""
     places: Mapping[str, PlayerStanding]
     """Each ranked player's row: his place, score and value (what a sign-off is priced at)."""
@@ -60,7 +61,7 @@ class StandingsView:
     rows: tuple[tuple[str, ...], ...] = ()
     """Every row's compact cells (place, name, points, value), for an excerpt of a long
     table (`messages.standings_excerpt`)."""
-    announced: tuple[str, ...] = ()
+    announced: tuple[Said, ...] = ()
     """Asked after a given round: the titles and prizes that round decided, in the view's
     language (`core.titles.announcements`), made from the season the worker holds, so the
     post of the standings reads no season of its own."""

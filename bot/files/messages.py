@@ -7,11 +7,13 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import replace
 
+from markupsafe import Markup
+
 from bot.config import Config
 from bot.files import tables
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
-from bot.language.formatting import esc
+from bot.language.notice import Pre
 from core.online import Clock
 from core.pairing.request import pairing_ranking
 from core.season import Season
@@ -24,7 +26,7 @@ GROUP_TOP = 12
 
 
 async def pairing(season: Season, stored: tables.PairingView, *, when: str = "",
-                  online: Clock | None = None) -> str:
+                  online: Clock | None = None) -> Markup:
     """The pairing as a chat message: a bold title, then one line per board (with its result
     where one is in, marked where it is not final); a round `online` at its lichess clock."""
     ranking = await asyncio.to_thread(pairing_ranking, season, stored.round)
@@ -32,13 +34,14 @@ async def pairing(season: Season, stored: tables.PairingView, *, when: str = "",
     results = [texts.result_shown(result, state) for result, state
                in zip(stored.results, stored.states, strict=True)] \
         if isinstance(stored, StoredPairing) else []
-    return f"<b>{title}</b>\n{tables.pairing_lines(stored, season, ranking, results, online)}"
+    return Markup("<b>{}</b>\n{}").format(
+        title, tables.pairing_lines(stored, season, ranking, results, online))
 
 
-def standings_table(standings: Standings, decimals: int, top: int | None = None) -> str:
+def standings_table(standings: Standings, decimals: int, top: int | None = None) -> Pre:
     """Compact, for a phone; the full columns are on the website export."""
     shown = standings if top is None else replace(standings, rows=standings.rows[:top])
-    return f"<pre>{esc(tables.standings_table(shown, decimals, compact=True))}</pre>"
+    return Pre(tables.standings_table(shown, decimals, compact=True))
 
 
 SCREENFUL = 60
@@ -48,12 +51,12 @@ EXCERPT_TOP = 10
 NEIGHBOURS = 3
 
 
-def standings_excerpt(title: str, rows: Sequence[Sequence[str]], rank: int | None) -> str:
+def standings_excerpt(title: str, rows: Sequence[Sequence[str]], rank: int | None) -> Pre:
     """The top of a long table, and the rows around place `rank` (the asker's, if ranked)."""
     shown = set(range(min(EXCERPT_TOP, len(rows))))
     if rank is not None:
         shown |= set(range(max(0, rank - 1 - NEIGHBOURS), min(len(rows), rank + NEIGHBOURS)))
-    return f"<pre>{esc(tables.excerpt(title, rows, sorted(shown)))}</pre>"
+    return Pre(tables.excerpt(title, rows, sorted(shown)))
 
 
 def page_button(config: Config, access: WebAccess, bot_name: str, *,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Protocol
@@ -233,13 +232,13 @@ def pairing_lines(pairing: PairingView, season: Season, ranking: Sequence[str],
     """A pairing for a phone: one short line per board (places in brackets, the board's
     result where `results` has one), the bye, the time control (who plays at another; a
     round `online` is played at its lichess clock, everyone alike), and the rules it could
-    not keep. HTML-escaped."""
+    not keep. Plain text: the chat's message escapes it whole (`messages.pairing`)."""
     place = {pid: k for k, pid in enumerate(ranking, start=1)}
 
     def name(pid: str) -> str:
-        return html.escape(season.player(pid).name)
+        return season.player(pid).name
 
-    shown = [f": {html.escape(r)}" if r else "" for r in results] or [""] * len(pairing.boards)
+    shown = [f": {r}" if r else "" for r in results] or [""] * len(pairing.boards)
     lines = [f"{b.number}. {name(b.white)} ({place[b.white]}) – {name(b.black)} "
              f"({place[b.black]}){result}" for b, result in zip(pairing.boards, shown,
                                                                strict=True)]
@@ -256,8 +255,7 @@ def pairing_lines(pairing: PairingView, season: Season, ranking: Sequence[str],
     if pairing.broken:
         lines.append(texts.PAIRING_BROKEN_TITLE)
         names = {p.id: p.name for p in season.players}
-        lines += [f"– {html.escape(texts.broken_rule(rule, names))}"
-                  for rule in pairing.broken]
+        lines += [f"– {texts.broken_rule(rule, names)}" for rule in pairing.broken]
     else:
         lines.append(texts.PAIRING_ALL_RULES_KEPT)
     return "\n".join(lines)

@@ -9,8 +9,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from markupsafe import Markup
-
 from bot.callbacks import Confirm, Dispute
 from bot.files import messages
 from bot.keyboard import Button, Keyboard
@@ -278,10 +276,10 @@ async def _owe_standings(services: Services, settings: ClubSettings, view: Stand
     the transaction that claims the post)."""
     more = len(view.places) - messages.GROUP_TOP
 
-    table = lines(Text("ROUND_COMPLETE", {"round": number}), Markup(view.group),
+    table = lines(Text("ROUND_COMPLETE", {"round": number}), view.group,
                   Text("STANDINGS_MORE", {"count": more}) if more > 0 else None)
     await tell_group(services, settings, table,
                      markup=lambda: messages.page_button(services.settings, settings.web,
                                                          services.bot_name, private=False))
-    for said in view.announced:  # made in the club's language already, as the table is
-        await tell_group(services, settings, Markup(said))
+    for said in view.announced:
+        await tell_group(services, settings, said)

@@ -4,15 +4,10 @@ moments in words of the reader's language."""
 from __future__ import annotations
 
 import datetime as dt
-import html
 
 from bot.language import i18n, texts
 
 LIMIT = 4096
-
-
-def esc(text: object) -> str:
-    return html.escape(str(text))
 
 
 def units(text: str) -> int:

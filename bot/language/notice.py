@@ -31,7 +31,8 @@ class Text:
 
     key: str
     facts: Mapping[str, Any] = field(default_factory=dict)
-    pick: str | None = None
+    pick: object = None
+    """The entry's key in a table of words (a colour, a kind, a result)."""
 
     def render(self) -> str:
         """For the chat: HTML, each text fact escaped."""
@@ -113,22 +114,45 @@ class Phrase:
 
 @dataclass(frozen=True, slots=True)
 class Lines:
-    """Values (or texts of one's own, such as a name) one after another, `between` each."""
+    """Values (or texts of one's own, such as a name) one after another, `between` each; a
+    part that says nothing (a sentence a catalogue function leaves empty) leaves no line."""
 
     parts: tuple[Any, ...]
     between: str = "\n"
 
     def render(self) -> str:
-        return str(Markup(self.between).join(self.parts))
+        return str(Markup(self.between).join(made for made in map(escape, self.parts) if made))
 
     def plain(self) -> str:
-        return self.between.join(plain(p) if _is_said(p) else str(p) for p in self.parts)
+        made = (plain(p) if _is_said(p) else str(p) for p in self.parts)
+        return self.between.join(m for m in made if m)
 
     def __html__(self) -> Markup:
         return Markup(self.render())
 
 
-Said = Text | Dated | Phrase | Lines | Markup
+@dataclass(frozen=True, slots=True)
+class Pre:
+    """A table in a fixed font, as made for a phone (`bot.files.tables`), with its `title` in
+    bold above it where it has one."""
+
+    text: str
+    title: Any = None
+
+    def render(self) -> str:
+        table = Markup("<pre>{}</pre>").format(self.text)
+        if self.title is None:
+            return str(table)
+        return str(Markup("<b>{}</b>\n{}").format(self.title, table))
+
+    def plain(self) -> str:
+        return self.text if self.title is None else f"{plain(self.title)}\n{self.text}"
+
+    def __html__(self) -> Markup:
+        return Markup(self.render())
+
+
+Said = Text | Dated | Phrase | Lines | Pre | Markup
 """What a flow says: one of the values here, or HTML the presentation layer made (a table)."""
 
 
@@ -149,7 +173,7 @@ def lines(*parts: Any, between: str = "\n") -> Lines:
 
 
 def _is_said(value: object) -> bool:
-    return isinstance(value, Text | Dated | Phrase | Lines)
+    return isinstance(value, Text | Dated | Phrase | Lines | Pre)
 
 
 def _escaped(value: Any) -> Any:

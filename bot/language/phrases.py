@@ -10,8 +10,9 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from bot.language import dates, i18n, texts
-from bot.language.formatting import esc, show_date
+from bot.language import dates, i18n
+from bot.language.formatting import show_date
+from bot.language.notice import Text
 from bot.services import ScheduledRound
 from core.season import AbsenceReason, ExternalDay
 
@@ -22,7 +23,7 @@ class Request:
     reason: AbsenceReason = AbsenceReason.NOTICE
     day: ExternalDay | None = None
     note: str = ""
-    problem: str | None = None
+    problem: Text | None = None
 
 
 Point = int | dt.date
@@ -127,7 +128,7 @@ def parse(words: list[str], rounds: list[ScheduledRound], opened: int | None,
             continue
         if low in grammar.until and (low not in grammar.soft_until or point(k + 1) is not None):
             if until is not None:
-                request.problem = texts.BAD_RANGE_END
+                request.problem = Text("BAD_RANGE_END")
                 return request
             size = len(grammar.through)
             through = tuple(w.lower() for w in words[k:k + size]) == grammar.through
@@ -145,13 +146,13 @@ def parse(words: list[str], rounds: list[ScheduledRound], opened: int | None,
         found, used = _point(words[k:], today, club_day, grammar.dates)
         if found is None:
             if words[k].isascii() and words[k].isdigit():  # too long for any round
-                request.problem = texts.NOT_SCHEDULED.format(round=esc(words[k]))
+                request.problem = Text("NOT_SCHEDULED", {"round": words[k]})
                 return request
             if until is not None or words[k].isnumeric():
-                request.problem = texts.NOT_A_ROUND.format(text=esc(words[k]))
+                request.problem = Text("NOT_A_ROUND", {"text": words[k]})
                 return request
             if dates.looks_like_date(words[k]):
-                request.problem = texts.BAD_DATE.format(text=esc(words[k]))
+                request.problem = Text("BAD_DATE", {"text": words[k]})
                 return request
             request.note = " ".join(words[k:])
             break
@@ -166,11 +167,11 @@ def parse(words: list[str], rounds: list[ScheduledRound], opened: int | None,
                           last is not None and last.bare_start))
         until = None
     if until is not None:
-        request.problem = texts.BAD_RANGE_END
+        request.problem = Text("BAD_RANGE_END")
         return request
     for span in spans:
         chosen = _rounds(span, rounds, opened, today)
-        if isinstance(chosen, str):
+        if isinstance(chosen, Text):
             request.problem = chosen
             return request
         request.rounds += [r for r in chosen if r not in request.rounds]
@@ -190,7 +191,7 @@ def _point(words: list[str], today: dt.date, club_day: int | None,
 
 
 def _rounds(span: Span, rounds: list[ScheduledRound], opened: int | None,
-            today: dt.date) -> list[int] | str:
+            today: dt.date) -> list[int] | Text:
     """The scheduled rounds a span names, or a problem to say."""
     numbers = {r.number for r in rounds}
     start, end = span.start, span.end
@@ -199,7 +200,7 @@ def _rounds(span: Span, rounds: list[ScheduledRound], opened: int | None,
     if span.bare_start and isinstance(start, int) and isinstance(end, dt.date):
         start = _day_before(start, end)
         if start is None:
-            return texts.BAD_DATE.format(text=f"{span.start}")
+            return Text("BAD_DATE", {"text": f"{span.start}"})
     for point in (start, end):
         if isinstance(point, int) and point not in numbers:
             return _no_round(point, today)
@@ -208,18 +209,18 @@ def _rounds(span: Span, rounds: list[ScheduledRound], opened: int | None,
             return [start]
         assert isinstance(start, dt.date)
         on_day = [r.number for r in rounds if r.date == start]
-        return on_day or texts.NO_ROUND_ON_DATE.format(date=show_date(start, today))
+        return on_day or Text("NO_ROUND_ON_DATE", {"date": show_date(start, today)})
     if start is None:
         if opened is None:
-            return texts.NO_OPEN_ROUND
+            return Text("NO_OPEN_ROUND")
         start = opened
     start = _recent_start(start, end, today)
     if _after(start, end, rounds):
-        return texts.BAD_RANGE.format(first=_point_text(start, today),
-                                      last=_point_text(end, today))
+        return Text("BAD_RANGE", {"first": _point_text(start, today),
+                                  "last": _point_text(end, today)})
     chosen = [r.number for r in rounds if _from(r, start) and _until(r, end, span.through)]
-    return chosen or texts.NO_ROUND_IN_RANGE.format(first=_point_text(start, today),
-                                                   last=_point_text(end, today))
+    return chosen or Text("NO_ROUND_IN_RANGE", {"first": _point_text(start, today),
+                                               "last": _point_text(end, today)})
 
 
 def _recent_start(start: Point, end: Point, today: dt.date) -> Point:
@@ -271,16 +272,16 @@ def _day_before(day: int, end: dt.date) -> dt.date | None:
     return None
 
 
-def _point_text(point: Point, today: dt.date) -> str:
+def _point_text(point: Point, today: dt.date) -> Text | str:
     if isinstance(point, int):
-        return texts.ROUND_WORD.format(round=point)
+        return Text("ROUND_WORD", {"round": point})
     return show_date(point, today)
 
 
-def _no_round(number_: int, today: dt.date) -> str:
+def _no_round(number_: int, today: dt.date) -> Text:
     """A number that is no round: ask whether a day was meant, never guess."""
     if not 1 <= number_ <= 31:
-        return texts.NOT_SCHEDULED.format(round=number_)
+        return Text("NOT_SCHEDULED", {"round": number_})
     month = today if number_ >= today.day else today.replace(day=1) + dt.timedelta(days=32)
     example = f"{number_} {i18n.date(month.replace(day=1), 'LLLL')}"
-    return texts.NUMBER_NOT_ROUND.format(round=number_, example=example)
+    return Text("NUMBER_NOT_ROUND", {"round": number_, "example": example})

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import difflib
 import errno
-import html
 import re
 import sys
 import types
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -1102,7 +1101,7 @@ def rules_in_words(source: object) -> str:
            if key not in VARIANTS]
     text = _("{head}, met {own}").format(head=head, own="; ".join(own)) if own else head
     variants = variants_in_words(rules_from_source(source))
-    return html.escape(text + (f"\n{variants}" if variants else ""))
+    return text + (f"\n{variants}" if variants else "")
 
 
 def variants_in_words(rules: Rules) -> str:
@@ -1349,11 +1348,10 @@ RATINGS_CONFIRM_HINT = ("Er is nog niets veranderd. Met --bevestig worden de rat
 RATINGS_UNKNOWN_CLOSE = "'{player}' staat niet bij de gelijkende namen."
 
 
-def rating_proposal(proposal: Proposal, names: Mapping[str, str], *,
-                    escape: Callable[[str], str] = str, limit: int = 30,
+def rating_proposal(proposal: Proposal, names: Mapping[str, str], *, limit: int = 30,
                     ids: bool = False) -> str:
-    """The proposal as the arbiter reads it (in the chat with `escape=html.escape`; with
-    `ids` on the command line, where a close match is taken along by its id)."""
+    """The proposal as the arbiter reads it (with `ids` on the command line, where a close
+    match is taken along by its id); plain words, which the chat escapes whole."""
     from core.ratings import Match
 
     lines = [_(RATING_HEAD).format(listed=proposal.listed)]
@@ -1364,17 +1362,17 @@ def rating_proposal(proposal: Proposal, names: Mapping[str, str], *,
 
     if proposal.updates:
         lines.append(_(RATING_UPDATES).format(count=len(proposal.updates)))
-        lines += shown([_rating_update(c, escape) for c in proposal.updates])
+        lines += shown([_rating_update(c) for c in proposal.updates])
     if proposal.close:
         lines.append(_(RATING_CLOSE).format(count=len(proposal.close)))
         lines += shown([_(RATING_CLOSE_LINE).format(
-            mark="✓ " if k in proposal.accepted else "", name=escape(c.name),
-            id=f" ({c.player})" if ids else "", listed=escape(c.listed.name), knsb=c.listed.knsb,
+            mark="✓ " if k in proposal.accepted else "", name=c.name,
+            id=f" ({c.player})" if ids else "", listed=c.listed.name, knsb=c.listed.knsb,
             rating=c.listed.rating or _(RATING_NONE),
             why=_(RATING_NUMBER_ONLY) if c.match is Match.NUMBER_ONLY else "")
             for k, c in enumerate(proposal.close)])
     if proposal.missing:
-        missing = [escape(names.get(p, p)) for p in proposal.missing]
+        missing = [names.get(p, p) for p in proposal.missing]
         lines.append(_(RATING_MISSING).format(count=len(missing), names=", ".join(
             shown(missing))))
     if proposal.unchanged:
@@ -1386,14 +1384,14 @@ def rating_proposal(proposal: Proposal, names: Mapping[str, str], *,
     return "\n".join(lines)
 
 
-def _rating_update(change: Change, escape: Callable[[str], str]) -> str:
-    line = _(RATING_UPDATE).format(name=escape(change.name),
+def _rating_update(change: Change) -> str:
+    line = _(RATING_UPDATE).format(name=change.name,
                                    old=change.old_rating or _(RATING_NONE),
                                    new=change.new_rating or _(RATING_NONE))
     line += _(RATING_NUMBER).format(knsb=change.listed.knsb) \
         if change.listed.knsb != change.old_knsb else ""
     learnt = [_(IDENTITY_WORDS[k]).format(
-        value=escape(_(SEX_WORDS.get(v, v)) if k == "sex" else v))
+        value=_(SEX_WORDS.get(v, v)) if k == "sex" else v)
               for k, v in change.new_identity.items() if change.old_identity.get(k) != v]
     return line + (_(RATING_ALSO).format(fields=", ".join(learnt)) if learnt else "")
 

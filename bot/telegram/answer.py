@@ -51,7 +51,7 @@ class File:
 
     content: bytes
     name: str
-    caption: str
+    caption: Said | str
     photo: bool = False
 
 
@@ -127,11 +127,12 @@ async def at_once(update: Update, context: Context, done: Answer) -> None:
         await say(update, context, reply, markup=done.markup)
     if done.file is not None and chat is not None:
         if done.file.photo:
-            await context.bot.send_photo(chat.id, done.file.content, caption=done.file.caption)
+            await context.bot.send_photo(chat.id, done.file.content,
+                                         caption=render(done.file.caption))
         else:
             await context.bot.send_document(chat.id, done.file.content,
                                             filename=done.file.name,
-                                            caption=done.file.caption)
+                                            caption=render(done.file.caption))
     await after_commit(update, context, done, owed=False)
 
 

@@ -18,7 +18,7 @@ import markupsafe
 from bot.files import announce, tables
 from bot.language import i18n, texts
 from bot.language.i18n import number
-from bot.language.notice import Said, render
+from bot.language.notice import Lines, Said, Text, render
 from core.results import NONE_UNSETTLED, UnsettledResults
 from core.rules import Titles
 from core.season import Season
@@ -202,6 +202,7 @@ class Site:
     def groups(self) -> str | None:
         season = self.season
         titles = season.rules.titles
+        body: Said
         if titles is Titles.PERIOD_GROUPS:
             current = season.rules.period_of(min(season.complete_rounds + 1,
                                                  season.rules.planned_rounds))
@@ -212,10 +213,10 @@ class Site:
             done = season.complete_rounds
             news = [announce.announcement(season, item)
                     for item in announcements(season, done)] if done else []
-            body = "\n".join(news) or texts.WEB_PLAYOFF_LATER
+            body = Lines(tuple(news)) if news else Text("WEB_PLAYOFF_LATER")
         else:
             return None
-        return self._render("groups.html", texts.WEB_GROUPS, groups=body)
+        return self._render("groups.html", texts.WEB_GROUPS, groups=render(body))
 
     def mine(self, player_id: str, upcoming: Mapping[str, Any] | None) -> str:
         """What a member sees first inside Telegram: his place, his next game, his points."""
@@ -270,8 +271,8 @@ def board(shown: Any, said: Said | str = "", room: Any = None, late: Any = None)
 
 def board_link() -> str:
     """What an arbiter finds at the top of every page: the way to the draft's board."""
-    return (f'<section class="mine"><a href="mij-bord" data-load="mij-bord">'
-            f'{markupsafe.escape(texts.BOARD_LINK)}</a></section>')
+    return str(markupsafe.Markup('<section class="mine"><a href="mij-bord" data-load="mij-bord">'
+                                 '{}</a></section>').format(texts.BOARD_LINK))
 
 
 def members_only(club: str) -> str:

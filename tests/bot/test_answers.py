@@ -11,6 +11,7 @@ from telegram import Update
 
 from bot.files import messages
 from bot.language import texts
+from bot.language.notice import Text
 from bot.services import Context
 from bot.telegram.answer import Answer, Refused, Write
 from bot.telegram.handlers import results, signoff, standings
@@ -42,8 +43,8 @@ async def shown_by_the_file(path: Path) -> str:
         season = await load_season(db)
     finally:
         await db.close()
-    return messages.standings_table(compute_standings(season),
-                                    season.rules.display_decimals)
+    return said(messages.standings_table(compute_standings(season),
+                                         season.rules.display_decimals))
 
 
 async def test_a_correction_shows_in_the_next_standings(tg, tmp_path, members, processes):
@@ -105,7 +106,7 @@ async def test_handlers_answer_with_values_from_the_catalogue(bot, members):
     assert await handled(bot, members[0], "/uitslag 1-0") == Answer(texts.NO_PUBLISHED_ROUND)
     with pytest.raises(Refused) as refused:
         await handled(bot, members[0], "/afmelden Bram de Boer")
-    assert refused.value.text == texts.ONLY_YOURSELF.format(name="Bram de Boer")
+    assert refused.value.text == Text("ONLY_YOURSELF", {"name": "Bram de Boer"})
     write = await handled(bot, members[0], "/afmelden")
     assert isinstance(write, Write)  # priced first, stored by the runner in one transaction
     async with bot.app.bot_data.db.transaction():

@@ -145,6 +145,23 @@ def test_flows_choose_no_language_and_know_no_telegram():
             path
 
 
+RENDERER = {ROOT / "bot" / "language" / "notice.py"}
+"""The one place that escapes what the chat shows (the web pages are Jinja's, which escapes
+them the same way)."""
+
+
+def test_nothing_is_escaped_by_hand_outside_the_renderer():
+    """Issue 48: a name goes into a message as a fact, and the renderer escapes it where it
+    is filled in (`bot.language.notice`); a hand that escapes it too escapes it twice, and a
+    hand that forgets lets Telegram refuse the whole message."""
+    for path in (ROOT / "bot").rglob("*.py"):
+        if path in RENDERER or "demo" in path.parts:
+            continue
+        tree = ast.parse(path.read_text("utf-8"))
+        called = {ast.unparse(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+        assert not called & {"esc", "html.escape", "escape", "markupsafe.escape"}, path
+
+
 def test_flows_say_values_and_read_no_catalogue_text():
     """Issue 48: a flow says what happened as values (`bot.language.notice`: a catalogue
     key and its facts); the presentation layer makes them, once per reader and in his

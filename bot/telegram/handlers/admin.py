@@ -10,6 +10,7 @@ import re
 from decimal import Decimal
 from fractions import Fraction
 
+from markupsafe import Markup
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import MessageHandler, filters
@@ -17,7 +18,8 @@ from telegram.ext import MessageHandler, filters
 from bot.files import exports, messages
 from bot.flows import admin, members, online, signoff, views
 from bot.language import dates, i18n, texts
-from bot.language.formatting import esc, show_date, show_moment
+from bot.language.formatting import show_date, show_moment
+from bot.language.notice import Lines, Phrase, Said, Text, lines
 from bot.services import App, Context, Services, WebAccess, schedule
 from bot.telegram.answer import Answer, File, Refused
 from bot.telegram.handlers.common import (
@@ -44,15 +46,15 @@ async def speler(update: Update, context: Context) -> Answer:
             and args[0].lower() not in ("nieuw", "weg"):
         who = await find_member(context, " ".join(args[:-1]))
         await admin.set_flexible(context.services, who, kind == "flexibel", actor=actor(update))
-        return Answer(texts.SPELER_KIND[kind == "flexibel"].format(name=esc(who.name)))
+        return Answer(Text("SPELER_KIND", {"name": who.name}, pick=kind == "flexibel"))
     if len(args) < 2 or args[0].lower() not in ("nieuw", "weg"):
         return Answer(texts.SPELER_USAGE)
     if args[0].lower() == "weg":
         who = await find_member(context, " ".join(args[1:]))
         last = await admin.withdraw(context.services, who, actor=actor(update))
         # A member who never played is gone from the list; "after round 0" says nothing.
-        gone = texts.SPELER_GONE if last else texts.SPELER_REMOVED
-        return Answer(gone.format(name=esc(who.name), round=last))
+        return Answer(Text("SPELER_GONE" if last else "SPELER_REMOVED",
+                           {"name": who.name, "round": last}))
     words, rating, youth, flexible = args[1:], None, False, False
     if words and words[-1].lower() == "flexibel":
         flexible, words = True, words[:-1]
@@ -65,9 +67,9 @@ async def speler(update: Update, context: Context) -> Answer:
     name = " ".join(words)
     joined = await admin.add_player(context.services, name, rating=rating, youth=youth,
                                     flexible=flexible, actor=actor(update))
-    added = texts.SPELER_ADDED.format(name=esc(name), round=joined)
+    added: Said = Text("SPELER_ADDED", {"name": name, "round": joined})
     if flexible:
-        added += " " + texts.SPELER_KIND[True].format(name=esc(name))
+        added = lines(added, Text("SPELER_KIND", {"name": name}, pick=True), between=" ")
     return Answer(added)
 
 
@@ -81,10 +83,9 @@ async def spelers(update: Update, context: Context) -> Answer:
                                     count=len(everyone),
                                     linked=sum(m.telegram_id is not None for m in everyone),
                                     flexible=sum(m.flexible for m in everyone))))
-    lines = [texts.SPELERS_TITLE.format(count=len(everyone))]
-    lines += [f"{esc(m.name)}{texts.SPELERS_LINKED if m.telegram_id else ''}"
-              f"{texts.SPELERS_FLEXIBLE if m.flexible else ''}" for m in everyone]
-    return Answer("\n".join(lines))
+    return Answer(Lines((Text("SPELERS_TITLE", {"count": len(everyone)}), *(Lines((
+        m.name, Text("SPELERS_LINKED") if m.telegram_id else "",
+        Text("SPELERS_FLEXIBLE") if m.flexible else ""), "") for m in everyone))))
 
 
 async def _date(update: Update, context: Context, words: list[str], today: dt.date) -> dt.date:
@@ -93,7 +94,7 @@ async def _date(update: Update, context: Context, words: list[str], today: dt.da
     found = await asyncio.to_thread(dates.read, words, today, night,
                                     dates.ENGLISH if typed_in_english(update) else dates.DUTCH)
     if found is None or found.words != len(words):
-        raise Refused(texts.BAD_DATE.format(text=esc(" ".join(words))))
+        raise Refused(Text("BAD_DATE", {"text": " ".join(words)}))
     return found.date
 
 
@@ -126,16 +127,15 @@ async def ronde(update: Update, context: Context) -> Answer:
     zone = services.settings.timezone
     today = services.clock().astimezone(zone).date()
     if not args:
-        lines = [(texts.RONDE_LINE if r.deadline is not None else texts.RONDE_LINE_PLAYED)
-                 .format(round=r.number, date=show_date(r.date, today, other_year=True),
-                         deadline=show_moment(r.deadline, zone),
-                         state=texts.STATE_WORDS[r.state])
-                 + (texts.ON_SITE_MARK if r.on_site else "")
-                 + (texts.ONLINE_MARK if r.online else "")
-                 for r in await admin.rounds_ahead(services)] or [texts.RONDE_NONE]
-        lines += [texts.EXTERNAL_OPEN.format(round=e.round, name=esc(e.name))
+        shown: list[Said | str] = [Markup(
+            (texts.RONDE_LINE if r.deadline is not None else texts.RONDE_LINE_PLAYED)
+            .format(round=r.number, date=show_date(r.date, today, other_year=True),
+                    deadline=show_moment(r.deadline, zone), state=texts.STATE_WORDS[r.state])
+            + (texts.ON_SITE_MARK if r.on_site else "") + (texts.ONLINE_MARK if r.online else ""))
+            for r in await admin.rounds_ahead(services)] or [Text("RONDE_NONE")]
+        shown += [Text("EXTERNAL_OPEN", {"round": e.round, "name": e.name})
                   for e in await admin.externals_without_result(services)]
-        return Answer("\n".join(lines))
+        return Answer(Lines(tuple(shown)))
     if args[0].lower() == "nieuw" and len(args) >= 2:
         words, place = _place(args[1:])
         if not words:
@@ -235,15 +235,18 @@ async def instellingen(update: Update, context: Context) -> Answer:
     args = list(context.args or [])
     if not args:
         settings, rules = await admin.settings(context.services)
-        return Answer(texts.INSTELLINGEN.format(
-            start=settings.round_start.strftime("%H:%M"), deadline=settings.deadline_minutes,
-            reminder=settings.reminder_minutes, web=texts.WEB_ACCESS_WORDS[settings.web],
-            city=esc(settings.city) or texts.CITY_NONE,
-            rating_list=texts.RATING_LIST_NAMES[settings.rating_list],
-            language=texts.LANGUAGE_NAMES[settings.language],
-            rules=texts.rules_in_words(rules)) + _apart_list(await admin.apart(context.services))
-            + (_online_settings(settings, await online.clock(context.services))
-               if online.ready(context.services) else ""))
+        return Answer(lines(
+            Text("INSTELLINGEN", {
+                "start": settings.round_start.strftime("%H:%M"),
+                "deadline": settings.deadline_minutes, "reminder": settings.reminder_minutes,
+                "web": Text("WEB_ACCESS_WORDS", pick=settings.web),
+                "city": settings.city or Text("CITY_NONE"),
+                "rating_list": Text("RATING_LIST_NAMES", pick=settings.rating_list),
+                "language": Text("LANGUAGE_NAMES", pick=settings.language),
+                "rules": Phrase("rules_in_words", (rules,), markup=False)}),
+            _apart_list(await admin.apart(context.services)),
+            _online_settings(settings, await online.clock(context.services))
+            if online.ready(context.services) else None))
     if args[0].lower() in ("reglement", "regel"):
         return await _change_rules(update, context, args)
     if args[0].lower() == "nooit" and len(args) > 1:
@@ -254,13 +257,13 @@ async def instellingen(update: Update, context: Context) -> Answer:
         clock = CLOCK.fullmatch(args[1])
         hour, minute = (int(clock.group(1)), int(clock.group(2))) if clock else (99, 99)
         if hour > 23 or minute > 59:
-            return Answer(texts.BAD_TIME.format(text=esc(args[1])))
+            return Answer(Text("BAD_TIME", {"text": args[1]}))
         change["round_start"] = dt.time(hour, minute)
     elif name in MINUTES and len(args) == 2:
         key, most = MINUTES[name]
         minutes = number(args[1])
         if minutes is None or minutes > most:
-            return Answer(texts.BAD_MINUTES.format(text=esc(args[1]), most=most))
+            return Answer(Text("BAD_MINUTES", {"text": args[1], "most": most}))
         change[key] = minutes
     elif name == "web" and len(args) == 2 and args[1].lower() in set(WebAccess):
         change["web"] = WebAccess(args[1].lower())
@@ -276,7 +279,7 @@ async def instellingen(update: Update, context: Context) -> Answer:
     elif name == "online" and len(args) == 3 and args[1].lower() == "tempo":
         tempo = Clock.parse(args[2])
         if tempo is None:
-            return Answer(texts.BAD_CLOCK.format(text=esc(args[2]), most=MOST_MINUTES))
+            return Answer(Text("BAD_CLOCK", {"text": args[2], "most": MOST_MINUTES}))
         change["online_clock"] = tempo
     elif name == "online" and tuple(w.lower() for w in args[1:-1]) in ONLINE_SWITCHES \
             and args[-1].lower() in YES_NO:
@@ -296,21 +299,21 @@ YES_NO = {"aan": True, "uit": False, "ja": True, "nee": False, "auto": True, "sp
 """As the Dutch command reads them (`bot.language.vocabulary` brings the English ones)."""
 
 
-def _online_settings(settings: online.ClubSettings, played: Clock) -> str:
-    def word(words: dict[str, str], on: bool) -> str:
-        return words["on" if on else "off"]
+def _online_settings(settings: online.ClubSettings, played: Clock) -> Text:
+    def word(words: str, on: bool) -> Text:
+        return Text(words, pick="on" if on else "off")
 
-    return "\n" + texts.ONLINE_SETTINGS.format(
-        default=word(texts.ONLINE_DEFAULT, settings.online),
-        clock=played if settings.online_clock is not None
-        else texts.CLOCK_OF_CLUB.format(clock=played),
-        rated=word(texts.ONLINE_RATED, settings.online_rated),
-        auto=word(texts.ONLINE_AUTO, settings.online_auto))
+    return Text("ONLINE_SETTINGS", {
+        "default": word("ONLINE_DEFAULT", settings.online),
+        "clock": played if settings.online_clock is not None
+        else Text("CLOCK_OF_CLUB", {"clock": played}),
+        "rated": word("ONLINE_RATED", settings.online_rated),
+        "auto": word("ONLINE_AUTO", settings.online_auto)})
 
 
-def _apart_list(pairs: list[tuple[str, str]]) -> str:
-    return "\n" + texts.APART_LIST.format(pairs="; ".join(
-        texts.APART_PAIR.format(a=esc(a), b=esc(b)) for a, b in pairs)) if pairs else ""
+def _apart_list(pairs: list[tuple[str, str]]) -> Said | str:
+    return Text("APART_LIST", {"pairs": Lines(tuple(Text("APART_PAIR", {"a": a, "b": b})
+                                                    for a, b in pairs), "; ")}) if pairs else ""
 
 
 async def _apart(update: Update, context: Context, words: list[str]) -> Answer:
@@ -320,17 +323,16 @@ async def _apart(update: Update, context: Context, words: list[str]) -> Answer:
     words = " ".join(words if on else words[1:]).replace(",", " , ").split()
     if len(words) < 2:
         return Answer(texts.INSTELLINGEN_USAGE)
-    a, b = await two_members(context, words, who=texts.APART_WHO)
+    a, b = await two_members(context, words, who="APART_WHO")
     if a.code == b.code:
-        return Answer(texts.APART_SAME.format(name=esc(a.name)))
+        return Answer(Text("APART_SAME", {"name": a.name}))
     kept = await admin.keep_apart(context.services, a.code, b.code, on, actor=actor(update))
-    said = {(True, True): texts.APART_SET, (True, False): texts.APART_ALREADY,
-            (False, True): texts.APART_REMOVED, (False, False): texts.APART_NOT_SET}
-    text = said[on, kept.changed].format(a=esc(a.name), b=esc(b.name))
-    if kept.drafted is not None:
-        text += "\n" + texts.APART_DRAFT_WAITS.format(
-            round=kept.drafted, command=esc(spelled(update, "indeling", "opnieuw")))
-    return Answer(text)
+    said = {(True, True): "APART_SET", (True, False): "APART_ALREADY",
+            (False, True): "APART_REMOVED", (False, False): "APART_NOT_SET"}
+    return Answer(lines(
+        Text(said[on, kept.changed], {"a": a.name, "b": b.name}),
+        None if kept.drafted is None else Text("APART_DRAFT_WAITS", {
+            "round": kept.drafted, "command": spelled(update, "indeling", "opnieuw")})))
 
 
 async def _change_rules(update: Update, context: Context, args: list[str]) -> Answer:
@@ -348,11 +350,12 @@ async def _change_rules(update: Update, context: Context, args: list[str]) -> An
                                     confirmed=confirmed)
     if done.stored:
         return Answer(texts.INSTELLINGEN_DONE)
-    moves = "; ".join(texts.RULES_MOVED.format(name=esc(m.name), before=m.before, after=m.after)
-                      for m in done.moved[:10]) or texts.RULES_NO_MOVES
-    return Answer(texts.RULES_PREVIEW.format(
-        round=done.after_round, moves=moves, count=len(done.moved),
-        command=esc(spelled(update, "instellingen", *words, "bevestig"))))
+    moves = Lines(tuple(Text("RULES_MOVED", {"name": m.name, "before": m.before,
+                                             "after": m.after})
+                        for m in done.moved[:10]), "; ") if done.moved else Text("RULES_NO_MOVES")
+    return Answer(Text("RULES_PREVIEW", {
+        "round": done.after_round, "moves": moves, "count": len(done.moved),
+        "command": spelled(update, "instellingen", *words, "bevestig")}))
 
 
 def _value(text: str) -> object:
@@ -397,10 +400,10 @@ async def extern(update: Update, context: Context) -> Answer:
                                          number=number_named, sent_at=message.date,
                                          actor=actor(update))
     if booked is None:
-        return Answer(texts.SIGN_OFF_NO_ROUND_FOR.format(name=esc(who.name)))
-    return Answer(texts.EXTERN_DONE.format(
-        name=esc(who.name), team=team, result=texts.EXTERNAL_RESULT_WORDS[result],
-        round=booked.round, day=texts.EXTERNAL_DAY_WORDS[booked.day]))
+        return Answer(Text("SIGN_OFF_NO_ROUND_FOR", {"name": who.name}))
+    return Answer(Text("EXTERN_DONE", {
+        "name": who.name, "team": team, "result": Text("EXTERNAL_RESULT_WORDS", pick=result),
+        "round": booked.round, "day": Text("EXTERNAL_DAY_WORDS", pick=booked.day)}))
 
 
 @arbiter_only
@@ -417,17 +420,17 @@ async def seizoen(update: Update, context: Context) -> Answer:
                                        actor=actor(update))
     except InvalidInputError:
         season = await views.season(context.services)
-        return Answer(texts.SEIZOEN_NAME.format(name=esc(season.name)))
+        return Answer(Text("SEIZOEN_NAME", {"name": season.name}))
     new = made.season
     if made.started:
-        return Answer(texts.SEIZOEN_STARTED.format(name=esc(new.name), players=len(new.players)))
+        return Answer(Text("SEIZOEN_STARTED", {"name": new.name, "players": len(new.players)}))
     names = {p.id: p.name for p in new.players}
-    top = ", ".join(esc(names[pid]) for pid in (new.initial_ranking or ())[:5])
-    gone = texts.SEIZOEN_GONE.format(names=", ".join(map(esc, made.gone))) if made.gone else ""
-    confirm = esc(spelled(update, "seizoen", "nieuw", *([name] if name else []), "bevestig"))
-    return Answer(texts.SEIZOEN_PROPOSAL.format(
-        name=esc(new.name), players=len(new.players), gone=gone, top=top + " …",
-        confirm=confirm))
+    top = lines(Lines(tuple(names[pid] for pid in (new.initial_ranking or ())[:5]), ", "), "…",
+                between=" ")
+    gone = Text("SEIZOEN_GONE", {"names": Lines(tuple(made.gone), ", ")}) if made.gone else ""
+    confirm = spelled(update, "seizoen", "nieuw", *([name] if name else []), "bevestig")
+    return Answer(Text("SEIZOEN_PROPOSAL", {"name": new.name, "players": len(new.players),
+                                            "gone": gone, "top": top, "confirm": confirm}))
 
 
 def register(app: App) -> None:

@@ -14,7 +14,7 @@ from bot import callbacks
 from bot.callbacks import Callback
 from bot.flows import members
 from bot.language import dates, i18n, texts
-from bot.language.formatting import esc
+from bot.language.notice import Lines, Text
 from bot.language.vocabulary import ENGLISH, WORDS
 from bot.services import Context
 from bot.telegram.answer import (
@@ -234,18 +234,19 @@ async def find_member(context: Context, text: str) -> members.Member:
     if len(found) == 1:
         return found[0]
     if not found:
-        raise Refused(texts.WHO_UNKNOWN.format(name=esc(text)))
-    raise Refused(texts.WHO_AMBIGUOUS.format(
-        name=esc(text), names=", ".join(esc(m.name) for m in found[:8])))
+        raise Refused(Text("WHO_UNKNOWN", {"name": text}))
+    raise Refused(Text("WHO_AMBIGUOUS", {"name": text,
+                                         "names": Lines(tuple(m.name for m in found[:8]), ", ")}))
 
 
 async def two_members(context: Context, words: list[str], *, who: str,
                       which: Callable[[members.Member, list[members.Member], str], Refused]
                       | None = None) -> tuple[members.Member, members.Member]:
     """Two members from `A en B`, `A, B` or `A B`: with a separator, its two sides; without,
-    the one way to split the words into two names that each fit one member. `who` refuses
-    words that name no two (its `{text}`); where one side fits one member and the other
-    several, `which` asks whom (else that side is refused as any unclear name is)."""
+    the one way to split the words into two names that each fit one member. `who` (a
+    catalogue key) refuses words that name no two (its `{text}`); where one side fits one
+    member and the other several, `which` asks whom (else that side is refused as any
+    unclear name is)."""
     lowered = [w.lower() for w in words]
     cut = next((k for k, w in enumerate(lowered) if w in (",", "en")), None)
     if cut is not None:
@@ -263,7 +264,7 @@ async def two_members(context: Context, words: list[str], *, who: str,
         if len(left) == 1 and len(right) == 1:
             splits.append((left[0], right[0]))
     if len(splits) != 1:
-        raise Refused(who.format(text=esc(" ".join(words))))
+        raise Refused(Text(who, {"text": " ".join(words)}))
     return splits[0]
 
 

@@ -12,7 +12,7 @@ from bot.callbacks import Rating
 from bot.flows import files, ratings
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
-from bot.language.formatting import esc
+from bot.language.notice import Phrase
 from bot.services import App, Context
 from bot.telegram.answer import Answer, Edit, File, Toast, Write
 from bot.telegram.handlers.common import answering, button, is_arbiter
@@ -38,8 +38,8 @@ def _markup(shown: ratings.Shown) -> Keyboard | None:
     return Keyboard.of(rows)
 
 
-def _text(shown: ratings.Shown) -> str:
-    return texts.rating_proposal(shown.proposal, shown.names, escape=esc)
+def _text(shown: ratings.Shown) -> Phrase:
+    return Phrase("rating_proposal", (shown.proposal, shown.names), markup=False)
 
 
 async def received(update: Update, context: Context) -> Answer | Write:
@@ -68,7 +68,7 @@ async def received(update: Update, context: Context) -> Answer | Write:
             return await _tournament(data)
         compared = await ratings.compare(context.services, data, document.file_name or "")
     except RatingListError as exc:
-        return Answer(esc(texts.rating_list_problem(exc)))
+        return Answer(Phrase("rating_list_problem", (exc,), markup=False))
 
     async def store() -> Answer:
         shown = await ratings.keep(context.services, compared, actor=user.id)

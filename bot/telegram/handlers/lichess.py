@@ -9,7 +9,7 @@ from telegram.constants import ChatType
 from bot.flows import lichess, online
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
-from bot.language.formatting import esc
+from bot.language.notice import Text, lines
 from bot.services import App, Context
 from bot.telegram.answer import Answer, Refused
 from bot.telegram.handlers.common import actor, command, is_arbiter, member, not_arbiter
@@ -34,18 +34,18 @@ async def lichess_command(update: Update, context: Context) -> Answer:
         raise Refused(texts.LICHESS_NOT_SET_UP)
     now = await lichess.linked(context.services, actor(update), organiser=organiser)
     link = await lichess.begin(context.services, actor(update), organiser=organiser)
-    said = texts.LICHESS_SIGN_IN_CLUB if organiser else texts.LICHESS_SIGN_IN
-    if now is not None:
-        said = f"{texts.LICHESS_NOW.format(name=esc(now))} {said}"
-    return Answer(said, markup=Keyboard.of([[Button(texts.LICHESS_BUTTON, url=link)]]))
+    said = Text("LICHESS_SIGN_IN_CLUB" if organiser else "LICHESS_SIGN_IN")
+    return Answer(said if now is None else lines(Text("LICHESS_NOW", {"name": now}), said,
+                                                 between=" "),
+                  markup=Keyboard.of([[Button(texts.LICHESS_BUTTON, url=link)]]))
 
 
 async def _forget(context: Context, user: int, organiser: bool) -> Answer:
     was = await lichess.forget(context.services, user, organiser=organiser)
     if was is None:
         return Answer(texts.LICHESS_NONE)
-    said = texts.LICHESS_CLUB_FORGOTTEN if organiser else texts.LICHESS_FORGOTTEN
-    return Answer(said.format(name=esc(was.username)),
+    said = "LICHESS_CLUB_FORGOTTEN" if organiser else "LICHESS_FORGOTTEN"
+    return Answer(Text(said, {"name": was.username}),
                   then=lambda: lichess.revoke(context.services, was))
 
 

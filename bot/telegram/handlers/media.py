@@ -18,7 +18,7 @@ from telegram.constants import ChatType
 from bot.files import chart, exports
 from bot.flows import members, views
 from bot.language import i18n, texts
-from bot.language.formatting import esc
+from bot.language.notice import Phrase, Text, lines
 from bot.services import App, Context
 from bot.telegram.answer import Answer, File
 from bot.telegram.handlers.common import arbiter_only, command, member
@@ -53,8 +53,7 @@ async def export(update: Update, context: Context) -> Answer:
         season = found
     else:
         season = await views.season(context.services)
-    previous = texts.PREVIOUS_CAPTION.format(name=esc(season.name)) + " " \
-        if "vorig" in words else ""
+    previous = Text("PREVIOUS_CAPTION", {"name": season.name}) if "vorig" in words else None
     if "trf" in words:
         if not season.complete_rounds:
             return Answer(texts.TRF_NONE)
@@ -62,15 +61,15 @@ async def export(update: Update, context: Context) -> Answer:
 
         header = await views.trf_header(context.services)
         made = await asyncio.to_thread(trf_bytes, season, header)
-        caption = previous + texts.TRF_CAPTION.format(round=season.complete_rounds)
-        missing = texts.trf_missing(header)
+        caption = lines(previous, Text("TRF_CAPTION", {"round": season.complete_rounds}),
+                        between=" ")
         return Answer(file=File(made, "keizer-rating.trf",
-                                f"{caption}\n{missing}" if missing else caption))
+                                lines(caption, Phrase("trf_missing", (header,)))))
     unsettled = NONE_UNSETTLED if "vorig" in words else await views.unsettled(context.services)
     with i18n.use(await context.services.languages.club()):  # the club's site: its language
         archive = await asyncio.to_thread(_archive, season, unsettled)
-    return Answer(file=File(archive, "keizer-export.zip", previous + texts.EXPORT_CAPTION.format(
-        round=season.complete_rounds)))
+    return Answer(file=File(archive, "keizer-export.zip", lines(
+        previous, Text("EXPORT_CAPTION", {"round": season.complete_rounds}), between=" ")))
 
 
 def _archive(season: Season, unsettled: UnsettledResults) -> bytes:

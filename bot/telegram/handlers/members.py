@@ -8,7 +8,7 @@ from bot.callbacks import Choose, Link, NoLink, TakeOver
 from bot.flows import members
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
-from bot.language.formatting import esc
+from bot.language.notice import Text
 from bot.services import App, Context
 from bot.telegram.answer import Answer, Edit, Toast
 from bot.telegram.handlers.common import button, command, is_arbiter
@@ -20,7 +20,7 @@ async def ik(update: Update, context: Context) -> Answer:
         return Answer(texts.IK_USAGE)
     found = await members.matching(context.services, name)
     if not found:
-        return Answer(texts.IK_UNKNOWN.format(name=esc(name)))
+        return Answer(Text("IK_UNKNOWN", {"name": name}))
     if len(found) > 1:
         buttons = Keyboard.of([Button(m.name, Choose(members.key_of(m)).pack())]
                               for m in found[:10])
@@ -35,14 +35,14 @@ async def chosen(update: Update, context: Context, pressed: Choose) -> Answer:
     return Answer(reply=await _ask(update, context, match))
 
 
-async def _ask(update: Update, context: Context, who: members.Member) -> str:
+async def _ask(update: Update, context: Context, who: members.Member) -> Text:
     """Ask the arbiters to link the sender to `who`; what he is told."""
     user = update.effective_user
     assert user is not None
     applicant = members.Applicant(user.id, user.full_name, user.username)
     if await members.ask_link(context.services, who, applicant):
-        return texts.IK_WELCOME.format(name=esc(who.name))
-    return texts.IK_SENT.format(name=esc(who.name))
+        return Text("IK_WELCOME", {"name": who.name})
+    return Text("IK_SENT", {"name": who.name})
 
 
 async def decide(update: Update, context: Context, pressed: Link | TakeOver | NoLink) -> Answer:
@@ -61,10 +61,10 @@ async def decide(update: Update, context: Context, pressed: Link | TakeOver | No
         return Answer(toast=toast, edit=Edit(texts.IK_REFUSED))
     if done.to_confirm:
         return Answer(toast=toast, edit=Edit(
-            texts.IK_CONFIRM_TAKE_OVER.format(user=pressed.user, name=esc(who.name)),
+            Text("IK_CONFIRM_TAKE_OVER", {"user": pressed.user, "name": who.name}),
             markup=members.link_buttons(who, pressed.user, take_over=True)))
-    return Answer(toast=toast, edit=Edit(texts.IK_LINKED.format(user=pressed.user,
-                                                                name=esc(done.name))))
+    return Answer(toast=toast, edit=Edit(Text("IK_LINKED", {"user": pressed.user,
+                                                           "name": done.name})))
 
 
 def register(app: App) -> None:

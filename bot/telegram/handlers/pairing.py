@@ -12,8 +12,8 @@ from bot.flows import checkin, members, online, results, views
 from bot.flows import rounds as flows
 from bot.keyboard import Button, Keyboard
 from bot.language import texts
-from bot.language.formatting import esc, show_date
-from bot.language.notice import Phrase, Text, lines
+from bot.language.formatting import show_date
+from bot.language.notice import Lines, Phrase, Text, lines
 from bot.services import App, Context, ScheduledRound, open_round
 from bot.telegram.answer import Answer, Edit, Refused, Toast, Write
 from bot.telegram.handlers.common import (
@@ -45,17 +45,17 @@ async def indeling(update: Update, context: Context) -> Answer | Write:
     return Answer(texts.INDELING_NONE if shown is None else shown)
 
 
-def _room_text(room: checkin.Room) -> str:
+def _room_text(room: checkin.Room) -> Lines:
     """Who is in the room for a round at the venue, before it is paired."""
-    lines = [texts.ROOM_TITLE.format(round=room.round, count=len(room.here))]
-    lines += [esc(m.name) for m in room.here]
-    if room.missing:
-        lines += ["", texts.ROOM_MISSING.format(names=", ".join(esc(m.name)
-                                                               for m in room.missing))]
-    if room.signed_off:
-        lines.append(texts.ROOM_OFF.format(names=", ".join(esc(m.name)
-                                                           for m in room.signed_off)))
-    return "\n".join([*lines, "", texts.ROOM_HINT])
+    def names(who: tuple[members.Member, ...]) -> Lines:
+        return Lines(tuple(m.name for m in who), ", ")
+
+    off = Text("ROOM_OFF", {"names": names(room.signed_off)}) if room.signed_off else None
+    here = lines(Text("ROOM_TITLE", {"round": room.round, "count": len(room.here)}),
+                 *(m.name for m in room.here), None if room.missing else off)
+    missing = lines(Text("ROOM_MISSING", {"names": names(room.missing)}), off) \
+        if room.missing else None
+    return lines(here, missing, Text("ROOM_HINT"), between="\n\n")
 
 
 async def _open_round(context: Context) -> ScheduledRound:
@@ -90,9 +90,9 @@ async def swap(update: Update, context: Context) -> Answer:
     words = " ".join((context.args or [])[1:]).replace(",", " , ").split()
     if upcoming is None or len(words) < 2:
         return Answer(texts.INDELING_USAGE)
-    a, b = await two_members(context, words, who=texts.SWAP_WHO, which=_which)
+    a, b = await two_members(context, words, who="SWAP_WHO", which=_which)
     if a.code == b.code:
-        raise Refused(texts.SWAP_SAME.format(name=esc(a.name)))
+        raise Refused(Text("SWAP_SAME", {"name": a.name}))
     made = await flows.swap(context.services, upcoming.number, a.code, b.code,
                             actor=actor(update))
     return Answer(texts.NO_DRAFT_YET if made is None else
@@ -104,7 +104,7 @@ def _which(known: members.Member, candidates: list[members.Member], typed: str) 
     buttons = Keyboard.of([Button(texts.SWAP_WITH.format(a=known.name, b=m.name),
                                   Swap(members.key_of(known), members.key_of(m)).pack())]
                           for m in candidates[:8])
-    return Refused(texts.SWAP_WHICH.format(name=esc(typed)), markup=buttons)
+    return Refused(Text("SWAP_WHICH", {"name": typed}), markup=buttons)
 
 
 async def swap_button(update: Update, context: Context, pressed: Swap) -> Answer:
@@ -135,7 +135,7 @@ async def bye(update: Update, context: Context) -> Answer:
     done = await flows.volunteer_bye(context.services, upcoming.number, who.code,
                                      actor=actor(update))
     if not done.plays:
-        return Answer(texts.BYE_NOT_PLAYING.format(name=esc(who.name)))
+        return Answer(Text("BYE_NOT_PLAYING", {"name": who.name}))
     if done.made is None:
         return Answer(texts.BYE_EVEN.format(count=done.present))
     return Answer(await flows.draft_text(context.services, done.made,
@@ -206,7 +206,7 @@ async def _at_the_board(update: Update, context: Context,
         done = await change(context.services, who.code, actor=actor(update), number=number)
     except flows.WhichNight as which:
         word = next(w for w, c in NIGHT_CHANGES.items() if c is change)
-        return Answer(texts.NIGHT_WHICH_ROUND.format(name=esc(who.name)),
+        return Answer(Text("NIGHT_WHICH_ROUND", {"name": who.name}),
                       markup=Keyboard.of([[Button(
                           texts.NIGHT_ROUND_BUTTON.format(round=n, date=show_date(date)),
                           NightRound(word, n, members.key_of(who)).pack())]

@@ -11,7 +11,8 @@ from telegram import CallbackQuery, Update
 from bot.callbacks import Attendance, Here
 from bot.flows import checkin, members, signoff
 from bot.language import phrases, texts
-from bot.language.formatting import esc, show_date
+from bot.language.formatting import show_date
+from bot.language.notice import Lines, Text, lines
 from bot.services import App, Context, ScheduledRound, open_round, schedule
 from bot.telegram.answer import Answer, Refused, Toast, Write
 from bot.telegram.handlers.common import button, command, is_arbiter, member, typed_in_english
@@ -34,7 +35,7 @@ async def _target(update: Update, context: Context, words: list[str],
     if named is None:
         return me, words
     if named.code != me.code:
-        raise Refused(texts.ONLY_YOURSELF.format(name=esc(named.name)))
+        raise Refused(Text("ONLY_YOURSELF", {"name": named.name}))
     return me, rest
 
 
@@ -77,14 +78,14 @@ async def afmelden(update: Update, context: Context) -> Answer | Write:
     arbiter, who, read = await _read(update, context)
     parsed, upcoming = read.parsed, read.upcoming
     if parsed.problem:
-        return Answer(parsed.problem + "\n" + texts.AFMELDEN_USAGE)
+        return Answer(lines(parsed.problem, Text("AFMELDEN_USAGE")))
     if parsed.reason in phrases.REQUESTED_BYES and not arbiter:
         return Answer(texts.REQUESTED_BYE_BY_ARBITER)
     actor, sent_at = read.actor, read.sent_at
     if not parsed.rounds:
         if upcoming is None:
             return Answer(texts.SIGN_OFF_NO_ROUND if who.telegram_id == actor
-                          else texts.SIGN_OFF_NO_ROUND_FOR.format(name=esc(who.name)))
+                          else Text("SIGN_OFF_NO_ROUND_FOR", {"name": who.name}))
         parsed.rounds = [upcoming.number]
     request = signoff.Request(tuple(parsed.rounds), parsed.reason, parsed.day, parsed.note)
     early = await signoff.prices(services, who, request)
@@ -106,7 +107,7 @@ async def aanmelden(update: Update, context: Context) -> Answer:
     parsed, upcoming = read.parsed, read.upcoming
     if parsed.problem or parsed.note:
         return Answer(parsed.problem
-                      or texts.NOT_A_ROUND.format(text=esc(parsed.note.split()[0])))
+                      or Text("NOT_A_ROUND", {"text": parsed.note.split()[0]}))
     chosen = parsed.rounds or ([upcoming.number] if upcoming else [])
     if not chosen:
         return Answer(texts.NO_OPEN_ROUND)
@@ -115,14 +116,14 @@ async def aanmelden(update: Update, context: Context) -> Answer:
         for number_ in chosen:
             await signoff.cancel(services, who, number_, sent_at=sent_at, actor=actor,
                                  correction=arbiter)
-        return Answer("\n".join(texts.AANMELDEN_DONE.format(round=n) for n in chosen))
+        return Answer(Lines(tuple(Text("AANMELDEN_DONE", {"round": n}) for n in chosen)))
     fresh = await signoff.sign_on(services, who, chosen, sent_at=sent_at, actor=actor,
                                   correction=arbiter)
     when = {r.number: r.date for r in read.planned}
-    return Answer("\n".join(
-        (texts.SIGNED_ON if new else texts.SIGNED_ON_ALREADY).format(
-            name=esc(who.name), round=n, date=show_date(when.get(n), read.today))
-        for n, new in zip(chosen, fresh, strict=True)))
+    return Answer(Lines(tuple(
+        Text("SIGNED_ON" if new else "SIGNED_ON_ALREADY",
+             {"name": who.name, "round": n, "date": show_date(when.get(n), read.today)})
+        for n, new in zip(chosen, fresh, strict=True))))
 
 
 async def _pressed_by(update: Update,

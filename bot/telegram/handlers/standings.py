@@ -12,9 +12,8 @@ from bot.files import announce, messages
 from bot.flows import members, views
 from bot.flows.members import Member
 from bot.language import i18n, texts
-from bot.language.formatting import esc
 from bot.language.i18n import number
-from bot.language.notice import render
+from bot.language.notice import Lines, Pre, Said, Text, lines, render
 from bot.services import App, Context
 from bot.telegram.answer import Answer, File
 from bot.telegram.handlers.common import command, member, own_language, spelled
@@ -43,21 +42,21 @@ async def stand(update: Update, context: Context) -> Answer:
         if mine.table is None:  # joined after the last complete round
             with i18n.use(language):
                 return Answer(texts.STAND_NOT_YET.format(round=mine.joined))
-        return Answer(personal=f"<pre>{esc(mine.table)}</pre>")
+        return Answer(personal=Pre(mine.table))
     chat = update.effective_chat
     private = chat is None or chat.type == ChatType.PRIVATE
     button = await views.page_button(context.services, private=private)
     if not private:
-        return Answer(shown.group + "\n" + texts.STAND_GROUP_MORE, markup=button)
+        return Answer(lines(shown.group, Text("STAND_GROUP_MORE")), markup=button)
     if view != "alles" and len(shown.rows) > messages.SCREENFUL:
         # A table of dozens of messages holds up the asker and every other chat's answer.
         asker = None if update.effective_user is None else \
             await members.of_user(context.services, update.effective_user.id)
         row = None if asker is None else shown.places.get(asker.code)
-        return Answer(messages.standings_excerpt(
-            shown.title, shown.rows, None if row is None else row.rank) + "\n"
-            + texts.STAND_EXCERPT_MORE.format(top=messages.EXCERPT_TOP, count=len(shown.rows),
-                                              command=esc(spelled(update, "stand", "alles"))),
+        return Answer(lines(messages.standings_excerpt(
+            shown.title, shown.rows, None if row is None else row.rank),
+            Text("STAND_EXCERPT_MORE", {"top": messages.EXCERPT_TOP, "count": len(shown.rows),
+                                        "command": spelled(update, "stand", "alles")})),
             markup=button)
     return Answer(shown.full, markup=button)
 
@@ -81,8 +80,8 @@ async def _previous(context: Context) -> Answer:
     if season is None:
         return Answer(texts.STAND_NO_PREVIOUS)
     final = await asyncio.to_thread(compute_standings, season)
-    return Answer(texts.STAND_PREVIOUS.format(season=esc(season.name)) + "\n"
-                  + messages.standings_table(final, season.rules.display_decimals))
+    return Answer(lines(Text("STAND_PREVIOUS", {"season": season.name}),
+                        messages.standings_table(final, season.rules.display_decimals)))
 
 
 async def periode(season: Season) -> Answer:
@@ -114,29 +113,29 @@ VIEWS = {"periode": periode, "groep": groep, "kruistabel": kruistabel}
 async def mijn(update: Update, context: Context) -> Answer:
     who = await member(update, context)
     with i18n.use(await own_language(update, context)):
-        return Answer(personal=await _mine(context, who))
+        return Answer(personal=render(await _mine(context, who)))
 
 
-async def _mine(context: Context, who: Member) -> str:
-    """A member's own summary, in the language of the moment."""
+async def _mine(context: Context, who: Member) -> Lines:
+    """A member's own summary."""
     mine = await views.mine(context.services, who)
-    lines = []
+    shown: list[Said] = []
     if mine.place is not None:
-        lines.append(texts.MIJN.format(
-            name=esc(who.name), rank=mine.place.rank, value=format_number(mine.place.value, 0),
-            score=number(mine.place.score, mine.decimals)))
-    lines.append(texts.MIJN_SIGNOFFS.format(rounds=", ".join(map(str, mine.signed_off)))
-                 if mine.signed_off else texts.MIJN_NO_SIGNOFFS)
+        shown.append(Text("MIJN", {"name": who.name, "rank": mine.place.rank,
+                                   "value": format_number(mine.place.value, 0),
+                                   "score": number(mine.place.score, mine.decimals)}))
+    shown.append(Text("MIJN_SIGNOFFS", {"rounds": ", ".join(map(str, mine.signed_off))})
+                 if mine.signed_off else Text("MIJN_NO_SIGNOFFS"))
     for game in mine.games:
-        lines.append(texts.MIJN_GAME.format(
-            round=game.round, board=game.board,
-            colour=texts.COLOURS_WORD["white" if game.white else "black"],
-            opponent=esc(game.opponent), result="" if game.result is None
-            else f" ({render(game.result)})"))
-    lines += [texts.MIJN_BYE.format(round=number) for number in mine.bye_rounds]
+        shown.append(Text("MIJN_GAME", {
+            "round": game.round, "board": game.board,
+            "colour": Text("COLOURS_WORD", pick="white" if game.white else "black"),
+            "opponent": game.opponent,
+            "result": "" if game.result is None else lines(" (", game.result, ")", between="")}))
+    shown += [Text("MIJN_BYE", {"round": number}) for number in mine.bye_rounds]
     if mine.lichess is not None:
-        lines.append(texts.LICHESS_MY_GAME.format(round=mine.lichess[0], link=mine.lichess[1]))
-    return "\n".join(lines)
+        shown.append(Text("LICHESS_MY_GAME", {"round": mine.lichess[0], "link": mine.lichess[1]}))
+    return Lines(tuple(shown))
 
 
 def register(app: App) -> None:

@@ -1,0 +1,75 @@
+"""Issue 48: what the bot says is a value, made once per reader by one renderer that escapes
+every fact where it is filled in: never twice, never forgotten, and not at all where the words
+are not HTML (a button, a file, the command line)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import pickle
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.language import i18n
+from bot.language.notice import Dated, Lines, Phrase, Pre, Text, lines, plain, render
+from core.pairing import Fixes
+from core.rules import CompensationKind
+
+HOSTILE = "Jan \"de\" O'Brien & <b>zn</b>"
+
+
+def test_a_fact_is_escaped_once_and_the_catalogues_markup_is_kept():
+    said = Text("IK_WELCOME", {"name": HOSTILE})
+    assert "<b>zn</b>" not in render(said) and "&lt;b&gt;zn&lt;/b&gt;" in render(said)
+    nested = Text("DRAFT_CAME", {"name": HOSTILE, "round": 3})
+    twice = Text("TRF_CHAT_UNUSABLE", {"reason": nested})
+    assert render(twice).count("&amp;") == 1 and "&amp;amp;" not in render(twice)
+    assert "<code>" in render(Text("AFMELDEN_USAGE"))  # the catalogue's own markup
+
+
+def test_plain_words_are_not_escaped():
+    assert HOSTILE in plain(Text("IK_WELCOME", {"name": HOSTILE}))
+    label = plain(Text("CONFIRM_YES"))
+    assert plain(Lines((HOSTILE, Text("CONFIRM_YES")), " ")) == f"{HOSTILE} {label}"
+
+
+def test_a_catalogue_functions_arguments_are_escaped_before_it_sees_them():
+    fixes = Fixes(boards=(("p0", "p1"),), forbidden=frozenset({frozenset({"p0", "p2"})}))
+    names = {"p0": "<b>x", "p1": "&amp;INJ5", "p2": HOSTILE}
+    made = render(Text("FIXES_DROPPED", {"fixes": Phrase("fixes_words", (fixes, names))}))
+    assert "&lt;b&gt;x" in made and "&amp;amp;INJ5" in made and "<b>" not in made
+    assert "&amp;amp;amp;" not in made  # not escaped a second time on the way out
+
+
+def test_lines_leave_out_what_says_nothing_and_a_text_ends_without_an_empty_last_fact():
+    assert render(lines("a", None, "", "b")) == "a\nb"
+    nothing = Text("SIGNED_OFF_FOR", pick=CompensationKind.NOTICE)  # no words for a notice
+    assert render(Lines(("a", nothing, "b"))) == "a\nb"
+    signed = Text("SIGNED_OFF", {"who": "Anna", "round": 2, "date": Dated(dt.date(2026, 12, 3)),
+                                 "kind": "", "earns": ""})
+    assert not render(signed).endswith(" ") and render(signed).endswith(".")
+
+
+def test_a_table_is_preformatted_and_escaped():
+    assert render(Pre("1  <Anna>", Text("SUBGROUP_TITLE", {"group": 1}))) == \
+        f"<b>{render(Text('SUBGROUP_TITLE', {'group': 1}))}</b>\n<pre>1  &lt;Anna&gt;</pre>"
+
+
+def test_a_value_speaks_the_language_it_is_made_in():
+    said = Text("ROOM_HERE", {"name": "Anna", "round": 2, "count": 5})
+    with i18n.use("en"):
+        english = render(said)
+    assert english != render(said) and "Anna" in english
+
+
+def test_a_value_crosses_to_the_standings_worker_and_back():
+    said = Lines((Text("CHAMPION", {"name": HOSTILE}), Pre("x")))
+    assert pickle.loads(pickle.dumps(said)) == said
+
+
+@given(st.text())
+def test_no_name_becomes_markup_and_none_loses_a_letter(name):
+    made, bare = (render(Text("IK_WELCOME", {"name": n})) for n in (name, ""))
+    assert made.count("<") == bare.count("<") and made.count(">") == bare.count(">")
+    assert html.unescape(made) == plain(Text("IK_WELCOME", {"name": name}))
