@@ -8,6 +8,7 @@ nothing that was owed. The answer to what changed nothing goes out at once."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -17,7 +18,7 @@ from telegram.constants import ChatType
 from telegram.error import Forbidden, TelegramError
 
 from bot.keyboard import Keyboard
-from bot.language import texts
+from bot.language import i18n, texts
 from bot.language.formatting import split
 from bot.language.notice import Said, plain, render
 from bot.notices import owe_dropped_buttons, owe_edit
@@ -72,6 +73,13 @@ class Answer:
     where the reply says whether it arrived (only for what changed nothing)."""
     then: Callable[[], Awaitable[None]] | None = None
     """A convenience Telegram is asked for after the commit (a member's command menu)."""
+    language: str | None = None
+    """The language the answer is made in, where it is not the one the update is handled
+    in: the one a member just chose, or his own for what he is told personally in a group."""
+
+
+def _spoken(done: Answer) -> contextlib.AbstractContextManager[None]:
+    return contextlib.nullcontext() if done.language is None else i18n.use(done.language)
 
 
 def made(done: Answer) -> Answer:
@@ -109,7 +117,8 @@ async def owe(update: Update, context: Context, done: Answer) -> None:
     if done.file is not None or done.personal is not None:
         raise ValueError("only a question's answer is sent")
     if done.reply is not None:
-        await owe_reply(update, context, done.reply, markup=done.markup)
+        with _spoken(done):
+            await owe_reply(update, context, done.reply, markup=done.markup)
     pressed = update.callback_query.message if update.callback_query else None
     if done.edit is not None and pressed is not None:
         await owe_edit(context.services, pressed.chat.id, pressed.message_id, done.edit.text,
@@ -122,9 +131,12 @@ async def at_once(update: Update, context: Context, done: Answer) -> None:
     chat = update.effective_chat
     reply = done.reply
     if done.personal is not None:
-        reply = await _personally(update, context, done.personal)
+        with _spoken(done):
+            personal = render(done.personal)
+        reply = await _personally(update, context, personal)
     if reply is not None:
-        await say(update, context, reply, markup=done.markup)
+        with _spoken(done):
+            await say(update, context, reply, markup=done.markup)
     if done.file is not None and chat is not None:
         if done.file.photo:
             await context.bot.send_photo(chat.id, done.file.content,

@@ -10,7 +10,6 @@ import pytest
 from telegram import Update
 
 from bot.files import messages
-from bot.language import texts
 from bot.language.notice import Text
 from bot.services import Context
 from bot.telegram.answer import Answer, Refused, Write
@@ -97,13 +96,13 @@ async def handled(bot, user, text: str) -> Answer | Write:
 async def test_handlers_answer_with_values_from_the_catalogue(bot, members):
     """Handlers return what they answer: a test reads the catalogue entry and its facts,
     not only the Dutch a member gets."""
-    assert await handled(bot, members[0], "/stand") == Answer(texts.STAND_EMPTY)
-    assert await handled(bot, members[0], "/uitslag 2-0") == Answer(texts.UITSLAG_USAGE)
+    assert await handled(bot, members[0], "/stand") == Answer(Text("STAND_EMPTY"))
+    assert await handled(bot, members[0], "/uitslag 2-0") == Answer(Text("UITSLAG_USAGE"))
     with pytest.raises(Refused) as refused:  # not linked yet
         await handled(bot, members[0], "/uitslag 1-0")
-    assert refused.value.text == texts.NOT_LINKED
+    assert refused.value.text == Text("NOT_LINKED")
     await set_up_club(bot, members, rounds=2)
-    assert await handled(bot, members[0], "/uitslag 1-0") == Answer(texts.NO_PUBLISHED_ROUND)
+    assert await handled(bot, members[0], "/uitslag 1-0") == Answer(Text("NO_PUBLISHED_ROUND"))
     with pytest.raises(Refused) as refused:
         await handled(bot, members[0], "/afmelden Bram de Boer")
     assert refused.value.text == Text("ONLY_YOURSELF", {"name": "Bram de Boer"})

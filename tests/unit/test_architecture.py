@@ -162,6 +162,14 @@ def test_nothing_is_escaped_by_hand_outside_the_renderer():
         assert not called & {"esc", "html.escape", "escape", "markupsafe.escape"}, path
 
 
+def test_handlers_answer_in_values_and_read_no_catalogue_text():
+    """Issue 48: a handler parses, calls a flow and returns what it answers as values (a
+    catalogue key and its facts); the runner makes them in the asker's language (or the
+    one the answer names, `Answer.language`)."""
+    for path in (ROOT / "bot" / "telegram" / "handlers").glob("*.py"):
+        assert "bot.language.texts" not in imported_modules(path), path
+
+
 def test_flows_say_values_and_read_no_catalogue_text():
     """Issue 48: a flow says what happened as values (`bot.language.notice`: a catalogue
     key and its facts); the presentation layer makes them, once per reader and in his

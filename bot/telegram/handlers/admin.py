@@ -10,16 +10,15 @@ import re
 from decimal import Decimal
 from fractions import Fraction
 
-from markupsafe import Markup
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import MessageHandler, filters
 
 from bot.files import exports, messages
 from bot.flows import admin, members, online, signoff, views
-from bot.language import dates, i18n, texts
+from bot.language import dates, i18n
 from bot.language.formatting import show_date, show_moment
-from bot.language.notice import Lines, Phrase, Said, Text, lines
+from bot.language.notice import Lines, Phrase, Said, Text, lines, plain
 from bot.services import App, Context, Services, WebAccess, schedule
 from bot.telegram.answer import Answer, File, Refused
 from bot.telegram.handlers.common import (
@@ -48,7 +47,7 @@ async def speler(update: Update, context: Context) -> Answer:
         await admin.set_flexible(context.services, who, kind == "flexibel", actor=actor(update))
         return Answer(Text("SPELER_KIND", {"name": who.name}, pick=kind == "flexibel"))
     if len(args) < 2 or args[0].lower() not in ("nieuw", "weg"):
-        return Answer(texts.SPELER_USAGE)
+        return Answer(Text("SPELER_USAGE"))
     if args[0].lower() == "weg":
         who = await find_member(context, " ".join(args[1:]))
         last = await admin.withdraw(context.services, who, actor=actor(update))
@@ -63,7 +62,7 @@ async def speler(update: Update, context: Context) -> Answer:
     if words and number(words[-1]) is not None:
         rating, words = number(words[-1]), words[:-1]
     if not words:
-        return Answer(texts.SPELER_USAGE)
+        return Answer(Text("SPELER_USAGE"))
     name = " ".join(words)
     joined = await admin.add_player(context.services, name, rating=rating, youth=youth,
                                     flexible=flexible, actor=actor(update))
@@ -78,11 +77,11 @@ async def spelers(update: Update, context: Context) -> Answer:
     everyone = await members.everyone(context.services)
     if len(everyone) > messages.SCREENFUL:
         # Dozens of messages hold up every other chat's answer: a file, and the counts.
-        return Answer(file=File(exports.members_csv(everyone), texts.SPELERS_FILE,
-                                texts.SPELERS_SUMMARY.format(
-                                    count=len(everyone),
-                                    linked=sum(m.telegram_id is not None for m in everyone),
-                                    flexible=sum(m.flexible for m in everyone))))
+        return Answer(file=File(exports.members_csv(everyone), plain(Text("SPELERS_FILE")),
+                                Text("SPELERS_SUMMARY", {
+                                    "count": len(everyone),
+                                    "linked": sum(m.telegram_id is not None for m in everyone),
+                                    "flexible": sum(m.flexible for m in everyone)})))
     return Answer(Lines((Text("SPELERS_TITLE", {"count": len(everyone)}), *(Lines((
         m.name, Text("SPELERS_LINKED") if m.telegram_id else "",
         Text("SPELERS_FLEXIBLE") if m.flexible else ""), "") for m in everyone))))
@@ -98,9 +97,9 @@ async def _date(update: Update, context: Context, words: list[str], today: dt.da
     return found.date
 
 
-def _same_day(scheduled: admin.Scheduled) -> list[str]:
+def _same_day(scheduled: admin.Scheduled) -> list[Said]:
     """A word of warning when another round is on the same day (allowed: a double round)."""
-    return [texts.RONDE_SAME_DAY.format(rounds=", ".join(map(str, scheduled.same_day)))] \
+    return [Text("RONDE_SAME_DAY", {"rounds": ", ".join(map(str, scheduled.same_day))})] \
         if scheduled.same_day else []
 
 
@@ -127,69 +126,71 @@ async def ronde(update: Update, context: Context) -> Answer:
     zone = services.settings.timezone
     today = services.clock().astimezone(zone).date()
     if not args:
-        shown: list[Said | str] = [Markup(
-            (texts.RONDE_LINE if r.deadline is not None else texts.RONDE_LINE_PLAYED)
-            .format(round=r.number, date=show_date(r.date, today, other_year=True),
-                    deadline=show_moment(r.deadline, zone), state=texts.STATE_WORDS[r.state])
-            + (texts.ON_SITE_MARK if r.on_site else "") + (texts.ONLINE_MARK if r.online else ""))
-            for r in await admin.rounds_ahead(services)] or [Text("RONDE_NONE")]
+        shown: list[Said] = [Lines((
+            Text("RONDE_LINE" if r.deadline is not None else "RONDE_LINE_PLAYED", {
+                "round": r.number, "date": show_date(r.date, today, other_year=True),
+                "deadline": show_moment(r.deadline, zone),
+                "state": Text("STATE_WORDS", pick=r.state)}),
+            Text("ON_SITE_MARK") if r.on_site else "", Text("ONLINE_MARK") if r.online else ""),
+            "") for r in await admin.rounds_ahead(services)] or [Text("RONDE_NONE")]
         shown += [Text("EXTERNAL_OPEN", {"round": e.round, "name": e.name})
                   for e in await admin.externals_without_result(services)]
         return Answer(Lines(tuple(shown)))
     if args[0].lower() == "nieuw" and len(args) >= 2:
         words, place = _place(args[1:])
         if not words:
-            return Answer(texts.RONDE_USAGE)
+            return Answer(Text("RONDE_USAGE"))
         if place == "online" and not online.ready(services):
-            return Answer(texts.LICHESS_NOT_SET_UP)
+            return Answer(Text("LICHESS_NOT_SET_UP"))
         date = await _date(update, context, words, today)
         if date < today:
-            return Answer(texts.RONDE_PAST.format(date=show_date(date, today)))
+            return Answer(Text("RONDE_PAST", {"date": show_date(date, today)}))
         planned = await admin.plan_round(
             services, date, on_site=place == "on_site",
             online={"online": True, "offline": False}.get(place or "")
             if online.ready(services) else False, actor=actor(update))
-        lines = [texts.RONDE_ADDED.format(round=planned.round, date=show_date(date, today),
-                                          deadline=show_moment(planned.deadline, zone))]
+        added: list[Said] = [Text("RONDE_ADDED", {
+            "round": planned.round, "date": show_date(date, today),
+            "deadline": show_moment(planned.deadline, zone)})]
         if place == "on_site":
-            lines.append(texts.RONDE_ON_SITE)
+            added.append(Text("RONDE_ON_SITE"))
         if planned.online:
-            lines += await _online_round(services)
+            added += await _online_round(services)
         if planned.renumbered:
-            lines.append(texts.RONDE_RENUMBERED)
-        return Answer("\n".join(lines + _same_day(planned)))
+            added.append(Text("RONDE_RENUMBERED"))
+        return Answer(Lines((*added, *_same_day(planned))))
     if args[0].lower() == "uitstel" and len(args) >= 3 and number(args[1]) is not None:
         date = await _date(update, context, args[2:], today)
         if date < today:
-            return Answer(texts.RONDE_PAST.format(date=show_date(date, today)))
+            return Answer(Text("RONDE_PAST", {"date": show_date(date, today)}))
         moved = await admin.move_round(services, int(args[1]), date, actor=actor(update))
-        return Answer("\n".join([texts.RONDE_MOVED.format(
-            round=moved.round, date=show_date(date, today),
-            deadline=show_moment(moved.deadline, zone)),
-            *([texts.RONDE_DRAFT_DROPPED] if moved.draft_dropped else []), *_same_day(moved)]))
+        return Answer(Lines((
+            Text("RONDE_MOVED", {"round": moved.round, "date": show_date(date, today),
+                                 "deadline": show_moment(moved.deadline, zone)}),
+            *([Text("RONDE_DRAFT_DROPPED")] if moved.draft_dropped else []), *_same_day(moved))))
     if args[0].lower() == "vervalt" and len(args) == 2 and number(args[1]) is not None:
         await admin.cancel_round(services, int(args[1]), actor=actor(update))
-        return Answer(texts.RONDE_CANCELLED.format(round=args[1]))
-    return Answer(texts.RONDE_USAGE)
+        return Answer(Text("RONDE_CANCELLED", {"round": args[1]}))
+    return Answer(Text("RONDE_USAGE"))
 
 
-async def _online_round(services: Services) -> list[str]:
+async def _online_round(services: Services) -> list[Said]:
     """What the arbiter reads of a round planned online: its clock, and the club's account
     to link if it is not yet."""
     _, organiser = await online.settings(services)
-    return [texts.RONDE_ONLINE.format(clock=await online.clock(services))] \
-        + ([] if organiser else [texts.RONDE_ONLINE_NO_CLUB])
+    said: list[Said] = [Text("RONDE_ONLINE", {"clock": await online.clock(services)})]
+    return said + ([] if organiser else [Text("RONDE_ONLINE_NO_CLUB")])
 
 
 @arbiter_only
 async def club_group(update: Update, context: Context) -> Answer:
     chat, message = update.effective_chat, update.effective_message
     if chat is None or chat.type == ChatType.PRIVATE or message is None:
-        return Answer(texts.CLUB_ONLY_GROUP)
+        return Answer(Text("CLUB_ONLY_GROUP"))
     thread = message.message_thread_id if message.is_topic_message else None
     await admin.set_group(context.services, chat.id, thread, chat.title or "",
                           actor=actor(update))
-    return Answer(texts.CLUB_SET)
+    return Answer(Text("CLUB_SET"))
 
 
 async def group_migrated(update: Update, context: Context) -> None:
@@ -214,12 +215,11 @@ async def arbiter(update: Update, context: Context) -> Answer:
     ids = args[1:] if remove else args
     who = number(ids[0]) if len(ids) == 1 else None
     if who is None:
-        return Answer(texts.ARBITER_USAGE)
+        return Answer(Text("ARBITER_USAGE"))
     if remove and who in context.services.settings.arbiters:
-        return Answer(texts.ARBITER_CONFIGURED.format(id=who))
+        return Answer(Text("ARBITER_CONFIGURED", {"id": who}))
     await admin.set_arbiter(context.services, who, on=not remove, actor=actor(update))
-    return Answer((texts.ARBITER_REMOVED if remove else texts.ARBITER_ADDED)
-                  .format(id=ids[0]))
+    return Answer(Text("ARBITER_REMOVED" if remove else "ARBITER_ADDED", {"id": ids[0]}))
 
 
 MINUTES = {"deadline": ("deadline_minutes", 7 * 24 * 60),
@@ -285,12 +285,12 @@ async def instellingen(update: Update, context: Context) -> Answer:
             and args[-1].lower() in YES_NO:
         change[ONLINE_SWITCHES[tuple(w.lower() for w in args[1:-1])]] = YES_NO[args[-1].lower()]
     else:
-        return Answer(texts.INSTELLINGEN_USAGE)
+        return Answer(Text("INSTELLINGEN_USAGE"))
     moved = await admin.change_settings(context.services, actor=actor(update), **change)
     zone = context.services.settings.timezone
-    return Answer("\n".join([texts.INSTELLINGEN_DONE] + [
-        texts.DEADLINE_MOVED.format(round=r.round, deadline=show_moment(r.deadline, zone))
-        for r in moved]))
+    return Answer(Lines((Text("INSTELLINGEN_DONE"), *(
+        Text("DEADLINE_MOVED", {"round": r.round, "deadline": show_moment(r.deadline, zone)})
+        for r in moved))))
 
 
 ONLINE_SWITCHES = {(): "online", ("rated",): "online_rated", ("bevestig",): "online_auto"}
@@ -322,7 +322,7 @@ async def _apart(update: Update, context: Context, words: list[str]) -> Answer:
     on = words[0].lower() != "weg"
     words = " ".join(words if on else words[1:]).replace(",", " , ").split()
     if len(words) < 2:
-        return Answer(texts.INSTELLINGEN_USAGE)
+        return Answer(Text("INSTELLINGEN_USAGE"))
     a, b = await two_members(context, words, who="APART_WHO")
     if a.code == b.code:
         return Answer(Text("APART_SAME", {"name": a.name}))
@@ -345,11 +345,11 @@ async def _change_rules(update: Update, context: Context, args: list[str]) -> An
     elif words[0].lower() == "regel" and len(words) >= 3:
         change = {words[1]: _value(" ".join(words[2:]))}
     else:
-        return Answer(texts.INSTELLINGEN_USAGE)
+        return Answer(Text("INSTELLINGEN_USAGE"))
     done = await admin.change_rules(context.services, change, actor=actor(update),
                                     confirmed=confirmed)
     if done.stored:
-        return Answer(texts.INSTELLINGEN_DONE)
+        return Answer(Text("INSTELLINGEN_DONE"))
     moves = Lines(tuple(Text("RULES_MOVED", {"name": m.name, "before": m.before,
                                              "after": m.after})
                         for m in done.moved[:10]), "; ") if done.moved else Text("RULES_NO_MOVES")
@@ -382,7 +382,7 @@ async def extern(update: Update, context: Context) -> Answer:
     if len(args) >= 2 and args[-2].lower() == "ronde":
         number_named = number(args[-1])
         if number_named is None:
-            return Answer(texts.EXTERN_USAGE)
+            return Answer(Text("EXTERN_USAGE"))
         args = args[:-2]
     day = None
     if args and args[-1].lower() in ("clubavond", "anderedag"):
@@ -391,7 +391,7 @@ async def extern(update: Update, context: Context) -> Answer:
     team = number(args[-2]) if len(args) >= 3 else None
     result = external_result(args[-1]) if args else None
     if team is None or result is None:
-        return Answer(texts.EXTERN_USAGE)
+        return Answer(Text("EXTERN_USAGE"))
     who = await find_member(context, " ".join(args[:-2]))
     message = update.effective_message
     assert message is not None
@@ -413,7 +413,7 @@ async def seizoen(update: Update, context: Context) -> Answer:
     start = bool(args) and args[-1].lower() == "bevestig"
     words = args[1:-1] if start else args[1:]
     if not args or args[0].lower() != "nieuw":
-        return Answer(texts.SEIZOEN_USAGE)
+        return Answer(Text("SEIZOEN_USAGE"))
     name = " ".join(words) or None
     try:
         made = await admin.next_season(context.services, name, start=start,

@@ -13,8 +13,8 @@ from telegram.ext import CallbackQueryHandler, CommandHandler, filters
 from bot import callbacks
 from bot.callbacks import Callback
 from bot.flows import members
-from bot.language import dates, i18n, texts
-from bot.language.notice import Lines, Text
+from bot.language import dates, i18n
+from bot.language.notice import Lines, Text, plain
 from bot.language.vocabulary import ENGLISH, WORDS
 from bot.services import Context
 from bot.telegram.answer import (
@@ -36,7 +36,7 @@ async def member(update: Update, context: Context) -> members.Member:
     user = update.effective_user
     found = None if user is None else await members.of_user(context.services, user.id)
     if found is None:
-        raise Refused(texts.NOT_LINKED)
+        raise Refused(Text("NOT_LINKED"))
     return found
 
 
@@ -64,15 +64,15 @@ def arbiter_only(handler: Command) -> Command:
     return guarded
 
 
-async def not_arbiter(update: Update, context: Context) -> str:
+async def not_arbiter(update: Update, context: Context) -> Text:
     """Why an arbiter's command is refused: only the arbiter may. A club with no arbiter yet
     (a first start, KEIZER_ARBITERS empty) is told how it gets one, with the sender's id."""
     services = context.services
     if await services.arbiters():
-        return texts.ONLY_ARBITER
+        return Text("ONLY_ARBITER")
     club = services.settings.club
-    return texts.NO_ARBITER_YET.format(id=actor(update)) if club is None \
-        else texts.NO_ARBITER_YET_HOSTED.format(id=actor(update), club=club)
+    return Text("NO_ARBITER_YET", {"id": actor(update)}) if club is None \
+        else Text("NO_ARBITER_YET_HOSTED", {"id": actor(update), "club": club})
 
 
 def atomically(context: Context) -> AbstractAsyncContextManager[object]:
@@ -183,7 +183,7 @@ def _words_in_dutch(handler: Command, *, always: bool = False) -> Command:
 
 async def stale_button(update: Update, context: Context) -> None:
     """A button no handler takes (from an older version, or data no button of ours has)."""
-    await answer(update, texts.BUTTON_STALE)
+    await answer(update, plain(Text("BUTTON_STALE")))
 
 
 ButtonHandler = Callable[[Update, Context, Any], Awaitable[Answer | Write]]

@@ -9,7 +9,7 @@ import logging
 from telegram import Update
 from telegram.error import BadRequest, Forbidden, NetworkError
 
-from bot.language import texts
+from bot.language.notice import Text
 from bot.notices import owe_to_arbiters
 from bot.services import App, Context
 from bot.telegram.chat import answer, direct, owe_reply
@@ -41,15 +41,15 @@ async def on_error(update: object, context: Context) -> None:
             return
         if no_season(error):
             if isinstance(update, Update):
-                await owe_reply(update, context, texts.NO_SEASON)
+                await owe_reply(update, context, Text("NO_SEASON"))
             return
         log.error("error while handling %r", update, exc_info=error)
         if isinstance(update, Update):
             await answer(update)
-            await owe_reply(update, context, texts.SOMETHING_WRONG)
+            await owe_reply(update, context, Text("SOMETHING_WRONG"))
         kind = type(error).__name__
         if context.services.throttle.first(f"error:{kind}"):
-            await owe_to_arbiters(context.services, lambda: texts.ERROR_TO_ARBITER,
+            await owe_to_arbiters(context.services, lambda: Text("ERROR_TO_ARBITER"),
                                   fallback=direct(context.bot))
     except Exception:  # the error handler itself must never raise
         log.exception("could not report the error")

@@ -11,8 +11,7 @@ from telegram.ext import MessageHandler, filters
 from bot.callbacks import Rating
 from bot.flows import files, ratings
 from bot.keyboard import Button, Keyboard
-from bot.language import texts
-from bot.language.notice import Phrase
+from bot.language.notice import Phrase, Text, plain
 from bot.services import App, Context
 from bot.telegram.answer import Answer, Edit, File, Toast, Write
 from bot.telegram.handlers.common import answering, button, is_arbiter
@@ -28,13 +27,13 @@ def _markup(shown: ratings.Shown) -> Keyboard | None:
     if not proposal.updates and not proposal.close:
         return None
     rows = [[Button(
-        texts.RATING_BUTTON_ACCEPT.format(mark="✓ " if k in proposal.accepted else "",
-                                          name=c.name, listed=c.listed.name)[:LABEL],
+        plain(Text("RATING_BUTTON_ACCEPT", {"mark": "✓ " if k in proposal.accepted else "",
+                                            "name": c.name, "listed": c.listed.name}))[:LABEL],
         Rating(shown.number, f"c{k}").pack())] for k, c in enumerate(proposal.close)]
     rows.append([
-        Button(texts.RATING_BUTTON_APPLY.format(count=len(proposal.to_apply())),
+        Button(Text("RATING_BUTTON_APPLY", {"count": len(proposal.to_apply())}),
                Rating(shown.number, "ok").pack()),
-        Button(texts.RATING_BUTTON_CANCEL, Rating(shown.number, "no").pack())])
+        Button(Text("RATING_BUTTON_CANCEL"), Rating(shown.number, "no").pack())])
     return Keyboard.of(rows)
 
 
@@ -50,10 +49,10 @@ async def received(update: Update, context: Context) -> Answer | Write:
     document = message.document
     assert document is not None
     if not await is_arbiter(update, context):
-        return Answer(texts.FILE_ONLY_ARBITER)
+        return Answer(Text("FILE_ONLY_ARBITER"))
     name = (document.file_name or "").lower()
     if not name.endswith((".zip", ".csv", ".trf", ".trfx", ".txt")):
-        return Answer(texts.FILE_UNKNOWN_KIND)
+        return Answer(Text("FILE_UNKNOWN_KIND"))
     try:
         if (document.file_size or 0) > MAX_BYTES:  # not fetched at all
             raise RatingListError(ListProblem.TOO_BIG, limit=MAX_BYTES // (1024 * 1024))
@@ -83,28 +82,28 @@ async def _tournament(data: bytes) -> Answer:
         return Answer(read)
     season, report = read
     return Answer(report, file=File(season_to_json(season).encode(), "seizoen.json",
-                                         texts.TRF_READ_CAPTION))
+                                         Text("TRF_READ_CAPTION")))
 
 
 async def proposal_button(update: Update, context: Context, pressed: Rating) -> Answer:
     query = update.callback_query
     assert query is not None
     if not await is_arbiter(update, context):
-        return Answer(toast=Toast(texts.ONLY_ARBITER, alert=True))
+        return Answer(toast=Toast(Text("ONLY_ARBITER"), alert=True))
     # What the arbiter is told follows the commit: "bijgewerkt" only once it is stored.
     if pressed.what.startswith("c"):
         shown = await ratings.accept(context.services, pressed.proposal, int(pressed.what[1:]))
         if shown is None:
-            return Answer(edit=Edit(texts.RATING_DECIDED))
-        return Answer(toast=Toast(texts.RATING_ACCEPTED),
+            return Answer(edit=Edit(Text("RATING_DECIDED")))
+        return Answer(toast=Toast(Text("RATING_ACCEPTED")),
                       edit=Edit(_text(shown), markup=_markup(shown)))
     done = await ratings.decide(context.services, pressed.proposal,
                                 confirm=pressed.what == "ok", actor=query.from_user.id)
     if done is None:
-        return Answer(edit=Edit(texts.RATING_DECIDED))
+        return Answer(edit=Edit(Text("RATING_DECIDED")))
     if pressed.what == "ok":
-        return Answer(edit=Edit(texts.ratings_applied(len(done))))
-    return Answer(edit=Edit(texts.RATING_CANCELLED))
+        return Answer(edit=Edit(Phrase("ratings_applied", (len(done),))))
+    return Answer(edit=Edit(Text("RATING_CANCELLED")))
 
 
 def register(app: App) -> None:

@@ -6,7 +6,7 @@ from telegram import Update
 from telegram.ext import CallbackQueryHandler, MessageHandler, filters
 
 from bot.flows import members, online
-from bot.language import texts
+from bot.language.notice import Text, lines
 from bot.services import App, Context
 from bot.telegram.answer import Answer
 from bot.telegram.chat import say
@@ -17,14 +17,13 @@ async def start(update: Update, context: Context) -> Answer:
     """What the bot does and the commands; how to link first, for whoever is not linked."""
     user = update.effective_user
     linked = user is not None and await members.is_linked(context.services, user.id)
-    parts = [texts.START, "", *(() if linked else (texts.START_LINK,)), texts.START_COMMANDS]
     playing_online = online.ready(context.services)
-    if playing_online:
-        parts.append(texts.HELP_LICHESS)
-    extra = texts.HELP_ARBITER if await is_arbiter(update, context) else ""
-    if extra and playing_online:
-        extra += "\n" + texts.HELP_ARBITER_LICHESS
-    return Answer("\n".join(parts) + extra)
+    commands = lines(None if linked else Text("START_LINK"), Text("START_COMMANDS"),
+                     Text("HELP_LICHESS") if playing_online else None)
+    arbiter = await is_arbiter(update, context)
+    extra = lines(Text("HELP_ARBITER") if arbiter else None,
+                  Text("HELP_ARBITER_LICHESS") if arbiter and playing_online else None)
+    return Answer(lines(lines(Text("START"), commands, between="\n\n"), extra, between=""))
 
 
 async def unknown(update: Update, context: Context) -> None:
@@ -35,15 +34,15 @@ async def unknown(update: Update, context: Context) -> None:
     _, at, addressee = text.split(maxsplit=1)[0].partition("@") if text else ("", "", "")
     if at and addressee.lower() != (context.bot.username or "").lower():
         return
-    await say(update, context, texts.UNKNOWN_COMMAND)
+    await say(update, context, Text("UNKNOWN_COMMAND"))
 
 
 async def edited(update: Update, context: Context) -> None:
-    await say(update, context, texts.EDITED)
+    await say(update, context, Text("EDITED"))
 
 
 async def chatter(update: Update, context: Context) -> None:
-    await say(update, context, texts.PRIVATE_HINT)
+    await say(update, context, Text("PRIVATE_HINT"))
 
 
 def register(app: App) -> None:

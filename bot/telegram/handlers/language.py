@@ -9,7 +9,8 @@ from telegram.constants import ChatType
 from telegram.ext import TypeHandler
 
 from bot.flows import members
-from bot.language import i18n, texts
+from bot.language import i18n
+from bot.language.notice import Text
 from bot.services import App, Context
 from bot.telegram.answer import Answer
 from bot.telegram.handlers.common import actor, command
@@ -33,12 +34,11 @@ async def taal(update: Update, context: Context) -> Answer:
     """/taal en|nl: the language the bot speaks to this member, in private and on his pages."""
     words = [w.lower() for w in context.args or []]
     if len(words) != 1 or words[0] not in i18n.LANGUAGES:
-        return Answer(texts.TAAL_USAGE.format(language=texts.LANGUAGE_NAMES[i18n.current()]))
+        return Answer(Text("TAAL_USAGE", {"language": Text("LANGUAGE_NAMES", pick=i18n.current())}))
     chosen = words[0]
     await members.set_language(context.services, actor(update), chosen)
-    with i18n.use(chosen):
-        return Answer(texts.TAAL_DONE.format(language=texts.LANGUAGE_NAMES[chosen]),
-                      then=lambda: _menu(context, actor(update), chosen))
+    return Answer(Text("TAAL_DONE", {"language": Text("LANGUAGE_NAMES", pick=chosen)}),
+                  language=chosen, then=lambda: _menu(context, actor(update), chosen))
 
 
 async def _menu(context: Context, user_id: int, language: str) -> None:

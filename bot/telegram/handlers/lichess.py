@@ -8,7 +8,6 @@ from telegram.constants import ChatType
 
 from bot.flows import lichess, online
 from bot.keyboard import Button, Keyboard
-from bot.language import texts
 from bot.language.notice import Text, lines
 from bot.services import App, Context
 from bot.telegram.answer import Answer, Refused
@@ -19,7 +18,7 @@ async def lichess_command(update: Update, context: Context) -> Answer:
     words = [w.lower() for w in context.args or []]
     chat = update.effective_chat
     if chat is None or chat.type != ChatType.PRIVATE:
-        raise Refused(texts.LICHESS_PRIVATE)
+        raise Refused(Text("LICHESS_PRIVATE"))
     organiser = words[:1] == ["club"]
     if organiser and not await is_arbiter(update, context):
         raise Refused(await not_arbiter(update, context))
@@ -29,21 +28,21 @@ async def lichess_command(update: Update, context: Context) -> Answer:
     if words == ["uit"]:
         return await _forget(context, actor(update), organiser)
     if words:
-        return Answer(texts.LICHESS_USAGE)
+        return Answer(Text("LICHESS_USAGE"))
     if not online.ready(context.services):
-        raise Refused(texts.LICHESS_NOT_SET_UP)
+        raise Refused(Text("LICHESS_NOT_SET_UP"))
     now = await lichess.linked(context.services, actor(update), organiser=organiser)
     link = await lichess.begin(context.services, actor(update), organiser=organiser)
     said = Text("LICHESS_SIGN_IN_CLUB" if organiser else "LICHESS_SIGN_IN")
     return Answer(said if now is None else lines(Text("LICHESS_NOW", {"name": now}), said,
                                                  between=" "),
-                  markup=Keyboard.of([[Button(texts.LICHESS_BUTTON, url=link)]]))
+                  markup=Keyboard.of([[Button(Text("LICHESS_BUTTON"), url=link)]]))
 
 
 async def _forget(context: Context, user: int, organiser: bool) -> Answer:
     was = await lichess.forget(context.services, user, organiser=organiser)
     if was is None:
-        return Answer(texts.LICHESS_NONE)
+        return Answer(Text("LICHESS_NONE"))
     said = "LICHESS_CLUB_FORGOTTEN" if organiser else "LICHESS_FORGOTTEN"
     return Answer(Text(said, {"name": was.username}),
                   then=lambda: lichess.revoke(context.services, was))

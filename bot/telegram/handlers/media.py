@@ -17,7 +17,7 @@ from telegram.constants import ChatType
 
 from bot.files import chart, exports
 from bot.flows import members, views
-from bot.language import i18n, texts
+from bot.language import i18n
 from bot.language.notice import Phrase, Text, lines
 from bot.services import App, Context
 from bot.telegram.answer import Answer, File
@@ -30,13 +30,14 @@ async def grafiek(update: Update, context: Context) -> Answer:
     season = await views.season(context.services)
     history = await views.history(context.services)
     if len(history) < 2:
-        return Answer(texts.CHART_NONE)
+        return Answer(Text("CHART_NONE"))
     players = None
     if context.args and context.args[0].lower() == "mij":
         players = [(await member(update, context)).code]
     picture = await asyncio.to_thread(chart.race, season, history, players)
-    return Answer(file=File(picture, "grafiek.png", texts.CHART_CAPTION.format(
-        round=history[-1].after_round), photo=True))
+    return Answer(file=File(picture, "grafiek.png",
+                            Text("CHART_CAPTION", {"round": history[-1].after_round}),
+                            photo=True))
 
 
 @arbiter_only
@@ -45,18 +46,18 @@ async def export(update: Update, context: Context) -> Answer:
     this season or the one before."""
     words = {w.lower() for w in context.args or ()}
     if not words <= {"trf", "vorig"}:
-        return Answer(texts.EXPORT_UNKNOWN)
+        return Answer(Text("EXPORT_UNKNOWN"))
     if "vorig" in words:
         found = await views.previous_season(context.services)
         if found is None:
-            return Answer(texts.PREVIOUS_NONE)
+            return Answer(Text("PREVIOUS_NONE"))
         season = found
     else:
         season = await views.season(context.services)
     previous = Text("PREVIOUS_CAPTION", {"name": season.name}) if "vorig" in words else None
     if "trf" in words:
         if not season.complete_rounds:
-            return Answer(texts.TRF_NONE)
+            return Answer(Text("TRF_NONE"))
         from core.trf import trf_bytes
 
         header = await views.trf_header(context.services)
@@ -91,9 +92,9 @@ async def agenda(update: Update, context: Context) -> Answer:
         if user is not None and chat.type == ChatType.PRIVATE else None
     made = await views.calendar(services.db, services.settings.timezone, who)
     if made is None:
-        return Answer(texts.AGENDA_NONE)
+        return Answer(Text("AGENDA_NONE"))
     return Answer(file=File(made[0], "keizer-agenda.ics",
-                            texts.AGENDA_CAPTION_OWN if who else texts.AGENDA_CAPTION))
+                            Text("AGENDA_CAPTION_OWN") if who else Text("AGENDA_CAPTION")))
 
 
 def register(app: App) -> None:

@@ -7,7 +7,6 @@ from telegram import Update
 from bot.callbacks import Choose, Link, NoLink, TakeOver
 from bot.flows import members
 from bot.keyboard import Button, Keyboard
-from bot.language import texts
 from bot.language.notice import Text
 from bot.services import App, Context
 from bot.telegram.answer import Answer, Edit, Toast
@@ -17,21 +16,21 @@ from bot.telegram.handlers.common import button, command, is_arbiter
 async def ik(update: Update, context: Context) -> Answer:
     name = " ".join(context.args or [])
     if not name:
-        return Answer(texts.IK_USAGE)
+        return Answer(Text("IK_USAGE"))
     found = await members.matching(context.services, name)
     if not found:
         return Answer(Text("IK_UNKNOWN", {"name": name}))
     if len(found) > 1:
         buttons = Keyboard.of([Button(m.name, Choose(members.key_of(m)).pack())]
                               for m in found[:10])
-        return Answer(texts.IK_CHOOSE, markup=buttons)
+        return Answer(Text("IK_CHOOSE"), markup=buttons)
     return Answer(await _ask(update, context, found[0]))
 
 
 async def chosen(update: Update, context: Context, pressed: Choose) -> Answer:
     match = await members.by_key(context.services, pressed.key)
     if match is None:
-        return Answer(toast=Toast(texts.BUTTON_STALE))
+        return Answer(toast=Toast(Text("BUTTON_STALE")))
     return Answer(reply=await _ask(update, context, match))
 
 
@@ -49,16 +48,16 @@ async def decide(update: Update, context: Context, pressed: Link | TakeOver | No
     query = update.callback_query
     assert query is not None
     if not await is_arbiter(update, context):
-        return Answer(toast=Toast(texts.ONLY_ARBITER, alert=True))
+        return Answer(toast=Toast(Text("ONLY_ARBITER"), alert=True))
     who = None if isinstance(pressed, NoLink) else \
         await members.by_key(context.services, pressed.key)
     if not isinstance(pressed, NoLink) and who is None:
-        return Answer(toast=Toast(texts.BUTTON_STALE))
+        return Answer(toast=Toast(Text("BUTTON_STALE")))
     done = await members.decide(context.services, pressed.user, who, actor=query.from_user.id,
                                 take_over=isinstance(pressed, TakeOver))
-    toast = Toast(texts.ALREADY_HANDLED if done.already else None)
+    toast = Toast(Text("ALREADY_HANDLED") if done.already else None)
     if who is None:
-        return Answer(toast=toast, edit=Edit(texts.IK_REFUSED))
+        return Answer(toast=toast, edit=Edit(Text("IK_REFUSED")))
     if done.to_confirm:
         return Answer(toast=toast, edit=Edit(
             Text("IK_CONFIRM_TAKE_OVER", {"user": pressed.user, "name": who.name}),

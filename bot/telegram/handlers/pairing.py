@@ -11,7 +11,6 @@ from bot.callbacks import NightRound, Swap
 from bot.flows import checkin, members, online, results, views
 from bot.flows import rounds as flows
 from bot.keyboard import Button, Keyboard
-from bot.language import texts
 from bot.language.formatting import show_date
 from bot.language.notice import Lines, Phrase, Text, lines
 from bot.services import App, Context, ScheduledRound, open_round
@@ -35,14 +34,14 @@ async def indeling(update: Update, context: Context) -> Answer | Write:
     if args:
         action = actions.get(args[0])
         if action is None:
-            return Answer(texts.INDELING_USAGE)
+            return Answer(Text("INDELING_USAGE"))
         return await arbiter_only(action)(update, context)
     arbiter = await is_arbiter(update, context)
     coming = await checkin.room_round(context.services) if arbiter else None
     if coming is not None and coming.state is RoundState.LOCKED:
         return Answer(_room_text(await checkin.room(context.services, coming.number)))
     shown = await views.pairing_text(context.services, arbiter=arbiter)
-    return Answer(texts.INDELING_NONE if shown is None else shown)
+    return Answer(Text("INDELING_NONE") if shown is None else shown)
 
 
 def _room_text(room: checkin.Room) -> Lines:
@@ -62,7 +61,7 @@ async def _open_round(context: Context) -> ScheduledRound:
     """The round not yet published; refused if there is none."""
     upcoming = await open_round(context.services)
     if upcoming is None:
-        raise Refused(texts.NO_ROUND_TO_PAIR)
+        raise Refused(Text("NO_ROUND_TO_PAIR"))
     return upcoming
 
 
@@ -80,8 +79,8 @@ async def clear(update: Update, context: Context) -> Answer:
     """Forget every fix the arbiter made for the open round (the next draft is free)."""
     upcoming = await _open_round(context)
     cleared = await flows.clear_fixes(context.services, upcoming.number, actor=actor(update))
-    return Answer((texts.FIXES_CLEARED if cleared else texts.NO_FIXES_TO_CLEAR)
-                  .format(round=upcoming.number))
+    return Answer(Text("FIXES_CLEARED" if cleared else "NO_FIXES_TO_CLEAR",
+                       {"round": upcoming.number}))
 
 
 async def swap(update: Update, context: Context) -> Answer:
@@ -89,19 +88,19 @@ async def swap(update: Update, context: Context) -> Answer:
     upcoming = await open_round(context.services)
     words = " ".join((context.args or [])[1:]).replace(",", " , ").split()
     if upcoming is None or len(words) < 2:
-        return Answer(texts.INDELING_USAGE)
+        return Answer(Text("INDELING_USAGE"))
     a, b = await two_members(context, words, who="SWAP_WHO", which=_which)
     if a.code == b.code:
         raise Refused(Text("SWAP_SAME", {"name": a.name}))
     made = await flows.swap(context.services, upcoming.number, a.code, b.code,
                             actor=actor(update))
-    return Answer(texts.NO_DRAFT_YET if made is None else
+    return Answer(Text("NO_DRAFT_YET") if made is None else
                   await flows.draft_text(context.services, made, Text("INDELING_DRAFT_TITLE")))
 
 
 def _which(known: members.Member, candidates: list[members.Member], typed: str) -> Refused:
     """One name is clear, the other fits several members: ask which, with a button each."""
-    buttons = Keyboard.of([Button(texts.SWAP_WITH.format(a=known.name, b=m.name),
+    buttons = Keyboard.of([Button(Text("SWAP_WITH", {"a": known.name, "b": m.name}),
                                   Swap(members.key_of(known), members.key_of(m)).pack())]
                           for m in candidates[:8])
     return Refused(Text("SWAP_WHICH", {"name": typed}), markup=buttons)
@@ -112,15 +111,15 @@ async def swap_button(update: Update, context: Context, pressed: Swap) -> Answer
     query = update.callback_query
     assert query is not None
     if not await is_arbiter(update, context):
-        return Answer(toast=Toast(texts.ONLY_ARBITER, alert=True))
+        return Answer(toast=Toast(Text("ONLY_ARBITER"), alert=True))
     a = await members.by_key(context.services, pressed.first)
     b = await members.by_key(context.services, pressed.second)
     upcoming = await open_round(context.services)
     if a is None or b is None or upcoming is None:
-        return Answer(toast=Toast(texts.BUTTON_STALE))
+        return Answer(toast=Toast(Text("BUTTON_STALE")))
     made = await flows.swap(context.services, upcoming.number, a.code, b.code,
                             actor=query.from_user.id)
-    return Answer(edit=Edit(texts.NO_DRAFT_YET if made is None else
+    return Answer(edit=Edit(Text("NO_DRAFT_YET") if made is None else
                             await flows.draft_text(context.services, made,
                                                    Text("INDELING_DRAFT_TITLE"))))
 
@@ -130,14 +129,14 @@ async def bye(update: Update, context: Context) -> Answer:
     upcoming = await open_round(context.services)
     name = " ".join((context.args or [])[1:])
     if upcoming is None or not name:
-        return Answer(texts.INDELING_USAGE)
+        return Answer(Text("INDELING_USAGE"))
     who = await find_member(context, name)
     done = await flows.volunteer_bye(context.services, upcoming.number, who.code,
                                      actor=actor(update))
     if not done.plays:
         return Answer(Text("BYE_NOT_PLAYING", {"name": who.name}))
     if done.made is None:
-        return Answer(texts.BYE_EVEN.format(count=done.present))
+        return Answer(Text("BYE_EVEN", {"count": done.present}))
     return Answer(await flows.draft_text(context.services, done.made,
                                          Text("INDELING_DRAFT_TITLE")))
 
@@ -182,7 +181,7 @@ async def arrived(update: Update, context: Context) -> Answer:
 async def _named(context: Context) -> members.Member:
     name = " ".join(_without_round(context.args or [])[0][1:])
     if not name:
-        raise Refused(texts.INDELING_USAGE)
+        raise Refused(Text("INDELING_USAGE"))
     return await find_member(context, name)
 
 
@@ -208,7 +207,7 @@ async def _at_the_board(update: Update, context: Context,
         word = next(w for w, c in NIGHT_CHANGES.items() if c is change)
         return Answer(Text("NIGHT_WHICH_ROUND", {"name": who.name}),
                       markup=Keyboard.of([[Button(
-                          texts.NIGHT_ROUND_BUTTON.format(round=n, date=show_date(date)),
+                          Text("NIGHT_ROUND_BUTTON", {"round": n, "date": show_date(date)}),
                           NightRound(word, n, members.key_of(who)).pack())]
                           for n, date in which.rounds]))
     return Answer(await flows.night_text(context.services, done),
@@ -220,10 +219,10 @@ async def night_round_button(update: Update, context: Context, pressed: NightRou
     query = update.callback_query
     assert query is not None
     if not await is_arbiter(update, context):
-        return Answer(toast=Toast(texts.ONLY_ARBITER, alert=True))
+        return Answer(toast=Toast(Text("ONLY_ARBITER"), alert=True))
     who = await members.by_key(context.services, pressed.key)
     if who is None:
-        return Answer(toast=Toast(texts.BUTTON_STALE))
+        return Answer(toast=Toast(Text("BUTTON_STALE")))
     done = await NIGHT_CHANGES[pressed.change](context.services, who.code,
                                                 actor=query.from_user.id, number=pressed.round)
     return Answer(edit=Edit(await flows.night_text(context.services, done)),

@@ -9,7 +9,6 @@ from telegram import Update
 from bot.callbacks import Confirm, Dispute, Report, ReportFor
 from bot.flows import members, results
 from bot.keyboard import Button, Keyboard
-from bot.language import texts
 from bot.language.notice import Said, Text
 from bot.services import App, Context
 from bot.telegram.answer import Answer, Edit, Toast
@@ -34,8 +33,8 @@ async def uitslag(update: Update, context: Context) -> Answer:
     if result is None:
         board_first = len(args) >= 2 and number(args[0]) is not None \
             and parse_result(args[1]) is not None
-        return Answer(texts.UITSLAG_ONLY_OWN if board_first
-                      else texts.UITSLAG_USAGE)
+        return Answer(Text("UITSLAG_ONLY_OWN") if board_first
+                      else Text("UITSLAG_USAGE"))
     who = await member(update, context)
     message = update.effective_message
     assert message is not None and update.effective_user is not None
@@ -44,15 +43,15 @@ async def uitslag(update: Update, context: Context) -> Answer:
         context.services, who, result, actor=update.effective_user.id,
         replied_to=None if original is None else (message.chat_id, original.message_id))
     if isinstance(done, results.WhichRound):
-        return Answer(texts.WHICH_ROUND.format(result=done.result), markup=which_buttons(done))
+        return Answer(Text("WHICH_ROUND", {"result": done.result}), markup=which_buttons(done))
     if done is None:
-        return Answer(texts.NO_PUBLISHED_ROUND)
+        return Answer(Text("NO_PUBLISHED_ROUND"))
     return Answer(reported(done), then=_follow(context, done.completed))
 
 
 def which_buttons(which: results.WhichRound) -> Keyboard:
     return Keyboard.of([Button(
-        texts.WHICH_ROUND_BUTTON.format(round=number, opponent=opponent),
+        Text("WHICH_ROUND_BUTTON", {"round": number, "opponent": opponent}),
         ReportFor(number, board, which.result.value).pack())]
         for number, board, opponent in which.games)
 
@@ -61,12 +60,12 @@ async def _arbiter_enters(update: Update, context: Context, args: list[str]) -> 
     result = parse_result(args[1]) if len(args) >= 2 else None
     named = len(args) == 4 and args[2].lower() == "ronde" and number(args[3]) is not None
     if result is None or (len(args) > 2 and not named):
-        return Answer(texts.UITSLAG_USAGE_ARBITER)
+        return Answer(Text("UITSLAG_USAGE_ARBITER"))
     assert update.effective_user is not None
     done = await results.correct(context.services, int(args[3]) if named else None,
                                  int(args[0]), result, actor=update.effective_user.id)
     if done is None:
-        return Answer(texts.UITSLAG_USAGE_ARBITER)
+        return Answer(Text("UITSLAG_USAGE_ARBITER"))
     return Answer(reported(done), drop=done.stale, then=_follow(context, done.completed))
 
 
@@ -90,11 +89,11 @@ async def confirm_button(update: Update, context: Context, pressed: Confirm | Di
                                           pressed.board, pressed.result,
                                           agrees=isinstance(pressed, Confirm))
     if verdict is results.Confirmation.NOT_YOURS:
-        return Answer(toast=Toast(texts.NOT_YOUR_BUTTON, alert=True))
+        return Answer(toast=Toast(Text("NOT_YOUR_BUTTON"), alert=True))
     if verdict is results.Confirmation.DISPUTED:
-        return Answer(edit=Edit(texts.DISPUTED))
+        return Answer(edit=Edit(Text("DISPUTED")))
     if verdict is results.Confirmation.ALREADY_HANDLED:
-        return Answer(edit=Edit(texts.ALREADY_HANDLED))
+        return Answer(edit=Edit(Text("ALREADY_HANDLED")))
     return Answer(edit=Edit(Text("CONFIRMED", {"words": said})),
                   then=_follow(context, verdict is results.Confirmation.COMPLETED))
 
@@ -109,12 +108,12 @@ async def result_button(update: Update, context: Context,
     who = await members.of_user(context.services, query.from_user.id)
     if who is None or await results.board_of(context.services, pressed.round,
                                              who) != pressed.board:
-        return Answer(toast=Toast(texts.NOT_YOUR_BUTTON, alert=True))
+        return Answer(toast=Toast(Text("NOT_YOUR_BUTTON"), alert=True))
     done = await results.report(context.services, who, Result(pressed.result), replied_to=None,
                                 actor=query.from_user.id, tapped_in=pressed.round)
     said: Said | str
     if not isinstance(done, results.Reported):
-        said, completed = texts.NO_PUBLISHED_ROUND, False
+        said, completed = Text("NO_PUBLISHED_ROUND"), False
     else:
         said, completed = reported(done), done.completed
     if isinstance(pressed, ReportFor):

@@ -10,7 +10,7 @@ from telegram import CallbackQuery, Update
 
 from bot.callbacks import Attendance, Here
 from bot.flows import checkin, members, signoff
-from bot.language import phrases, texts
+from bot.language import phrases
 from bot.language.formatting import show_date
 from bot.language.notice import Lines, Text, lines
 from bot.services import App, Context, ScheduledRound, open_round, schedule
@@ -80,11 +80,11 @@ async def afmelden(update: Update, context: Context) -> Answer | Write:
     if parsed.problem:
         return Answer(lines(parsed.problem, Text("AFMELDEN_USAGE")))
     if parsed.reason in phrases.REQUESTED_BYES and not arbiter:
-        return Answer(texts.REQUESTED_BYE_BY_ARBITER)
+        return Answer(Text("REQUESTED_BYE_BY_ARBITER"))
     actor, sent_at = read.actor, read.sent_at
     if not parsed.rounds:
         if upcoming is None:
-            return Answer(texts.SIGN_OFF_NO_ROUND if who.telegram_id == actor
+            return Answer(Text("SIGN_OFF_NO_ROUND") if who.telegram_id == actor
                           else Text("SIGN_OFF_NO_ROUND_FOR", {"name": who.name}))
         parsed.rounds = [upcoming.number]
     request = signoff.Request(tuple(parsed.rounds), parsed.reason, parsed.day, parsed.note)
@@ -110,7 +110,7 @@ async def aanmelden(update: Update, context: Context) -> Answer:
                       or Text("NOT_A_ROUND", {"text": parsed.note.split()[0]}))
     chosen = parsed.rounds or ([upcoming.number] if upcoming else [])
     if not chosen:
-        return Answer(texts.NO_OPEN_ROUND)
+        return Answer(Text("NO_OPEN_ROUND"))
     actor, sent_at = read.actor, read.sent_at
     if not who.flexible:
         for number_ in chosen:
@@ -136,7 +136,7 @@ async def _pressed_by(update: Update,
 
 def _link_first(context: Context) -> Answer:
     """A button under a group message pressed by someone not linked: sent to the bot."""
-    return Answer(toast=Toast(texts.ATTEND_UNLINKED,
+    return Answer(toast=Toast(Text("ATTEND_UNLINKED"),
                               url=f"https://t.me/{context.bot.username}?start=koppelen"))
 
 
@@ -154,7 +154,7 @@ async def attendance_button(update: Update, context: Context,
         async def plays() -> Answer:
             await signoff.plays(services, who, pressed.round, sent_at=pressed_at,
                                 actor=query.from_user.id)
-            return Answer(toast=Toast(texts.ATTEND_PLAYING.format(round=pressed.round),
+            return Answer(toast=Toast(Text("ATTEND_PLAYING", {"round": pressed.round}),
                                       alert=True))
         return Write(plays)
     reason, day = (AbsenceReason.EXTERNAL, ExternalDay.CLUB_NIGHT) if pressed.choice == "ext" \
@@ -185,12 +185,12 @@ async def here_button(update: Update, context: Context, pressed: Here) -> Answer
 async def herinnering(update: Update, context: Context) -> Answer:
     words = [w.lower() for w in context.args or []]
     if words not in (["aan"], ["uit"]):
-        return Answer(texts.HERINNERING_USAGE)
+        return Answer(Text("HERINNERING_USAGE"))
     who = await member(update, context)
     assert update.effective_user is not None
     await members.set_reminder(context.services, who, words == ["aan"],
                                actor=update.effective_user.id)
-    return Answer(texts.HERINNERING_ON if words == ["aan"] else texts.HERINNERING_OFF)
+    return Answer(Text("HERINNERING_ON") if words == ["aan"] else Text("HERINNERING_OFF"))
 
 
 def register(app: App) -> None:

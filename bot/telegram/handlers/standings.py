@@ -11,9 +11,9 @@ from telegram.constants import ChatType
 from bot.files import announce, messages
 from bot.flows import members, views
 from bot.flows.members import Member
-from bot.language import i18n, texts
+from bot.language import i18n
 from bot.language.i18n import number
-from bot.language.notice import Lines, Pre, Said, Text, lines, render
+from bot.language.notice import Lines, Pre, Said, Text, lines, plain
 from bot.services import App, Context
 from bot.telegram.answer import Answer, File
 from bot.telegram.handlers.common import command, member, own_language, spelled
@@ -32,7 +32,7 @@ async def stand(update: Update, context: Context) -> Answer:
         return await VIEWS[view](await views.season(context.services))
     shown = await views.standings(context.services, i18n.current())
     if shown.after_round == 0:
-        return Answer(texts.STAND_EMPTY)
+        return Answer(Text("STAND_EMPTY"))
     if view == "kansen":
         return await _chances(update, context)
     if view == "mij":
@@ -40,8 +40,7 @@ async def stand(update: Update, context: Context) -> Answer:
         language = await own_language(update, context)
         mine = await views.breakdown(context.services, who.code, language)
         if mine.table is None:  # joined after the last complete round
-            with i18n.use(language):
-                return Answer(texts.STAND_NOT_YET.format(round=mine.joined))
+            return Answer(Text("STAND_NOT_YET", {"round": mine.joined}), language=language)
         return Answer(personal=Pre(mine.table))
     chat = update.effective_chat
     private = chat is None or chat.type == ChatType.PRIVATE
@@ -78,7 +77,7 @@ async def _previous(context: Context) -> Answer:
     """The final standings of the season before this one."""
     season = await views.previous_season(context.services)
     if season is None:
-        return Answer(texts.STAND_NO_PREVIOUS)
+        return Answer(Text("STAND_NO_PREVIOUS"))
     final = await asyncio.to_thread(compute_standings, season)
     return Answer(lines(Text("STAND_PREVIOUS", {"season": season.name}),
                         messages.standings_table(final, season.rules.display_decimals)))
@@ -86,7 +85,7 @@ async def _previous(context: Context) -> Answer:
 
 async def periode(season: Season) -> Answer:
     if season.rules.titles is not Titles.PERIOD_GROUPS:
-        return Answer(texts.NO_PERIOD_GROUPS)
+        return Answer(Text("NO_PERIOD_GROUPS"))
     current = season.rules.period_of(min(season.complete_rounds + 1,
                                          season.rules.planned_rounds))
     return Answer(announce.period_tables(season, period_groups(season, current)))
@@ -94,7 +93,7 @@ async def periode(season: Season) -> Answer:
 
 async def groep(season: Season) -> Answer:
     if season.rules.titles is not Titles.SUBGROUPS:
-        return Answer(texts.NO_SUBGROUPS)
+        return Answer(Text("NO_SUBGROUPS"))
     return Answer(announce.subgroup_tables(season, subgroups(season)))
 
 
@@ -103,8 +102,8 @@ async def kruistabel(season: Season) -> Answer:
     from bot.web.pages import Site
 
     page = await asyncio.to_thread(lambda: Site(season).crosstable())
-    return Answer(file=File(page.encode(), texts.CROSSTABLE_FILE, texts.CROSSTABLE_CAPTION.format(
-        round=season.complete_rounds)))
+    return Answer(file=File(page.encode(), plain(Text("CROSSTABLE_FILE")),
+                            Text("CROSSTABLE_CAPTION", {"round": season.complete_rounds})))
 
 
 VIEWS = {"periode": periode, "groep": groep, "kruistabel": kruistabel}
@@ -112,8 +111,8 @@ VIEWS = {"periode": periode, "groep": groep, "kruistabel": kruistabel}
 
 async def mijn(update: Update, context: Context) -> Answer:
     who = await member(update, context)
-    with i18n.use(await own_language(update, context)):
-        return Answer(personal=render(await _mine(context, who)))
+    return Answer(personal=await _mine(context, who),
+                  language=await own_language(update, context))
 
 
 async def _mine(context: Context, who: Member) -> Lines:
