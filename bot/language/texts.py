@@ -1196,6 +1196,13 @@ BACKUP_REASONS: Mapping[StoreProblem, str] = {
     StoreProblem.READ_ONLY: "de map is alleen-lezen",
     StoreProblem.UNREADABLE: "de map voor de kopieën is niet te schrijven",
 }
+
+
+def backup_reason(problem: StoreProblem) -> str:
+    """Why the night's copy of the database failed, in words."""
+    return _(BACKUP_REASONS.get(problem, BACKUP_REASON_OTHER))
+
+
 BACKUP_REASON_OTHER = "onbekende oorzaak (zie het logboek)"
 CHANGE_REFUSED = "Dat kan niet, want dan klopt het seizoen niet meer"
 SENT_PRIVATELY = "Dat heb ik je privé gestuurd."

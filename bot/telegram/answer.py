@@ -18,9 +18,9 @@ from telegram.constants import ChatType
 from telegram.error import Forbidden, TelegramError
 
 from bot.keyboard import Keyboard
-from bot.language import i18n, texts
+from bot.language import i18n
 from bot.language.formatting import split
-from bot.language.notice import Said, plain, render
+from bot.language.notice import Said, Text, plain, render
 from bot.notices import owe_dropped_buttons, owe_edit
 from bot.services import Context
 from bot.telegram.chat import owe_reply, say
@@ -129,14 +129,15 @@ async def owe(update: Update, context: Context, done: Answer) -> None:
 async def at_once(update: Update, context: Context, done: Answer) -> None:
     """The answer to what changed nothing, sent now (no transaction is open)."""
     chat = update.effective_chat
-    reply = done.reply
     if done.personal is not None:
-        with _spoken(done):
+        with _spoken(done):  # his own words; whether they arrived, in the chat's
             personal = render(done.personal)
-        reply = await _personally(update, context, personal)
-    if reply is not None:
+        told = await _personally(update, context, personal)
+        if told is not None:
+            await say(update, context, told, markup=done.markup)
+    elif done.reply is not None:
         with _spoken(done):
-            await say(update, context, reply, markup=done.markup)
+            await say(update, context, done.reply, markup=done.markup)
     if done.file is not None and chat is not None:
         if done.file.photo:
             await context.bot.send_photo(chat.id, done.file.content,
@@ -148,7 +149,7 @@ async def at_once(update: Update, context: Context, done: Answer) -> None:
     await after_commit(update, context, done, owed=False)
 
 
-async def _personally(update: Update, context: Context, text: Said | str) -> str | None:
+async def _personally(update: Update, context: Context, text: Said | str) -> Said | None:
     """Personal details go to the private chat, sent at once, not owed: the answer in the
     group depends on whether they arrived, and a question can be asked again. What is said
     where it was asked (None: it was asked in private, and that is all)."""
@@ -160,8 +161,8 @@ async def _personally(update: Update, context: Context, text: Said | str) -> str
         for piece in split(render(text)):
             await context.bot.send_message(user.id, piece)
     except Forbidden:
-        return texts.START_PRIVATE_FIRST
-    return texts.SENT_PRIVATELY
+        return Text("START_PRIVATE_FIRST")
+    return Text("SENT_PRIVATELY")
 
 
 async def after_commit(update: Update, context: Context, done: Answer, *,

@@ -10,7 +10,7 @@ import logging
 
 from bot.flows import online, results, views
 from bot.flows import rounds as flows
-from bot.language import texts
+from bot.language.notice import Phrase, Text
 from bot.notices import owe_to_arbiters
 from bot.services import App, Context, Services
 from bot.telegram.chat import direct
@@ -55,9 +55,8 @@ async def daily_backup(context: Context) -> None:
         problem = exc.problem
         if services.throttle.first("backup"):
             # The disk that refused the copy may refuse the outbox too: then it goes directly.
-            await owe_to_arbiters(services, lambda: texts.BACKUP_FAILED.format(
-                error=texts.BACKUP_REASONS.get(problem, texts.BACKUP_REASON_OTHER)),
-                fallback=direct(context.bot))
+            await owe_to_arbiters(services, Text("BACKUP_FAILED", {
+                "error": Phrase("backup_reason", (problem,))}), fallback=direct(context.bot))
         return
     try:
         await inbox.prune(services.db)

@@ -7,8 +7,7 @@ from telegram import Update
 
 from bot.flows import refused
 from bot.flows.refused import REFUSALS
-from bot.language import texts
-from bot.language.notice import Said, plain
+from bot.language.notice import Phrase, Said, Text, plain
 from bot.notices import UNWRITABLE, owe_to_arbiters
 from bot.services import Context
 from bot.telegram.chat import Handler, answer, direct, say
@@ -22,12 +21,12 @@ def refusing(handler: Handler) -> Handler:
         try:
             await handler(update, context)
         except REFUSALS as exc:
-            await _say(update, context, texts.NO_SEASON if no_season(exc)
+            await _say(update, context, Text("NO_SEASON") if no_season(exc)
                        else await refused.said(context.services, exc))
             if isinstance(exc, StoreError) and exc.problem in UNWRITABLE \
                     and context.services.throttle.first(exc.problem):
                 kept = exc
-                await owe_to_arbiters(context.services, lambda: texts.store_problem(kept),
+                await owe_to_arbiters(context.services, Phrase("store_problem", (kept,)),
                                       fallback=direct(context.bot))
     return guarded
 

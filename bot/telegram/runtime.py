@@ -24,7 +24,7 @@ from telegram.error import Conflict, Forbidden, InvalidToken, NetworkError, Tele
 
 from bot.config import Config
 from bot.flows import admin
-from bot.language import texts
+from bot.language.notice import Text
 from bot.notices import owe_to_arbiters
 from bot.services import App, Services, utc_now
 from bot.telegram import jobs
@@ -234,7 +234,7 @@ class ClubRuntime:
             except Conflict:
                 log.warning("another process polls Telegram with this token")
                 if self.services.throttle.first("conflict"):
-                    await owe_to_arbiters(self.services, lambda: texts.POLL_CONFLICT)
+                    await owe_to_arbiters(self.services, Text("POLL_CONFLICT"))
             except NetworkError as exc:  # also timeouts and Telegram's 5xx (warned once)
                 log.info("getUpdates: Telegram not reachable (%s); again in %.0f s", exc, pause)
             except (InvalidToken, Forbidden) as exc:
