@@ -4,14 +4,16 @@ are not HTML (a button, a file, the command line)."""
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import html
 import pickle
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.language import i18n
+from bot.language import i18n, texts
 from bot.language.notice import Dated, Lines, Phrase, Pre, Text, lines, plain, render
 from core.pairing import Fixes
 from core.rules import CompensationKind
@@ -73,3 +75,20 @@ def test_no_name_becomes_markup_and_none_loses_a_letter(name):
     made, bare = (render(Text("IK_WELCOME", {"name": n})) for n in (name, ""))
     assert made.count("<") == bare.count("<") and made.count(">") == bare.count(">")
     assert html.unescape(made) == plain(Text("IK_WELCOME", {"name": name}))
+
+
+def test_every_key_the_bot_names_is_in_the_catalogue():
+    """A value names its text by key, checked only when it is said: a key mistyped in a flow
+    or a handler would be a traceback in front of a member. Every literal key the bot names
+    (`Text("KEY")`, `Phrase("function")`) is in the catalogue."""
+    named = []
+    for path in (Path(__file__).resolve().parents[2] / "bot").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id in ("Text", "Phrase") and node.args \
+                    and isinstance(node.args[0], ast.Constant):
+                named.append((node.func.id, node.args[0].value, f"{path.name}:{node.lineno}"))
+    assert len(named) > 300  # the scan sees the bot's values
+    missing = [where for kind, key, where in named
+               if not (callable(vars(texts).get(key)) if kind == "Phrase" else key in vars(texts))]
+    assert not missing
