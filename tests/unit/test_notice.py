@@ -8,6 +8,7 @@ import ast
 import datetime as dt
 import html
 import pickle
+import re
 from pathlib import Path
 
 from hypothesis import given
@@ -92,3 +93,25 @@ def test_every_key_the_bot_names_is_in_the_catalogue():
     missing = [where for kind, key, where in named
                if not (callable(vars(texts).get(key)) if kind == "Phrase" else key in vars(texts))]
     assert not missing
+
+
+def test_every_text_the_bot_says_is_given_the_facts_its_words_need():
+    """A fact a text's words name and its `Text` does not give would be a traceback when it
+    is said (the catalogue test holds the English to the Dutch's facts)."""
+    short = []
+    for path in (Path(__file__).resolve().parents[2] / "bot").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "Text" and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and not any(k.arg == "pick" for k in node.keywords)):
+                continue
+            given = node.args[1] if len(node.args) > 1 else None
+            if given is not None and not isinstance(given, ast.Dict):
+                continue  # facts made elsewhere: the bot tests say them
+            keys = set() if given is None else {k.value for k in given.keys
+                                                if isinstance(k, ast.Constant)}
+            needed = set(re.findall(r"\{(\w+)[^}]*\}", str(vars(texts)[node.args[0].value])))
+            if needed - keys:
+                short.append(f"{path.name}:{node.lineno} {sorted(needed - keys)}")
+    assert not short
