@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from apscheduler.events import (  # type: ignore[import-untyped]
@@ -20,11 +21,29 @@ from bot.worker import Processes
 
 
 class ManualClock:
+    """The bot's clock, which the caller moves (`clock.now = ...`); whoever listens hears of
+    each move (a bot that runs its tick at once: what fell due is looked at now, not at the
+    next tick of the wall clock)."""
+
     def __init__(self, start: dt.datetime) -> None:
-        self.now = start
+        self._now = start
+        self._moved: list[Callable[[], None]] = []
+
+    @property
+    def now(self) -> dt.datetime:
+        return self._now
+
+    @now.setter
+    def now(self, moment: dt.datetime) -> None:
+        self._now = moment
+        for listener in self._moved:
+            listener()
+
+    def on_move(self, listener: Callable[[], None]) -> None:
+        self._moved.append(listener)
 
     def __call__(self) -> dt.datetime:
-        return self.now
+        return self._now
 
 
 class LocalBot:
@@ -37,6 +56,7 @@ class LocalBot:
         self.running: SingleClub | None = None
         self._ticked = 0
         self._waiting: list[tuple[int, asyncio.Future[None]]] = []
+        clock.on_move(self._tick_now)
 
     @property
     def runtime(self) -> ClubRuntime | None:
@@ -59,6 +79,15 @@ class LocalBot:
         queue.scheduler.add_listener(
             lambda event: self._on_job(event.job_id == tick.job.id),
             EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)
+
+    def _tick_now(self) -> None:
+        """The clock moved: the tick runs at once (then every `tick_seconds` again), as the
+        job at a deadline would when the clock reached it."""
+        app = self.app
+        if app is None or app.job_queue is None or not app.running:
+            return
+        for tick in app.job_queue.get_jobs_by_name("tick"):
+            tick.job.modify(next_run_time=dt.datetime.now(dt.UTC))
 
     def _on_job(self, was_tick: bool) -> None:
         if not was_tick:
