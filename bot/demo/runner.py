@@ -107,12 +107,14 @@ class LocalBot:
         await asyncio.wait_for(done, timeout)
 
     async def settled(self, *, timeout: float = 30.0) -> None:
-        """Nothing left to do: every update Telegram holds taken and handled, nothing owed
-        that is due, and a tick run to its end after that."""
+        """Nothing left to do: the start's menus offered, every update Telegram holds taken
+        and handled, nothing owed that is due, and a tick run to its end after that."""
         from storage import inbox, outbox
 
         loop = asyncio.get_running_loop()
         give_up = loop.time() + timeout
+        if self.runtime is not None:
+            await asyncio.wait_for(self.runtime.introduced(), timeout)
         while True:
             await self.ticks(1, timeout=max(0.1, give_up - loop.time()))
             db = self.app.bot_data.db if self.app is not None else None

@@ -32,6 +32,7 @@ from bot.telegram.handlers import (
 )
 from bot.telegram.menu import set_menus
 from bot.telegram.request import Outage, TelegramRequest
+from storage.errors import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -93,12 +94,18 @@ def build(services: Services, *, flood_limits: bool = True) -> App:
 
 async def introduce(app: App) -> None:
     """What the bot does once it is known to Telegram: deadlines given to rounds that lack
-    them, its name for t.me links, and the command menus (a convenience: the bot works
-    without them)."""
+    them, and its name for t.me links."""
     services: Services = app.bot_data
     await give_deadlines(services)
     services.bot_name = app.bot.username or ""
+
+
+async def offer_menus(app: App) -> None:
+    """The command menus, every language and scope: a convenience the bot works without, so
+    they are set beside its work, not before it (a round trip to Telegram each: a host
+    starting thirty clubs would hold every first answer behind them)."""
+    services: Services = app.bot_data
     try:
         await set_menus(app.bot, sorted(await services.arbiters()))
-    except TelegramError as exc:
+    except (TelegramError, StoreError) as exc:
         log.warning("could not set the command list: %s", exc)

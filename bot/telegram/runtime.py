@@ -28,7 +28,7 @@ from bot.language.notice import Text
 from bot.notices import owe_to_arbiters
 from bot.services import App, Services, utc_now
 from bot.telegram import jobs
-from bot.telegram.app import build, introduce
+from bot.telegram.app import build, introduce, offer_menus
 from bot.telegram.sender import Sender
 from bot.worker import Processes, Worker
 from storage import inbox
@@ -171,7 +171,8 @@ class ClubRuntime:
         await self._drain(wait=True)
         jobs.schedule(app)
         self._tasks = [asyncio.create_task(self._process(), name="process"),
-                       asyncio.create_task(self._sender.run(), name="send")]
+                       asyncio.create_task(self._sender.run(), name="send"),
+                       asyncio.create_task(offer_menus(app), name="menus")]
         if not config.webhook:
             self._tasks.append(asyncio.create_task(self._poll(), name="poll"))
 
@@ -202,6 +203,11 @@ class ClubRuntime:
         services, self._services = self._services, None
         if services is not None:
             await services.db.close()
+
+    async def introduced(self) -> None:
+        """Until what the start offers beside its work (the command menus) is done."""
+        await asyncio.gather(*(t for t in self._tasks if t.get_name() == "menus"),
+                             return_exceptions=True)
 
     async def _stop_tasks(self) -> None:
         sending = [t for t in self._tasks if t.get_name() == "send"]

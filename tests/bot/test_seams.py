@@ -23,6 +23,7 @@ from tests.bot.conftest import (
     GROUP,
     TOKEN,
     boards,
+    club_bot,
     confirm_question,
     drafted,
     fits,
@@ -263,7 +264,7 @@ async def test_the_redraft_notice_escapes_every_name(tg, tmp_path, members, proc
     Telegram's HTML parser refuses)."""
     from core.pairing import Fixes
     from storage import rounds
-    from tests.bot.conftest import MEMBERS, club_bot
+    from tests.bot.conftest import MEMBERS
 
     names = HOSTILE_NAMES + MEMBERS[len(HOSTILE_NAMES):]
     season = season_from_data({
@@ -337,7 +338,7 @@ async def test_the_draft_reaches_the_arbiter_at_the_deadline_not_at_the_next_tic
     """Issue 23: a job at each coming deadline. The tick here runs once at start and then
     not for an hour, so only the deadline's own job can draft the round."""
     from storage import attendance, programme, rounds
-    from tests.bot.conftest import club_bot
+
 
     bot = await club_bot(tg, tmp_path / "keizer.db", processes, tick_seconds=3600)
     try:
@@ -546,3 +547,20 @@ def priced(text: str) -> bool:
     """Does a sign-off's answer say what it earns?"""
     return any(fits(text, key) for key in ("EARNS", "EARNS_TEAM", "EARNS_LATER",
                                             "EARNS_CAPPED", "EARNS_NOTHING", "EARNS_POINTS"))
+
+
+async def test_a_telegram_slow_to_take_the_menus_holds_no_first_answer(tg, tmp_path, members,
+                                                                          processes):
+    """Issue 50: the command menus are a convenience, set beside the start's work: the
+    first member to ask is answered while Telegram still takes them, and they are all set
+    after."""
+    tg.fail_next("setMyCommands", 0, delay=3.0)  # slow, not failing
+    bot = await club_bot(tg, tmp_path / "keizer.db", processes)
+    try:
+        answer = await bot.ask(members[0], "/help")
+        assert answer.text.startswith(dutch("START"))
+        assert not tg.commands  # the first menu is still on its way
+        await bot.settled()
+        assert {language for _, language in tg.commands} == {"", "en"}
+    finally:
+        await bot.stop()

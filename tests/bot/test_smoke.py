@@ -11,6 +11,7 @@ async def test_start_and_help(bot):
 
 async def test_the_command_menus_list_what_each_may_use_and_every_entry_works(bot):
     """Members see their commands; the arbiter's own chat also his; each one is handled."""
+    await bot.settled()  # the menus are set beside the start's work
     lists = {(json.loads(scope)["type"], language): [c["command"] for c in commands]
              for (scope, language), commands in bot.tg.commands.items()}
     for language, signoff in (("", "afmelden"), ("en", "signoff")):
