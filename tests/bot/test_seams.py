@@ -554,7 +554,7 @@ async def test_a_telegram_slow_to_take_the_menus_holds_no_first_answer(tg, tmp_p
     """Issue 50: the command menus are a convenience, set beside the start's work: the
     first member to ask is answered while Telegram still takes them, and they are all set
     after."""
-    tg.fail_next("setMyCommands", 0, delay=3.0)  # slow, not failing
+    tg.fail_next("setMyCommands", 0, delay=2.0)  # slow, not failing
     bot = await club_bot(tg, tmp_path / "keizer.db", processes)
     try:
         answer = await bot.ask(members[0], "/help")
