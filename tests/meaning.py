@@ -9,6 +9,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from markupsafe import escape
+
 from bot.demo.fakeapi import Sent
 from bot.language import i18n, texts
 from bot.language.notice import Dated, Said, Text, plain, render
@@ -46,7 +48,7 @@ def fits(text: str, key: str, /, language: str = "nl", pick: str | None = None,
         parts = re.split(r"\{(\w+)[^}]*\}", template)
         pattern = "".join(_literal(part, parts[n + 1] if n + 1 < len(parts) else None, facts)
                           if n % 2 == 0
-                          else re.escape(_fact(facts[part])) if part in facts else ".*?"
+                          else _either(_fact(facts[part])) if part in facts else ".*?"
                           for n, part in enumerate(parts))
         return re.search(pattern, text, re.S) is not None
 
@@ -68,6 +70,13 @@ def meaning(key: str, /, language: str = "nl", pick: str | None = None,
 def heard(messages: list[Sent], key: str, /, **facts: Any) -> int:
     """How many of `messages` say catalogue text `key` with these facts (in Dutch)."""
     return sum(fits(m.text, key, **facts) for m in messages)
+
+
+def _either(fact: str) -> str:
+    """A fact as the chat writes it (escaped, as the renderer fills it in) or as the command
+    line and a file write it (as it is)."""
+    shown = {re.escape(fact), re.escape(str(escape(fact)))}
+    return f"(?:{'|'.join(sorted(shown))})"
 
 
 def _fact(value: Any) -> str:

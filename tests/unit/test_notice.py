@@ -115,3 +115,14 @@ def test_every_text_the_bot_says_is_given_the_facts_its_words_need():
             if needed - keys:
                 short.append(f"{path.name}:{node.lineno} {sorted(needed - keys)}")
     assert not short
+
+
+def test_a_test_finds_a_fact_as_the_chat_and_as_the_command_line_write_it():
+    """`tests.meaning.fits` holds whatever the wording: a name with markup's characters in
+    it is found escaped in the chat's HTML and as it is in plain words."""
+    from tests.meaning import fits
+
+    said = Text("IK_WELCOME", {"name": HOSTILE})
+    assert fits(render(said), "IK_WELCOME", name=HOSTILE)
+    assert fits(plain(said), "IK_WELCOME", name=HOSTILE)
+    assert not fits(render(said), "IK_WELCOME", name="Jan")
