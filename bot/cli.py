@@ -581,8 +581,8 @@ async def _backed_up(db: Database, directory: Path, keep: int | None = None) -> 
     try:
         return await backup(db, directory, keep=KEEP if keep is None else keep)
     except StoreError as exc:
-        raise CliError(texts.BACKUP_FAILED.format(error=texts.BACKUP_REASONS.get(
-            exc.problem, texts.BACKUP_REASON_OTHER)), ExitCode.FAILURE) from exc
+        raise CliError(texts.BACKUP_FAILED.format(error=texts.backup_reason(exc.problem)),
+                       ExitCode.FAILURE) from exc
 
 
 async def _keep_a_copy(db: Database, path: StoreAddress, club: int | None) -> Path:
