@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dotenv import dotenv_values
 
-from bot.language import texts
+from bot.language.notice import SaidError, Text
 from storage import address
 from storage.seal import valid_key
 
@@ -31,8 +31,8 @@ AMSTERDAM = ZoneInfo("Europe/Amsterdam")
 TOKEN_SHAPE = re.compile(r"^\d{5,}:[A-Za-z0-9_-]{30,}$")
 
 
-class ConfigError(Exception):
-    """A missing or malformed setting; the message (Dutch) says which and how to fix it."""
+class ConfigError(SaidError):
+    """A missing or malformed setting; what it says names which and how to fix it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +94,7 @@ def _arbiters(text: str) -> tuple[int, ...]:
     parts = [p.strip() for p in text.split(",") if p.strip()]
     for part in parts:
         if not part.isdigit():
-            raise ConfigError(texts.CONFIG_ARBITER.format(value=repr(part)))
+            raise ConfigError(Text("CONFIG_ARBITER", {"value": repr(part)}))
     return tuple(int(p) for p in parts)
 
 
@@ -103,7 +103,7 @@ def _web_host(address: str) -> str:
     try:
         ipaddress.ip_address(address)
     except ValueError:
-        raise ConfigError(texts.CONFIG_WEB_HOST.format(value=repr(address))) from None
+        raise ConfigError(Text("CONFIG_WEB_HOST", {"value": repr(address)})) from None
     return address
 
 
@@ -111,10 +111,10 @@ def _lichess(env: Mapping[str, str]) -> tuple[str, str]:
     """`KEIZER_SECRET_KEY` (seals the members' lichess tokens) and `KEIZER_LICHESS_URL`."""
     secret_key = env.get("KEIZER_SECRET_KEY", "").strip()
     if secret_key and not valid_key(secret_key):
-        raise ConfigError(texts.CONFIG_SECRET_KEY.format(name="KEIZER_SECRET_KEY"))
+        raise ConfigError(Text("CONFIG_SECRET_KEY", {"name": "KEIZER_SECRET_KEY"}))
     lichess_url = env.get("KEIZER_LICHESS_URL", "").strip() or DEFAULT_LICHESS_URL
     if not re.match(r"^https?://[^\s/]+", lichess_url):
-        raise ConfigError(texts.CONFIG_LICHESS_URL.format(value=repr(lichess_url)))
+        raise ConfigError(Text("CONFIG_LICHESS_URL", {"value": repr(lichess_url)}))
     return secret_key, lichess_url
 
 
@@ -134,30 +134,30 @@ def load(env: Mapping[str, str] | None = None, *, env_file: Path = ENV_FILE,
         env = settings(env_file)
     token = "" if hosted else env.get("TELEGRAM_BOT_TOKEN", "").strip()
     if not token and not hosted:
-        raise ConfigError(texts.NO_TOKEN)
+        raise ConfigError(Text("NO_TOKEN"))
     if token and not TOKEN_SHAPE.match(token):
-        raise ConfigError(texts.CONFIG_TOKEN_SHAPE)
+        raise ConfigError(Text("CONFIG_TOKEN_SHAPE"))
     base_url = env.get("TELEGRAM_BASE_URL", "").strip() or DEFAULT_BASE_URL
     if not re.match(r"^https?://[^\s/]+", base_url):
-        raise ConfigError(texts.CONFIG_BASE_URL.format(value=repr(base_url)))
+        raise ConfigError(Text("CONFIG_BASE_URL", {"value": repr(base_url)}))
     port_text = env.get("KEIZER_WEB_PORT", "").strip()
     if port_text and not (port_text.isdigit() and 0 < int(port_text) < 65536):
-        raise ConfigError(texts.CONFIG_WEB_PORT.format(value=repr(port_text)))
+        raise ConfigError(Text("CONFIG_WEB_PORT", {"value": repr(port_text)}))
     public_url = env.get("KEIZER_PUBLIC_URL", "").strip().rstrip("/")
     if public_url and not re.match(r"^https?://[^\s/]+", public_url):
-        raise ConfigError(texts.CONFIG_PUBLIC_URL.format(value=repr(public_url)))
+        raise ConfigError(Text("CONFIG_PUBLIC_URL", {"value": repr(public_url)}))
     webhook = env.get("KEIZER_WEBHOOK", "").strip().lower() in ("1", "ja", "yes", "true", "aan")
     if webhook and not (port_text and public_url):
-        raise ConfigError(texts.CONFIG_WEBHOOK)
+        raise ConfigError(Text("CONFIG_WEBHOOK"))
     web_app = env.get("KEIZER_WEB_APP", "").strip()
     if web_app and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", web_app):
-        raise ConfigError(texts.CONFIG_WEB_APP.format(value=repr(web_app)))
+        raise ConfigError(Text("CONFIG_WEB_APP", {"value": repr(web_app)}))
     secret_key, lichess_url = _lichess(env)
     database = store_of(env.get("KEIZER_DB", "").strip() or DEFAULT_DB)
     if hosted and not isinstance(database, address.PostgresUrl):
-        raise ConfigError(texts.HOST_NEEDS_POSTGRES)
+        raise ConfigError(Text("HOST_NEEDS_POSTGRES"))
     if hosted and not secret_key:
-        raise ConfigError(texts.CONFIG_HOST_KEY)
+        raise ConfigError(Text("CONFIG_HOST_KEY"))
     return Config(token=token, base_url=base_url, database=database,
                   arbiters=_arbiters(env.get("KEIZER_ARBITERS", "")),
                   timezone=timezone_of(env),
@@ -174,7 +174,7 @@ def store_of(value: str) -> address.StoreAddress:
     try:
         return address.store_of(value)
     except address.AddressError:
-        raise ConfigError(texts.CONFIG_DB_PASSWORD) from None
+        raise ConfigError(Text("CONFIG_DB_PASSWORD")) from None
 
 
 def timezone_of(env: Mapping[str, str]) -> ZoneInfo:
@@ -184,4 +184,4 @@ def timezone_of(env: Mapping[str, str]) -> ZoneInfo:
     try:
         return ZoneInfo(zone)
     except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ConfigError(texts.CONFIG_TIMEZONE.format(value=repr(zone))) from exc
+        raise ConfigError(Text("CONFIG_TIMEZONE", {"value": repr(zone)})) from exc

@@ -8,7 +8,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.language.i18n import Words
 from bot.language.notice import Text, plain
+
+LABEL = 60
+"""Button labels are cut to this many characters (Telegram shows little more)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,8 +27,9 @@ class Button:
     url: str = ""
     web_app: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
-        found: dict[str, Any] = {"text": plain(self.label)}
+    def as_dict(self, w: Words) -> dict[str, Any]:
+        """Telegram's button, as JSON, its words in `w`."""
+        found: dict[str, Any] = {"text": plain(self.label, w)[:LABEL]}
         if self.data:
             found["callback_data"] = self.data
         if self.url:
@@ -48,6 +53,7 @@ class Keyboard:
     def row(cls, *buttons: Button) -> Keyboard:
         return cls((buttons,))
 
-    def as_dict(self) -> dict[str, Any]:
-        """Telegram's `InlineKeyboardMarkup`, as JSON."""
-        return {"inline_keyboard": [[button.as_dict() for button in row] for row in self.rows]}
+    def as_dict(self, w: Words) -> dict[str, Any]:
+        """Telegram's `InlineKeyboardMarkup`, as JSON, its words in `w`."""
+        return {"inline_keyboard": [[button.as_dict(w) for button in row]
+                                    for row in self.rows]}

@@ -9,8 +9,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.keyboard import Keyboard
-from bot.language import i18n, texts
+from bot.language import texts
 from bot.language.formatting import split
+from bot.language.i18n import Words, words
 from bot.language.notice import Said, render
 from bot.services import Services
 from storage import outbox
@@ -23,19 +24,20 @@ Fallback = Callable[[int, str, int | None], Awaitable[None]]
 """A direct send (chat, text, forum topic) for when the store cannot be written."""
 
 
-async def send(services: Services, chat_id: int, text: Said | str, *,
+async def send(services: Services, w: Words, chat_id: int, text: Said | str, *,
                markup: Keyboard | None = None, thread_id: int | None = None,
                about: str = "", round_no: int | None = None, kind: str | None = None,
                player: str | None = None, reply_to: int | None = None,
                fallback: Fallback | None = None) -> None:
-    """Owe a message to one chat (split to Telegram's size; buttons on the last piece).
+    """Owe a message to one chat, made in the words `w` (split to Telegram's size; buttons
+    on the last piece).
     `about` names the addressee if it cannot be delivered; `round_no` and `kind` remember
     the sent message as the round's (a reply to it names the round); `reply_to` a message
     of that chat it answers. With `fallback` (the Telegram side's direct send), a database
     that cannot be written does not silence the bot: the text goes out directly."""
-    pieces = split(render(text))
+    pieces = split(render(text, w))
     messages = [outbox.Outgoing(chat_id, piece, thread_id,
-                                markup.as_dict() if markup and k == len(pieces) - 1 else None,
+                                markup.as_dict(w) if markup and k == len(pieces) - 1 else None,
                                 round_no, kind, player, about,
                                 reply_to if k == 0 else None)
                 for k, piece in enumerate(pieces)]
@@ -48,61 +50,45 @@ async def send(services: Services, chat_id: int, text: Said | str, *,
             await fallback(chat_id, piece.text, thread_id)
 
 
-Compose = Said | Callable[[], Said | str | Awaitable[Said | str]]
-"""A message to make in its reader's language: what is said (a catalogue text with its
-facts, ...), or a function that makes it in the language of the moment."""
+async def tell(services: Services, chat_id: int, said: Said, *,
+               markup: Keyboard | None = None, **owed: Any) -> None:
+    """Owe one member a message, made in his own language; `owed` as `send` takes it."""
+    await send(services, words(await services.languages.of(chat_id)), chat_id, said,
+               markup=markup, **owed)
 
 
-async def _owe_made(services: Services, language: str, chat_id: int, compose: Compose,
-                    markup: Callable[[], Keyboard | None] | None, *,
-                    about: str | Callable[[], str] = "", **owed: Any) -> None:
-    """The one place a notice is made: in its reader's `language`, then owed."""
-    with i18n.use(language):
-        made = compose() if callable(compose) else compose
-        text = await made if isinstance(made, Awaitable) else made
-        await send(services, chat_id, text, markup=None if markup is None else markup(),
-                   about=about if isinstance(about, str) else about(), **owed)
-
-
-async def tell(services: Services, chat_id: int, compose: Compose, *,
-               markup: Callable[[], Keyboard | None] | None = None, **owed: Any) -> None:
-    """Owe one member a message, made (`compose`, `markup`) in his own language; `owed` as
-    `send` takes it."""
-    await _owe_made(services, await services.languages.of(chat_id), chat_id, compose, markup,
-                    **owed)
-
-
-async def tell_group(services: Services, settings: ClubSettings, compose: Compose, *,
-                     markup: Callable[[], Keyboard | None] | None = None, **owed: Any) -> None:
+async def tell_group(services: Services, settings: ClubSettings, said: Said, *,
+                     markup: Keyboard | None = None, **owed: Any) -> None:
     """Owe the club's group (in its topic) a message, made in the club's language; nothing
     when the club has no group."""
     if settings.group_chat_id is None:
         return
-    await _owe_made(services, settings.language, settings.group_chat_id, compose, markup,
-                    thread_id=settings.group_thread_id,
-                    about=lambda: texts.THE_GROUP, **owed)
+    w = words(settings.language)
+    await send(services, w, settings.group_chat_id, said, markup=markup,
+               thread_id=settings.group_thread_id, about=w(texts.THE_GROUP), **owed)
 
 
-async def owe_to_arbiters(services: Services, compose: Compose, *,
-                          markup: Callable[[], Keyboard | None] | None = None,
+async def owe_to_arbiters(services: Services, said: Said, *, markup: Keyboard | None = None,
                           fallback: Fallback | None = None) -> None:
-    """Owe each arbiter a message, made (`compose`, `markup`) in his own language."""
+    """Owe each arbiter a message, made in his own language."""
     for arbiter in sorted(await services.arbiters()):
-        await _owe_made(services, await services.languages.of(arbiter), arbiter, compose,
-                        markup, fallback=fallback)
+        await send(services, words(await services.languages.of(arbiter)), arbiter, said,
+                   markup=markup, fallback=fallback)
 
 
-async def owe_edit(services: Services, chat_id: int, message_id: int, text: Said | str = "", *,
-                   markup: Keyboard | None = None) -> None:
-    """Owe an edit of a message already sent, through the outbox as messages are: `text`
-    (empty: only the buttons change) with `markup` (none: the buttons go). A Telegram that
-    fails or a crash after the commit delays it; nothing cancels it."""
+async def owe_edit(services: Services, w: Words, chat_id: int, message_id: int,
+                   text: Said | str = "", *, markup: Keyboard | None = None) -> None:
+    """Owe an edit of a message already sent, made in the words `w`, through the outbox as
+    messages are: `text` (empty: only the buttons change) with `markup` (none: the buttons
+    go). A Telegram that fails or a crash after the commit delays it; nothing cancels it."""
     await outbox.owe(services.db, [outbox.Outgoing(
-        chat_id, render(text), markup=markup.as_dict() if markup else None, edits=message_id)])
+        chat_id, render(text, w), markup=markup.as_dict(w) if markup else None,
+        edits=message_id)])
 
 
 async def owe_dropped_buttons(services: Services,
                               messages: tuple[tuple[int, int], ...]) -> None:
     """Owe taking the buttons off messages (chat, message) a decision made stale."""
-    for chat_id, message_id in messages:
-        await owe_edit(services, chat_id, message_id)
+    if messages:
+        await outbox.owe(services.db, [outbox.Outgoing(chat_id, "", edits=message_id)
+                                       for chat_id, message_id in messages])

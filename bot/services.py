@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from telegram.ext import Application, CallbackContext, ExtBot
 
 from bot.config import Config
+from bot.language.i18n import SOURCE, Words, words
 from bot.languages import Languages
 from bot.lichess.api import LichessAccess
 from bot.throttle import Throttle
@@ -64,11 +65,20 @@ class Services:
 
 
 class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], Services]):
-    """The handlers' context, typed: `context.services` instead of casts from `bot_data`."""
+    """The handlers' context, typed: `context.services` instead of casts from `bot_data`.
+    PTB makes one per update, shared by its handlers: `language` is the one the update is
+    answered in, set before any handler runs (`bot.telegram.handlers.language`)."""
+
+    language: str = SOURCE
 
     @property
     def services(self) -> Services:
         return self.bot_data
+
+    @property
+    def words(self) -> Words:
+        """The words of the update's language."""
+        return words(self.language)
 
 
 App: TypeAlias = Application[Any, Context, Any, Any, Services, Any]

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
 from bot.files import announce, messages, tables
-from bot.language import i18n
+from bot.language.i18n import words
 from bot.language.notice import Pre, Said
 from core.season import Season, season_from_data
 from core.standings import PlayerStanding, Standings, compute_standings
@@ -198,20 +198,18 @@ def _standings_view(store: Store, language: str, after_round: int | None) -> Sta
         return kept.views[language]
     view = kept.views[language] if after_round == kept.standings.after_round \
         else _view(compute_standings(kept.season, after_round), decimals, language)
-    with i18n.use(language):
-        return replace(view, announced=tuple(
-            announce.announcement(kept.season, item)
-            for item in announcements(kept.season, after_round)))
+    return replace(view, announced=tuple(announce.announcement(kept.season, item)
+                                         for item in announcements(kept.season, after_round)))
 
 
 def _view(standings: Standings, decimals: int, language: str) -> StandingsView:
-    with i18n.use(language):
-        return StandingsView(standings.after_round, decimals,
-                             messages.standings_table(standings, decimals, messages.GROUP_TOP),
-                             messages.standings_table(standings, decimals),
-                             {row.id: row for row in standings.rows},
-                             tables.standings_title(standings),
-                             tuple(map(tuple, tables.compact_rows(standings, decimals))))
+    w = words(language)
+    return StandingsView(standings.after_round, decimals,
+                         messages.standings_table(w, standings, decimals, messages.GROUP_TOP),
+                         messages.standings_table(w, standings, decimals),
+                         {row.id: row for row in standings.rows},
+                         tables.standings_title(w, standings),
+                         tuple(map(tuple, tables.compact_rows(w, standings, decimals))))
 
 
 def _breakdown(store: Store, player: str, language: str) -> Breakdown:
@@ -221,8 +219,8 @@ def _breakdown(store: Store, player: str, language: str) -> Breakdown:
     if player not in kept.standings.ranking:
         return Breakdown(None, joined)
     decimals = kept.season.rules.display_decimals
-    with i18n.use(language):
-        return Breakdown(tables.breakdown_table(kept.standings, player, decimals), joined)
+    return Breakdown(tables.breakdown_table(words(language), kept.standings, player, decimals),
+                     joined)
 
 
 def _stakes(store: Store, player: str | None) -> Stakes:

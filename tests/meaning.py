@@ -12,7 +12,8 @@ from typing import Any
 from markupsafe import escape
 
 from bot.demo.fakeapi import Sent
-from bot.language import i18n, texts
+from bot.language import texts
+from bot.language.i18n import words
 from bot.language.notice import Dated, Said, Text, plain, render
 from storage.errors import StoreError, StoreProblem
 
@@ -21,14 +22,12 @@ def said(meant: Said, language: str = "nl") -> str:
     """What the bot says in the chat for a catalogue text and its facts (`Text(KEY, facts)`,
     or any value a flow says), in `language`: a test that asserts on this asserts on the
     meaning, not on the words, and holds for both languages."""
-    with i18n.use(language):
-        return render(meant)
+    return render(meant, words(language))
 
 
 def written(meant: Said, language: str = "nl") -> str:
     """`said`, as the command line, a file or a button writes it: nothing escaped."""
-    with i18n.use(language):
-        return plain(meant)
+    return plain(meant, words(language))
 
 
 def says(key: str, /, **facts: Any) -> str:
@@ -42,15 +41,15 @@ def fits(text: str, key: str, /, language: str = "nl", pick: str | None = None,
     `language`; a fact not given may be anything (a deadline the bot worked out, a count the
     test does not care about), so a text that another one contains with more words (a
     sign-off on time, and one too late) is told apart by asserting the other is absent."""
-    with i18n.use(language):
-        template = i18n.translated(vars(texts)[key])  # a private table of texts too
-        template = str(template if pick is None else template[pick])
-        parts = re.split(r"\{(\w+)[^}]*\}", template)
-        pattern = "".join(_literal(part, parts[n + 1] if n + 1 < len(parts) else None, facts)
-                          if n % 2 == 0
-                          else _either(_fact(facts[part])) if part in facts else ".*?"
-                          for n, part in enumerate(parts))
-        return re.search(pattern, text, re.S) is not None
+    w = words(language)
+    template = w(vars(texts)[key])  # a private table of texts too
+    template = str(template if pick is None else template[pick])
+    parts = re.split(r"\{(\w+)[^}]*\}", template)
+    pattern = "".join(_literal(part, parts[n + 1] if n + 1 < len(parts) else None, facts)
+                      if n % 2 == 0
+                      else _either(_fact(facts[part], language)) if part in facts else ".*?"
+                      for n, part in enumerate(parts))
+    return re.search(pattern, text, re.S) is not None
 
 
 def _literal(part: str, fact: str | None, facts: dict[str, Any]) -> str:
@@ -79,12 +78,11 @@ def _either(fact: str) -> str:
     return f"(?:{'|'.join(sorted(shown))})"
 
 
-def _fact(value: Any) -> str:
-    return value.render() if isinstance(value, Text | Dated) else str(value)
+def _fact(value: Any, language: str) -> str:
+    return value.render(words(language)) if isinstance(value, Text | Dated) else str(value)
 
 
 def refused(problem: StoreProblem, language: str = "nl", **facts: object) -> str:
     """How the bot says that the store refused a change, `problem` with its facts."""
-    with i18n.use(language):
-        return texts.store_problem(StoreError(problem, **facts))
+    return texts.store_problem(words(language), StoreError(problem, **facts))
 

@@ -23,7 +23,8 @@ from typing import Any, TextIO
 from bot.config import Config
 from bot.demo.fakeapi import FakeTelegram, NotSent, Sent, User
 from bot.demo.runner import LocalBot, ManualClock
-from bot.language import i18n, texts
+from bot.language import texts
+from bot.language.i18n import Words
 from bot.worker import Processes
 from core.rounds import RoundState
 from core.season import Result, Season, season_from_data
@@ -63,12 +64,14 @@ def club_season(rng: random.Random) -> Season:
     return season_from_data(data)
 
 
-async def run(out: TextIO, *, seed: int = 2026, chat_page: Path | None = None) -> None:
-    """Play the season; print the chat of one round and the final standings (and, with
-    `chat_page`, write that round's group and private chats as a web page)."""
+async def run(w: Words, out: TextIO, *, seed: int = 2026,
+              chat_page: Path | None = None) -> None:
+    """Play the season, its members speaking the language of the words `w`; print the chat
+    of one round and the final standings (and, with `chat_page`, write that round's group
+    and private chats as a web page)."""
     rng = random.Random(seed)
     season = club_season(rng)
-    spoken = i18n.current()
+    spoken = w.language
     members = [User(100 + k, p.name.partition(" ")[0], p.name.partition(" ")[2],
                     language_code=spoken) for k, p in enumerate(season.players)]
     arbiter = User(ARBITER.id, ARBITER.first_name, ARBITER.last_name, language_code=spoken)
@@ -94,7 +97,7 @@ async def run(out: TextIO, *, seed: int = 2026, chat_page: Path | None = None) -
         finally:
             await bot.stop()
             await tg.stop()
-    _print(out, tg, shown_from, shown_to, members[0], final)
+    _print(w, out, tg, shown_from, shown_to, members[0], final)
     if chat_page is not None:
         shown = {GROUP: "groep", ARBITER.id: "wedstrijdleider", members[0].id:
                  members[0].first_name}
@@ -217,24 +220,24 @@ async def _settled(bot: LocalBot, fact: Fact) -> None:
     raise NotSent("the demo waited in vain for the bot")
 
 
-def _print(out: TextIO, tg: FakeTelegram, first: int, last: int, member: User,
+def _print(w: Words, out: TextIO, tg: FakeTelegram, first: int, last: int, member: User,
            final: Sent) -> None:
-    chats = {GROUP: texts.DEMO_GROUP, member.id: texts.DEMO_PRIVATE.format(
-        name=member.first_name), ARBITER.id: texts.DEMO_ARBITER}
-    chats |= {chat: texts.DEMO_PRIVATE.format(name=who.split()[0])
+    chats = {GROUP: w(texts.DEMO_GROUP), member.id: w(texts.DEMO_PRIVATE).format(
+        name=member.first_name), ARBITER.id: w(texts.DEMO_ARBITER)}
+    chats |= {chat: w(texts.DEMO_PRIVATE).format(name=who.split()[0])
               for chat, who, _ in tg.transcript[first:last]
               if chat > 0 and chat not in chats and who != "Keizerbot"}
-    out.write(texts.DEMO_TITLE.format(rounds=ROUNDS, members=len(NAMES)) + "\n")
-    out.write("\n=== " + texts.DEMO_ROUND.format(round=SHOWN_ROUND) + " ===\n")
+    out.write(w(texts.DEMO_TITLE).format(rounds=ROUNDS, members=len(NAMES)) + "\n")
+    out.write("\n=== " + w(texts.DEMO_ROUND).format(round=SHOWN_ROUND) + " ===\n")
     for chat, who, text in tg.transcript[first:last]:
         if chat in chats:
             body = plain(text).replace("\n", "\n    ")
             out.write(f"\n[{chats[chat]}] {who}:\n    {body}\n")
-    out.write("\n=== " + texts.DEMO_FINAL + " ===\n\n")
+    out.write("\n=== " + w(texts.DEMO_FINAL) + " ===\n\n")
     out.write(plain(final.text) + "\n")
     # What the last round decided (a champion, a play-off) follows its standings.
     group = [t for c, _, t in tg.transcript if c == GROUP]
-    done = texts.ROUND_COMPLETE.format(round=ROUNDS)
+    done = w(texts.ROUND_COMPLETE).format(round=ROUNDS)
     last = max((k for k, t in enumerate(group) if t.startswith(done)), default=len(group))
     if group[last + 1:]:
         out.write("\n" + plain(group[-1]) + "\n")

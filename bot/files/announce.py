@@ -3,12 +3,13 @@ when a round decided them, and the tables `/stand periode|groep` shows."""
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 from bot.files import tables
 from bot.language import texts
-from bot.language.i18n import number
-from bot.language.notice import Lines, Pre, Said, Text
+from bot.language.i18n import Words
+from bot.language.notice import Composed, Lines, Pre, Said, Text
 from core.numbers import format_number
 from core.season import Season
 from core.standings import compute_standings
@@ -21,8 +22,17 @@ def _names(season: Season, players: tuple[str, ...] | list[str]) -> Said:
     return Lines(tuple(season.player(p).name for p in players), ", ")
 
 
-def _points(value: Fraction) -> str:
-    return number(value, 1).removesuffix(",0").removesuffix(".0")
+def _points(w: Words, value: Fraction) -> str:
+    return w.number(value, 1).removesuffix(",0").removesuffix(".0")
+
+
+def _said_points(value: Fraction) -> Composed:
+    """Points in the reader's words; a value the standings worker can hand over (pickled)."""
+    return Composed(functools.partial(_points_of, value))
+
+
+def _points_of(value: Fraction, w: Words) -> str:
+    return _points(w, value)
 
 
 def announcement(season: Season, item: Announcement) -> Said:
@@ -36,8 +46,8 @@ def announcement(season: Season, item: Announcement) -> Said:
             a, b = (season.player(p).name for p in play.players)
             return Text("PLAYOFF_MATCH", {"a": a, "b": b, "margin": margin,
                                           "tempo": rules.playoff_time_control})
-        games = Lines(tuple(Lines((season.player(w).name, season.player(b).name), " – ")
-                            for w, b in play.games))
+        games = Lines(tuple(Lines((season.player(a).name, season.player(b).name), " – ")
+                            for a, b in play.games))
         return Text("PLAYOFF_ROUND_ROBIN", {"names": _names(season, play.players),
                                             "margin": margin,
                                             "tempo": rules.playoff_time_control,
@@ -45,7 +55,7 @@ def announcement(season: Season, item: Announcement) -> Said:
     if item.period is not None:
         return Lines((Text("PERIOD_DONE", {"period": item.period.period}), *(
             Text("PERIOD_GROUP_LINE", {"group": k, "name": season.player(table[0].player).name,
-                                       "points": _points(table[0].points)})
+                                       "points": _said_points(table[0].points)})
             for k, table in enumerate(item.period.tables, start=1) if table)))
     assert item.subgroups is not None
     return subgroup_news(season, item.subgroups, item.round)
@@ -63,26 +73,35 @@ def subgroup_news(season: Season, prizes: Subgroups, round_no: int) -> Text:
                                   "overall": _names(season, prizes.overall)})
 
 
-def period_tables(season: Season, groups: PeriodGroups) -> Lines:
+def period_tables(season: Season, groups: PeriodGroups) -> Composed:
+    return Composed(lambda w: _period_tables(w, season, groups))
+
+
+def _period_tables(w: Words, season: Season, groups: PeriodGroups) -> Lines:
     parts = []
     for k, table in enumerate(groups.tables, start=1):
-        rows = [[str(n), season.player(line.player).name, _points(line.points),
+        rows = [[str(n), season.player(line.player).name, _points(w, line.points),
                  str(line.missed)] for n, line in enumerate(table, start=1)]
-        parts.append(Pre(tables.table(texts.PERIOD_COLUMNS, rows), Text("PERIOD_TABLE_TITLE", {
+        parts.append(Pre(tables.table(w(texts.PERIOD_COLUMNS), rows), Text(
+            "PERIOD_TABLE_TITLE", {
             "period": groups.period, "first": groups.first_round, "last": groups.last_round,
             "group": k})))
     return Lines(tuple(parts))
 
 
-def subgroup_tables(season: Season, prizes: Subgroups) -> Lines:
+def subgroup_tables(season: Season, prizes: Subgroups) -> Composed:
     """The Keizer standings inside each group as it stands now."""
+    return Composed(lambda w: _subgroup_tables(w, season, prizes))
+
+
+def _subgroup_tables(w: Words, season: Season, prizes: Subgroups) -> Lines:
     standings = compute_standings(season)
     groups = prizes.second_half if season.complete_rounds >= prizes.half else prizes.first_half
     decimals = season.rules.display_decimals
     parts = []
     for k, members in enumerate(groups, start=1):
-        rows = [[str(n), r.player.name, number(r.score, decimals)]
+        rows = [[str(n), r.player.name, w.number(r.score, decimals)]
                 for n, r in enumerate((r for r in standings.rows if r.id in members), start=1)]
-        parts.append(Pre(tables.table(texts.GROUP_COLUMNS, rows),
+        parts.append(Pre(tables.table(w(texts.GROUP_COLUMNS), rows),
                          Text("SUBGROUP_TITLE", {"group": k})))
     return Lines(tuple(parts))

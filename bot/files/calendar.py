@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from bot.language import texts
+from bot.language.i18n import Words
 from bot.language.notice import Said, plain
 from core.names import slug
 
@@ -35,17 +36,31 @@ class CalendarRound:
     """For a member's own calendar: his game, in words."""
 
 
-def rounds_ics(rounds: Sequence[CalendarRound], *, club: str, season: str, start: dt.time,
-               zone: ZoneInfo, stamp: dt.datetime) -> bytes:
-    """The calendar file. Each event's UID stays the same for the round, so importing a
-    newer file updates the events instead of adding them twice; it names the club, so two
-    clubs' calendars in one client keep their own events."""
+@dataclass(frozen=True, slots=True)
+class Agenda:
+    """What a calendar file holds: the dated rounds of a club's season, its night's start
+    in its time zone, and when the file is made."""
+
+    rounds: Sequence[CalendarRound]
+    club: str
+    season: str
+    start: dt.time
+    zone: ZoneInfo
+    stamp: dt.datetime
+
+
+def rounds_ics(w: Words, agenda: Agenda) -> bytes:
+    """The calendar file, in the words `w`. Each event's UID stays the same for the round,
+    so importing a newer file updates the events instead of adding them twice; it names the
+    club, so two clubs' calendars in one client keep their own events."""
     from icalendar import Calendar, Event  # 50 ms at every start of the bot otherwise
 
+    rounds, club, season, zone = agenda.rounds, agenda.club, agenda.season, agenda.zone
+    start, stamp = agenda.start, agenda.stamp
     calendar = Calendar()
     calendar.add("prodid", "-//keizerbot//NL")
     calendar.add("version", "2.0")
-    calendar.add("x-wr-calname", texts.CALENDAR_NAME.format(club=club, season=season))
+    calendar.add("x-wr-calname", w(texts.CALENDAR_NAME).format(club=club, season=season))
     if rounds:  # before the events that name it, as some readers want
         calendar.add_component(_vtimezone(zone, min(r.date for r in rounds).year - 1))
     for rnd in rounds:
@@ -55,8 +70,8 @@ def rounds_ics(rounds: Sequence[CalendarRound], *, club: str, season: str, start
         event.add("dtstamp", stamp.astimezone(dt.UTC))
         event.add("dtstart", begins)
         event.add("dtend", begins + LENGTH)
-        summary = texts.CALENDAR_ROUND.format(club=club, round=rnd.number)
-        event.add("summary", f"{summary}: {plain(rnd.game)}" if rnd.game else summary)
+        summary = w(texts.CALENDAR_ROUND).format(club=club, round=rnd.number)
+        event.add("summary", f"{summary}: {plain(rnd.game, w)}" if rnd.game else summary)
         calendar.add_component(event)
     return bytes(calendar.to_ical())
 

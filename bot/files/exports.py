@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from bot.files import tables
 from bot.language import texts
+from bot.language.i18n import Words
 from core.results import NONE_UNSETTLED, UnsettledResults
 from core.season import Season
 from core.standings import compute_standings
@@ -20,23 +21,23 @@ if TYPE_CHECKING:
     from storage.roster import Member
 
 
-def standings_rows(season: Season, after: int) -> tuple[list[str], list[list[str]]]:
+def standings_rows(w: Words, season: Season, after: int) -> tuple[list[str], list[list[str]]]:
     standings = compute_standings(season, after)
-    return list(texts.STANDINGS_COLUMNS), tables.standings_cells(standings,
-                                                                 season.rules.display_decimals)
+    return list(w(texts.STANDINGS_COLUMNS)), tables.standings_cells(w, standings,
+                                                                    season.rules.display_decimals)
 
 
-def round_rows(season: Season, number: int, unsettled: UnsettledResults = NONE_UNSETTLED
+def round_rows(w: Words, season: Season, number: int, unsettled: UnsettledResults = NONE_UNSETTLED
                ) -> tuple[list[str], list[list[str]]]:
     rnd = season.round(number)
     names = {p.id: p.name for p in season.players}
-    rows = [[str(k), names[g.white], names[g.black], tables.game_result(
-        g, number, unsettled, lambda r: texts.RESULT_IN_A_FILE.get(r, str(r)))]
+    rows = [[str(k), names[g.white], names[g.black], tables.game_result(w,
+        g, number, unsettled, lambda r: w(texts.RESULT_IN_A_FILE).get(r, str(r)))]
             for k, g in enumerate(rnd.games, start=1)]
-    return list(texts.WEB_GAME_COLUMNS), rows
+    return list(w(texts.WEB_GAME_COLUMNS)), rows
 
 
-def write_html(season: Season, directory: Path,
+def write_html(w: Words, season: Season, directory: Path,
                unsettled: UnsettledResults = NONE_UNSETTLED) -> list[Path]:
     """The club's pages as files (`bot.web.pages`, the live site's templates): index.html
     (standings), ronde-N.html, kruistabel.html, programma.html, speler-ID.html for each
@@ -44,7 +45,7 @@ def write_html(season: Season, directory: Path,
     from bot.web.pages import Site
 
     directory.mkdir(parents=True, exist_ok=True)
-    site = Site(season, unsettled=unsettled)
+    site = Site(season, w, unsettled=unsettled)
     pages: dict[str, str | None] = {"index.html": site.index(),
                                     "kruistabel.html": site.crosstable(),
                                     "programma.html": site.schedule(),
@@ -61,30 +62,30 @@ def write_html(season: Season, directory: Path,
     return written
 
 
-def sheets(season: Season, unsettled: UnsettledResults = NONE_UNSETTLED
+def sheets(w: Words, season: Season, unsettled: UnsettledResults = NONE_UNSETTLED
            ) -> dict[str, list[list[str]]]:
     """The standings, every game and the cross table, as rows of text: what the CSV files
     and the workbook hold."""
     played = season.complete_rounds
-    games = [[texts.WEB_ROUND_COLUMN, *round_rows(season, 1)[0]]] if season.rounds \
-        else [[texts.WEB_ROUND_COLUMN]]
+    games = [[w(texts.WEB_ROUND_COLUMN), *round_rows(w, season, 1)[0]]] if season.rounds \
+        else [[w(texts.WEB_ROUND_COLUMN)]]
     for rnd in season.rounds:
         if rnd.is_paired:
             games += [[str(rnd.number), *row]
-                      for row in round_rows(season, rnd.number, unsettled)[1]]
-    header, rows = standings_rows(season, played)
-    cross = tables.crosstable(compute_standings(season, played), season.rules.display_decimals)
+                      for row in round_rows(w, season, rnd.number, unsettled)[1]]
+    header, rows = standings_rows(w, season, played)
+    cross = tables.crosstable(w, compute_standings(season, played), season.rules.display_decimals)
     return {"stand": [header, *rows], "partijen": games, "kruistabel": [cross[0], *cross[1]]}
 
 
-def write_csv(season: Season, directory: Path,
+def write_csv(w: Words, season: Season, directory: Path,
               unsettled: UnsettledResults = NONE_UNSETTLED) -> list[Path]:
     """stand.csv, partijen.csv (every game), kruistabel.csv; `;`-separated, as Dutch
     spreadsheets expect, and UTF-8 with the byte-order mark by which Excel knows it (without
     it, `½-½` opens as `Â½-Â½`)."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, content in sheets(season, unsettled).items():
+    for name, content in sheets(w, season, unsettled).items():
         path = directory / f"{name}.csv"
         with path.open("w", encoding="utf-8-sig", newline="") as handle:
             csv.writer(handle, delimiter=";").writerows(
@@ -96,7 +97,7 @@ def write_csv(season: Season, directory: Path,
 WORKBOOK = "keizer.xlsx"
 
 
-def write_xlsx(season: Season, directory: Path,
+def write_xlsx(w: Words, season: Season, directory: Path,
                unsettled: UnsettledResults = NONE_UNSETTLED) -> list[Path]:
     """keizer.xlsx: the CSV files' sheets in one workbook, numbers as numbers (`12,5` is the
     number 12.5, which the spreadsheet shows in its own way) and every text as text, never a
@@ -106,7 +107,7 @@ def write_xlsx(season: Season, directory: Path,
 
     directory.mkdir(parents=True, exist_ok=True)
     book = Workbook(write_only=True)
-    for name, content in sheets(season, unsettled).items():
+    for name, content in sheets(w, season, unsettled).items():
         sheet = book.create_sheet(name)
         sheet.freeze_panes = "A2"
         for row in content:
@@ -142,13 +143,13 @@ def spreadsheet_safe(cell: str) -> str:
     return cell
 
 
-def members_csv(everyone: Sequence[Member]) -> bytes:
+def members_csv(w: Words, everyone: Sequence[Member]) -> bytes:
     """The members as a spreadsheet opens them: name, linked, flexible (yes or no in the
     reader's words)."""
     out = io.StringIO()
     table = csv.writer(out)
-    table.writerow(texts.SPELERS_COLUMNS)
-    yes, no = texts.YES_NO
+    table.writerow(w(texts.SPELERS_COLUMNS))
+    yes, no = w(texts.YES_NO)
     for m in everyone:
         table.writerow([m.name, yes if m.telegram_id is not None else no,
                         yes if m.flexible else no])

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Protocol
 
 from bot.language import texts
-from bot.language.i18n import _, number
+from bot.language.i18n import Words
 from core.numbers import format_number
 from core.online import Clock
 from core.pairing import Board, BrokenRule
@@ -31,21 +31,21 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]], *,
 
 
 
-def standings_table(standings: Standings, decimals: int, *, compact: bool = False) -> str:
+def standings_table(w: Words, standings: Standings, decimals: int, *, compact: bool = False) -> str:
     """The standings; `compact` (for a phone): place, name, points and value only."""
     if compact:
-        rows = compact_rows(standings, decimals)
-        return f"{standings_title(standings)}\n\n{table(texts.COMPACT_COLUMNS, rows)}"
-    return _full_standings(standings, decimals)
+        rows = compact_rows(w, standings, decimals)
+        return f"{standings_title(w, standings)}\n\n{table(w(texts.COMPACT_COLUMNS), rows)}"
+    return _full_standings(w, standings, decimals)
 
 
-def compact_rows(standings: Standings, decimals: int) -> list[list[str]]:
+def compact_rows(w: Words, standings: Standings, decimals: int) -> list[list[str]]:
     """Each row's place, name, points and value (texts.COMPACT_COLUMNS)."""
-    return [[str(r.rank), r.player.name, number(r.score, decimals), format_number(r.value, 0)]
+    return [[str(r.rank), r.player.name, w.number(r.score, decimals), format_number(r.value, 0)]
             for r in standings.rows]
 
 
-def excerpt(title: str, rows: Sequence[Sequence[str]], shown: Sequence[int]) -> str:
+def excerpt(w: Words, title: str, rows: Sequence[Sequence[str]], shown: Sequence[int]) -> str:
     """The compact standings' rows at `shown` (indices, in order), a `…` where rows are
     left out between them and after the last."""
     picked: list[Sequence[str]] = []
@@ -55,82 +55,83 @@ def excerpt(title: str, rows: Sequence[Sequence[str]], shown: Sequence[int]) -> 
         picked.append(rows[at])
     if shown and shown[-1] < len(rows) - 1:
         picked.append(["…", "", "", ""])
-    return f"{title}\n\n{table(texts.COMPACT_COLUMNS, picked)}"
+    return f"{title}\n\n{table(w(texts.COMPACT_COLUMNS), picked)}"
 
 
-def standings_title(standings: Standings) -> str:
-    return texts.STANDINGS_START if standings.after_round == 0 else \
-        texts.STANDINGS_TITLE.format(round=standings.after_round)
+def standings_title(w: Words, standings: Standings) -> str:
+    return w(texts.STANDINGS_START) if standings.after_round == 0 else \
+        w(texts.STANDINGS_TITLE).format(round=standings.after_round)
 
 
-def standings_cells(standings: Standings, decimals: int) -> list[list[str]]:
+def standings_cells(w: Words, standings: Standings, decimals: int) -> list[list[str]]:
     """Every column of the standings (texts.STANDINGS_COLUMNS), as the chat, the web pages
     and the CSV files show them: a value with decimals only where it has them."""
     rows = []
     for row in standings.rows:
         pct = row.percentage
         rows.append([
-            str(row.rank), row.player.name, number(row.score, decimals),
-            number(row.value, decimals if row.value.denominator != 1 else 0),
+            str(row.rank), row.player.name, w.number(row.score, decimals),
+            w.number(row.value, decimals if row.value.denominator != 1 else 0),
             str(row.played), str(row.won), str(row.drawn), str(row.lost),
             "" if pct is None else format_number(pct * 100, 0),
         ])
     return rows
 
 
-def _full_standings(standings: Standings, decimals: int) -> str:
-    rows = standings_cells(standings, decimals)
-    return f"{standings_title(standings)}\n\n{table(texts.STANDINGS_COLUMNS, rows)}"
+def _full_standings(w: Words, standings: Standings, decimals: int) -> str:
+    rows = standings_cells(w, standings, decimals)
+    return f"{standings_title(w, standings)}\n\n{table(w(texts.STANDINGS_COLUMNS), rows)}"
 
 
 
 
-def breakdown_table(standings: Standings, player_id: str, decimals: int) -> str:
+def breakdown_table(w: Words, standings: Standings, player_id: str, decimals: int) -> str:
     """A player's score round by round: what each round gave, and at what value."""
     names = {p.id: p.name for p in (*(row.player for row in standings.rows),
                                     *standings.left_out)}
     lines = standings.breakdown(player_id)
-    rows = [breakdown_cells(line, names, decimals) for line in lines]
+    rows = [breakdown_cells(w, line, names, decimals) for line in lines]
     total = sum((line.points for line in lines), Fraction(0))
     row = standings.row(player_id)
-    rows.append(["", texts.BREAKDOWN_TOTAL, "", "", "",
-                 number(total, decimals)])
-    head = texts.BREAKDOWN_HEAD.format(name=row.player.name, rank=row.rank,
-                                       score=number(row.score, decimals),
-                                       round=standings.after_round)
-    return f"{head}\n\n{table(texts.BREAKDOWN_COLUMNS, rows, left=frozenset({1}))}"
+    rows.append(["", w(texts.BREAKDOWN_TOTAL), "", "", "",
+                 w.number(total, decimals)])
+    head = w(texts.BREAKDOWN_HEAD).format(name=row.player.name, rank=row.rank,
+                                          score=w.number(row.score, decimals),
+                                          round=standings.after_round)
+    return f"{head}\n\n{table(w(texts.BREAKDOWN_COLUMNS), rows, left=frozenset({1}))}"
 
 
-def breakdown_cells(line: BreakdownLine, names: dict[str, str], decimals: int) -> list[str]:
+def breakdown_cells(w: Words, line: BreakdownLine, names: dict[str, str],
+                    decimals: int) -> list[str]:
     """One line of a player's breakdown as its columns (texts.BREAKDOWN_COLUMNS)."""
     def num(value: Fraction | None) -> str:
-        return "" if value is None else number(value, decimals)
+        return "" if value is None else w.number(value, decimals)
 
     opponent = names.get(line.opponent or "", "")
     if line.round == 0:
-        what = _("eigen waarde (startbonus)")
+        what = w._("eigen waarde (startbonus)")
     elif line.forfeit:
-        what = (texts.BREAKDOWN_FORFEIT_WON if line.kind is CompensationKind.OPPONENT_ABSENT
-                else texts.BREAKDOWN_FORFEIT_LOST).format(name=opponent)
+        what = (w(texts.BREAKDOWN_FORFEIT_WON) if line.kind is CompensationKind.OPPONENT_ABSENT
+                else w(texts.BREAKDOWN_FORFEIT_LOST)).format(name=opponent)
     elif line.kind is None:
-        what = _("tegen {name}").format(name=opponent)
+        what = w._("tegen {name}").format(name=opponent)
     else:
-        what = texts.KIND_LABELS[line.kind] + (texts.BREAKDOWN_CAPPED if line.capped else "")
+        what = w(texts.KIND_LABELS)[line.kind] + (w(texts.BREAKDOWN_CAPPED) if line.capped else "")
         if line.fixed:
-            what += texts.BREAKDOWN_FIXED
+            what += w(texts.BREAKDOWN_FIXED)
         if line.decay != 1 and not line.capped:
-            what += texts.BREAKDOWN_DECAYED.format(decay=_factor(line.decay))
-    result = _("nog te spelen") if line.pending else "" if line.result is None \
+            what += w(texts.BREAKDOWN_DECAYED).format(decay=_factor(w, line.decay))
+    result = w._("nog te spelen") if line.pending else "" if line.result is None \
         else {Fraction(1): "1", Fraction(1, 2): "½", Fraction(0): "0"}[line.result]
     # A game's factor is its result, unless the rules price results otherwise.
     factor = "" if line.factor is None or (line.kind is None and line.round
                                            and line.factor == line.result) \
-        else _factor(line.factor)
+        else _factor(w, line.factor)
     return [str(line.round or ""), what, result, num(line.value), factor, num(line.points)]
 
 
-def _factor(value: Fraction) -> str:
-    text = number(value, 3)
+def _factor(w: Words, value: Fraction) -> str:
+    text = w.number(value, 3)
     return text.rstrip("0").rstrip(",.") if "," in text or "." in text else text
 
 
@@ -147,7 +148,7 @@ class PairingView(Protocol):
     def broken(self) -> tuple[BrokenRule, ...]: ...
 
 
-def pairing_table(pairing: PairingView, season: Season, ranking: Sequence[str],
+def pairing_table(w: Words, pairing: PairingView, season: Season, ranking: Sequence[str],
                   values: Mapping[str, Fraction]) -> str:
     """A pairing list a club can print: board, white and black with place and value, the bye,
     and the rules it could not keep."""
@@ -170,35 +171,35 @@ def pairing_table(pairing: PairingView, season: Season, ranking: Sequence[str],
     rows = [[str(b.number), name(b.white), str(place[b.white]), value(b.white),
              name(b.black), str(place[b.black]), value(b.black), tempo(b)]
             for b in pairing.boards]
-    parts = [texts.PAIRING_TITLE.format(round=pairing.round), "",
-             table(texts.PAIRING_COLUMNS, rows, left=frozenset({1, 4}))]
+    parts = [w(texts.PAIRING_TITLE).format(round=pairing.round), "",
+             table(w(texts.PAIRING_COLUMNS), rows, left=frozenset({1, 4}))]
     if pairing.bye:
-        parts += ["", texts.PAIRING_BYE.format(name=name(pairing.bye))]
+        parts += ["", w(texts.PAIRING_BYE).format(name=name(pairing.bye))]
     parts.append("")
     if pairing.broken:
-        parts.append(texts.PAIRING_BROKEN_TITLE)
+        parts.append(w(texts.PAIRING_BROKEN_TITLE))
         names = {p.id: p.name for p in season.players}
-        parts += [f"  - {texts.broken_rule(rule, names)}" for rule in pairing.broken]
+        parts += [f"  - {texts.broken_rule(w, rule, names)}" for rule in pairing.broken]
     else:
-        parts.append(texts.PAIRING_ALL_RULES_KEPT)
+        parts.append(w(texts.PAIRING_ALL_RULES_KEPT))
     return "\n".join(parts)
 
 
 CROSS_SYMBOLS = {Fraction(1): "1", Fraction(1, 2): "½", Fraction(0): "0"}
-def kind_short(kind: str) -> str:
+def kind_short(w: Words, kind: str) -> str:
     """A round without a game in the cross table, in a word of a few letters."""
-    return {"notice": _("afm"), "no_notice": _("afw"), "bye": _("bye"),
-            "opponent_absent": _("regl"), "arbiter": _("wl"), "external_club_night": _("ext"),
-            "external_other_day": _("ext"), "late_join": _("nw"), "half_bye": _("½bye"),
-            "zero_bye": _("0bye")}[kind]
+    return {"notice": w._("afm"), "no_notice": w._("afw"), "bye": w._("bye"),
+            "opponent_absent": w._("regl"), "arbiter": w._("wl"), "external_club_night": w._("ext"),
+            "external_other_day": w._("ext"), "late_join": w._("nw"), "half_bye": w._("½bye"),
+            "zero_bye": w._("0bye")}[kind]
 
 
-def crosstable(standings: Standings, decimals: int) -> tuple[list[str], list[list[str]]]:
+def crosstable(w: Words, standings: Standings, decimals: int) -> tuple[list[str], list[list[str]]]:
     """The classic grid: per player and round, opponent's place, colour, result and the value
     the opponent was priced at (`12w1 45`); rounds without a game show their kind."""
     place = {pid: k for k, pid in enumerate(standings.ranking, start=1)}
     rounds = standings.after_round
-    header = [_("Pos"), _("Naam"), *(str(r) for r in range(1, rounds + 1)), _("Punten")]
+    header = [w._("Pos"), w._("Naam"), *(str(r) for r in range(1, rounds + 1)), w._("Punten")]
     rows = []
     for row in standings.rows:
         cells = [""] * rounds
@@ -206,28 +207,28 @@ def crosstable(standings: Standings, decimals: int) -> tuple[list[str], list[lis
             if not line.round:
                 continue
             if line.kind is None and line.opponent is not None:
-                colour = texts.COLOUR_LETTERS[line.colour or Colour.BLACK]
+                colour = w(texts.COLOUR_LETTERS)[line.colour or Colour.BLACK]
                 result = "…" if line.pending else CROSS_SYMBOLS.get(line.result or Fraction(0), "")
                 value = "" if line.value is None else format_number(line.value, 0)
-                where = place.get(line.opponent, texts.CROSS_LEFT_OUT)
+                where = place.get(line.opponent, w(texts.CROSS_LEFT_OUT))
                 cells[line.round - 1] = f"{where}{colour}{result} {value}".strip()
             elif line.kind is not None:
-                cells[line.round - 1] = kind_short(line.kind.value)
-        rows.append([str(row.rank), row.player.name, *cells, number(row.score, decimals)])
+                cells[line.round - 1] = kind_short(w, line.kind.value)
+        rows.append([str(row.rank), row.player.name, *cells, w.number(row.score, decimals)])
     return header, rows
 
 
-def game_result(game: Game, round_no: int, unsettled: UnsettledResults,
+def game_result(w: Words, game: Game, round_no: int, unsettled: UnsettledResults,
                 final: Callable[[Result], str] = str) -> str:
     """A game's result as the pages and files show it: a final one (as `final` writes it),
     else one reported and not final yet, marked as such; empty without one."""
     if game.result is not None:
         return final(game.result)
     found = unsettled.get((round_no, game.white))
-    return "" if found is None else texts.result_shown(found.result, found.state)
+    return "" if found is None else texts.result_shown(w, found.result, found.state)
 
 
-def pairing_lines(pairing: PairingView, season: Season, ranking: Sequence[str],
+def pairing_lines(w: Words, pairing: PairingView, season: Season, ranking: Sequence[str],
                   results: Sequence[str] = (), online: Clock | None = None) -> str:
     """A pairing for a phone: one short line per board (places in brackets, the board's
     result where `results` has one), the bye, the time control (who plays at another; a
@@ -243,19 +244,19 @@ def pairing_lines(pairing: PairingView, season: Season, ranking: Sequence[str],
              f"({place[b.black]}){result}" for b, result in zip(pairing.boards, shown,
                                                                strict=True)]
     if pairing.bye:
-        lines.append(texts.PAIRING_BYE.format(name=name(pairing.bye)))
+        lines.append(w(texts.PAIRING_BYE).format(name=name(pairing.bye)))
     youth = [name(p) for b in pairing.boards for p in (b.white, b.black)
              if season.player(p).youth]
     if online is not None:
-        lines.append(texts.PAIRING_TEMPO_ONLINE.format(tempo=online))
+        lines.append(w(texts.PAIRING_TEMPO_ONLINE).format(tempo=online))
     else:
-        lines.append(texts.PAIRING_TEMPO.format(tempo=season.rules.time_control) + (
-            texts.PAIRING_TEMPO_YOUTH.format(tempo=season.rules.youth_time_control,
-                                             names=", ".join(youth)) if youth else ""))
+        lines.append(w(texts.PAIRING_TEMPO).format(tempo=season.rules.time_control) + (
+            w(texts.PAIRING_TEMPO_YOUTH).format(tempo=season.rules.youth_time_control,
+                                                names=", ".join(youth)) if youth else ""))
     if pairing.broken:
-        lines.append(texts.PAIRING_BROKEN_TITLE)
+        lines.append(w(texts.PAIRING_BROKEN_TITLE))
         names = {p.id: p.name for p in season.players}
-        lines += [f"– {texts.broken_rule(rule, names)}" for rule in pairing.broken]
+        lines += [f"– {texts.broken_rule(w, rule, names)}" for rule in pairing.broken]
     else:
-        lines.append(texts.PAIRING_ALL_RULES_KEPT)
+        lines.append(w(texts.PAIRING_ALL_RULES_KEPT))
     return "\n".join(lines)

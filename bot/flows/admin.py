@@ -7,7 +7,6 @@ import asyncio
 import datetime as dt
 from dataclasses import dataclass
 
-from bot.language.formatting import show_date
 from bot.language.notice import Dated, Text
 from bot.notices import owe_to_arbiters, tell_group
 from bot.services import Services, deadline_for, open_round, round_start, schedule
@@ -146,7 +145,7 @@ async def _deadline(services: Services, date: dt.date) -> dt.datetime:
     zone = services.settings.timezone
     start = round_start(date, settings, zone)
     if start <= services.clock():
-        raise InputStoreError(StoreProblem.START_PAST, date=show_date(date),
+        raise InputStoreError(StoreProblem.START_PAST, date=date.isoformat(),
                               time=start.astimezone(zone).strftime("%H:%M"))
     return deadline_for(date, settings, zone)
 
@@ -180,7 +179,7 @@ async def move_round(services: Services, number: int, date: dt.date, *,
         if before or after:  # rounds stay numbered by date
             other = max(before) if before else min(after)
             raise InputStoreError(StoreProblem.MOVE_ORDER, round=number, other=other,
-                                  date=show_date(dated[other]))
+                                  date=dated[other].isoformat())
         deadline = await _deadline(services, date)
         moved = await programme.set_schedule(db, number, date=date, deadline=deadline,
                                              actor=actor)

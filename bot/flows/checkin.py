@@ -61,7 +61,7 @@ async def check_in(services: Services, who: Member, number: int, *, actor: int,
             made = await rounds.draft(services, number, actor=actor)
             if not by_arbiter:
                 drafted = made
-                await owe_to_arbiters(services, lambda: rounds.draft_text(
+                await owe_to_arbiters(services, await rounds.draft_text(
                     services, drafted, Text("DRAFT_CAME", {"name": who.name, "round": number})))
         elif done.late and done.new and not by_arbiter:
             await owe_to_arbiters(services, Text("CHECK_IN_LATE", {"name": who.name,

@@ -3,12 +3,14 @@ an arbiter approves)."""
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
 import hashlib
 from dataclasses import dataclass
 
 from bot.callbacks import Link, NoLink, TakeOver
 from bot.keyboard import Button, Keyboard
-from bot.language.notice import Text, lines
+from bot.language.notice import Dated, Text, lines
 from bot.notices import owe_to_arbiters, tell
 from bot.services import Services
 from core.rounds import RoundState
@@ -45,8 +47,10 @@ async def names(services: Services) -> dict[str, str]:
 
 async def in_words(services: Services, error: StoreError) -> dict[str, object]:
     """A refusal's facts as the user knows them: a player by name, a round's state in words
-    (the store speaks of ids and states)."""
+    (the store speaks of ids and states), a date in the reader's words."""
     facts: dict[str, object] = dict(error.facts)
+    with contextlib.suppress(ValueError):  # a date the store names (ISO), not one in words
+        facts["date"] = Dated(dt.date.fromisoformat(str(error.facts.get("date"))))
     if "player" in error.facts:
         player = str(error.facts["player"])
         facts["player"] = (await names(services)).get(player, player)
@@ -111,7 +115,7 @@ async def ask_link(services: Services, who: Member, user: Applicant) -> bool:
         request = lines(Text("IK_ASK_ARBITER", {"user": user.label, "name": who.name}),
                         Text("IK_MEMBER_LINKED", {"name": who.name}) if taken else None,
                         None if other is None else Text("IK_ACCOUNT_LINKED", {"name": other}))
-        await owe_to_arbiters(services, request, markup=lambda: link_buttons(who, user.id))
+        await owe_to_arbiters(services, request, markup=link_buttons(who, user.id))
     return False
 
 

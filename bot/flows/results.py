@@ -3,7 +3,6 @@ settles; the last result of a round owes the club group the new standings."""
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -155,7 +154,7 @@ async def _announce(services: Services, everyone: dict[str, Member],
                 "reporter": reporter.name, "round": outcome.round,
                 "board": outcome.board,
                 "words": _words(everyone, outcome.result, outcome.white, outcome.black)}),
-                markup=functools.partial(_confirm_buttons, facts),
+                markup=_confirm_buttons(facts),
                 about=opponent.name, round_no=outcome.round, kind=CONFIRM,
                 player=opponent.code)
     return Reported(outcome.outcome, outcome.round, outcome.board, said,
@@ -186,7 +185,7 @@ async def lichess_reported(services: Services, everyone: dict[str, Member],
             "LICHESS_RESULT_ASK" if waits else "LICHESS_RESULT", {
                 "round": outcome.round, "board": outcome.board,
                 "words": _words(everyone, outcome.result, outcome.white, outcome.black)}),
-            markup=functools.partial(_confirm_buttons, facts) if waits else None,
+            markup=_confirm_buttons(facts) if waits else None,
             about=player.name, round_no=outcome.round,
             kind=CONFIRM if waits else None, player=code)
 
@@ -279,7 +278,7 @@ async def _owe_standings(services: Services, settings: ClubSettings, view: Stand
     table = lines(Text("ROUND_COMPLETE", {"round": number}), view.group,
                   Text("STANDINGS_MORE", {"count": more}) if more > 0 else None)
     await tell_group(services, settings, table,
-                     markup=lambda: messages.page_button(services.settings, settings.web,
+                     markup=messages.page_button(services.settings, settings.web,
                                                          services.bot_name, private=False))
     for said in view.announced:
         await tell_group(services, settings, said)

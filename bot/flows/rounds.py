@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import functools
 import logging
 from dataclasses import dataclass, replace
-
-from markupsafe import Markup
 
 from bot.callbacks import Attendance, Here, Report
 from bot.files import messages
 from bot.files.tables import PairingView
 from bot.flows import online
 from bot.keyboard import Button, Keyboard
-from bot.language.formatting import show_date
 from bot.language.notice import Dated, Lines, Phrase, Said, Text, lines
 from bot.notices import owe_to_arbiters, tell, tell_group
 from bot.services import Services, due_rounds, round_start
@@ -96,7 +92,7 @@ async def _not_in_the_room(db: Database, number: int, actor: int | None) -> bool
 
 async def draft_text(services: Services, made: Draft, title: Said) -> Lines:
     """The draft as the arbiter sees it: the title, the boards, and any fix let go."""
-    shown = lines(title, Markup(await messages.pairing(
+    shown = lines(title, (await messages.pairing(
         await load_season(services.db), made.pairing,
         online=await online.played_at(services, made.pairing.round))))
     if made.dropped == NO_FIXES:
@@ -110,7 +106,7 @@ async def draft_text(services: Services, made: Draft, title: Said) -> Lines:
 async def redraft(services: Services, number: int) -> None:
     """An on-time sign-off read after the round was drafted: pair again, show the arbiter."""
     made = await draft(services, number, actor=None)
-    await owe_to_arbiters(services, lambda: draft_text(
+    await owe_to_arbiters(services, await draft_text(
         services, made, Text("DRAFT_UPDATED", {"round": number})))
 
 
@@ -199,7 +195,7 @@ async def at_deadline(services: Services, number: int) -> bool:
         if await rounds.on_site(db, number):
             return await _open_the_room(services, number)
         made = await draft(services, number, actor=None)
-        await owe_to_arbiters(services, lambda: draft_text(
+        await owe_to_arbiters(services, await draft_text(
             services, made, lines(Text("DRAFT_TO_ARBITER", {"round": number}),
                                   Text("INDELING_DRAFT_TITLE"))))
     log.info("round %d locked and drafted at its deadline", number)
@@ -215,7 +211,7 @@ async def _open_the_room(services: Services, number: int) -> bool:
         return False
     settings = await club.settings(db)
     await tell_group(services, settings, Text("CHECK_IN_OPEN", {"round": number}),
-                     markup=functools.partial(here_button, number))
+                     markup=here_button(number))
     await owe_to_arbiters(services, Text("CHECK_IN_TO_ARBITER", {"round": number}))
     log.info("round %d locked at its deadline; the room is open", number)
     return True
@@ -270,7 +266,7 @@ async def remind(services: Services) -> None:
                 continue
             facts = {"round": rnd.number, "date": Dated(rnd.date),
                      "deadline": Dated(rnd.deadline, zone)}
-            buttons = functools.partial(attendance_buttons, rnd.number)
+            buttons = attendance_buttons(rnd.number)
             await tell_group(services, settings, Text("REMINDER", facts), markup=buttons)
             for member in await roster.reminded(services.db, rnd.number):
                 assert member.telegram_id is not None
@@ -336,10 +332,10 @@ async def publish(services: Services, *, actor: int) -> Published:
         season = await load_season(db)  # once: a large season takes a while to read
         played = await online.clock(services) if upcoming.online else None
         await tell_group(services, settings,
-                         lambda: messages.pairing(season, stored, when=show_date(date),
-                                                  online=played),
+                         await messages.pairing(season, stored, when=Dated(date),
+                                               online=played),
                          round_no=number, kind="pairing",
-                         markup=lambda: messages.page_button(services.settings, settings.web,
+                         markup=messages.page_button(services.settings, settings.web,
                                                              services.bot_name, private=False))
         everyone = {m.code: m for m in await roster.members(db)}
         games = {me: (other, colour, board) for board in stored.boards
@@ -365,7 +361,7 @@ async def publish(services: Services, *, actor: int) -> Published:
             if who.telegram_id is None:
                 unlinked.append(who.name)
                 continue
-            buttons = functools.partial(result_buttons, number, games[code][2].number) \
+            buttons = result_buttons(number, games[code][2].number) \
                 if code in games else None
             await tell(services, who.telegram_id, personal(code), about=who.name,
                        round_no=number, kind="personal", player=code, markup=buttons)
@@ -625,7 +621,7 @@ async def _tell(services: Services, change: NightChange, opponent: str | None, *
         if who.telegram_id is not None:
             await tell(services, who.telegram_id, notice, about=who.name,
                        markup=None if code not in buttons
-                       else functools.partial(result_buttons, number, buttons[code]))
+                       else result_buttons(number, buttons[code]))
 
 
 async def night_text(services: Services, change: NightChange) -> Said:

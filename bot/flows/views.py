@@ -10,15 +10,14 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 from zoneinfo import ZoneInfo
 
-from markupsafe import Markup
-
 from bot.files import messages, tables
-from bot.files.calendar import CalendarRound, rounds_ics
+from bot.files.calendar import Agenda, CalendarRound
 from bot.flows import checkin, online
 from bot.keyboard import Keyboard
-from bot.language.notice import Lines, Phrase, Said, Text, lines
+from bot.language.notice import Composed, Lines, Phrase, Said, Text, lines
 from bot.services import Services, WebAccess, current_rounds, open_round, schedule
 from bot.worker import Breakdown, Stakes, StandingsView
 from core.pairing import Objective
@@ -26,7 +25,7 @@ from core.pairing.request import before_pairing, request_for_round
 from core.results import UnsettledResults
 from core.rounds import OPEN, PUBLIC, RoundState
 from core.season import Season
-from core.standings import PlayerStanding, Standings, standings_history
+from core.standings import BreakdownLine, PlayerStanding, Standings, standings_history
 from core.trf import TrfHeader
 from storage import attendance, club, programme, results, roster, rounds, seasons
 from storage.db import Database
@@ -164,7 +163,7 @@ async def pairing_text(services: Services, *, arbiter: bool) -> Said | None:
     if arbiter and upcoming is not None and upcoming.state is RoundState.DRAFTED:
         draft = await rounds.stored_pairing(services.db, upcoming.number)
         if draft is not None:
-            return lines(Text("INDELING_DRAFT_TITLE"), Markup(await messages.pairing(
+            return lines(Text("INDELING_DRAFT_TITLE"), (await messages.pairing(
                 await load_season(services.db), draft,
                 online=await online.played_at(services, upcoming.number))))
     shown = [stored for number in await current_rounds(services)
@@ -173,7 +172,7 @@ async def pairing_text(services: Services, *, arbiter: bool) -> Said | None:
         return None
     season = await load_season(services.db)
     played_online = {r.number for r in await online.live_rounds(services)}
-    return lines(*[lines(Markup(await messages.pairing(
+    return lines(*[lines((await messages.pairing(
         season, stored, online=await online.played_at(services, stored.round))),
         await online.live_text(services, stored.round) if stored.round in played_online
         else None, between="\n\n") for stored in shown], between="\n\n")
@@ -242,7 +241,7 @@ class MyRound:
     date: dt.date | None
     what: Said | str
     """His game and result, his bye or absence, or (a round still open) whether he plays."""
-    points: str
+    points: Said | str
     """What the round earned him ("" until it counts)."""
     plays: bool | None
     """A round still open: whether he plays now, which a tap changes; None: settled."""
@@ -262,9 +261,8 @@ async def my_season(services: Services, who: Member) -> tuple[MyRound, ...]:
     standings = (await history(services))[-1]
     decimals = (await season(services)).rules.display_decimals
     names = {m.code: m.name for m in await roster.members(services.db)}
-    counted = {line.round: tables.breakdown_cells(line, names, decimals)
-               for line in standings.breakdown(who.code)} if who.code in standings.ranking \
-        else {}
+    counted = {line.round: line for line in standings.breakdown(who.code)} \
+        if who.code in standings.ranking else {}
     busy = await mine(services, who)
     coming = await checkin.room_round(services)
     out = []
@@ -280,9 +278,7 @@ async def my_season(services: Services, who: Member) -> tuple[MyRound, ...]:
                 else Text("MY_ROUND_AWAY", {"why": Text("KIND_LABELS", pick=off[r.number].kind)})
             out.append(MyRound(r.number, r.date, what, "", plays))
         elif r.number in counted:
-            cells = counted[r.number]
-            out.append(MyRound(r.number, r.date, " ".join(filter(None, cells[1:3])), cells[5],
-                               None))
+            out.append(_counted(r.number, r.date, counted[r.number], names, decimals))
         else:
             game = next((g for g in busy.games if g.round == r.number), None)
             what = Text("CALENDAR_BYE") if r.number in busy.bye_rounds else "" if game is None \
@@ -290,6 +286,15 @@ async def my_season(services: Services, who: Member) -> tuple[MyRound, ...]:
                                             "result": game.result or ""})
             out.append(MyRound(r.number, r.date, what, "", None))
     return tuple(out)
+
+
+def _counted(number: int, date: dt.date | None, line: BreakdownLine, names: dict[str, str],
+             decimals: int) -> MyRound:
+    """A round that counts: what it was and what it earned, as his breakdown says them."""
+    def cells(w: Any) -> list[str]:
+        return tables.breakdown_cells(w, line, names, decimals)
+    return MyRound(number, date, Composed(lambda w: " ".join(filter(None, cells(w)[1:3]))),
+                   Composed(lambda w: cells(w)[5]), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -441,9 +446,9 @@ async def _costs(services: Services,
 
 
 async def calendar(db: Database, zone: ZoneInfo, who: Member | None = None, *,
-                   stamp: dt.datetime | None = None) -> tuple[bytes, int] | None:
-    """The season's dated rounds as an iCalendar file, and how many; with `who`, his game in
-    each round already published. None if no round has a date yet."""
+                   stamp: dt.datetime | None = None) -> Agenda | None:
+    """The season's dated rounds for a calendar file (`bot.files.calendar.rounds_ics`); with
+    `who`, his game in each round already published. None if no round has a date yet."""
     dated = [r for r in await programme.schedule(db) if r.date is not None]
     if not dated:
         return None
@@ -459,10 +464,8 @@ async def calendar(db: Database, zone: ZoneInfo, who: Member | None = None, *,
         if stored is not None and who is not None:
             game = _own_game(stored, who.code, names)
         entries.append(CalendarRound(r.number, r.date, game))
-    made = await asyncio.to_thread(
-        rounds_ics, entries, club=season.club, season=season.name, start=settings.round_start,
-        zone=zone, stamp=stamp or dt.datetime.now(dt.UTC))
-    return made, len(entries)
+    return Agenda(entries, season.club, season.name, settings.round_start, zone,
+                  stamp or dt.datetime.now(dt.UTC))
 
 
 def _own_game(stored: rounds.StoredPairing, code: str, names: dict[str, str]) -> Said | str:

@@ -1,6 +1,7 @@
 """The messages to translate, as `pybabel extract` finds them (`babel.cfg`): every text
 `bot/language/texts.py` defines (a module-level text, or a text in a table or as a mapping's value),
-every `_("…")` and `ngettext("…", "…", n)` in the bot's code, and the templates' `{{ _("…") }}`.
+every `w._("…")` and `w.ngettext("…", "…", n)` in the bot's code (`w`: the words of
+one language, `bot.language.i18n.Words`), and the templates' `{{ _("…") }}`.
 
     uv run pybabel extract -F babel.cfg -o bot/language/locale/messages.pot --no-wrap \
         --no-location --project keizerbot --version 1 bot
@@ -32,7 +33,7 @@ def extract_texts(fileobj: IO[bytes], keywords: Mapping[str, Any],
                   comment_tags: Collection[str],
                   options: Mapping[str, Any]) -> Iterator[Extracted]:
     """Babel's extraction method for `bot/language/texts.py`: the module's texts by their
-    assignments, and the `_`/`ngettext` calls of its functions."""
+    assignments, and the `w._`/`w.ngettext` calls of its functions."""
     tree = ast.parse(fileobj.read())
     for node in tree.body:
         value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
@@ -41,12 +42,12 @@ def extract_texts(fileobj: IO[bytes], keywords: Mapping[str, Any],
             for line, text in _texts(value):
                 yield line, None, text, []
     for call in ast.walk(tree):
-        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute):
             texts = [a.value for a in call.args if isinstance(a, ast.Constant)
                      and isinstance(a.value, str)]
-            if call.func.id == "_" and len(texts) == 1:
+            if call.func.attr == "_" and len(texts) == 1:
                 yield call.lineno, "_", texts[0], []
-            elif call.func.id == "ngettext" and len(texts) == 2:
+            elif call.func.attr == "ngettext" and len(texts) == 2:
                 yield call.lineno, "ngettext", (texts[0], texts[1]), []
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.language import i18n, texts
+from bot.language import texts
+from bot.language.i18n import Words
 
 LIMIT = 4096
 
@@ -65,22 +66,22 @@ def _cut(line: str, room: int) -> int:
     return max(end, 1)
 
 
-def show_date(date: dt.date | None, today: dt.date | None = None, *,
+def show_date(w: Words, date: dt.date | None, today: dt.date | None = None, *,
               other_year: bool = False) -> str:
     """`do 3 dec`; with the year when it is not clear from `today` (more than half a year
     away: a date without a year may have landed in the next one), or, `other_year`, whenever
     it is not `today`'s (a list of rounds that crosses the new year)."""
     if date is None:
-        return texts.WEB_NO_DATE
-    shown = i18n.date(date, "EEE d MMM")
+        return w(texts.WEB_NO_DATE)
+    shown = w.date(date, "EEE d MMM")
     if today is not None and (abs((date - today).days) > 183 if not other_year
                               else date.year != today.year):
         shown += f" {date.year}"
     return shown
 
 
-def show_moment(moment: dt.datetime | None, zone: dt.tzinfo) -> str:
+def show_moment(w: Words, moment: dt.datetime | None, zone: dt.tzinfo) -> str:
     if moment is None:
         return "-"
     local = moment.astimezone(zone)
-    return f"{show_date(local.date())} {local:%H:%M}"
+    return f"{show_date(w, local.date())} {local:%H:%M}"

@@ -1,9 +1,11 @@
 """Which language the bot speaks, and its words in it: gettext catalogues through Babel, with
 Dutch the source language (the messages are the Dutch texts themselves) and English beside it.
 
-The language is a context variable: a handler speaks the asker's language, a message to the
-group the club's, a message to a member his own (`use`). `bot.texts` hands out every text in
-the language of the moment; so do `_`, `ngettext`, the numbers and the dates here.
+The language is a value the presentation layer is given, never ambient: `words(language)` is
+the catalogue in one language, and whatever makes a sentence for a reader (the answer runner,
+the messages owed, a page, the command line) takes it and says its texts through it:
+`w(texts.KEY)` for a text, `texts.fn(w, ...)` for a sentence a catalogue function makes,
+`w.number` and `w.date` for numbers and dates as the reader writes them.
 
 The catalogues are `bot/language/locale/<language>/LC_MESSAGES/messages.po`, kept with `pybabel
 extract/update` (docs/bot.md); they are compiled when first used, so a clone runs as it is.
@@ -14,9 +16,8 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import io
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import TypeVar
@@ -30,27 +31,6 @@ LANGUAGES = ("nl", "en")
 """Every language the bot speaks; the first is the source of the others."""
 LOCALE = Path(__file__).parent / "locale"
 DOMAIN = "messages"
-
-_current: ContextVar[str] = ContextVar("language", default=SOURCE)
-
-
-def current() -> str:
-    return _current.get()
-
-
-def speak(language: str) -> None:
-    """Speak `language` from here on in this task (an update's own task: `bot.handlers`)."""
-    _current.set(language if language in LANGUAGES else SOURCE)
-
-
-@contextmanager
-def use(language: str) -> Iterator[None]:
-    """Speak `language` inside the block (an unknown one is the source language)."""
-    token = _current.set(language if language in LANGUAGES else SOURCE)
-    try:
-        yield
-    finally:
-        _current.reset(token)
 
 
 def from_code(code: str | None, default: str = SOURCE) -> str:
@@ -92,39 +72,53 @@ def translations(language: str) -> NullTranslations:
     return Translations(compiled, domain=DOMAIN)
 
 
-def _(message: str) -> str:
-    """`message` (Dutch, the source) in the language of the moment."""
-    return translations(current()).gettext(message) if message else message
-
-
-def ngettext(singular: str, plural: str, count: int) -> str:
-    return translations(current()).ngettext(singular, plural, count)
-
-
 T = TypeVar("T")
 
 
-def translated(value: T) -> T:
-    """A text, or the texts in a tuple or as a mapping's values, in the language of the
-    moment; anything else as it is."""
-    if current() == SOURCE:
+@dataclass(frozen=True, slots=True)
+class Words:
+    """The bot's words in one `language`: its texts, numbers and dates as that reader writes
+    them (`words(language)`)."""
+
+    language: str
+    catalogue: NullTranslations
+
+    def _(self, message: str) -> str:
+        """`message` (Dutch, the source) in this language."""
+        return self.catalogue.gettext(message) if message else message
+
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
+        return self.catalogue.ngettext(singular, plural, count)
+
+    def __call__(self, value: T) -> T:
+        """A text, or the texts in a tuple or as a mapping's values, in this language;
+        anything else as it is."""
+        if self.language == SOURCE:
+            return value
+        if isinstance(value, str):
+            return self._(value)  # type: ignore[return-value]
+        if isinstance(value, tuple) and all(isinstance(v, str) for v in value):
+            return tuple(self._(v) for v in value)  # type: ignore[return-value]
+        if isinstance(value, Mapping):
+            return {k: self(v) for k, v in value.items()}  # type: ignore[return-value]
         return value
-    if isinstance(value, str):
-        return _(value)  # type: ignore[return-value]
-    if isinstance(value, tuple) and all(isinstance(v, str) for v in value):
-        return tuple(_(v) for v in value)  # type: ignore[return-value]
-    if isinstance(value, Mapping):
-        return {k: translated(v) for k, v in value.items()}  # type: ignore[return-value]
-    return value
+
+    def number(self, value: Fraction | int | float, decimals: int) -> str:
+        """A number as the language writes it: `42,5` in Dutch, `42.5` in English."""
+        return format_number(Fraction(value), decimals, comma=self.language == "nl")
+
+    def date(self, day: dt.date, form: str) -> str:
+        """A day in Babel's pattern `form` (`EEE d MMM`) in this language."""
+        from babel.dates import format_date
+
+        return format_date(day, form, locale=self.language)
 
 
-def number(value: Fraction | int | float, decimals: int) -> str:
-    """A number as the language writes it: `42,5` in Dutch, `42.5` in English."""
-    return format_number(Fraction(value), decimals, comma=current() == "nl")
+def words(language: str) -> Words:
+    """The bot's words in `language` (an unknown one is the source language)."""
+    return _words(language if language in LANGUAGES else SOURCE)
 
 
-def date(day: dt.date, form: str) -> str:
-    """A day in Babel's pattern `form` (`EEE d MMM`) in the language of the moment."""
-    from babel.dates import format_date
-
-    return format_date(day, form, locale=current())
+@functools.cache
+def _words(language: str) -> Words:
+    return Words(language, translations(language))

@@ -10,9 +10,8 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from bot.language import dates, i18n
-from bot.language.formatting import show_date
-from bot.language.notice import Text
+from bot.language import dates
+from bot.language.notice import Dated, Lines, Text
 from bot.services import ScheduledRound
 from core.season import AbsenceReason, ExternalDay
 
@@ -209,7 +208,7 @@ def _rounds(span: Span, rounds: list[ScheduledRound], opened: int | None,
             return [start]
         assert isinstance(start, dt.date)
         on_day = [r.number for r in rounds if r.date == start]
-        return on_day or Text("NO_ROUND_ON_DATE", {"date": show_date(start, today)})
+        return on_day or Text("NO_ROUND_ON_DATE", {"date": Dated(start, today=today)})
     if start is None:
         if opened is None:
             return Text("NO_OPEN_ROUND")
@@ -272,10 +271,10 @@ def _day_before(day: int, end: dt.date) -> dt.date | None:
     return None
 
 
-def _point_text(point: Point, today: dt.date) -> Text | str:
+def _point_text(point: Point, today: dt.date) -> Text | Dated:
     if isinstance(point, int):
         return Text("ROUND_WORD", {"round": point})
-    return show_date(point, today)
+    return Dated(point, today=today)
 
 
 def _no_round(number_: int, today: dt.date) -> Text:
@@ -283,5 +282,5 @@ def _no_round(number_: int, today: dt.date) -> Text:
     if not 1 <= number_ <= 31:
         return Text("NOT_SCHEDULED", {"round": number_})
     month = today if number_ >= today.day else today.replace(day=1) + dt.timedelta(days=32)
-    example = f"{number_} {i18n.date(month.replace(day=1), 'LLLL')}"
+    example = Lines((str(number_), Dated(month.replace(day=1), form="LLLL")), " ")
     return Text("NUMBER_NOT_ROUND", {"round": number_, "example": example})

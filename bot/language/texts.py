@@ -1,22 +1,19 @@
 """Every sentence a user sees, in one place: problems in files, table headings, labels.
 
-Written in Dutch, the source language; `texts.NAME` hands each out in the language of the
-moment (`bot.i18n`), and the functions here say theirs in it too. The English is in
-`bot/language/locale/en/LC_MESSAGES/messages.po`."""
+Written in Dutch, the source language: `w(texts.NAME)` is a text in the words `w` of one
+reader's language (`bot.language.i18n.words`), and each function here says its sentence in
+the words it is given. The English is in `bot/language/locale/en/LC_MESSAGES/messages.po`."""
 
 from __future__ import annotations
 
 import difflib
 import errno
 import re
-import sys
-import types
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from bot.language.i18n import _, ngettext, number, translated
-from bot.language.i18n import current as language
+from bot.language.i18n import Words
 from core.errors import Expected, Problem, ProblemCode
 from core.numbers import exact_text, format_number
 from core.pairing.model import BrokenRule, Fixes, Rule
@@ -92,29 +89,29 @@ _PROBLEMS: Mapping[ProblemCode, str] = {
 }
 
 
-def problem(p: Problem) -> str:
+def problem(w: Words, p: Problem) -> str:
     """One problem as a line in the reader's language: `rounds[3].games[2].result: ongeldige
 uitslag "2-0" …`."""
     facts = dict(p.facts)
     expected = facts.get("expected", "")
     if expected in EXPECTED_WORDS:
-        facts["expected"] = _(_EXPECTED[Expected(expected)])
+        facts["expected"] = w._(_EXPECTED[Expected(expected)])
     low, high = facts.get("low", "-"), facts.get("high", "-")
-    facts["range"] = (_("van {low}") if high == "-" else _("tot en met {high}") if low == "-"
-                      else _("{low} t/m {high}")).format(low=low, high=high)
-    facts["in_round"] = _(" in ronde {round}").format(round=facts["round"]) \
+    facts["range"] = (w._("van {low}") if high == "-" else w._("tot en met {high}") if low == "-"
+                      else w._("{low} t/m {high}")).format(low=low, high=high)
+    facts["in_round"] = w._(" in ronde {round}").format(round=facts["round"]) \
         if "round" in facts else ""
-    reason = _(_REASONS.get(facts.get("reason", ""), ""))
+    reason = w._(_REASONS.get(facts.get("reason", ""), ""))
     if p.code is ProblemCode.ROUND_ORDER and reason:
         text = reason
     else:
-        text = _(_PROBLEMS[p.code]).format_map(_Missing(facts))
+        text = w._(_PROBLEMS[p.code]).format_map(_Missing(facts))
         if reason:
             text += f": {reason}"
     if p.code is ProblemCode.UNKNOWN_KEY:  # a typing error: the field that was meant
         meant = difflib.get_close_matches(facts.get("key", ""), expected.split(" | "), n=1)
         if meant:
-            text += _(" (bedoel je '{key}'?)").format(key=meant[0])
+            text += w._(" (bedoel je '{key}'?)").format(key=meant[0])
     return f"{p.path}: {text}" if p.path else text
 
 
@@ -123,24 +120,24 @@ class _Missing(dict[str, object]):
         return "?"
 
 
-def chat_problems(problems: tuple[Problem, ...], names: Mapping[str, str]) -> str:
+def chat_problems(w: Words, problems: tuple[Problem, ...], names: Mapping[str, str]) -> str:
     """Problems as a member or the arbiter reads them in the chat: players by name, no field
     paths (a rules parameter by the name he typed)."""
     lines = []
     for p in problems:
         facts = {k: names.get(v, v) if k == "player" else v for k, v in p.facts.items()}
-        text = problem(Problem("", p.code, facts))
+        text = problem(w, Problem("", p.code, facts))
         rule = p.path.removeprefix("rules.").split(".")[0].split("[")[0] \
             if p.path.startswith("rules.") else ""
-        lines.append(_("regel {rule}: {text}").format(rule=rule, text=text) if rule else text)
-    return _(CHANGE_REFUSED) + ": " + "; ".join(dict.fromkeys(lines)) + "."
+        lines.append(w._("regel {rule}: {text}").format(rule=rule, text=text) if rule else text)
+    return w._(CHANGE_REFUSED) + ": " + "; ".join(dict.fromkeys(lines)) + "."
 
 
-def problems_report(title: str, problems: tuple[Problem, ...]) -> str:
+def problems_report(w: Words, title: str, problems: tuple[Problem, ...]) -> str:
     count = len(problems)
-    head = f"{title}: " + ngettext("{count} probleem", "{count} problemen", count).format(
+    head = f"{title}: " + w.ngettext("{count} probleem", "{count} problemen", count).format(
         count=count)
-    return "\n".join([head, *(f"  - {problem(p)}" for p in problems)])
+    return "\n".join([head, *(f"  - {problem(w, p)}" for p in problems)])
 
 
 SEASON_UNUSABLE = "Het seizoensbestand {path} is niet bruikbaar"
@@ -186,9 +183,9 @@ _OS_REASONS: Mapping[int, str] = {
 """What the system says of a file, as the reader says it (its own words are English)."""
 
 
-def os_reason(exc: OSError) -> str:
+def os_reason(w: Words, exc: OSError) -> str:
     known = _OS_REASONS.get(exc.errno or 0)
-    return _(known) if known else exc.strerror or str(exc)
+    return w._(known) if known else exc.strerror or str(exc)
 ROUND_OUT_OF_RANGE = "Ronde {round} bestaat niet: het bestand heeft {count} rondes."
 ROUND_INCOMPLETE = "Let op: ronde {round} is nog niet compleet ({missing} uitslagen ontbreken)."
 
@@ -259,7 +256,7 @@ BROKEN_RULES: Mapping[Rule, str] = {
 COLOURS_WORD = {"white": "wit", "black": "zwart"}
 
 
-def broken_rule(rule: BrokenRule, names: Mapping[str, str]) -> str:
+def broken_rule(w: Words, rule: BrokenRule, names: Mapping[str, str]) -> str:
     """A rule the pairing could not keep, players by `names` (by player id; an id without one
     as it is)."""
     facts: dict[str, object] = dict(rule.facts)
@@ -267,8 +264,8 @@ def broken_rule(rule: BrokenRule, names: Mapping[str, str]) -> str:
     facts["b"] = names.get(rule.players[-1], rule.players[-1])
     if "due" in facts:
         facts["due"] = names.get(str(facts["due"]), str(facts["due"]))
-    facts["colour_nl"] = _(COLOURS_WORD.get(str(facts.get("colour", "")), ""))
-    return _(BROKEN_RULES[rule.rule]).format_map(facts)
+    facts["colour_nl"] = w._(COLOURS_WORD.get(str(facts.get("colour", "")), ""))
+    return w._(BROKEN_RULES[rule.rule]).format_map(facts)
 
 CONFIG_TOKEN_SHAPE = ("TELEGRAM_BOT_TOKEN ziet er niet uit als een token van BotFather (zoiets "
                       "als 123456789:AAH...). Kopieer het opnieuw uit BotFather.")
@@ -596,13 +593,13 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
 }
 
 
-def store_problem(error: StoreError) -> str:
-    return store_refusal(error.problem, error.facts)
+def store_problem(w: Words, error: StoreError) -> str:
+    return store_refusal(w, error.problem, error.facts)
 
 
-def store_refusal(problem: StoreProblem, facts: Mapping[str, object]) -> str:
+def store_refusal(w: Words, problem: StoreProblem, facts: Mapping[str, object]) -> str:
     """What the store refused, with its facts as the reader knows them (a player by name)."""
-    return _(_STORE_PROBLEMS[problem]).format_map(_Missing(facts))
+    return w._(_STORE_PROBLEMS[problem]).format_map(_Missing(facts))
 
 
 # --- the bot -----------------------------------------------------------------------------------
@@ -1091,44 +1088,45 @@ VALUE_WORDS: Mapping[str, str] = {
 RULES_VARIANTS = "telling: {parts}"
 
 
-def rules_in_words(source: object) -> str:
+def rules_in_words(w: Words, source: object) -> str:
     """The rules as the club set them: the preset, then each own setting in words."""
     rules = dict(source) if isinstance(source, dict) else {"preset": source}
     preset = rules.pop("preset", None)
-    head = _("voorinstelling {preset}").format(preset=preset) if preset \
-        else _("eigen reglement")
-    own = [f"{_(RULE_WORDS.get(key, key))}: {_in_words(value)}" for key, value in rules.items()
+    head = w._("voorinstelling {preset}").format(preset=preset) if preset \
+        else w._("eigen reglement")
+    own = [f"{w._(RULE_WORDS.get(key, key))}: {_in_words(w, value)}" for key, value in rules.items()
            if key not in VARIANTS]
-    text = _("{head}, met {own}").format(head=head, own="; ".join(own)) if own else head
-    variants = variants_in_words(rules_from_source(source))
+    text = w._("{head}, met {own}").format(head=head, own="; ".join(own)) if own else head
+    variants = variants_in_words(w, rules_from_source(source))
     return text + (f"\n{variants}" if variants else "")
 
 
-def variants_in_words(rules: Rules) -> str:
+def variants_in_words(w: Words, rules: Rules) -> str:
     """Where the rules score as another program does (section 9), in words; empty where they
     keep the model's way."""
     shown, model = rules_to_mapping(rules), rules_to_mapping(Rules())
-    parts = [f"{_(RULE_WORDS[key])}: {_in_words(shown[key])}" for key in VARIANTS
+    parts = [f"{w._(RULE_WORDS[key])}: {_in_words(w, shown[key])}" for key in VARIANTS
              if shown[key] != model[key]]
-    parts += [_("{kind}: {points} punten vast").format(kind=_(KIND_LABELS[kind]),
-                                                       points=_in_words(exact_text(points)))
+    parts += [w._("{kind}: {points} punten vast").format(kind=w._(KIND_LABELS[kind]),
+                                                         points=_in_words(w, exact_text(points)))
               for kind, points in rules.compensation_points.items()]
-    return _(RULES_VARIANTS).format(parts="; ".join(parts)) if parts else ""
+    return w._(RULES_VARIANTS).format(parts="; ".join(parts)) if parts else ""
 
 
-def _in_words(value: object) -> str:
+def _in_words(w: Words, value: object) -> str:
     if value is True or value is False:
-        return _("ja") if value else _("nee")
+        return w._("ja") if value else w._("nee")
     if value is None:
-        return _("geen")
+        return w._("geen")
     if isinstance(value, dict):
-        return ", ".join(f"{_(VALUE_WORDS.get(k, k))} {_in_words(v)}" for k, v in value.items())
+        return ", ".join(f"{w._(VALUE_WORDS.get(k, k))} {_in_words(w, v)}"
+                         for k, v in value.items())
     if isinstance(value, list):
-        return "/".join(_in_words(v) for v in value)
+        return "/".join(_in_words(w, v) for v in value)
     text = str(value)
     if _DECIMAL.fullmatch(text):
-        return text.replace(".", ",") if language() == "nl" else text
-    return _(VALUE_WORDS.get(text, text))
+        return text.replace(".", ",") if w.language == "nl" else text
+    return w._(VALUE_WORDS.get(text, text))
 
 
 _DECIMAL = re.compile(r"-?\d+\.\d+")
@@ -1198,9 +1196,9 @@ BACKUP_REASONS: Mapping[StoreProblem, str] = {
 }
 
 
-def backup_reason(problem: StoreProblem) -> str:
+def backup_reason(w: Words, problem: StoreProblem) -> str:
     """Why the night's copy of the database failed, in words."""
-    return _(BACKUP_REASONS.get(problem, BACKUP_REASON_OTHER))
+    return w._(BACKUP_REASONS.get(problem, BACKUP_REASON_OTHER))
 
 
 BACKUP_REASON_OTHER = "onbekende oorzaak (zie het logboek)"
@@ -1256,42 +1254,42 @@ CHART_CAPTION = "Het verloop van de ranglijst na ronde {round}."
 CHART_NONE = "Er is nog geen ronde gespeeld."
 
 
-def fixes_words(fixes: Fixes, names: Mapping[str, str]) -> str:
+def fixes_words(w: Words, fixes: Fixes, names: Mapping[str, str]) -> str:
     """The arbiter's fixes in words: "bord Anna – Bram", "bye voor Cor"; `names` as the chat
     shows them (escaped)."""
     def name(code: str) -> str:
         return names.get(code, code)
-    parts = [_("bord {white} – {black}").format(white=name(w), black=name(b))
-             for w, b in fixes.boards]
-    parts += [_("niet {a} tegen {b}").format(a=name(a), b=name(b))
+    parts = [w._("bord {white} – {black}").format(white=name(white), black=name(black))
+             for white, black in fixes.boards]
+    parts += [w._("niet {a} tegen {b}").format(a=name(a), b=name(b))
               for a, b in (sorted(pair) for pair in fixes.forbidden)]
     if fixes.bye is not None:
-        parts.append(_("bye voor {name}").format(name=name(fixes.bye)))
-    parts += [_("{name} niet indelen").format(name=name(c)) for c in sorted(fixes.leave_out)]
+        parts.append(w._("bye voor {name}").format(name=name(fixes.bye)))
+    parts += [w._("{name} niet indelen").format(name=name(c)) for c in sorted(fixes.leave_out)]
     return "; ".join(parts)
 
 
-def earns(price: SignOffPrice, decimals: int, name: str | None = None) -> str:
+def earns(w: Words, price: SignOffPrice, decimals: int, name: str | None = None) -> str:
     """What a sign-off earns, in words (empty where it is not priced): to the member himself
     ("je waarde"), or, when the arbiter signed `name` off, about him ("de eigen waarde")."""
-    whom, whose = ("", _("je")) if name is None else (f"{name} ", _("de eigen"))
+    whom, whose = ("", w._("je")) if name is None else (f"{name} ", w._("de eigen"))
     fraction = f"{format_number(price.fraction * 100, 0)}%"
     if price.earning is Earning.TEAM:
-        return _(EARNS_TEAM)
+        return w._(EARNS_TEAM)
     if price.earning is Earning.LATER:
-        return _(EARNS_LATER).format(whom=whom, fraction=fraction, whose=whose)
+        return w._(EARNS_LATER).format(whom=whom, fraction=fraction, whose=whose)
     if price.earning is Earning.CAPPED:
-        return _(EARNS_CAPPED).format(cap=price.cap)
+        return w._(EARNS_CAPPED).format(cap=price.cap)
     if price.earning is Earning.NOTHING:
-        return _(EARNS_NOTHING)
+        return w._(EARNS_NOTHING)
     if price.earning is Earning.POINTS and price.points is not None:
-        return _(EARNS_POINTS).format(whom=whom, whose=whose,
-                                      points=number(price.points, decimals))
+        return w._(EARNS_POINTS).format(whom=whom, whose=whose,
+                                        points=w.number(price.points, decimals))
     if price.earning is Earning.FRACTION and price.value is not None \
             and price.points is not None:
-        return _(EARNS).format(whom=whom, fraction=fraction, whose=whose,
-                               value=format_number(price.value, 0),
-                               points=number(price.points, decimals))
+        return w._(EARNS).format(whom=whom, fraction=fraction, whose=whose,
+                                 value=format_number(price.value, 0),
+                                 points=w.number(price.points, decimals))
     return ""
 
 
@@ -1317,9 +1315,9 @@ _LIST_PROBLEMS: Mapping[str, str] = {
 RATING_LIST_UNUSABLE = "Deze ratinglijst kan ik niet gebruiken: {reason}. Er is niets veranderd."
 
 
-def rating_list_problem(error: RatingListError) -> str:
-    return _(RATING_LIST_UNUSABLE).format(
-        reason=_(_LIST_PROBLEMS[error.problem.value]).format_map(_Missing(error.facts)))
+def rating_list_problem(w: Words, error: RatingListError) -> str:
+    return w._(RATING_LIST_UNUSABLE).format(
+        reason=w._(_LIST_PROBLEMS[error.problem.value]).format_map(_Missing(error.facts)))
 
 
 RATING_HEAD = "KNSB-ratinglijst met {listed} spelers, vergeleken met de leden:"
@@ -1355,52 +1353,52 @@ RATINGS_CONFIRM_HINT = ("Er is nog niets veranderd. Met --bevestig worden de rat
 RATINGS_UNKNOWN_CLOSE = "'{player}' staat niet bij de gelijkende namen."
 
 
-def rating_proposal(proposal: Proposal, names: Mapping[str, str], *, limit: int = 30,
+def rating_proposal(w: Words, proposal: Proposal, names: Mapping[str, str], *, limit: int = 30,
                     ids: bool = False) -> str:
     """The proposal as the arbiter reads it (with `ids` on the command line, where a close
     match is taken along by its id); plain words, which the chat escapes whole."""
     from core.ratings import Match
 
-    lines = [_(RATING_HEAD).format(listed=proposal.listed)]
+    lines = [w._(RATING_HEAD).format(listed=proposal.listed)]
 
     def shown(items: list[str]) -> list[str]:
-        return items[:limit] + ([_(RATING_MORE).format(count=len(items) - limit)]
+        return items[:limit] + ([w._(RATING_MORE).format(count=len(items) - limit)]
                                 if len(items) > limit else [])
 
     if proposal.updates:
-        lines.append(_(RATING_UPDATES).format(count=len(proposal.updates)))
-        lines += shown([_rating_update(c) for c in proposal.updates])
+        lines.append(w._(RATING_UPDATES).format(count=len(proposal.updates)))
+        lines += shown([_rating_update(w, c) for c in proposal.updates])
     if proposal.close:
-        lines.append(_(RATING_CLOSE).format(count=len(proposal.close)))
-        lines += shown([_(RATING_CLOSE_LINE).format(
+        lines.append(w._(RATING_CLOSE).format(count=len(proposal.close)))
+        lines += shown([w._(RATING_CLOSE_LINE).format(
             mark="✓ " if k in proposal.accepted else "", name=c.name,
             id=f" ({c.player})" if ids else "", listed=c.listed.name, knsb=c.listed.knsb,
-            rating=c.listed.rating or _(RATING_NONE),
-            why=_(RATING_NUMBER_ONLY) if c.match is Match.NUMBER_ONLY else "")
+            rating=c.listed.rating or w._(RATING_NONE),
+            why=w._(RATING_NUMBER_ONLY) if c.match is Match.NUMBER_ONLY else "")
             for k, c in enumerate(proposal.close)])
     if proposal.missing:
         missing = [names.get(p, p) for p in proposal.missing]
-        lines.append(_(RATING_MISSING).format(count=len(missing), names=", ".join(
+        lines.append(w._(RATING_MISSING).format(count=len(missing), names=", ".join(
             shown(missing))))
     if proposal.unchanged:
-        lines.append(_(RATING_UNCHANGED).format(count=len(proposal.unchanged)))
+        lines.append(w._(RATING_UNCHANGED).format(count=len(proposal.unchanged)))
     if not (proposal.updates or proposal.close):
-        lines.append(_(RATING_NOTHING))
+        lines.append(w._(RATING_NOTHING))
     elif not ids:  # the command line says how to apply it in its own words
-        lines.append(_(RATING_WAIT))
+        lines.append(w._(RATING_WAIT))
     return "\n".join(lines)
 
 
-def _rating_update(change: Change) -> str:
-    line = _(RATING_UPDATE).format(name=change.name,
-                                   old=change.old_rating or _(RATING_NONE),
-                                   new=change.new_rating or _(RATING_NONE))
-    line += _(RATING_NUMBER).format(knsb=change.listed.knsb) \
+def _rating_update(w: Words, change: Change) -> str:
+    line = w._(RATING_UPDATE).format(name=change.name,
+                                     old=change.old_rating or w._(RATING_NONE),
+                                     new=change.new_rating or w._(RATING_NONE))
+    line += w._(RATING_NUMBER).format(knsb=change.listed.knsb) \
         if change.listed.knsb != change.old_knsb else ""
-    learnt = [_(IDENTITY_WORDS[k]).format(
-        value=_(SEX_WORDS.get(v, v)) if k == "sex" else v)
+    learnt = [w._(IDENTITY_WORDS[k]).format(
+        value=w._(SEX_WORDS.get(v, v)) if k == "sex" else v)
               for k, v in change.new_identity.items() if change.old_identity.get(k) != v]
-    return line + (_(RATING_ALSO).format(fields=", ".join(learnt)) if learnt else "")
+    return line + (w._(RATING_ALSO).format(fields=", ".join(learnt)) if learnt else "")
 
 
 _TRF_PROBLEMS: Mapping[str, str] = {
@@ -1418,9 +1416,9 @@ TRF_UNUSABLE = "Het TRF-bestand {path} is niet bruikbaar"
 FILE_NOT_TEXT = "dit is geen tekstbestand in Windows-1252 of UTF-8"
 
 
-def trf_problem(error: TrfError) -> str:
+def trf_problem(w: Words, error: TrfError) -> str:
     facts = dict(error.facts, line=str(error.line))
-    return _(_TRF_PROBLEMS[error.problem.value]).format_map(_Missing(facts))
+    return w._(_TRF_PROBLEMS[error.problem.value]).format_map(_Missing(facts))
 
 
 _ASSUMED: Mapping[str, str] = {
@@ -1463,84 +1461,74 @@ EXPORT_UNKNOWN = ("Kies <code>/export</code> (webpagina's en CSV), <code>/export
                   "(voor de rating), met <code>vorig</code> erachter voor het vorige seizoen.")
 
 
-def result_shown(result: Result | None, state: ResultState | None) -> str:
+def result_shown(w: Words, result: Result | None, state: ResultState | None) -> str:
     """A game's result as every view shows it: final as it is, else marked as waiting for the
     opponent or disputed (it counts nowhere until it is final); empty without one."""
     if result is None:
         return ""
     if state is ResultState.WAITING:
-        return _(RESULT_WAITING).format(result=result)
+        return w._(RESULT_WAITING).format(result=result)
     if state is ResultState.DISPUTED:
-        return _(RESULT_DISPUTED).format(result=result)
+        return w._(RESULT_DISPUTED).format(result=result)
     return str(result)
 
 
-def trf_missing(header: TrfHeader) -> str:
+def trf_missing(w: Words, header: TrfHeader) -> str:
     """What a TRF's header lacks that the rating office wants, and how to set it; empty when
     nothing is missing."""
     missing = [text for text, known in ((TRF_MISSING_CITY, header.city),
                                         (TRF_MISSING_ARBITER, header.arbiter)) if not known]
-    return _(TRF_MISSING).format(missing="; ".join(_(m) for m in missing)) if missing else ""
+    return w._(TRF_MISSING).format(missing="; ".join(w._(m) for m in missing)) if missing else ""
 
 
-def assumed(found: Mapping[Assumed, int], preset: str) -> list[str]:
-    return [assumed_one(what, count, preset) for what, count in found.items()]
+def assumed(w: Words, found: Mapping[Assumed, int], preset: str) -> list[str]:
+    return [assumed_one(w, what, count, preset) for what, count in found.items()]
 
 
-def assumed_one(what: Assumed, count: int, preset: str) -> str:
+def assumed_one(w: Words, what: Assumed, count: int, preset: str) -> str:
     """One thing a file did not say and was taken as it usually is, `count` times."""
-    return _(_ASSUMED[what.value]).format(count=count, preset=preset)
+    return w._(_ASSUMED[what.value]).format(count=count, preset=preset)
 
 
 
 # --- counted: the word follows the number, as each language writes it --------------------------
 
 
-def publish_note(round_: int, count: int, unlinked: Sequence[str] = ()) -> str:
+def publish_note(w: Words, round_: int, count: int, unlinked: Sequence[str] = ()) -> str:
     """What the arbiter hears when he publishes; the players not linked named (`unlinked`,
     as shown), who hear of their game from him."""
-    note = _published(round_, count)
+    note = _published(w, round_, count)
     if unlinked:
-        note += "\n" + _(PUBLISH_UNLINKED).format(names=", ".join(unlinked))
+        note += "\n" + w._(PUBLISH_UNLINKED).format(names=", ".join(unlinked))
     return note
 
 
-def _published(round_: int, count: int) -> str:
-    return ngettext("Ronde {round} is gepubliceerd. Ik stuur de indeling naar de clubgroep en "
-                    "{count} speler zijn partij; lukt dat ergens niet, dan hoor je het.",
-                    "Ronde {round} is gepubliceerd. Ik stuur de indeling naar de clubgroep en "
-                    "{count} spelers hun partij; lukt dat ergens niet, dan hoor je het.",
-                    count).format(round=round_, count=count)
+def _published(w: Words, round_: int, count: int) -> str:
+    return w.ngettext("Ronde {round} is gepubliceerd. Ik stuur de indeling naar de clubgroep en "
+                      "{count} speler zijn partij; lukt dat ergens niet, dan hoor je het.",
+                      "Ronde {round} is gepubliceerd. Ik stuur de indeling naar de clubgroep en "
+                      "{count} spelers hun partij; lukt dat ergens niet, dan hoor je het.",
+                      count).format(round=round_, count=count)
 
 
-def moved(count: int) -> str:
-    return ngettext("{count} plaats verschoven sinds de ronde ervoor",
-                    "{count} plaatsen verschoven sinds de ronde ervoor", count).format(count=count)
+def moved(w: Words, count: int) -> str:
+    return w.ngettext("{count} plaats verschoven sinds de ronde ervoor",
+                      "{count} plaatsen verschoven sinds de ronde ervoor",
+                      count).format(count=count)
 
 
-def site_written(count: int, path: object) -> str:
-    return ngettext("{count} bestand geschreven in {path}.",
-                    "{count} bestanden geschreven in {path}.", count).format(count=count,
+def site_written(w: Words, count: int, path: object) -> str:
+    return w.ngettext("{count} bestand geschreven in {path}.",
+                      "{count} bestanden geschreven in {path}.", count).format(count=count,
                                                                               path=path)
 
 
-def ratings_applied(count: int) -> str:
-    return ngettext("De ratings zijn bijgewerkt: {count} lid. Het staat in het logboek.",
-                    "De ratings zijn bijgewerkt: {count} leden. Het staat in het logboek.",
-                    count).format(count=count)
+def ratings_applied(w: Words, count: int) -> str:
+    return w.ngettext("De ratings zijn bijgewerkt: {count} lid. Het staat in het logboek.",
+                      "De ratings zijn bijgewerkt: {count} leden. Het staat in het logboek.",
+                      count).format(count=count)
 
 
-def ratings_written(count: int, path: object) -> str:
-    return ngettext("{count} lid bijgewerkt in {path}.", "{count} leden bijgewerkt in {path}.",
-                    count).format(count=count, path=path)
-
-class _Spoken(types.ModuleType):
-    """`texts.NAME` in the language of the moment: each text, and each text in a table or a
-    mapping of texts. The functions above say theirs with `_`."""
-
-    def __getattribute__(self, name: str) -> object:
-        value = super().__getattribute__(name)
-        return translated(value) if name[:1].isupper() else value
-
-
-sys.modules[__name__].__class__ = _Spoken
+def ratings_written(w: Words, count: int, path: object) -> str:
+    return w.ngettext("{count} lid bijgewerkt in {path}.", "{count} leden bijgewerkt in {path}.",
+                      count).format(count=count, path=path)

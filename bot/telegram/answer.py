@@ -8,18 +8,17 @@ nothing that was owed. The answer to what changed nothing goes out at once."""
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import Forbidden, TelegramError
 
 from bot.keyboard import Keyboard
-from bot.language import i18n
 from bot.language.formatting import split
+from bot.language.i18n import Words, words
 from bot.language.notice import Said, Text, plain, render
 from bot.notices import owe_dropped_buttons, owe_edit
 from bot.services import Context
@@ -78,17 +77,9 @@ class Answer:
     in: the one a member just chose, or his own for what he is told personally in a group."""
 
 
-def _spoken(done: Answer) -> contextlib.AbstractContextManager[None]:
-    return contextlib.nullcontext() if done.language is None else i18n.use(done.language)
-
-
-def made(done: Answer) -> Answer:
-    """`done` with what it says made in the language of the moment: for what is sent after
-    the update's own task (a button's toast and edit), which speaks no language of its own."""
-    toast = done.toast if done.toast.text is None \
-        else replace(done.toast, text=plain(done.toast.text))
-    edit = done.edit if done.edit is None else replace(done.edit, text=render(done.edit.text))
-    return replace(done, toast=toast, edit=edit)
+def spoken(context: Context, done: Answer) -> Words:
+    """The words `done` is made in: its own language, or the update's."""
+    return context.words if done.language is None else words(done.language)
 
 
 class Refused(Exception):
@@ -116,49 +107,47 @@ async def owe(update: Update, context: Context, done: Answer) -> None:
     buttons, owed with what they report."""
     if done.file is not None or done.personal is not None:
         raise ValueError("only a question's answer is sent")
+    w = spoken(context, done)
     if done.reply is not None:
-        with _spoken(done):
-            await owe_reply(update, context, done.reply, markup=done.markup)
+        await owe_reply(update, context, done.reply, w, markup=done.markup)
     pressed = update.callback_query.message if update.callback_query else None
     if done.edit is not None and pressed is not None:
-        await owe_edit(context.services, pressed.chat.id, pressed.message_id, done.edit.text,
-                       markup=done.edit.markup)
+        await owe_edit(context.services, w, pressed.chat.id, pressed.message_id,
+                       done.edit.text, markup=done.edit.markup)
     await owe_dropped_buttons(context.services, done.drop)
 
 
 async def at_once(update: Update, context: Context, done: Answer) -> None:
     """The answer to what changed nothing, sent now (no transaction is open)."""
-    chat = update.effective_chat
-    if done.personal is not None:
-        with _spoken(done):  # his own words; whether they arrived, in the chat's
-            personal = render(done.personal)
-        told = await _personally(update, context, personal)
+    chat, w = update.effective_chat, spoken(context, done)
+    if done.personal is not None:  # his own words; whether they arrived, in the chat's
+        told = await _personally(update, context, render(done.personal, w))
         if told is not None:
-            await say(update, context, told, markup=done.markup)
+            await say(update, context, told, context.words, markup=done.markup)
     elif done.reply is not None:
-        with _spoken(done):
-            await say(update, context, done.reply, markup=done.markup)
+        await say(update, context, done.reply, w, markup=done.markup)
     if done.file is not None and chat is not None:
         if done.file.photo:
             await context.bot.send_photo(chat.id, done.file.content,
-                                         caption=render(done.file.caption))
+                                         caption=render(done.file.caption, w))
         else:
             await context.bot.send_document(chat.id, done.file.content,
                                             filename=done.file.name,
-                                            caption=render(done.file.caption))
+                                            caption=render(done.file.caption, w))
     await after_commit(update, context, done, owed=False)
 
 
-async def _personally(update: Update, context: Context, text: Said | str) -> Said | None:
-    """Personal details go to the private chat, sent at once, not owed: the answer in the
-    group depends on whether they arrived, and a question can be asked again. What is said
-    where it was asked (None: it was asked in private, and that is all)."""
+async def _personally(update: Update, context: Context, text: str) -> Said | None:
+    """Personal details (made in his words) go to the private chat, sent at once, not owed:
+    the answer in the group depends on whether they arrived, and a question can be asked
+    again. What is said where it was asked (None: it was asked in private, and that is
+    all)."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None or chat.type == ChatType.PRIVATE:
-        await say(update, context, text)
+        await say(update, context, text, context.words)
         return None
     try:
-        for piece in split(render(text)):
+        for piece in split(text):
             await context.bot.send_message(user.id, piece)
     except Forbidden:
         return Text("START_PRIVATE_FIRST")
@@ -171,10 +160,10 @@ async def after_commit(update: Update, context: Context, done: Answer, *,
     not `owed` in a unit of work (the edit and the stale buttons of what changed nothing),
     owed now. A press Telegram has forgotten ("query is too old") or could not take cannot
     be answered: it is only the toast."""
-    query = update.callback_query
+    query, w = update.callback_query, spoken(context, done)
     if query is not None:
         try:
-            await query.answer(None if done.toast.text is None else plain(done.toast.text),
+            await query.answer(None if done.toast.text is None else plain(done.toast.text, w),
                                show_alert=done.toast.alert,
                                url=done.toast.url)
         except TelegramError as exc:

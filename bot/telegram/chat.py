@@ -15,6 +15,7 @@ from telegram.ext import ExtBot
 
 from bot.keyboard import Keyboard
 from bot.language.formatting import split
+from bot.language.i18n import Words
 from bot.language.notice import Said, render
 from bot.notices import Fallback, send
 from bot.services import Context
@@ -24,9 +25,11 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
 
 
-def telegram_markup(keyboard: Keyboard | None) -> InlineKeyboardMarkup | None:
-    """A keyboard as Telegram's class, for what is sent at once (the outbox keeps its JSON)."""
-    return None if keyboard is None else InlineKeyboardMarkup.de_json(keyboard.as_dict(), None)
+def telegram_markup(keyboard: Keyboard | None, w: Words) -> InlineKeyboardMarkup | None:
+    """A keyboard as Telegram's class, its words in `w`, for what is sent at once (the outbox
+    keeps its JSON)."""
+    return None if keyboard is None \
+        else InlineKeyboardMarkup.de_json(keyboard.as_dict(w), None)
 
 
 def direct(bot: ExtBot[None]) -> Fallback:
@@ -38,15 +41,15 @@ def direct(bot: ExtBot[None]) -> Fallback:
     return sent
 
 
-async def owe_reply(update: Update, context: Context, text: Said | str, *,
+async def owe_reply(update: Update, context: Context, text: Said | str, w: Words, *,
                     markup: Keyboard | None = None) -> None:
-    """Owe the answer in the chat (and forum topic) the update came from, through the outbox:
-    in the transaction of what it reports if one is open, so stored and answered are one
-    fact, and a reply Telegram does not take at once is sent again."""
+    """Owe the answer in the chat (and forum topic) the update came from, made in the words
+    `w`, through the outbox: in the transaction of what it reports if one is open, so stored
+    and answered are one fact, and a reply Telegram does not take at once is sent again."""
     message = update.effective_message
     if message is None:
         return
-    await send(context.services, message.chat_id, text, markup=markup,
+    await send(context.services, w, message.chat_id, text, markup=markup,
                thread_id=_topic(message), fallback=direct(context.bot))
 
 
@@ -55,24 +58,24 @@ def _topic(message: Message) -> int | None:
     return message.message_thread_id if message.is_topic_message else None
 
 
-async def say(update: Update, context: Context, text: Said | str, *,
+async def say(update: Update, context: Context, text: Said | str, w: Words, *,
               markup: Keyboard | None = None) -> None:
-    """Answer at once what changed nothing (a question, a refusal): it waits for no writer;
-    what Telegram does not take goes through the outbox. Its update is marked handled
-    after it went."""
+    """Answer at once, in the words `w`, what changed nothing (a question, a refusal): it
+    waits for no writer; what Telegram does not take goes through the outbox. Its update is
+    marked handled after it went."""
     message = update.effective_message
     if message is None:
         return
     thread = _topic(message)
-    pieces = split(render(text))
+    pieces = split(render(text, w))
     for k, piece in enumerate(pieces):
         try:
             await context.bot.send_message(message.chat_id, piece, message_thread_id=thread,
-                                           reply_markup=telegram_markup(markup)
+                                           reply_markup=telegram_markup(markup, w)
                                            if k == len(pieces) - 1 else None)
         except (NetworkError, RetryAfter) as exc:
             log.info("answer not sent at once (%s); the outbox takes it", exc)
-            await owe_reply(update, context, "\n".join(pieces[k:]), markup=markup)
+            await owe_reply(update, context, "\n".join(pieces[k:]), w, markup=markup)
             return
 
 

@@ -30,7 +30,7 @@ from aiohttp import web
 from telegram.error import InvalidToken, TelegramError
 
 from bot.config import Config
-from bot.language import texts
+from bot.language.notice import Said, Text
 from bot.services import Services, utc_now
 from bot.telegram.runtime import ClubRuntime, Shared, to_the_end
 from bot.web.server import ClubSite, WebServer, take_update
@@ -167,7 +167,7 @@ class Host:
         """The clubs of the last look, by number."""
         self._visiting: dict[int, ClubSite] = {}
         """The pages of clubs other hosts run, shown here too, by number."""
-        self._ended: asyncio.Future[str] | None = None
+        self._ended: asyncio.Future[Said] | None = None
         self._refused: dict[int, str] = {}
         """Clubs whose token Telegram refused, with that token: tried again once it changes."""
 
@@ -335,7 +335,7 @@ class Host:
     def _started(self, task: asyncio.Task[None]) -> None:
         self._starting = {n: t for n, t in self._starting.items() if t is not task}
 
-    async def ended(self) -> str:
+    async def ended(self) -> Said:
         """Returns once a newer keizerbot migrated the database past this host's schema: its
         clubs are for the hosts of the newer release then (docs/deploy.md, the upgrade)."""
         assert self._ended is not None, "started first"
@@ -354,7 +354,7 @@ class Host:
                             "this host knows %s: it hands its clubs over and stops",
                             exc.facts["version"], exc.facts["known"])
                 assert self._ended is not None
-                self._ended.set_result(texts.HOST_OUTDATED.format(**exc.facts))
+                self._ended.set_result(Text("HOST_OUTDATED", exc.facts))
                 return
             except Exception as exc:  # the database away: the running clubs run on
                 log.warning("could not read the clubs: %s", exc)

@@ -15,29 +15,29 @@ from telegram import (
 )
 from telegram.error import TelegramError
 
-from bot.language import i18n, texts
+from bot.language import texts
+from bot.language.i18n import LANGUAGES, SOURCE, Words, words
 from bot.language.vocabulary import ENGLISH
 
 log = logging.getLogger(__name__)
 
 
-def commands(*, arbiter: bool) -> list[tuple[str, str]]:
-    """The command menu in the language of the moment: each command by its name in that
-    language (`/afmelden`, `/signoff`) and what it does."""
-    names = {} if i18n.current() == i18n.SOURCE else ENGLISH
-    menu = {**texts.COMMAND_MENU, **(texts.ARBITER_MENU if arbiter else {})}
+def commands(w: Words, *, arbiter: bool) -> list[tuple[str, str]]:
+    """The command menu in the words `w`: each command by its name in that language
+    (`/afmelden`, `/signoff`) and what it does."""
+    names = {} if w.language == SOURCE else ENGLISH
+    menu = {**w(texts.COMMAND_MENU), **(w(texts.ARBITER_MENU) if arbiter else {})}
     return [(names.get(name, name), text) for name, text in menu.items()]
 
 
 def _listed(language: str, *, arbiter: bool) -> list[BotCommand]:
-    with i18n.use(language):
-        return [BotCommand(*c) for c in commands(arbiter=arbiter)]
+    return [BotCommand(*c) for c in commands(words(language), arbiter=arbiter)]
 
 
 async def set_menus(bot: Bot, arbiters: list[int]) -> None:
     """Every menu, in every language (at start: the arbiters may have changed)."""
-    for spoken in i18n.LANGUAGES:
-        code = None if spoken == i18n.SOURCE else spoken
+    for spoken in LANGUAGES:
+        code = None if spoken == SOURCE else spoken
         members = _listed(spoken, arbiter=False)
         for scope in (BotCommandScopeDefault(), BotCommandScopeAllPrivateChats()):
             await bot.set_my_commands(members, scope=scope, language_code=code)

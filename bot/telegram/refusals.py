@@ -34,9 +34,9 @@ def refusing(handler: Handler) -> Handler:
 async def _say(update: Update, context: Context, text: Said | str) -> None:
     """A refused command is answered in its chat; a refused button press on the button."""
     if update.callback_query is not None:
-        await answer(update, plain(text), alert=True)
+        await answer(update, plain(text, context.words), alert=True)
     else:
-        await say(update, context, text)
+        await say(update, context, text, context.words)
 
 
 def database_away(error: object) -> bool:

@@ -24,7 +24,7 @@ from telegram.error import Conflict, Forbidden, InvalidToken, NetworkError, Tele
 
 from bot.config import Config
 from bot.flows import admin
-from bot.language.notice import Text
+from bot.language.notice import Said, Text
 from bot.notices import owe_to_arbiters
 from bot.services import App, Services, utc_now
 from bot.telegram import jobs
@@ -351,10 +351,10 @@ class SingleClub:
         await self.runtime.stop()
         await self._close()
 
-    async def ended(self) -> str:
+    async def ended(self) -> Said:
         """Never: a club's own bot stops on a signal only (its file's lock keeps a newer
         keizerbot's migration away)."""
-        never: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        never: asyncio.Future[Said] = asyncio.get_running_loop().create_future()
         return await never
 
     async def _close(self) -> None:

@@ -32,7 +32,7 @@ from telegram.error import (
 )
 from telegram.ext import ExtBot
 
-from bot.language import i18n
+from bot.language.i18n import SOURCE, words
 from bot.language.notice import Text
 from bot.throttle import Throttle
 from storage import outbox
@@ -236,8 +236,6 @@ class Sender:
                                       "reason": Text(reason)})
         owed = []
         for arbiter in sorted(arbiters):
-            language = i18n.SOURCE if self.language_of is None \
-                else await self.language_of(arbiter)
-            with i18n.use(language):
-                owed.append(outbox.Outgoing(arbiter, told.render()))
+            language = SOURCE if self.language_of is None else await self.language_of(arbiter)
+            owed.append(outbox.Outgoing(arbiter, told.render(words(language))))
         await outbox.owe(self.db, owed)

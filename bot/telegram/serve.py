@@ -17,7 +17,7 @@ from typing import Protocol
 from telegram.error import InvalidToken, NetworkError
 
 from bot.config import Config
-from bot.language import texts
+from bot.language.notice import Phrase, Said, SaidError, Text
 from bot.telegram.runtime import SingleClub
 from bot.worker import Processes
 from storage.errors import StoreError
@@ -28,9 +28,9 @@ STOP_LIMIT = 15.0
 SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 
-class StartError(Exception):
-    """The bot could not start, or had to stop of itself; the message (in the shell's
-    language) says why and what to do."""
+class StartError(SaidError):
+    """The bot could not start, or had to stop of itself; what it says (in the shell's
+    language, where it is shown) is why and what to do."""
 
 
 class Redact(logging.Filter):
@@ -66,7 +66,7 @@ class Service(Protocol):
 
     async def stop(self) -> None: ...
 
-    async def ended(self) -> str:
+    async def ended(self) -> Said:
         """Returns when the service must stop of itself: why, for the administrator."""
         ...
 
@@ -88,19 +88,19 @@ async def _serve(config: Config, runtime: Service) -> None:
     try:
         await runtime.start()
     except InvalidToken:
-        raise StartError(texts.START_BAD_TOKEN) from None
+        raise StartError(Text("START_BAD_TOKEN")) from None
     except NetworkError:
-        raise StartError(texts.START_NO_TELEGRAM.format(url=config.base_url)) from None
+        raise StartError(Text("START_NO_TELEGRAM", {"url": config.base_url})) from None
     except StoreError as exc:
-        raise StartError(texts.store_problem(exc)) from None
+        raise StartError(Phrase("store_problem", (exc,))) from None
     except OSError as exc:  # the pages' port is taken, or may not be opened
-        raise StartError(texts.START_WEB_PORT.format(port=config.web_port,
-                                                     reason=exc.strerror)) from None
+        raise StartError(Text("START_WEB_PORT", {"port": config.web_port,
+                                                 "reason": exc.strerror})) from None
     log.info("keizerbot is running; stop it with Ctrl-C or SIGTERM")
     signalled = asyncio.ensure_future(stop.wait())
     ending = asyncio.ensure_future(runtime.ended())
     await asyncio.wait((signalled, ending), return_when=asyncio.FIRST_COMPLETED)
-    why = ending.result() if ending.done() else ""
+    why = ending.result() if ending.done() else None
     signalled.cancel()
     ending.cancel()
     log.info("stopping")
@@ -108,5 +108,5 @@ async def _serve(config: Config, runtime: Service) -> None:
         await asyncio.wait_for(runtime.stop(), STOP_LIMIT)
     except TimeoutError:
         log.warning("shutdown took longer than %.0f s; stopping anyway", STOP_LIMIT)
-    if why:
+    if why is not None:
         raise StartError(why)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
@@ -16,8 +16,8 @@ import jinja2
 import markupsafe
 
 from bot.files import announce, tables
-from bot.language import i18n, texts
-from bot.language.i18n import number
+from bot.language import texts
+from bot.language.i18n import Words
 from bot.language.notice import Lines, Said, Text, render
 from core.results import NONE_UNSETTLED, UnsettledResults
 from core.rules import Titles
@@ -28,8 +28,8 @@ from core.titles import announcements, period_groups, subgroups
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("bot.web", "templates"),
                           autoescape=True, trim_blocks=True, lstrip_blocks=True,
                           undefined=jinja2.StrictUndefined)
-# The templates take their words from the catalogue, in the language the page is made in.
-_ENV.globals.update(_=i18n._, language=i18n.current)
+# The templates take their words (`_`) from the catalogue, in the words the page is made in:
+# each render is given them.
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,14 +72,16 @@ class Scheduled:
 class Site:
     """The pages of one season as it is now."""
 
-    def __init__(self, season: Season, *, links: Links = STATIC, telegram: bool = False,
+    def __init__(self, season: Season, w: Words, *, links: Links = STATIC,
+                 telegram: bool = False,
                  schedule: Sequence[Scheduled] | None = None,
                  history: Sequence[Standings] | None = None,
                  unsettled: UnsettledResults = NONE_UNSETTLED) -> None:
         """`history`: the standings after each round, where they were made already (they
         depend on the complete rounds alone, which every view of the season shares).
-        `unsettled`: the results reported and not final yet, shown marked as such."""
-        self.season, self.links, self.telegram = season, links, telegram
+        `unsettled`: the results reported and not final yet, shown marked as such. Every
+        page is in the words `w`."""
+        self.season, self.w, self.links, self.telegram = season, w, links, telegram
         self.unsettled = unsettled
         self._schedule = schedule
         self._history = history
@@ -105,13 +107,13 @@ class Site:
         return self.season.rules.titles is not Titles.NONE
 
     def _render(self, template: str, title: str, **values: Any) -> str:
-        return _ENV.get_template(template).render(
-            title=title, club=self.season.club, season_name=self.season.name,
+        return _page(template, self.w, title=title, club=self.season.club,
+            season_name=self.season.name,
             link=self.links, paired=self.paired, has_groups=self.has_groups,
             telegram=self.telegram, **values)
 
     def _number(self, value: Fraction, decimals: int | None = None) -> str:
-        return number(value, self.decimals if decimals is None else decimals)
+        return self.w.number(value, self.decimals if decimals is None else decimals)
 
     # --- the pages ---------------------------------------------------------------------------
 
@@ -132,10 +134,10 @@ class Site:
                 "move": "" if not before else f"▲{move}" if move > 0 else f"▼{-move}"
                 if move < 0 else "=",
                 "move_class": "up" if move > 0 else "down" if move < 0 else "",
-                "move_title": texts.moved(abs(move)) if move else "",
+                "move_title": texts.moved(self.w, abs(move)) if move else "",
             })
-        title = texts.STANDINGS_TITLE.format(round=standings.after_round) \
-            if standings.after_round else texts.STANDINGS_START
+        title = self.w(texts.STANDINGS_TITLE).format(round=standings.after_round) \
+            if standings.after_round else self.w(texts.STANDINGS_START)
         return self._render("standings.html", title, rows=rows, after=standings.after_round)
 
     def round(self, number: int) -> str | None:
@@ -144,17 +146,18 @@ class Site:
         rnd, season = self.season.round(number), self.season
         games = [{"board": k, "white_id": g.white, "black_id": g.black,
                   "white": season.player(g.white).name, "black": season.player(g.black).name,
-                  "result": tables.game_result(g, number, self.unsettled)}
+                  "result": tables.game_result(self.w, g, number, self.unsettled)}
                  for k, g in enumerate(rnd.games, start=1)]
-        absent = [{"name": season.player(a.player).name, "kind": texts.KIND_LABELS[a.kind]}
+        absent = [{"name": season.player(a.player).name, "kind": self.w(texts.KIND_LABELS)[a.kind]}
                   for a in rnd.absent]
-        return self._render("round.html", texts.PAIRING_TITLE.format(round=number),
+        return self._render("round.html", self.w(texts.PAIRING_TITLE).format(round=number),
                             games=games, absent=absent,
-                            date=_long_date(rnd.date) if rnd.date else "")
+                            date=_long_date(self.w, rnd.date) if rnd.date else "")
 
     def crosstable(self) -> str:
-        header, rows = tables.crosstable(self.standings, self.decimals)
-        return self._render("crosstable.html", texts.WEB_CROSSTABLE, header=header, rows=rows)
+        header, rows = tables.crosstable(self.w, self.standings, self.decimals)
+        return self._render("crosstable.html", self.w(texts.WEB_CROSSTABLE), header=header,
+                            rows=rows)
 
     def player(self, player_id: str) -> str | None:
         season, standings = self.season, self.standings
@@ -164,7 +167,7 @@ class Site:
         known = player_id in standings.ranking
         lines = []
         for line in standings.breakdown(player_id) if known else ():
-            cells = tables.breakdown_cells(line, {}, self.decimals)
+            cells = tables.breakdown_cells(self.w, line, {}, self.decimals)
             opponent = line.opponent if line.kind is None and line.round else None
             lines.append({"round": cells[0], "result": cells[2], "value": cells[3],
                           "points": cells[5], "opponent_id": opponent,
@@ -191,13 +194,14 @@ class Site:
 
     def schedule(self) -> str:
         rounds = self._schedule if self._schedule is not None else [
-            Scheduled(r.number, r.date, texts.WEB_ROUND_PLAYED if r.is_complete
-                      else texts.WEB_ROUND_PAIRED if r.is_paired else texts.WEB_ROUND_PLANNED)
+            Scheduled(r.number, r.date, self.w(texts.WEB_ROUND_PLAYED if r.is_complete
+                                               else texts.WEB_ROUND_PAIRED if r.is_paired
+                                               else texts.WEB_ROUND_PLANNED))
             for r in self.season.rounds]
         items = [{"number": r.number, "paired": r.number in self.paired,
-                  "date": _long_date(r.date) if r.date else texts.WEB_NO_DATE,
+                  "date": _long_date(self.w, r.date) if r.date else self.w(texts.WEB_NO_DATE),
                   "state": r.state} for r in rounds]
-        return self._render("schedule.html", texts.WEB_SCHEDULE, rounds=items)
+        return self._render("schedule.html", self.w(texts.WEB_SCHEDULE), rounds=items)
 
     def groups(self) -> str | None:
         season = self.season
@@ -216,18 +220,19 @@ class Site:
             body = Lines(tuple(news)) if news else Text("WEB_PLAYOFF_LATER")
         else:
             return None
-        return self._render("groups.html", texts.WEB_GROUPS, groups=render(body))
+        return self._render("groups.html", self.w(texts.WEB_GROUPS), groups=render(body, self.w))
 
     def mine(self, player_id: str, upcoming: Mapping[str, Any] | None) -> str:
         """What a member sees first inside Telegram: his place, his next game, his points."""
         row = self.standings.row(player_id) if player_id in self.standings.ranking else None
-        return _ENV.get_template("mine.html").render(
-            link=self.links, id=player_id, name=self.season.player(player_id).name,
+        return _page(
+            "mine.html", self.w, link=self.links, id=player_id,
+            name=self.season.player(player_id).name,
             rank=row.rank if row else None, score=self._number(row.score) if row else "",
             next=upcoming)
 
 
-def my_season(rounds: Sequence[Any], said: Said | str = "", stakes: Any = None,
+def my_season(w: Words, rounds: Sequence[Any], said: Said | str = "", stakes: Any = None,
               player: str | None = None) -> str:
     """A member's season inside Telegram: every round with his part in it (`MyRound`), a
     button on each round still open; `said`, what his last tap answered (the chat's words,
@@ -236,49 +241,62 @@ def my_season(rounds: Sequence[Any], said: Said | str = "", stakes: Any = None,
     chances = [(place, round(100 * found.share(player, place)))
                for place in range(1, len(found.places) + 1)] \
         if found is not None and player in found.places and found.rounds_left else []
-    items = [{"number": r.number, "date": i18n.date(r.date, "EEE d MMM") if r.date else "",
-              "what": r.what, "points": r.points, "plays": r.plays, "here": r.here}
-             for r in rounds]
-    return _ENV.get_template("my_season.html").render(
-        rounds=items, said=markupsafe.Markup(render(said)),
+    items = [{"number": r.number, "date": w.date(r.date, "EEE d MMM") if r.date else "",
+              "what": _html(r.what, w), "points": _html(r.points, w), "plays": r.plays,
+              "here": r.here} for r in rounds]
+    return _page(
+        "my_season.html", w, rounds=items, said=_html(said, w),
         chances=[(place, share) for place, share in chances if share],
-        chances_title=texts.CHANCES_CHART, chances_how=texts.CHANCES_HOW.format(
+        chances_title=w(texts.CHANCES_CHART), chances_how=w(texts.CHANCES_HOW).format(
             runs=found.runs if found else 0))
 
 
-def board(shown: Any, said: Said | str = "", room: Any = None, late: Any = None) -> str:
+def board(w: Words, shown: Any, said: Said | str = "", room: Any = None, late: Any = None) -> str:
     """The arbiter's board of the open round's draft (`DraftBoard`, or None when there is
     none), or of the room of a round at the venue before it is paired (`RoomBoard`), or its
     late comers once it is published (`LateBoard`);
     `said`, what his last tap did (the chat's words)."""
-    return _ENV.get_template("board.html").render(
-        board=shown, said=markupsafe.Markup(render(said)), room=room, late=late,
-        late_title=texts.LATE_TITLE.format(round=late.round) if late else "",
-        late_how=texts.LATE_HOW,
-        room_title=texts.ROOM_TITLE.format(round=room.round, count=len(room.here))
-        if room else "", room_how=texts.BOARD_ROOM_HOW, pair_button=texts.BOARD_PAIR,
-        not_yet=texts.ROOM_MISSING.format(names="").rstrip(" ."),
-        signed_off=texts.ROOM_OFF.format(names="").rstrip(" ."),
-        title=texts.BOARD_TITLE.format(round=shown.round) if shown else "",
-        bye_title=texts.PAIRING_BYE.format(name="").strip(),
-        broken_title=texts.PAIRING_BROKEN_TITLE, kept=texts.PAIRING_ALL_RULES_KEPT,
-        how=texts.BOARD_HOW, bye_button=texts.BOARD_BYE, publish=texts.BOARD_PUBLISH,
-        away_title=texts.BOARD_AWAY, absent=texts.BOARD_ABSENT, back=texts.BOARD_BACK,
-        apart=texts.BOARD_APART, meet=texts.BOARD_MEET,
-        apart_title=texts.APART_LIST.format(pairs="").rstrip(" ."), pair=texts.APART_PAIR,
-        missing=texts.BOARD_NONE)
+    if shown is not None:
+        shown = replace(shown, broken=tuple(_html(line, w) for line in shown.broken),
+                        cost=_html(shown.cost, w))
+    return _page(
+        "board.html", w, board=shown, said=_html(said, w), room=room, late=late,
+        late_title=w(texts.LATE_TITLE).format(round=late.round) if late else "",
+        late_how=w(texts.LATE_HOW),
+        room_title=w(texts.ROOM_TITLE).format(round=room.round, count=len(room.here))
+        if room else "", room_how=w(texts.BOARD_ROOM_HOW), pair_button=w(texts.BOARD_PAIR),
+        not_yet=w(texts.ROOM_MISSING).format(names="").rstrip(" ."),
+        signed_off=w(texts.ROOM_OFF).format(names="").rstrip(" ."),
+        title=w(texts.BOARD_TITLE).format(round=shown.round) if shown else "",
+        bye_title=w(texts.PAIRING_BYE).format(name="").strip(),
+        broken_title=w(texts.PAIRING_BROKEN_TITLE), kept=w(texts.PAIRING_ALL_RULES_KEPT),
+        how=w(texts.BOARD_HOW), bye_button=w(texts.BOARD_BYE), publish=w(texts.BOARD_PUBLISH),
+        away_title=w(texts.BOARD_AWAY), absent=w(texts.BOARD_ABSENT), back=w(texts.BOARD_BACK),
+        apart=w(texts.BOARD_APART), meet=w(texts.BOARD_MEET),
+        apart_title=w(texts.APART_LIST).format(pairs="").rstrip(" ."), pair=w(texts.APART_PAIR),
+        missing=w(texts.BOARD_NONE))
 
 
-def board_link() -> str:
+def board_link(w: Words) -> str:
     """What an arbiter finds at the top of every page: the way to the draft's board."""
     return str(markupsafe.Markup('<section class="mine"><a href="mij-bord" data-load="mij-bord">'
-                                 '{}</a></section>').format(texts.BOARD_LINK))
+                                 '{}</a></section>').format(w(texts.BOARD_LINK)))
 
 
-def members_only(club: str) -> str:
+def members_only(w: Words, club: str) -> str:
     """The page a visitor gets when the site is for members: it asks Telegram who he is."""
-    return _ENV.get_template("members.html").render(club=club)
+    return _page("members.html", w, club=club)
 
 
-def _long_date(date: dt.date) -> str:
-    return i18n.date(date, "EEEE d MMMM y")
+def _html(said: Said | str, w: Words) -> markupsafe.Markup:
+    """What the chat would say, for a page: its markup kept (Jinja escapes no Markup)."""
+    return markupsafe.Markup(render(said, w))
+
+
+def _page(template: str, w: Words, **values: Any) -> str:
+    """A template made in the words `w` (its `_`, and the page's `language`)."""
+    return _ENV.get_template(template).render(_=w._, language=w.language, **values)
+
+
+def _long_date(w: Words, date: dt.date) -> str:
+    return w.date(date, "EEEE d MMMM y")

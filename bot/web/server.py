@@ -16,7 +16,8 @@ from aiohttp import web
 
 from bot.flows import board, checkin, lichess, members, refused, signoff, views
 from bot.flows.refused import REFUSALS
-from bot.language import i18n, texts
+from bot.language import texts
+from bot.language.i18n import Words, from_accept_language, words
 from bot.language.notice import Said
 from bot.lichess.api import LichessError
 from bot.services import Services, WebAccess, schedule
@@ -121,8 +122,8 @@ class WebServer:
                 raise web.HTTPPermanentRedirect(f"{request.path}/")
             site = None
         if site is None:  # no club to ask: the browser's language
-            with i18n.use(i18n.from_accept_language(request.headers.get("Accept-Language"))):
-                return _text(404, texts.WEB_NOT_FOUND)
+            w = words(from_accept_language(request.headers.get("Accept-Language")))
+            return _text(404, w(texts.WEB_NOT_FOUND))
         return await site.page(request)
 
 
@@ -166,8 +167,7 @@ class ClubSite:
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         signed, user, spoken = await self._who(request)
-        with i18n.use(spoken):
-            return await self._answer(request, signed, user)
+        return await self._answer(request, signed, user, words(spoken))
 
     async def _who(self, request: web.Request) -> tuple[str | None, int | None, str]:
         """The initData sent, whom it names (None when it does not check out), and the
@@ -176,7 +176,7 @@ class ClubSite:
         user = None if signed is None else initdata.user_of(
             signed, self.token, self.services.clock())
         chosen = None if user is None else await self.services.languages.chosen(user)
-        return signed, user, chosen or i18n.from_accept_language(
+        return signed, user, chosen or from_accept_language(
             request.headers.get("Accept-Language"), await self.services.languages.club())
 
     async def lichess(self, request: web.Request) -> web.Response:
@@ -187,58 +187,57 @@ class ClubSite:
         back = request.path.endswith("/terug")
         state = request.query.get("state" if back else "s", "")
         user = await lichess.asked_by(services, state)
-        spoken = await services.languages.of(user) if user is not None else \
-            i18n.from_accept_language(request.headers.get("Accept-Language"),
-                                      await services.languages.club())
-        with i18n.use(spoken):
-            if not back:
-                where = await lichess.to_lichess(services, state)
-                if where is None:
-                    return _private(410, texts.LICHESS_PAGE_EXPIRED)
-                raise web.HTTPFound(where, headers={"Cache-Control": "no-store"})
-            if "error" in request.query:
-                return _private(200, texts.LICHESS_PAGE_DENIED)
-            try:
-                done = await lichess.finish(services, state, request.query.get("code", ""))
-            except LichessError as exc:
-                log.warning("a lichess sign-in was not finished: %s", exc)
-                return _private(503 if exc.busy else 400, texts.LICHESS_PAGE_BUSY if exc.busy
-                                else texts.LICHESS_PAGE_REFUSED)
-            if done is None:
-                return _private(410, texts.LICHESS_PAGE_EXPIRED)
-            return _private(200, (texts.LICHESS_PAGE_TAKEN if done.taken
-                                  else texts.LICHESS_PAGE_DONE).format(name=done.username))
+        w = words(await services.languages.of(user) if user is not None else
+                  from_accept_language(request.headers.get("Accept-Language"),
+                                       await services.languages.club()))
+        if not back:
+            where = await lichess.to_lichess(services, state)
+            if where is None:
+                return _private(410, w(texts.LICHESS_PAGE_EXPIRED))
+            raise web.HTTPFound(where, headers={"Cache-Control": "no-store"})
+        if "error" in request.query:
+            return _private(200, w(texts.LICHESS_PAGE_DENIED))
+        try:
+            done = await lichess.finish(services, state, request.query.get("code", ""))
+        except LichessError as exc:
+            log.warning("a lichess sign-in was not finished: %s", exc)
+            return _private(503 if exc.busy else 400, w(texts.LICHESS_PAGE_BUSY) if exc.busy
+                            else w(texts.LICHESS_PAGE_REFUSED))
+        if done is None:
+            return _private(410, w(texts.LICHESS_PAGE_EXPIRED))
+        return _private(200, w(texts.LICHESS_PAGE_TAKEN if done.taken
+                               else texts.LICHESS_PAGE_DONE).format(name=done.username))
 
     async def act(self, request: web.Request) -> web.Response:
         """A tap in the Mini App, by whom Telegram's signature names, answered with the part
         of the page it changed and what it did (or why it could not) on top: a member's on
         his season (`mij-seizoen`), the arbiter's on the draft's board (`mij-bord`)."""
         _, user, spoken = await self._who(request)
-        with i18n.use(spoken):
-            if user is None or await views.web_access(self.services) is WebAccess.OFF:
-                return _text(403, texts.WEB_NOT_SIGNED)
-            try:
-                tap = await request.json()
-            except ValueError:
-                tap = None
-            if not isinstance(tap, dict):
-                return _text(400, texts.WEB_NOT_FOUND)
-            if request.match_info.get("name") == "mij-bord":
-                return await self._on_board(user, tap)
-            return await self._in_season(user, tap)
+        w = words(spoken)
+        if user is None or await views.web_access(self.services) is WebAccess.OFF:
+            return _text(403, w(texts.WEB_NOT_SIGNED))
+        try:
+            tap = await request.json()
+        except ValueError:
+            tap = None
+        if not isinstance(tap, dict):
+            return _text(400, w(texts.WEB_NOT_FOUND))
+        if request.match_info.get("name") == "mij-bord":
+            return await self._on_board(w, user, tap)
+        return await self._in_season(w, user, tap)
 
-    async def _in_season(self, user: int, tap: dict[str, Any]) -> web.Response:
+    async def _in_season(self, w: Words, user: int, tap: dict[str, Any]) -> web.Response:
         """A member's tap on a round of his season (`{"round": 3, "play": false}`): signed
         off, or playing after all, as in the chat, which is told too; or (`"here": true`)
         he is in the room for a round at the venue, as Ik ben er in the group. Only the
         member himself: nobody acts for another here."""
         who = await members.of_user(self.services, user)
         if who is None:
-            return _text(403, texts.WEB_NOT_SIGNED)
+            return _text(403, w(texts.WEB_NOT_SIGNED))
         number, play, here = tap.get("round"), tap.get("play"), tap.get("here")
         if not isinstance(number, int) or isinstance(number, bool) \
                 or not (isinstance(play, bool) or here is True):
-            return _text(400, texts.WEB_NOT_FOUND)
+            return _text(400, w(texts.WEB_NOT_FOUND))
         said: Said
         try:
             if here is True:
@@ -250,68 +249,68 @@ class ClubSite:
                                             sent_at=self.services.clock())
         except REFUSALS as exc:
             said = await refused.said(self.services, exc)
-        return _fragment(await self._season(who, said))
+        return _fragment(await self._season(w, who, said))
 
-    async def _on_board(self, user: int, tap: dict[str, Any]) -> web.Response:
+    async def _on_board(self, w: Words, user: int, tap: dict[str, Any]) -> web.Response:
         """The arbiter's tap on the draft's board (`{"action": "swap", "a": "p1", "b": "p4",
         "version": ...}`, `bye` with `a`, or `publish`), through the flows the chat's
         `/indeling ruil|bye|bevestig` use. A board that showed another draft than the one
         stored (changed in the chat, or by a sign-off, meanwhile) changes nothing: 409 and
         the draft as it is now."""
         if not await self.services.is_arbiter(user):
-            return _text(403, texts.ONLY_ARBITER)
+            return _text(403, w(texts.ONLY_ARBITER))
         action, version, a, b = (tap.get(k) for k in ("action", "version", "a", "b"))
         if action not in (*board.BOARD_ACTIONS, *board.ROOM_ACTIONS) \
                 or not isinstance(version, str) \
                 or (action not in ("publish", "pair") and not isinstance(a, str)) \
                 or (action in ("swap", "apart", "meet") and not isinstance(b, str)):
-            return _text(400, texts.WEB_NOT_FOUND)
+            return _text(400, w(texts.WEB_NOT_FOUND))
         try:
             said, current = await board.tap(self.services, board.Tap(action, a, b, version),
                                             actor=user)
         except REFUSALS as exc:
             said, current = await refused.said(self.services, exc), True
-        return _fragment(await self._board(said), 200 if current else 409)
+        return _fragment(await self._board(w, said), 200 if current else 409)
 
-    async def _board(self, said: Said | str = "") -> str:
+    async def _board(self, w: Words, said: Said | str = "") -> str:
         """The arbiter's board: the draft, the room before it, or the late comers after."""
         services = self.services
-        return pages.board(await views.draft_board(services), said,
+        return pages.board(w, await views.draft_board(services), said,
                            await views.room_board(services), await views.late_board(services))
 
-    async def _season(self, who: members.Member, said: Said | str = "") -> str:
+    async def _season(self, w: Words, who: members.Member, said: Said | str = "") -> str:
         """His season's page: his rounds, and (once a round is complete, as `/stand kansen`)
         the chart of his final place."""
-        played = (await views.standings(self.services, i18n.current())).after_round
-        return pages.my_season(await views.my_season(self.services, who), said,
+        played = (await views.standings(self.services, w.language)).after_round
+        return pages.my_season(w, await views.my_season(self.services, who), said,
                                await views.stakes(self.services, None) if played else None,
                                who.code)
 
     async def _answer(self, request: web.Request, signed: str | None,
-                      user: int | None) -> web.StreamResponse:
-        """The page in the language of the moment: the member's, else the browser's."""
+                      user: int | None, w: Words) -> web.StreamResponse:
+        """The page in the words `w`: the member's, else the browser's."""
         name = request.match_info.get("name", "")
         access = await views.web_access(self.services)
         if access is WebAccess.OFF:
-            return _text(404, texts.WEB_OFF)
+            return _text(404, w(texts.WEB_OFF))
         if signed is not None and user is None:
-            return _text(403, texts.WEB_NOT_SIGNED)
+            return _text(403, w(texts.WEB_NOT_SIGNED))
         who = None if user is None else await members.of_user(self.services, user)
         arbiter = user is not None and await self.services.is_arbiter(user)
         allowed = {"mij": who is not None or arbiter, "mij-seizoen": who is not None,
                    "mij-bord": arbiter}
         if name in allowed:
             if not allowed[name]:
-                return _text(403, texts.WEB_NOT_SIGNED)
+                return _text(403, w(texts.WEB_NOT_SIGNED))
         elif access is WebAccess.MEMBERS and who is None and not arbiter:
             season = await views.season(self.services)
-            return _html(request, pages.members_only(season.club))
-        body = await self._render(name, who, arbiter)
+            return _html(request, pages.members_only(w, season.club))
+        body = await self._render(w, name, who, arbiter)
         if body is None:
-            return _text(404, texts.WEB_NOT_FOUND)
+            return _text(404, w(texts.WEB_NOT_FOUND))
         return _html(request, body)
 
-    async def _site(self) -> tuple[pages.Site, dict[str, str]]:
+    async def _site(self, w: Words) -> tuple[pages.Site, dict[str, str]]:
         """The pages of the season as the file holds it now, and those rendered so far:
         built (the standings of every round) once per change of what the public may see,
         whoever asks. That is what the standings version follows: the players, the rules,
@@ -319,32 +318,32 @@ class ClubSite:
         not yet published shows nothing), so a member's sign-off for the next round keeps
         them. Only pages that exist are kept, so what is kept is bounded by the season."""
         async def build() -> tuple[pages.Site, dict[str, str]]:
-            season, rounds = await self._public_season()
-            return pages.Site(season, links=pages.LIVE, telegram=True, schedule=rounds,
+            season, rounds = await self._public_season(w)
+            return pages.Site(season, w, links=pages.LIVE, telegram=True, schedule=rounds,
                               history=await views.history(self.services),
                               unsettled=await views.unsettled(self.services)), {}
 
         built: tuple[pages.Site, dict[str, str]] = await self.services.db.cache.memo(
-            f"web.site.{i18n.current()}", build, standings_only=True)
+            f"web.site.{w.language}", build, standings_only=True)
         return built
 
-    async def _render(self, name: str, who: members.Member | None,
+    async def _render(self, w: Words, name: str, who: members.Member | None,
                       arbiter: bool = False) -> str | None:
-        site, rendered = await self._site()
+        site, rendered = await self._site(w)
         if name == "mij":
-            own = pages.board_link() if arbiter else ""
+            own = pages.board_link(w) if arbiter else ""
             if who is None:
                 return own
             mine = await views.mine(self.services, who)
             upcoming = next(({"round": g.round, "board": g.board, "opponent": g.opponent,
-                              "colour": texts.COLOURS_WORD["white" if g.white else "black"]}
+                              "colour": w(texts.COLOURS_WORD)["white" if g.white else "black"]}
                              for g in mine.games if g.result is None), None)
             return own + await asyncio.to_thread(site.mine, who.code, upcoming)
         if name == "mij-seizoen":
             assert who is not None
-            return await self._season(who)
+            return await self._season(w, who)
         if name == "mij-bord":
-            return await self._board()
+            return await self._board(w)
         if name not in rendered:
             body = await asyncio.to_thread(_dispatch, site, name)
             if body is None:
@@ -352,14 +351,14 @@ class ClubSite:
             rendered[name] = body
         return rendered[name]
 
-    async def _public_season(self) -> tuple[Season, list[pages.Scheduled]]:
+    async def _public_season(self, w: Words) -> tuple[Season, list[pages.Scheduled]]:
         """The season as the public may see it: a pairing only once it is published."""
         season = await views.season(self.services)
         planned = await schedule(self.services)
         states = {r.number: r.state for r in planned}
         rounds = tuple(rnd if states.get(rnd.number, RoundState.COMPLETE) in PUBLIC
                        else replace(rnd, games=(), absent=()) for rnd in season.rounds)
-        listed = [pages.Scheduled(r.number, r.date, texts.STATE_WORDS[r.state]) for r in planned]
+        listed = [pages.Scheduled(r.number, r.date, w(texts.STATE_WORDS)[r.state]) for r in planned]
         return replace(season, rounds=rounds), listed
 
 

@@ -7,6 +7,7 @@ import datetime as dt
 
 from bot.flows import admin
 from bot.language import texts
+from bot.language.i18n import words
 from bot.language.notice import Text
 from core.season import read_season
 from storage import club, roster
@@ -71,7 +72,7 @@ async def publish(bot, number: int):
     mark = len(bot.tg.sent)
     answer = await bot.ask(ARBITER, "/indeling bevestig")
     said_first = answer.text.split("\n")[0]  # unlinked players follow, by name
-    assert any(said_first == texts.publish_note(number, count) for count in range(50))
+    assert any(said_first == texts.publish_note(words("nl"), number, count) for count in range(50))
     return await bot.tg.next_to(GROUP, pairing_title(number), after=mark)
 
 

@@ -10,6 +10,7 @@ import pytest
 from telegram import Update
 
 from bot.files import messages
+from bot.language.i18n import words
 from bot.language.notice import Text
 from bot.services import Context
 from bot.telegram.answer import Answer, Refused, Write
@@ -42,7 +43,7 @@ async def shown_by_the_file(path: Path) -> str:
         season = await load_season(db)
     finally:
         await db.close()
-    return said(messages.standings_table(compute_standings(season),
+    return said(messages.standings_table(words("nl"), compute_standings(season),
                                          season.rules.display_decimals))
 
 

@@ -71,7 +71,7 @@ async def test_schedule_postpone_and_cancel(bot, members):
     schedule = await bot.ask(ARBITER, "/ronde")
     lines = [line for line in schedule.text.splitlines() if fits(line, "RONDE_LINE")]
     assert fits(lines[0], "RONDE_LINE", date=Dated(dt.date(2026, 12, 3)))
-    assert fits(lines[-1], "RONDE_LINE", date=f"{Dated(dt.date(2027, 1, 7)).render()} 2027")
+    assert fits(lines[-1], "RONDE_LINE", date=f"{said(Dated(dt.date(2027, 1, 7)))} 2027")
 
 
 async def test_settings_and_arbiters(bot, members):

@@ -10,6 +10,7 @@ import json
 from bot.demo.fakeapi import User
 from bot.flows import admin
 from bot.language import texts
+from bot.language.i18n import words
 from bot.language.notice import Dated, Text
 from storage.errors import StoreProblem
 from tests.bot.conftest import (
@@ -150,7 +151,7 @@ async def test_a_rules_change_in_mid_season_is_shown_first_and_stored_when_confi
                                                                                     members):
     await set_up_club(bot, members, rounds=2)
     shown = await bot.ask(ARBITER, "/instellingen")
-    assert fits(shown.text, "INSTELLINGEN", rules=texts.rules_in_words(
+    assert fits(shown.text, "INSTELLINGEN", rules=texts.rules_in_words(words("nl"),
         {"preset": "sliedrecht", "planned_rounds": 3, "period_length": 3}))
     assert "{" not in shown.text
     await pass_deadline(bot, 1)

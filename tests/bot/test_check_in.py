@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 from bot.demo.fakeapi import User
-from bot.language import i18n, texts
+from bot.language import texts
+from bot.language.i18n import words
 from bot.language.notice import Text
 from core.rounds import RoundState
 from storage import programme
@@ -138,8 +139,7 @@ async def test_refusals_at_the_venue_in_both_languages(bot, members):
 
 
 def _problem(problem: StoreProblem, language: str, **facts: object) -> str:
-    with i18n.use(language):
-        return texts.store_problem(StoreError(problem, **facts))
+    return texts.store_problem(words(language), StoreError(problem, **facts))
 
 
 def meaning_of(key: str, **facts: object):

@@ -10,6 +10,7 @@ import datetime as dt
 
 from bot.flows import admin
 from bot.language import texts
+from bot.language.i18n import words
 from storage import club, roster
 from storage.errors import StoreError, StoreProblem
 from tests.bot.conftest import ARBITER, GROUP, boards, confirm_question, pairing_title
@@ -27,7 +28,7 @@ SUPERGROUP = -1009876543210
 
 
 def refusal(problem: StoreProblem, **facts: object) -> str:
-    return texts.store_problem(StoreError(problem, **facts))
+    return texts.store_problem(words("nl"), StoreError(problem, **facts))
 
 
 def by_name(members) -> dict:

@@ -20,7 +20,7 @@ from bot.telegram.app import build
 from bot.worker import Processes, Worker
 from storage.address import PostgresUrl
 from storage.db import Database
-from tests.bot.conftest import TOKEN, says
+from tests.bot.conftest import TOKEN, says, written
 from tests.integration.conftest import ROOT
 
 GOOD = {"TELEGRAM_BOT_TOKEN": TOKEN}
@@ -44,7 +44,7 @@ GOOD = {"TELEGRAM_BOT_TOKEN": TOKEN}
 def test_a_bad_setting_is_named_with_how_to_fix_it(env, says):
     with pytest.raises(ConfigError) as caught:
         load(env)
-    assert says in str(caught.value)
+    assert says in written(caught.value.said)
 
 
 def test_good_settings(tmp_path):

@@ -8,7 +8,7 @@ import datetime as dt
 
 import pytest
 
-from bot.language import dates, i18n
+from bot.language import dates
 from bot.language.phrases import ENGLISH, parse
 from core.rounds import RoundState
 from core.season import AbsenceReason, ExternalDay
@@ -23,8 +23,7 @@ ALL_FROM_4 = list(range(4, 13))
 
 
 def read(text: str):
-    with i18n.use("en"):
-        return parse(text.split(), ROUNDS, 1, WEDNESDAY, ENGLISH)
+    return parse(text.split(), ROUNDS, 1, WEDNESDAY, ENGLISH)
 
 
 @pytest.mark.parametrize(("text", "rounds", "note"), [

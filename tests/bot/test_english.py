@@ -191,27 +191,26 @@ def english_only(text: str) -> bool:
 async def test_every_problem_the_store_and_the_files_name_reads_as_english(bot):
     """Each refusal of the store, each problem of a change, a rating list or a TRF, and
     what an import assumed, in English: the catalogue holds them all."""
-    services = bot.app.bot_data
-    with i18n.use("en"):
-        for problem in StoreProblem:
-            error = StoreError(problem, player="p1", round=3, board=2, state="drafted",
-                               result="1-0", path="keizer.db", reason="disk", version=9,
-                               known=3, date="3 Dec", other=4, time="20:00", club=2,
-                               role="clubs", name="Caissa", count=1, hosts="web-1")
-            text = said(await refused.said(services, error), "en")
-            assert english_only(text), text
-        for code in ProblemCode:
-            text = texts.chat_problems((Problem("rules.top_value", code, {
-                "value": "3", "key": "colour", "expected": "integer", "other": "x",
-                "other_value": "y", "line": "1", "column": "2", "reason": "bad",
-                "player": "p7", "round": "1"}),), {"p7": "Anna Visser"})
-            assert english_only(text), text
-        for listed in ListProblem:
-            assert english_only(texts.rating_list_problem(RatingListError(listed, **FACTS)))
-        for trf in TrfProblem:
-            assert english_only(texts.trf_problem(TrfError(trf, 3, round="2", opponent="7")))
-        assert all(english_only(line) for line in texts.assumed(dict.fromkeys(Assumed, 2),
-                                                                 "sliedrecht"))
+    services, english = bot.app.bot_data, i18n.words("en")
+    for problem in StoreProblem:
+        error = StoreError(problem, player="p1", round=3, board=2, state="drafted",
+                           result="1-0", path="keizer.db", reason="disk", version=9,
+                           known=3, date="3 Dec", other=4, time="20:00", club=2,
+                           role="clubs", name="Caissa", count=1, hosts="web-1")
+        text = said(await refused.said(services, error), "en")
+        assert english_only(text), text
+    for code in ProblemCode:
+        text = texts.chat_problems(english, (Problem("rules.top_value", code, {
+            "value": "3", "key": "colour", "expected": "integer", "other": "x",
+            "other_value": "y", "line": "1", "column": "2", "reason": "bad",
+            "player": "p7", "round": "1"}),), {"p7": "Anna Visser"})
+        assert english_only(text), text
+    for listed in ListProblem:
+        assert english_only(texts.rating_list_problem(english, RatingListError(listed, **FACTS)))
+    for trf in TrfProblem:
+        assert english_only(texts.trf_problem(english, TrfError(trf, 3, round="2", opponent="7")))
+    assert all(english_only(line) for line in texts.assumed(english, dict.fromkeys(Assumed, 2),
+                                                             "sliedrecht"))
 
 
 async def test_the_sender_tells_each_arbiter_in_his_own_language(bot, members):
@@ -228,6 +227,26 @@ async def test_the_sender_tells_each_arbiter_in_his_own_language(bot, members):
     told = await bot.tg.next_to(ARBITER.id, "Daan Smit", after=mark)
     assert told.text == said(Text("UNDELIVERABLE", {
         "who": "Daan Smit", "reason": Text("UNDELIVERABLE_BLOCKED")}), "en")
+
+
+async def test_a_fault_of_ours_is_said_to_each_in_his_own_language(bot, members, monkeypatch,
+                                                                   caplog):
+    """Issue 48: the error handler runs outside the update's handlers, and is given the
+    language of the update it reports on: the English member hears that something went wrong
+    in English, the Dutch arbiter is told in Dutch (there is no language of the moment)."""
+    await set_up_club(bot, members, rounds=1)
+    await bot.ask(members[1], "/taal en")
+
+    async def broken(*_: object) -> None:
+        raise RuntimeError("a fault of ours")
+
+    monkeypatch.setattr("bot.flows.views.mine", broken)
+    mark = len(bot.tg.sent)
+    answer = await bot.ask(members[1], "/mijn")
+    assert answer.text == said(Text("SOMETHING_WRONG"), "en")
+    told = await bot.tg.next_to(ARBITER.id, said(Text("ERROR_TO_ARBITER")), after=mark)
+    assert told.text == said(Text("ERROR_TO_ARBITER"))
+    caplog.clear()  # the error this test is about
 
 
 async def test_a_command_named_alike_in_both_languages_reads_english_words_too(bot, members):

@@ -235,7 +235,7 @@ async def test_the_doctor_checks_every_club_of_a_host(postgres, telegram):
     def of_club(number: int, name: str, check: str) -> str:  # the doctor's plain words
         return written(Text("DOCTOR_OF_CLUB", {"id": number, "name": name, "check": check}))
 
-    wrong = [c.text for c in found if not c.ok]
+    wrong = [written(c.text) for c in found if not c.ok]
     assert wrong == [
         of_club(bare.id, "Nieuw", says("DOCTOR_CLUB_TOKEN_REFUSED", id=bare.id)),
         of_club(bare.id, "Nieuw", says("DOCTOR_NO_CLUB_SEASON", id=bare.id)),
@@ -243,8 +243,8 @@ async def test_the_doctor_checks_every_club_of_a_host(postgres, telegram):
         of_club(bare.id, "Nieuw", says("DOCTOR_NO_CLUB_ARBITER", id=bare.id))]
     for number, name in zip(bots, CLUBS, strict=True):
         assert of_club(number, name, says("DOCTOR_TOKEN_OK", name=name.replace(" ", "").lower()
-                                          + "bot")) in [c.text for c in found]
-    assert [c.text for c in await host_checks({"KEIZER_DB": "data/keizer.db"},
+                                          + "bot")) in [written(c.text) for c in found]
+    assert [written(c.text) for c in await host_checks({"KEIZER_DB": "data/keizer.db"},
                                               env_file=Path("/nonexistent"))] == \
         [says("HOST_NEEDS_POSTGRES")]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from bot.language import texts
+from bot.language.i18n import words
 from bot.language.notice import Dated
 from core.trf import TrfHeader
 from storage.errors import StoreProblem
@@ -60,7 +61,7 @@ async def test_the_next_season_is_shown_then_begun(bot, members):
     assert rated.text.startswith(f"{says('PREVIOUS_CAPTION', name='2026-2027')} "
                                  f"{says('TRF_CAPTION', round=1)}\n")
     # No city and no linked arbiter yet: the caption says what the rating office will miss.
-    assert rated.text.endswith(texts.trf_missing(TrfHeader()))
+    assert rated.text.endswith(texts.trf_missing(words("nl"), TrfHeader()))
     assert rated.data.count(b"\r\n001 ") == 6
     assert (await bot.ask(ARBITER, "/export trf")).text == texts.TRF_NONE
 

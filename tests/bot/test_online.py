@@ -10,7 +10,8 @@ import datetime as dt
 import pytest
 
 from bot.demo.fakelichess import FakeLichess
-from bot.language import i18n, texts
+from bot.language import texts
+from bot.language.i18n import words
 from bot.language.notice import Text
 from bot.lichess.api import Lichess
 from core.online import DEFAULT_CLOCK
@@ -57,8 +58,8 @@ async def test_a_round_played_on_lichess_from_publication_to_standings(
     await pass_deadline(bot, 1)
     # Without the club's account no game can be made: refused, and nothing published.
     refused = await bot.ask(ARBITER, "/indeling bevestig")
-    assert refused.text == texts.store_problem(InputStoreError(StoreProblem.NO_ORGANISER,
-                                                               round=1))
+    assert refused.text == texts.store_problem(words("nl"), InputStoreError(
+        StoreProblem.NO_ORGANISER, round=1))
     tokens = [await link(bot, lichess, ARBITER.id, "SchaakclubOnline", organiser=True)]
     femke = members[-1]  # has not linked an account
     for user in members[:-1]:
@@ -254,8 +255,7 @@ async def test_a_closed_account_is_left_out_and_the_others_play(online_bot, lich
     played = next(u for u in members if not {u.id} & {i for b in out for i in _ids(b, members)})
     sees((await bot.tg.next_to(played.id, meaning("LICHESS_GAME", language, round=1),
                                after=mark)).text, "LICHESS_GAME")
-    with i18n.use(language):
-        missing = texts.LICHESS_STATES["missing"]
+    missing = words(language)(texts.LICHESS_STATES)["missing"]
     assert missing in (await bot.ask(bram, "/indeling")).text
 
 
@@ -275,8 +275,8 @@ async def test_what_an_arbiter_may_get_wrong_is_said_in_his_language(online_bot,
          text="300+0")
     sees((await bot.ask(ARBITER, f"{command} online tempo snel")).text, "BAD_CLOCK")
     sees((await bot.ask(ARBITER, f"{command} online misschien")).text, "INSTELLINGEN_USAGE")
-    words = {"nl": "online tempo 30+5", "en": "online clock 30+5"}[language]
-    sees((await bot.ask(ARBITER, f"{command} {words}")).text, "INSTELLINGEN_DONE")
+    typed = {"nl": "online tempo 30+5", "en": "online clock 30+5"}[language]
+    sees((await bot.ask(ARBITER, f"{command} {typed}")).text, "INSTELLINGEN_DONE")
     switch = {"nl": "online rated ja", "en": "online rated yes"}[language]
     sees((await bot.ask(ARBITER, f"{command} {switch}")).text, "INSTELLINGEN_DONE")
     sees((await bot.ask(ARBITER, f"{command} online aan")).text if language == "nl" else
@@ -294,9 +294,8 @@ async def test_what_an_arbiter_may_get_wrong_is_said_in_his_language(online_bot,
                          after=mark)
     refused = (await bot.ask(ARBITER, {"nl": "/indeling bevestig",
                                        "en": "/pairing confirm"}[language])).text
-    with i18n.use(language):
-        assert refused == texts.store_problem(InputStoreError(StoreProblem.NO_ORGANISER,
-                                                              round=1))
+    assert refused == texts.store_problem(words(language), InputStoreError(
+        StoreProblem.NO_ORGANISER, round=1))
     assert "/lichess club" in refused and ("Ronde 1" in refused) == (language == "nl")
     # A member may not change the club's settings.
     assert fits((await bot.ask(members[0], "/instellingen online uit")).text, "ONLY_ARBITER")
@@ -458,5 +457,4 @@ async def test_what_is_shown_is_what_is_played_at_the_clubs_own_tempo(online_bot
     await bot.ask(ARBITER, "/instellingen online tempo club" if language == "nl"
                   else "/settings online clock club")
     shown = (await bot.ask(ARBITER, "/instellingen")).text
-    with i18n.use(language):
-        assert texts.CLOCK_OF_CLUB.format(clock="25+10") in shown
+    assert words(language)(texts.CLOCK_OF_CLUB).format(clock="25+10") in shown

@@ -19,6 +19,7 @@ import pytest
 
 from bot.demo.fakeapi import User
 from bot.language import texts
+from bot.language.i18n import words
 from bot.language.notice import Text
 from storage import roster, rounds
 from storage.errors import StoreProblem
@@ -166,7 +167,7 @@ async def test_killed_right_then_make_games_everyone_still_hears_once(tg, tmp_pa
     await asyncio.sleep(1.0)
     assert sum(pairing_title(1) in s.text for s in tg.to(GROUP)) == 1
     assert all(heard(tg.to(m), "PERSONAL_PAIRING", round=1) == 1 for m in range(100, 106))
-    assert sum(s.text == texts.publish_note(1, 6) for s in tg.to(ARBITER.id)) == 1
+    assert sum(s.text == texts.publish_note(words("nl"), 1, 6) for s in tg.to(ARBITER.id)) == 1
     bot.kill()
 
 

@@ -8,6 +8,7 @@ import pytest
 from bot.demo.fakeapi import User
 from bot.flows import refused
 from bot.language import texts
+from bot.language.i18n import words
 from bot.language.notice import Text
 from bot.services import Services
 from core.errors import Expected, Problem, ProblemCode
@@ -67,26 +68,26 @@ def test_every_problem_of_a_change_reads_as_dutch(code):
                          "expected": "an odd number of players", "other": "x",
                          "other_value": "y", "line": "1", "column": "2", "reason": "fout"}),
                 Problem("rules.top_value", code, {"value": "nul", "expected": "integer"}))
-    text = texts.chat_problems(problems, {"p7": "Anna Visser"})
+    text = texts.chat_problems(words("nl"), problems, {"p7": "Anna Visser"})
     assert "p7" not in text and "rounds" not in text and "[" not in text, text
     assert "regel top_value" in text
 
 
 @pytest.mark.parametrize("problem", list(ListProblem))
 def test_every_problem_of_a_rating_list_reads_as_dutch(problem):
-    text = texts.rating_list_problem(RatingListError(problem, **FACTS))
+    text = texts.rating_list_problem(words("nl"), RatingListError(problem, **FACTS))
     assert "?" not in text and plain_dutch(text.replace("KLASSIEK.csv", "")
                                            .replace("RAPID.csv", "")), text
 
 
 @pytest.mark.parametrize("problem", list(TrfProblem))
 def test_every_problem_of_a_trf_reads_as_dutch(problem):
-    text = texts.trf_problem(TrfError(problem, 3, round="2", opponent="7"))
+    text = texts.trf_problem(words("nl"), TrfError(problem, 3, round="2", opponent="7"))
     assert "?" not in text and plain_dutch(text), text
 
 
 def test_everything_a_trf_import_assumes_reads_as_dutch():
-    lines = texts.assumed(dict.fromkeys(Assumed, 2), "sliedrecht")
+    lines = texts.assumed(words("nl"), dict.fromkeys(Assumed, 2), "sliedrecht")
     assert len(lines) == len(Assumed)
     assert all("?" not in line and plain_dutch(line) for line in lines), lines
 
@@ -161,7 +162,7 @@ async def test_a_member_with_a_long_id_can_be_linked(bot, members):
 @pytest.mark.parametrize("expected", list(Expected))
 def test_every_expected_value_is_said_in_dutch(expected):
     """What the core says a value should have been reaches the user in Dutch, whichever."""
-    text = texts.problem(Problem("", ProblemCode.WRONG_TYPE,
+    text = texts.problem(words("nl"), Problem("", ProblemCode.WRONG_TYPE,
                                  {"value": "x", "expected": expected.value}))
     assert text.startswith("verwacht ") and f"verwacht {expected.value}," not in text
 

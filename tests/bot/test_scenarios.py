@@ -6,6 +6,7 @@ import re
 
 from bot.demo.fakeapi import User
 from bot.language import texts
+from bot.language.i18n import words
 from bot.language.notice import Text
 from core.rounds import RoundState
 from core.rules import CompensationKind
@@ -140,7 +141,7 @@ async def test_a_member_who_blocked_the_bot_does_not_stop_publication(bot, membe
     bot.tg.fail_next("sendMessage", 429, chat_id=members[4].id, retry_after=1)
     mark = len(bot.tg.sent)
     answer = await bot.ask(ARBITER, "/indeling bevestig", timeout=20)
-    assert answer.text == texts.publish_note(1, 6)
+    assert answer.text == texts.publish_note(words("nl"), 1, 6)
     # The arbiter hears, by name, whom the pairing did not reach; only once.
     blocked = says("UNDELIVERABLE", who="Daan Smit", reason=Text("UNDELIVERABLE_BLOCKED"))
     await bot.tg.next_to(ARBITER.id, blocked, after=mark)

@@ -15,6 +15,7 @@ from bot.config import Config
 from bot.demo.fakeapi import Says, says
 from bot.demo.runner import LocalBot, ManualClock
 from bot.language import texts
+from bot.language.i18n import words
 from bot.language.notice import Text
 from core.season import season_from_data
 from storage.store import open_store
@@ -91,7 +92,7 @@ async def test_a_group_that_refuses_the_pairing_is_reported_not_hidden(bot, memb
     bot.tg.fail_next("sendMessage", 403, chat_id=GROUP)
     mark = len(bot.tg.sent)
     answer = await bot.ask(ARBITER, "/indeling bevestig")
-    assert answer.text == texts.publish_note(1, 6)
+    assert answer.text == texts.publish_note(words("nl"), 1, 6)
     await bot.tg.next_to(ARBITER.id, meaning("UNDELIVERABLE", who=Text("THE_GROUP")),
                          after=mark)
     for user in members:  # the players still get their boards

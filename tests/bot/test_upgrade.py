@@ -15,6 +15,7 @@ from bot.cli import main
 from bot.config import Config
 from bot.demo.runner import ManualClock
 from bot.language import texts
+from bot.language.i18n import words
 from bot.telegram.host import Host
 from storage import migrate
 from storage.errors import StoreError, StoreProblem
@@ -22,6 +23,7 @@ from storage.migrate import PostgresTarget, upgrade
 from storage.schema import MIGRATIONS, VERSION, Step
 from tests.bot.hosting import club_members, club_token, three_clubs
 from tests.bot.linking import KEY
+from tests.meaning import written
 
 NEXT_RELEASE = (*MIGRATIONS, (Step(postgres="ALTER TABLE clubs ADD COLUMN motto TEXT"),))
 """The schema of a release after this one: one migration more."""
@@ -66,12 +68,12 @@ def test_reading_never_migrates_and_a_migration_names_the_hosts_it_would_stop(
     assert capsys.readouterr().out.splitlines()[:2] == ["2: Sliedrecht", "3: De Pion"]
     assert main(["export", "--club", "2"]) == 2
     refused = StoreError(StoreProblem.OLDER_DATABASE, version=old, known=VERSION)
-    assert capsys.readouterr().err.strip() == texts.store_problem(refused)
+    assert capsys.readouterr().err.strip() == texts.store_problem(words("nl"), refused)
     assert main(["doctor", "--clubs"]) == 1
-    assert texts.store_problem(refused) in capsys.readouterr().out
+    assert texts.store_problem(words("nl"), refused) in capsys.readouterr().out
     assert asyncio.run(_version(postgres)) == old
     # A command that writes, and `migrate` itself, are refused while that host beats.
-    behind = texts.store_problem(StoreError(StoreProblem.HOSTS_BEHIND, hosts="oud-1",
+    behind = texts.store_problem(words("nl"), StoreError(StoreProblem.HOSTS_BEHIND, hosts="oud-1",
                                             version=old, known=VERSION))
     for command, code in ((["clubs", "arbiter", "2", "--arbiter", "5"], 2), (["migrate"], 1)):
         assert main(command) == code
@@ -96,7 +98,7 @@ def test_a_file_is_migrated_by_migrate_and_not_under_its_running_bot(capsys, tmp
     lock.acquire()
     try:
         assert main(["migrate", "--db", str(path)]) == 2
-        assert capsys.readouterr().err.strip() == texts.store_problem(
+        assert capsys.readouterr().err.strip() == texts.store_problem(words("nl"),
             StoreError(StoreProblem.IN_USE, path=path))
     finally:
         lock.release()
@@ -134,7 +136,7 @@ async def test_a_newer_release_takes_the_clubs_over_without_a_message_lost(
         finally:
             await conn.close()
         why = await asyncio.wait_for(old.ended(), 10)
-        assert why == texts.HOST_OUTDATED.format(version=VERSION + 1, known=VERSION)
+        assert written(why) == texts.HOST_OUTDATED.format(version=VERSION + 1, known=VERSION)
         await old.stop()  # as `serve` does, and the process ends saying why
         assert not old.running
         # A member writes while no host runs his club; the new release's host answers him.

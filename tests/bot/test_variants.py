@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from bot.files import tables
+from bot.language.i18n import words
 from bot.language.notice import Text
 from core.pairing.request import request_for_round
 from core.rules import CompensationKind
@@ -101,6 +102,6 @@ def test_an_opponent_left_out_after_his_withdrawal_is_still_named():
                     "absent": []}]})))
     after = compute_standings(season, 2)
     assert after.ranking == ("a", "c")
-    assert "tegen Bram de Boer" in tables.breakdown_table(after, "a", 1)
-    _, rows = tables.crosstable(after, 1)
+    assert "tegen Bram de Boer" in tables.breakdown_table(words("nl"), after, "a", 1)
+    _, rows = tables.crosstable(words("nl"), after, 1)
     assert rows[0][2].startswith("–w1")  # round 1: against someone no longer ranked

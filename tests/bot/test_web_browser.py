@@ -24,6 +24,7 @@ import pytest
 from aiohttp import web
 
 from bot.language import texts
+from bot.language.i18n import words
 from core.numbers import format_number
 from core.season import read_season
 from core.standings import compute_standings
@@ -349,7 +350,7 @@ async def test_the_arbiter_swaps_and_publishes_on_his_board_on_a_phone(tg, tmp_p
         assert shown["page"] <= 360
         assert shown["swapped"] == [before.boards[0].white, before.boards[1].white]
         assert fits(shown["said"], "BOARD_SWAPPED")
-        assert shown["published"] == texts.publish_note(1, len(members))
+        assert shown["published"] == texts.publish_note(words("nl"), 1, len(members))
         group = await bot.tg.next_to(GROUP, meaning("PAIRING_TITLE", round=1), after=mark)
         after = await rounds.stored_pairing(bot.app.bot_data.db, 1)
         assert after is not None and after.state.value == "published"

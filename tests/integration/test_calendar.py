@@ -12,9 +12,10 @@ import vobject
 from icalendar import Calendar
 
 from bot.cli import main
-from bot.files.calendar import CalendarRound, rounds_ics
+from bot.files.calendar import Agenda, CalendarRound, rounds_ics
 from bot.flows import views
 from bot.language import texts
+from bot.language.i18n import words
 from core.season import read_season
 from storage import club
 from storage.seasons import import_season
@@ -24,6 +25,7 @@ from tests.meaning import fits
 
 AMSTERDAM = ZoneInfo("Europe/Amsterdam")
 STAMP = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
+NL = words("nl")
 
 
 async def example_calendar(tmp_path) -> bytes:
@@ -32,11 +34,11 @@ async def example_calendar(tmp_path) -> bytes:
         season = read_season((ROOT / "examples" / "drie-groepen.json").read_text("utf-8"))
         await import_season(db, season)
         await club.change_settings(db, actor=None, round_start=dt.time(19, 45))
-        made = await views.calendar(db, AMSTERDAM, stamp=STAMP)
+        agenda = await views.calendar(db, AMSTERDAM, stamp=STAMP)
     finally:
         await db.close()
-    assert made is not None
-    return made[0]
+    assert agenda is not None
+    return rounds_ics(NL, agenda)
 
 
 async def test_the_example_season_as_a_calendar(tmp_path, golden):
@@ -67,8 +69,8 @@ def test_two_readers_see_each_round_at_its_time_in_summer_and_winter(zone):
     tz = ZoneInfo(zone)
     days = [dt.date(2026, 9, 3), dt.date(2026, 11, 5), dt.date(2027, 1, 7), dt.date(2027, 4, 1),
             dt.date(2027, 6, 24)]
-    made = rounds_ics([CalendarRound(k, day) for k, day in enumerate(days, start=1)], club="C",
-                      season="2026-2027", start=dt.time(20), zone=tz, stamp=STAMP)
+    made = rounds_ics(NL, Agenda([CalendarRound(k, day) for k, day in enumerate(days, start=1)],
+                                 "C", "2026-2027", dt.time(20), tz, STAMP))
     expected = [dt.datetime.combine(day, dt.time(20), tzinfo=tz).astimezone(dt.UTC)
                 for day in days]
     by_icalendar = [e.decoded("dtstart").astimezone(dt.UTC)
@@ -105,9 +107,9 @@ def test_no_dated_round_is_said(tmp_path, monkeypatch, capsys):
 def test_two_clubs_calendars_in_one_client_keep_their_own_events():
     """Issue 33: the UID names the club, so two clubs' round 1 are two events."""
     def uids(name: str) -> set[str]:
-        made = rounds_ics([CalendarRound(1, dt.date(2026, 12, 3))], club=name,
-                          season="2026-2027", start=dt.time(20), zone=ZoneInfo("Europe/Amsterdam"),
-                          stamp=dt.datetime(2026, 12, 1, tzinfo=dt.UTC))
+        made = rounds_ics(NL, Agenda([CalendarRound(1, dt.date(2026, 12, 3))], name,
+                                     "2026-2027", dt.time(20), ZoneInfo("Europe/Amsterdam"),
+                                     dt.datetime(2026, 12, 1, tzinfo=dt.UTC)))
         return {str(e["uid"]) for e in Calendar.from_ical(made).walk("VEVENT")}
     assert uids("De Toren") == uids("De Toren")  # a newer file updates its own events
     assert not uids("De Toren") & uids("Het Paard")

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.language import i18n, texts
+from bot.language import texts
+from bot.language.i18n import words
 from core.errors import InvalidInputError, ProblemCode
 from core.season import read_season
 from storage.errors import StoreProblem
@@ -38,8 +39,7 @@ def season_file(tmp_path: Path) -> Path:
 
 def nl(say, *args: object) -> str:
     """What a function of the catalogue says, in Dutch: the command line's language here."""
-    with i18n.use("nl"):
-        return say(*args)
+    return say(words("nl"), *args)
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
@@ -104,8 +104,8 @@ def test_a_broken_file_exits_2_naming_every_problem(capsys, tmp_path):
         ("rounds[1].games[0].result", ProblemCode.BAD_RESULT),
         ("rounds[0].games[1].black", ProblemCode.UNKNOWN_PLAYER),
         ("players[2].rating", ProblemCode.WRONG_TYPE)}
-    assert err.strip() == nl(texts.problems_report, nl(lambda: texts.SEASON_UNUSABLE.format(
-        path=path)), problems)
+    assert err.strip() == nl(texts.problems_report, texts.SEASON_UNUSABLE.format(path=path),
+                             problems)
 
 
 def test_a_missing_file_exits_2(capsys, tmp_path):

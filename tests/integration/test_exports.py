@@ -20,11 +20,13 @@ import pytest
 from bot.files import chart
 from bot.files.exports import PLAIN_NUMBER, write_csv, write_html, write_xlsx
 from bot.language import texts
+from bot.language.i18n import words
 from core.season import Result, read_season
 from core.standings import standings_history
 from tests.integration.conftest import EXAMPLES, ROOT
 from tests.seasons import build
 
+NL = words("nl")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -46,7 +48,7 @@ def browser(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_the_html_export_is_the_club_pages_as_linked_files(tmp_path, path):
     season = read_season(path.read_text(encoding="utf-8"))
-    pages = write_html(season, tmp_path)
+    pages = write_html(NL, season, tmp_path)
     names = {p.name for p in pages}
     assert names >= {"index.html", "kruistabel.html", "programma.html", "ronde-1.html",
                      *(f"speler-{p.id}.html" for p in season.players)}
@@ -67,7 +69,7 @@ def test_html_export_renders_in_a_browser(tmp_path):
     layout at a phone's width is checked on the live pages: test_web_browser)."""
     season = read_season((ROOT / "examples" / "drie-groepen.json").read_text("utf-8"))
     site = tmp_path / "site"
-    write_html(season, site)
+    write_html(NL, season, site)
     ranking = [row.player.name for row in standings_history(season)[-1].rows]
     dom = browser(tmp_path, "--dump-dom", (site / "index.html").as_uri()).stdout
     assert "<table" in dom and sorted(ranking, key=dom.index) == ranking
@@ -76,7 +78,7 @@ def test_html_export_renders_in_a_browser(tmp_path):
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_csv_export_opens_as_data(tmp_path, path):
     season = read_season(path.read_text(encoding="utf-8"))
-    files = {p.name: p for p in write_csv(season, tmp_path)}
+    files = {p.name: p for p in write_csv(NL, season, tmp_path)}
     # Excel knows UTF-8 by its byte-order mark: without it "½-½" opens as "Â½-Â½".
     assert all(f.read_bytes().startswith(b"\xef\xbb\xbf") for f in files.values())
     with files["stand.csv"].open(encoding="utf-8-sig") as handle:
@@ -110,7 +112,7 @@ def test_a_name_that_looks_like_a_formula_is_text_in_the_csv(tmp_path):
     season = replace(season, players=tuple(
         replace(p, name=evil) if p.id == "a" else replace(p, name="@SUM(1)") if p.id == "b"
         else p for p in season.players))
-    files = {p.name: p for p in write_csv(season, tmp_path)}
+    files = {p.name: p for p in write_csv(NL, season, tmp_path)}
     cells = [cell for name in ("stand.csv", "partijen.csv", "kruistabel.csv")
              for row in csv.reader(files[name].open(encoding="utf-8-sig"), delimiter=";")
              for cell in row]
@@ -125,7 +127,7 @@ def test_a_name_that_looks_like_a_formula_is_text_in_the_csv(tmp_path):
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_round_pages_name_absences_in_dutch(tmp_path, path):
     season = read_season(path.read_text(encoding="utf-8"))
-    pages = "".join(p.read_text(encoding="utf-8") for p in write_html(season, tmp_path)
+    pages = "".join(p.read_text(encoding="utf-8") for p in write_html(NL, season, tmp_path)
                     if p.name.startswith("ronde-"))
     assert texts.BOARD_AWAY in pages
     assert not re.search(r"\((notice|no_notice|arbiter|external)\)", pages)
@@ -138,10 +140,10 @@ def test_the_workbook_holds_the_csv_sheets_with_numbers_as_numbers(tmp_path, pat
     from openpyxl import load_workbook
 
     season = read_season(path.read_text(encoding="utf-8"))
-    [book_path] = write_xlsx(season, tmp_path / "xlsx")
+    [book_path] = write_xlsx(NL, season, tmp_path / "xlsx")
     book = load_workbook(book_path)
     assert book.sheetnames == ["stand", "partijen", "kruistabel"]
-    for name, csv_path in ((n, p) for p in write_csv(season, tmp_path / "csv")
+    for name, csv_path in ((n, p) for p in write_csv(NL, season, tmp_path / "csv")
                            for n in [p.stem]):
         with csv_path.open(encoding="utf-8-sig") as handle:
             rows = list(csv.reader(handle, delimiter=";"))
@@ -164,6 +166,6 @@ def test_a_name_that_looks_like_a_formula_is_text_in_the_workbook(tmp_path):
     season = build("sliedrecht", "a:2000 b:1900", ["a-b 1-0"])
     season = replace(season, players=tuple(replace(p, name="=1+1") if p.id == "a" else p
                                            for p in season.players))
-    book = load_workbook(write_xlsx(season, tmp_path)[0])
+    book = load_workbook(write_xlsx(NL, season, tmp_path)[0])
     kinds = {cell.value: cell.data_type for row in book["stand"].iter_rows() for cell in row}
     assert kinds["=1+1"] == "s"

@@ -13,7 +13,8 @@ import aiosqlite
 import asyncpg
 import pytest
 
-from bot.language import i18n, texts
+from bot.language import texts
+from bot.language.i18n import words
 from core.season import Result, season_to_json
 from storage import results, rounds
 from storage.club import arbiters as club_arbiters
@@ -316,19 +317,18 @@ def test_clubs_on_the_command_line(postgres, capsys, tmp_path, monkeypatch):
     # Issue 35: one bot serves one club, a name says which club it is; refused in a
     # sentence, and no club number is used up by it.
     assert main(["clubs", "add", "De Toren", "--token", token, "--db", postgres]) == 1
-    assert capsys.readouterr().err.strip() == texts.store_problem(
+    assert capsys.readouterr().err.strip() == texts.store_problem(words("nl"),
         StoreError(StoreProblem.CLUB_TOKEN_TAKEN, club=1, name="Sliedrecht"))
     assert main(["clubs", "add", "De Pion", "--token", token.replace("A", "D"),
                  "--db", postgres]) == 1
-    assert capsys.readouterr().err.strip() == texts.store_problem(
+    assert capsys.readouterr().err.strip() == texts.store_problem(words("nl"),
         StoreError(StoreProblem.CLUB_NAME_TAKEN, club=2, name="De Pion"))
     assert main(["clubs", "token", "2", "--token", token, "--db", postgres]) == 1
     assert "Sliedrecht" in capsys.readouterr().err
     monkeypatch.setenv("LANG", "en_GB.UTF-8")  # the command line speaks the shell's language
     assert main(["clubs", "add", "De Toren", "--token", token, "--db", postgres]) == 1
-    with i18n.use("en"):
-        assert capsys.readouterr().err.strip() == texts.store_problem(
-            StoreError(StoreProblem.CLUB_TOKEN_TAKEN, club=1, name="Sliedrecht"))
+    assert capsys.readouterr().err.strip() == texts.store_problem(words("en"), StoreError(
+        StoreProblem.CLUB_TOKEN_TAKEN, club=1, name="Sliedrecht"))
     monkeypatch.setenv("LANG", "C.UTF-8")
     assert main(["clubs", "add", "De Toren", "--token", token.replace("A", "D"),
                  "--db", postgres]) == 0
@@ -439,7 +439,7 @@ def test_clubs_on_a_database_out_of_reach_say_so(command, capsys, monkeypatch):
                 "postgresql://keizer:geheim@127.0.0.1:1/keizer"):
         assert main(["clubs", *command, "--db", dsn]) == 1
         said = capsys.readouterr().err.strip()
-        assert said.startswith(texts.store_problem(StoreError(
+        assert said.startswith(texts.store_problem(words("nl"), StoreError(
             StoreProblem.UNREADABLE, path="{path}", reason="{reason}")).split("{")[0]), said
         assert "geheim" not in said and "Traceback" not in said
 
@@ -538,7 +538,7 @@ async def test_a_role_that_passes_row_level_security_is_refused(postgres_server)
     with pytest.raises(StoreError) as caught:
         await open_store(postgres_server)
     assert caught.value.problem is StoreProblem.ROLE_SEES_ALL
-    assert fits(texts.store_problem(caught.value), "_STORE_PROBLEMS",
+    assert fits(texts.store_problem(words("nl"), caught.value), "_STORE_PROBLEMS",
                 pick=StoreProblem.ROLE_SEES_ALL)
     conn = await asyncpg.connect(postgres_server)
     try:

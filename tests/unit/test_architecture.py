@@ -205,15 +205,52 @@ def test_storage_decides_nothing_the_core_can():
 
 
 def test_no_text_is_taken_out_of_the_catalogue_at_import():
-    """`texts.NAME` is translated when it is read, into the reader's language; a name
-    imported from it (`from bot.language.texts import NAME`) would be read once, at import,
-    and speak the source language to everyone."""
+    """A text is said in the words of its reader's language (`w(texts.NAME)`); a name
+    imported from the catalogue (`from bot.language.texts import NAME`) hides from the scan
+    below, and would speak the source language to everyone."""
     for layer in ("bot", "tests", "bench"):
         for path in (ROOT / layer).rglob("*.py"):
             tree = ast.parse(path.read_text(encoding="utf-8"))
             taken = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
                      and node.module == "bot.language.texts"]
             assert not taken, f"{path.relative_to(ROOT)}:{taken}"
+
+
+def test_the_language_is_given_never_ambient():
+    """Issue 48: the presentation layer is given the words of its reader's language
+    (`bot.language.i18n.words`); no context variable holds a language of the moment, and
+    no module swaps its class to translate what is read from it."""
+    for path in (ROOT / "bot").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        named = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)} \
+            | {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+        swapped = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                   and any(isinstance(t, ast.Attribute) and t.attr == "__class__"
+                           for t in node.targets)]
+        assert not swapped, f"{path.relative_to(ROOT)}:{swapped}"
+        if "language" in path.parts:
+            assert "ContextVar" not in named, path
+
+
+def test_every_catalogue_text_is_read_in_the_words_of_its_reader():
+    """Issue 48: a catalogue text read as it is (`texts.NAME`) is the source language, Dutch,
+    whoever reads it; the presentation layer reads each through the words it was given
+    (`w(texts.NAME)`, also `w(texts.A if x else texts.B)`). Values name a text by its key
+    (`Text("NAME")`) and are made in the reader's words by the renderer."""
+    for path in (ROOT / "bot").rglob("*.py"):
+        if path.name == "texts.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        above = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id == "texts" and node.attr.lstrip("_")[:1].isupper()):
+                continue
+            reader: ast.AST = above[node]
+            while isinstance(reader, ast.IfExp | ast.BoolOp):
+                reader = above[reader]
+            said = isinstance(reader, ast.Call) and ast.unparse(reader.func) in {"w", "self.w"}
+            assert said, f"{path.relative_to(ROOT)}:{node.lineno}: texts.{node.attr}"
 
 
 def test_the_circle_finder_finds_a_lazy_circle():

@@ -55,32 +55,37 @@ def test_the_english_is_english():
     assert same == THE_SAME
 
 
-def test_texts_are_handed_out_in_the_language_of_the_moment():
-    assert texts.ONLY_ARBITER == "Dat mag alleen de wedstrijdleider."
-    with i18n.use("en"):
-        assert texts.ONLY_ARBITER == "Only the arbiter may do that."
-        assert texts.STANDINGS_COLUMNS[:3] == ("Pos", "Name", "Points")
-        assert texts.ATTENDANCE_BUTTONS == {"play": "I play", "off": "I can't",
-                                            "ext": "External"}
-        refused = Problem("rounds[2].games[0].result", ProblemCode.OUT_OF_RANGE,
-                          {"value": "7", "low": "1", "high": "3", "round": "3"})
-        assert texts.problem(refused) == \
-            "rounds[2].games[0].result: 7 is outside the allowed range (1 to 3)"
-        assert texts.problems_report("File", (refused,)).startswith("File: 1 problem\n")
-        assert texts.problems_report("File", (refused, refused)).startswith("File: 2 problems")
-    assert texts.problems_report("Bestand", (refused,)).startswith("Bestand: 1 probleem")
-    assert texts.STANDINGS_COLUMNS[:3] == ("Pos", "Naam", "Punten")
+def test_texts_are_said_in_the_words_of_a_language():
+    english, dutch = i18n.words("en"), i18n.words("nl")
+    assert dutch(texts.ONLY_ARBITER) == texts.ONLY_ARBITER == "Dat mag alleen de wedstrijdleider."
+    assert english(texts.ONLY_ARBITER) == "Only the arbiter may do that."
+    assert english(texts.STANDINGS_COLUMNS)[:3] == ("Pos", "Name", "Points")
+    assert english(texts.ATTENDANCE_BUTTONS) == {"play": "I play", "off": "I can't",
+                                                 "ext": "External"}
+    refused = Problem("rounds[2].games[0].result", ProblemCode.OUT_OF_RANGE,
+                      {"value": "7", "low": "1", "high": "3", "round": "3"})
+    assert texts.problem(english, refused) == \
+        "rounds[2].games[0].result: 7 is outside the allowed range (1 to 3)"
+    assert texts.problems_report(english, "File", (refused,)).startswith("File: 1 problem\n")
+    assert texts.problems_report(english, "File", (refused, refused)).startswith(
+        "File: 2 problems")
+    assert texts.problems_report(dutch, "Bestand", (refused,)).startswith("Bestand: 1 probleem")
+    assert dutch(texts.STANDINGS_COLUMNS)[:3] == ("Pos", "Naam", "Punten")
+
+
+def test_an_unknown_language_is_the_source_language():
+    assert i18n.words("de") is i18n.words("nl")
 
 
 def test_numbers_and_dates_as_each_language_writes_them():
     import datetime as dt
 
     day = dt.date(2026, 12, 3)
-    assert (i18n.number(Fraction(85, 2), 1), i18n.date(day, "EEE d MMM")) == ("42,5", "do 3 dec")
-    with i18n.use("en"):
-        assert (i18n.number(Fraction(85, 2), 1), i18n.date(day, "EEE d MMM")) == \
-            ("42.5", "Thu 3 Dec")
-        assert i18n.date(day, "EEEE d MMMM y") == "Thursday 3 December 2026"
+    dutch, english = i18n.words("nl"), i18n.words("en")
+    assert (dutch.number(Fraction(85, 2), 1), dutch.date(day, "EEE d MMM")) == ("42,5", "do 3 dec")
+    assert (english.number(Fraction(85, 2), 1), english.date(day, "EEE d MMM")) == \
+        ("42.5", "Thu 3 Dec")
+    assert english.date(day, "EEEE d MMMM y") == "Thursday 3 December 2026"
 
 
 @pytest.mark.parametrize(("code", "language"), [

@@ -20,50 +20,50 @@ from core.pairing import Fixes
 from core.rules import CompensationKind
 
 HOSTILE = "Jan \"de\" O'Brien & <b>zn</b>"
+NL = i18n.words("nl")
 
 
 def test_a_fact_is_escaped_once_and_the_catalogues_markup_is_kept():
     said = Text("IK_WELCOME", {"name": HOSTILE})
-    assert "<b>zn</b>" not in render(said) and "&lt;b&gt;zn&lt;/b&gt;" in render(said)
+    assert "<b>zn</b>" not in render(said, NL) and "&lt;b&gt;zn&lt;/b&gt;" in render(said, NL)
     nested = Text("DRAFT_CAME", {"name": HOSTILE, "round": 3})
     twice = Text("TRF_CHAT_UNUSABLE", {"reason": nested})
-    assert render(twice).count("&amp;") == 1 and "&amp;amp;" not in render(twice)
-    assert "<code>" in render(Text("AFMELDEN_USAGE"))  # the catalogue's own markup
+    assert render(twice, NL).count("&amp;") == 1 and "&amp;amp;" not in render(twice, NL)
+    assert "<code>" in render(Text("AFMELDEN_USAGE"), NL)  # the catalogue's own markup
 
 
 def test_plain_words_are_not_escaped():
-    assert HOSTILE in plain(Text("IK_WELCOME", {"name": HOSTILE}))
-    label = plain(Text("CONFIRM_YES"))
-    assert plain(Lines((HOSTILE, Text("CONFIRM_YES")), " ")) == f"{HOSTILE} {label}"
+    assert HOSTILE in plain(Text("IK_WELCOME", {"name": HOSTILE}), NL)
+    label = plain(Text("CONFIRM_YES"), NL)
+    assert plain(Lines((HOSTILE, Text("CONFIRM_YES")), " "), NL) == f"{HOSTILE} {label}"
 
 
 def test_a_catalogue_functions_arguments_are_escaped_before_it_sees_them():
     fixes = Fixes(boards=(("p0", "p1"),), forbidden=frozenset({frozenset({"p0", "p2"})}))
     names = {"p0": "<b>x", "p1": "&amp;INJ5", "p2": HOSTILE}
-    made = render(Text("FIXES_DROPPED", {"fixes": Phrase("fixes_words", (fixes, names))}))
+    made = render(Text("FIXES_DROPPED", {"fixes": Phrase("fixes_words", (fixes, names))}), NL)
     assert "&lt;b&gt;x" in made and "&amp;amp;INJ5" in made and "<b>" not in made
     assert "&amp;amp;amp;" not in made  # not escaped a second time on the way out
 
 
 def test_lines_leave_out_what_says_nothing_and_a_text_ends_without_an_empty_last_fact():
-    assert render(lines("a", None, "", "b")) == "a\nb"
+    assert render(lines("a", None, "", "b"), NL) == "a\nb"
     nothing = Text("SIGNED_OFF_FOR", pick=CompensationKind.NOTICE)  # no words for a notice
-    assert render(Lines(("a", nothing, "b"))) == "a\nb"
+    assert render(Lines(("a", nothing, "b")), NL) == "a\nb"
     signed = Text("SIGNED_OFF", {"who": "Anna", "round": 2, "date": Dated(dt.date(2026, 12, 3)),
                                  "kind": "", "earns": ""})
-    assert not render(signed).endswith(" ") and render(signed).endswith(".")
+    assert not render(signed, NL).endswith(" ") and render(signed, NL).endswith(".")
 
 
 def test_a_table_is_preformatted_and_escaped():
-    assert render(Pre("1  <Anna>", Text("SUBGROUP_TITLE", {"group": 1}))) == \
-        f"<b>{render(Text('SUBGROUP_TITLE', {'group': 1}))}</b>\n<pre>1  &lt;Anna&gt;</pre>"
+    assert render(Pre("1  <Anna>", Text("SUBGROUP_TITLE", {"group": 1})), NL) == \
+        f"<b>{render(Text('SUBGROUP_TITLE', {'group': 1}), NL)}</b>\n<pre>1  &lt;Anna&gt;</pre>"
 
 
 def test_a_value_speaks_the_language_it_is_made_in():
     said = Text("ROOM_HERE", {"name": "Anna", "round": 2, "count": 5})
-    with i18n.use("en"):
-        english = render(said)
-    assert english != render(said) and "Anna" in english
+    english = render(said, i18n.words("en"))
+    assert english != render(said, NL) and "Anna" in english
 
 
 def test_a_value_crosses_to_the_standings_worker_and_back():
@@ -73,9 +73,9 @@ def test_a_value_crosses_to_the_standings_worker_and_back():
 
 @given(st.text())
 def test_no_name_becomes_markup_and_none_loses_a_letter(name):
-    made, bare = (render(Text("IK_WELCOME", {"name": n})) for n in (name, ""))
+    made, bare = (render(Text("IK_WELCOME", {"name": n}), NL) for n in (name, ""))
     assert made.count("<") == bare.count("<") and made.count(">") == bare.count(">")
-    assert html.unescape(made) == plain(Text("IK_WELCOME", {"name": name}))
+    assert html.unescape(made) == plain(Text("IK_WELCOME", {"name": name}), NL)
 
 
 def test_every_key_the_bot_names_is_in_the_catalogue():
@@ -123,6 +123,6 @@ def test_a_test_finds_a_fact_as_the_chat_and_as_the_command_line_write_it():
     from tests.meaning import fits
 
     said = Text("IK_WELCOME", {"name": HOSTILE})
-    assert fits(render(said), "IK_WELCOME", name=HOSTILE)
-    assert fits(plain(said), "IK_WELCOME", name=HOSTILE)
-    assert not fits(render(said), "IK_WELCOME", name="Jan")
+    assert fits(render(said, NL), "IK_WELCOME", name=HOSTILE)
+    assert fits(plain(said, NL), "IK_WELCOME", name=HOSTILE)
+    assert not fits(render(said, NL), "IK_WELCOME", name="Jan")

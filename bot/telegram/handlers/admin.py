@@ -17,8 +17,7 @@ from telegram.ext import MessageHandler, filters
 from bot.files import exports, messages
 from bot.flows import admin, members, online, signoff, views
 from bot.language import dates, i18n
-from bot.language.formatting import show_date, show_moment
-from bot.language.notice import Lines, Phrase, Said, Text, lines, plain
+from bot.language.notice import Dated, Lines, Phrase, Said, Text, lines, plain
 from bot.services import App, Context, Services, WebAccess, schedule
 from bot.telegram.answer import Answer, File, Refused
 from bot.telegram.handlers.common import (
@@ -77,7 +76,8 @@ async def spelers(update: Update, context: Context) -> Answer:
     everyone = await members.everyone(context.services)
     if len(everyone) > messages.SCREENFUL:
         # Dozens of messages hold up every other chat's answer: a file, and the counts.
-        return Answer(file=File(exports.members_csv(everyone), plain(Text("SPELERS_FILE")),
+        return Answer(file=File(exports.members_csv(context.words, everyone),
+                                plain(Text("SPELERS_FILE"), context.words),
                                 Text("SPELERS_SUMMARY", {
                                     "count": len(everyone),
                                     "linked": sum(m.telegram_id is not None for m in everyone),
@@ -128,8 +128,8 @@ async def ronde(update: Update, context: Context) -> Answer:
     if not args:
         shown: list[Said] = [Lines((
             Text("RONDE_LINE" if r.deadline is not None else "RONDE_LINE_PLAYED", {
-                "round": r.number, "date": show_date(r.date, today, other_year=True),
-                "deadline": show_moment(r.deadline, zone),
+                "round": r.number, "date": Dated(r.date, today=today, other_year=True),
+                "deadline": Dated(r.deadline, zone),
                 "state": Text("STATE_WORDS", pick=r.state)}),
             Text("ON_SITE_MARK") if r.on_site else "", Text("ONLINE_MARK") if r.online else ""),
             "") for r in await admin.rounds_ahead(services)] or [Text("RONDE_NONE")]
@@ -144,14 +144,14 @@ async def ronde(update: Update, context: Context) -> Answer:
             return Answer(Text("LICHESS_NOT_SET_UP"))
         date = await _date(update, context, words, today)
         if date < today:
-            return Answer(Text("RONDE_PAST", {"date": show_date(date, today)}))
+            return Answer(Text("RONDE_PAST", {"date": Dated(date, today=today)}))
         planned = await admin.plan_round(
             services, date, on_site=place == "on_site",
             online={"online": True, "offline": False}.get(place or "")
             if online.ready(services) else False, actor=actor(update))
         added: list[Said] = [Text("RONDE_ADDED", {
-            "round": planned.round, "date": show_date(date, today),
-            "deadline": show_moment(planned.deadline, zone)})]
+            "round": planned.round, "date": Dated(date, today=today),
+            "deadline": Dated(planned.deadline, zone)})]
         if place == "on_site":
             added.append(Text("RONDE_ON_SITE"))
         if planned.online:
@@ -162,11 +162,11 @@ async def ronde(update: Update, context: Context) -> Answer:
     if args[0].lower() == "uitstel" and len(args) >= 3 and number(args[1]) is not None:
         date = await _date(update, context, args[2:], today)
         if date < today:
-            return Answer(Text("RONDE_PAST", {"date": show_date(date, today)}))
+            return Answer(Text("RONDE_PAST", {"date": Dated(date, today=today)}))
         moved = await admin.move_round(services, int(args[1]), date, actor=actor(update))
         return Answer(Lines((
-            Text("RONDE_MOVED", {"round": moved.round, "date": show_date(date, today),
-                                 "deadline": show_moment(moved.deadline, zone)}),
+            Text("RONDE_MOVED", {"round": moved.round, "date": Dated(date, today=today),
+                                 "deadline": Dated(moved.deadline, zone)}),
             *([Text("RONDE_DRAFT_DROPPED")] if moved.draft_dropped else []), *_same_day(moved))))
     if args[0].lower() == "vervalt" and len(args) == 2 and number(args[1]) is not None:
         await admin.cancel_round(services, int(args[1]), actor=actor(update))
@@ -289,7 +289,7 @@ async def instellingen(update: Update, context: Context) -> Answer:
     moved = await admin.change_settings(context.services, actor=actor(update), **change)
     zone = context.services.settings.timezone
     return Answer(Lines((Text("INSTELLINGEN_DONE"), *(
-        Text("DEADLINE_MOVED", {"round": r.round, "deadline": show_moment(r.deadline, zone)})
+        Text("DEADLINE_MOVED", {"round": r.round, "deadline": Dated(r.deadline, zone)})
         for r in moved))))
 
 

@@ -13,7 +13,7 @@ from telegram.ext import CallbackQueryHandler, CommandHandler, filters
 from bot import callbacks
 from bot.callbacks import Callback
 from bot.flows import members
-from bot.language import dates, i18n
+from bot.language import dates
 from bot.language.notice import Lines, Text, plain
 from bot.language.vocabulary import ENGLISH, WORDS
 from bot.services import Context
@@ -24,7 +24,6 @@ from bot.telegram.answer import (
     Write,
     after_commit,
     at_once,
-    made,
     owe,
 )
 from bot.telegram.chat import Handler, answer, say
@@ -97,7 +96,7 @@ def answering(handler: Command, *, reads_only: bool = False,
                                       outside=outside)
             assert not (reads_only and stored), "a question stores nothing"
         except Refused as refused:
-            await say(update, context, refused.text, markup=refused.markup)
+            await say(update, context, refused.text, context.words, markup=refused.markup)
             return
         if stored:
             await after_commit(update, context, done)
@@ -153,7 +152,7 @@ async def own_language(update: Update, context: Context) -> str:
     a group, which is answered in the club's."""
     user = update.effective_user
     if user is None:
-        return i18n.current()
+        return context.language
     return await context.services.languages.first_contact(user.id, user.language_code)
 
 
@@ -183,7 +182,7 @@ def _words_in_dutch(handler: Command, *, always: bool = False) -> Command:
 
 async def stale_button(update: Update, context: Context) -> None:
     """A button no handler takes (from an older version, or data no button of ours has)."""
-    await answer(update, plain(Text("BUTTON_STALE")))
+    await answer(update, plain(Text("BUTTON_STALE"), context.words))
 
 
 ButtonHandler = Callable[[Update, Context, Any], Awaitable[Answer | Write]]
@@ -208,16 +207,15 @@ def button(kinds: tuple[type[Callback], ...], handler: ButtonHandler, *,
         if pressed is None:
             await stale_button(update, context)
             return
-        spoken = await own_language(update, context) if personal else i18n.current()
-        with i18n.use(spoken):  # what the answer says is made here, in the presser's words
-            try:
-                done, stored = await _run(update, context,
-                                          lambda: handler(update, context, pressed),
-                                          outside=reads_first)
-                assert stored or done.reply is None, "a reply is owed in a unit of work"
-            except Refused as refused:
-                done, stored = Answer(toast=Toast(refused.text, alert=True)), True
-            done = made(done)
+        if personal:  # what the answer says is made in the presser's words
+            context.language = await own_language(update, context)
+        try:
+            done, stored = await _run(update, context,
+                                      lambda: handler(update, context, pressed),
+                                      outside=reads_first)
+            assert stored or done.reply is None, "a reply is owed in a unit of work"
+        except Refused as refused:
+            done, stored = Answer(toast=Toast(refused.text, alert=True)), True
         # Off the update's own task too: a Telegram slow to take toasts holds none of the
         # runtime's places for handling updates (while stopping, it is awaited here).
         answered = after_commit(update, context, done, owed=stored)

@@ -13,6 +13,7 @@ from bot.language.notice import Text
 from bot.notices import owe_to_arbiters
 from bot.services import App, Context
 from bot.telegram.chat import answer, direct, owe_reply
+from bot.telegram.handlers.language import speak
 from bot.telegram.refusals import club_gone, database_away, no_season
 
 log = logging.getLogger(__name__)
@@ -41,15 +42,17 @@ async def on_error(update: object, context: Context) -> None:
             return
         if no_season(error):
             if isinstance(update, Update):
-                await owe_reply(update, context, Text("NO_SEASON"))
+                await speak(update, context)  # an error's context is not the update's
+                await owe_reply(update, context, Text("NO_SEASON"), context.words)
             return
         log.error("error while handling %r", update, exc_info=error)
         if isinstance(update, Update):
             await answer(update)
-            await owe_reply(update, context, Text("SOMETHING_WRONG"))
+            await speak(update, context)
+            await owe_reply(update, context, Text("SOMETHING_WRONG"), context.words)
         kind = type(error).__name__
         if context.services.throttle.first(f"error:{kind}"):
-            await owe_to_arbiters(context.services, lambda: Text("ERROR_TO_ARBITER"),
+            await owe_to_arbiters(context.services, Text("ERROR_TO_ARBITER"),
                                   fallback=direct(context.bot))
     except Exception:  # the error handler itself must never raise
         log.exception("could not report the error")

@@ -11,15 +11,12 @@ from telegram.ext import MessageHandler, filters
 from bot.callbacks import Rating
 from bot.flows import files, ratings
 from bot.keyboard import Button, Keyboard
-from bot.language.notice import Phrase, Text, plain
+from bot.language.notice import Phrase, Text
 from bot.services import App, Context
 from bot.telegram.answer import Answer, Edit, File, Toast, Write
 from bot.telegram.handlers.common import answering, button, is_arbiter
 from core.ratings import MAX_BYTES, ListProblem, RatingListError
 from core.season import season_to_json
-
-LABEL = 60
-"""Button labels are cut to this many characters (Telegram shows little more)."""
 
 
 def _markup(shown: ratings.Shown) -> Keyboard | None:
@@ -27,8 +24,8 @@ def _markup(shown: ratings.Shown) -> Keyboard | None:
     if not proposal.updates and not proposal.close:
         return None
     rows = [[Button(
-        plain(Text("RATING_BUTTON_ACCEPT", {"mark": "✓ " if k in proposal.accepted else "",
-                                            "name": c.name, "listed": c.listed.name}))[:LABEL],
+        Text("RATING_BUTTON_ACCEPT", {"mark": "✓ " if k in proposal.accepted else "",
+                                      "name": c.name, "listed": c.listed.name}),
         Rating(shown.number, f"c{k}").pack())] for k, c in enumerate(proposal.close)]
     rows.append([
         Button(Text("RATING_BUTTON_APPLY", {"count": len(proposal.to_apply())}),

@@ -34,15 +34,15 @@ async def unknown(update: Update, context: Context) -> None:
     _, at, addressee = text.split(maxsplit=1)[0].partition("@") if text else ("", "", "")
     if at and addressee.lower() != (context.bot.username or "").lower():
         return
-    await say(update, context, Text("UNKNOWN_COMMAND"))
+    await say(update, context, Text("UNKNOWN_COMMAND"), context.words)
 
 
 async def edited(update: Update, context: Context) -> None:
-    await say(update, context, Text("EDITED"))
+    await say(update, context, Text("EDITED"), context.words)
 
 
 async def chatter(update: Update, context: Context) -> None:
-    await say(update, context, Text("PRIVATE_HINT"))
+    await say(update, context, Text("PRIVATE_HINT"), context.words)
 
 
 def register(app: App) -> None:

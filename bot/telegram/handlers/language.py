@@ -21,20 +21,21 @@ log = logging.getLogger(__name__)
 
 async def speak(update: Update, context: Context) -> None:
     """Before any handler: a private chat is answered in the member's language, a group in
-    the club's. Set for the update's own task, so it holds for every handler of it."""
+    the club's. Set on the update's context, which every handler of it shares."""
     chat, user = update.effective_chat, update.effective_user
     services = context.services
     if (chat is not None and chat.type != ChatType.PRIVATE) or user is None:
-        i18n.speak(await services.languages.club())
+        context.language = await services.languages.club()
     else:
-        i18n.speak(await services.languages.first_contact(user.id, user.language_code))
+        context.language = await services.languages.first_contact(user.id, user.language_code)
 
 
 async def taal(update: Update, context: Context) -> Answer:
     """/taal en|nl: the language the bot speaks to this member, in private and on his pages."""
     words = [w.lower() for w in context.args or []]
     if len(words) != 1 or words[0] not in i18n.LANGUAGES:
-        return Answer(Text("TAAL_USAGE", {"language": Text("LANGUAGE_NAMES", pick=i18n.current())}))
+        return Answer(Text("TAAL_USAGE", {"language": Text("LANGUAGE_NAMES",
+                                                           pick=context.language)}))
     chosen = words[0]
     await members.set_language(context.services, actor(update), chosen)
     return Answer(Text("TAAL_DONE", {"language": Text("LANGUAGE_NAMES", pick=chosen)}),

@@ -16,8 +16,9 @@ from telegram import Update
 from telegram.constants import ChatType
 
 from bot.files import chart, exports
+from bot.files.calendar import rounds_ics
 from bot.flows import members, views
-from bot.language import i18n
+from bot.language.i18n import Words, words
 from bot.language.notice import Phrase, Text, lines
 from bot.services import App, Context
 from bot.telegram.answer import Answer, File
@@ -44,18 +45,18 @@ async def grafiek(update: Update, context: Context) -> Answer:
 async def export(update: Update, context: Context) -> Answer:
     """/export [trf] [vorig]: web pages and CSV, or the games as TRF16 for the rating; of
     this season or the one before."""
-    words = {w.lower() for w in context.args or ()}
-    if not words <= {"trf", "vorig"}:
+    asked = {word.lower() for word in context.args or ()}
+    if not asked <= {"trf", "vorig"}:
         return Answer(Text("EXPORT_UNKNOWN"))
-    if "vorig" in words:
+    if "vorig" in asked:
         found = await views.previous_season(context.services)
         if found is None:
             return Answer(Text("PREVIOUS_NONE"))
         season = found
     else:
         season = await views.season(context.services)
-    previous = Text("PREVIOUS_CAPTION", {"name": season.name}) if "vorig" in words else None
-    if "trf" in words:
+    previous = Text("PREVIOUS_CAPTION", {"name": season.name}) if "vorig" in asked else None
+    if "trf" in asked:
         if not season.complete_rounds:
             return Answer(Text("TRF_NONE"))
         from core.trf import trf_bytes
@@ -66,18 +67,18 @@ async def export(update: Update, context: Context) -> Answer:
                         between=" ")
         return Answer(file=File(made, "keizer-rating.trf",
                                 lines(caption, Phrase("trf_missing", (header,)))))
-    unsettled = NONE_UNSETTLED if "vorig" in words else await views.unsettled(context.services)
-    with i18n.use(await context.services.languages.club()):  # the club's site: its language
-        archive = await asyncio.to_thread(_archive, season, unsettled)
+    unsettled = NONE_UNSETTLED if "vorig" in asked else await views.unsettled(context.services)
+    site = words(await context.services.languages.club())  # the club's site: its language
+    archive = await asyncio.to_thread(_archive, site, season, unsettled)
     return Answer(file=File(archive, "keizer-export.zip", lines(
         previous, Text("EXPORT_CAPTION", {"round": season.complete_rounds}), between=" ")))
 
 
-def _archive(season: Season, unsettled: UnsettledResults) -> bytes:
+def _archive(w: Words, season: Season, unsettled: UnsettledResults) -> bytes:
     archive = io.BytesIO()
     with tempfile.TemporaryDirectory() as folder:
         written = [path for write in (exports.write_html, exports.write_csv, exports.write_xlsx)
-                   for path in write(season, Path(folder), unsettled)]
+                   for path in write(w, season, Path(folder), unsettled)]
         with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
             for path in written:
                 zipped.write(path, path.name)
@@ -90,10 +91,11 @@ async def agenda(update: Update, context: Context) -> Answer:
     assert chat is not None
     who = await members.of_user(services, user.id) \
         if user is not None and chat.type == ChatType.PRIVATE else None
-    made = await views.calendar(services.db, services.settings.timezone, who)
-    if made is None:
+    agenda = await views.calendar(services.db, services.settings.timezone, who)
+    if agenda is None:
         return Answer(Text("AGENDA_NONE"))
-    return Answer(file=File(made[0], "keizer-agenda.ics",
+    made = await asyncio.to_thread(rounds_ics, context.words, agenda)
+    return Answer(file=File(made, "keizer-agenda.ics",
                             Text("AGENDA_CAPTION_OWN") if who else Text("AGENDA_CAPTION")))
 
 

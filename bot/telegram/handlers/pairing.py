@@ -11,8 +11,7 @@ from bot.callbacks import NightRound, Swap
 from bot.flows import checkin, members, online, results, views
 from bot.flows import rounds as flows
 from bot.keyboard import Button, Keyboard
-from bot.language.formatting import show_date
-from bot.language.notice import Lines, Phrase, Text, lines
+from bot.language.notice import Dated, Lines, Phrase, Text, lines
 from bot.services import App, Context, ScheduledRound, open_round
 from bot.telegram.answer import Answer, Edit, Refused, Toast, Write
 from bot.telegram.handlers.common import (
@@ -207,7 +206,7 @@ async def _at_the_board(update: Update, context: Context,
         word = next(w for w, c in NIGHT_CHANGES.items() if c is change)
         return Answer(Text("NIGHT_WHICH_ROUND", {"name": who.name}),
                       markup=Keyboard.of([[Button(
-                          Text("NIGHT_ROUND_BUTTON", {"round": n, "date": show_date(date)}),
+                          Text("NIGHT_ROUND_BUTTON", {"round": n, "date": Dated(date)}),
                           NightRound(word, n, members.key_of(who)).pack())]
                           for n, date in which.rounds]))
     return Answer(await flows.night_text(context.services, done),

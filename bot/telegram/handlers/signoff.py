@@ -11,8 +11,7 @@ from telegram import CallbackQuery, Update
 from bot.callbacks import Attendance, Here
 from bot.flows import checkin, members, signoff
 from bot.language import phrases
-from bot.language.formatting import show_date
-from bot.language.notice import Lines, Text, lines
+from bot.language.notice import Dated, Lines, Text, lines
 from bot.services import App, Context, ScheduledRound, open_round, schedule
 from bot.telegram.answer import Answer, Refused, Toast, Write
 from bot.telegram.handlers.common import button, command, is_arbiter, member, typed_in_english
@@ -122,7 +121,7 @@ async def aanmelden(update: Update, context: Context) -> Answer:
     when = {r.number: r.date for r in read.planned}
     return Answer(Lines(tuple(
         Text("SIGNED_ON" if new else "SIGNED_ON_ALREADY",
-             {"name": who.name, "round": n, "date": show_date(when.get(n), read.today)})
+             {"name": who.name, "round": n, "date": Dated(when.get(n), today=read.today)})
         for n, new in zip(chosen, fresh, strict=True))))
 
 

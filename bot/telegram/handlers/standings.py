@@ -11,9 +11,8 @@ from telegram.constants import ChatType
 from bot.files import announce, messages
 from bot.flows import members, views
 from bot.flows.members import Member
-from bot.language import i18n
-from bot.language.i18n import number
-from bot.language.notice import Lines, Pre, Said, Text, lines, plain
+from bot.language.i18n import Words
+from bot.language.notice import Lines, Number, Pre, Said, Text, lines, plain
 from bot.services import App, Context
 from bot.telegram.answer import Answer, File
 from bot.telegram.handlers.common import command, member, own_language, spelled
@@ -29,8 +28,8 @@ async def stand(update: Update, context: Context) -> Answer:
     if view == "vorig":
         return await _previous(context)
     if view in VIEWS:  # groups exist from the initial ranking on
-        return await VIEWS[view](await views.season(context.services))
-    shown = await views.standings(context.services, i18n.current())
+        return await VIEWS[view](await views.season(context.services), context.words)
+    shown = await views.standings(context.services, context.language)
     if shown.after_round == 0:
         return Answer(Text("STAND_EMPTY"))
     if view == "kansen":
@@ -53,7 +52,7 @@ async def stand(update: Update, context: Context) -> Answer:
             await members.of_user(context.services, update.effective_user.id)
         row = None if asker is None else shown.places.get(asker.code)
         return Answer(lines(messages.standings_excerpt(
-            shown.title, shown.rows, None if row is None else row.rank),
+            context.words, shown.title, shown.rows, None if row is None else row.rank),
             Text("STAND_EXCERPT_MORE", {"top": messages.EXCERPT_TOP, "count": len(shown.rows),
                                         "command": spelled(update, "stand", "alles")})),
             markup=button)
@@ -80,10 +79,11 @@ async def _previous(context: Context) -> Answer:
         return Answer(Text("STAND_NO_PREVIOUS"))
     final = await asyncio.to_thread(compute_standings, season)
     return Answer(lines(Text("STAND_PREVIOUS", {"season": season.name}),
-                        messages.standings_table(final, season.rules.display_decimals)))
+                        messages.standings_table(context.words, final,
+                                                 season.rules.display_decimals)))
 
 
-async def periode(season: Season) -> Answer:
+async def periode(season: Season, w: Words) -> Answer:
     if season.rules.titles is not Titles.PERIOD_GROUPS:
         return Answer(Text("NO_PERIOD_GROUPS"))
     current = season.rules.period_of(min(season.complete_rounds + 1,
@@ -91,18 +91,18 @@ async def periode(season: Season) -> Answer:
     return Answer(announce.period_tables(season, period_groups(season, current)))
 
 
-async def groep(season: Season) -> Answer:
+async def groep(season: Season, w: Words) -> Answer:
     if season.rules.titles is not Titles.SUBGROUPS:
         return Answer(Text("NO_SUBGROUPS"))
     return Answer(announce.subgroup_tables(season, subgroups(season)))
 
 
-async def kruistabel(season: Season) -> Answer:
+async def kruistabel(season: Season, w: Words) -> Answer:
     """Too wide for a chat: sent as a web page that scrolls sideways on a phone."""
     from bot.web.pages import Site
 
-    page = await asyncio.to_thread(lambda: Site(season).crosstable())
-    return Answer(file=File(page.encode(), plain(Text("CROSSTABLE_FILE")),
+    page = await asyncio.to_thread(lambda: Site(season, w).crosstable())
+    return Answer(file=File(page.encode(), plain(Text("CROSSTABLE_FILE"), w),
                             Text("CROSSTABLE_CAPTION", {"round": season.complete_rounds})))
 
 
@@ -122,7 +122,7 @@ async def _mine(context: Context, who: Member) -> Lines:
     if mine.place is not None:
         shown.append(Text("MIJN", {"name": who.name, "rank": mine.place.rank,
                                    "value": format_number(mine.place.value, 0),
-                                   "score": number(mine.place.score, mine.decimals)}))
+                                   "score": Number(mine.place.score, mine.decimals)}))
     shown.append(Text("MIJN_SIGNOFFS", {"rounds": ", ".join(map(str, mine.signed_off))})
                  if mine.signed_off else Text("MIJN_NO_SIGNOFFS"))
     for game in mine.games:
