@@ -60,7 +60,6 @@ async def sign_off(db: Database, round_no: int, player: str,
     """Record (or change) a player's sign-off. Members cannot touch a finished round; the
     arbiter can (`correction`)."""
     async with db.transaction() as conn:
-        before = await current(db)
         sid = await season_id(conn)
         rnd = await round_row(conn, sid, round_no)
         if rnd["state"] == RoundState.COMPLETE and not correction:
@@ -83,6 +82,7 @@ async def sign_off(db: Database, round_no: int, player: str,
                            None if old["day"] is None else ExternalDay(old["day"]),
                            old["team"], kept=True)
         draft_dropped = ruling.drops_draft
+        before = await current(db)  # as it stands before the write (a refusal reads none)
         if draft_dropped:
             await drop_draft(conn, rnd, RoundState.LOCKED, actor=actor)
             paired = False
@@ -116,13 +116,13 @@ async def cancel_sign_off(db: Database, round_no: int, player: str, *, sent_at: 
                           actor: int | None, correction: bool = False) -> None:
     """Undo a sign-off: members only before the deadline, the arbiter always."""
     async with db.transaction() as conn:
-        before = await current(db)
         rnd, pid = await _in_time(conn, round_no, player, sent_at, correction)
         async with conn.execute("SELECT * FROM signoff WHERE round_id = ? AND player_id = ? "
                                 "AND reason != ?", (rnd["id"], pid, AbsenceReason.BYE)) as cur:
             old = await cur.fetchone()
         if old is None:
             raise InputStoreError(StoreProblem.NO_SIGNOFF, round=round_no, player=player)
+        before = await current(db)
         await conn.execute("DELETE FROM signoff WHERE id = ?", (old["id"],))
         await audit.record(conn, actor=actor, action="signoff.cancel", entity="signoff",
                            entity_id=f"{round_no}/{player}", old=dict(old))
@@ -134,8 +134,8 @@ async def sign_on(db: Database, round_no: int, player: str, *, sent_at: dt.datet
     """A flexible member will play: before the deadline, or by the arbiter. A sign-off he
     had for the round goes. True if he was not signed on yet."""
     async with db.transaction() as conn:
-        before = await current(db)
         rnd, pid = await _in_time(conn, round_no, player, sent_at, correction)
+        before = await current(db)
         await conn.execute("DELETE FROM signoff WHERE round_id = ? AND player_id = ? AND "
                            "reason != ?", (rnd["id"], pid, AbsenceReason.BYE))
         cur = await conn.execute(
@@ -192,7 +192,6 @@ async def check_in(db: Database, round_no: int, player: str, *, at: dt.datetime,
     always). Before the pairing is out, a sign-off of his goes (he came after all) and a
     draft without him with it; after, he is only noted."""
     async with db.transaction() as conn:
-        before = await current(db)
         sid = await season_id(conn)
         rnd = await round_row(conn, sid, round_no)
         state = RoundState(rnd["state"])
@@ -204,6 +203,7 @@ async def check_in(db: Database, round_no: int, player: str, *, at: dt.datetime,
             raise InputStoreError(StoreProblem.CHECK_IN_LATER, round=round_no,
                                   deadline=rnd["deadline"])
         pid = await player_id(conn, sid, player)
+        before = await current(db)
         cur = await conn.execute(
             "INSERT INTO present (round_id, player_id, at, entered_by) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (round_id, player_id) DO NOTHING",

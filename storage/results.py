@@ -117,7 +117,6 @@ async def report(db: Database, round_no: int, board: int, result: Result, *,
     (`player=None`, final at once). Without `again`, the same player's same result a second
     time changes nothing (a second tap on a button)."""
     async with db.transaction() as conn:
-        before = await current(db)
         sid = await season_id(conn)
         rnd, game = await _game(conn, sid, round_no, board)
         if rnd["state"] not in PUBLIC:
@@ -131,6 +130,7 @@ async def report(db: Database, round_no: int, board: int, result: Result, *,
         if outcome is Outcome.UNCHANGED:
             return GameResult(round_no, board, game["white_code"], game["black_code"], result,
                               Outcome.UNCHANGED)
+        before = await current(db)  # as it stands before the write (a refusal reads none)
         if player is None:
             await conn.execute("UPDATE game SET result = ?, reported_by = ?, reported_at = ?, "
                                "confirmed_by = ?, confirmed_at = ?, disputed_at = NULL "

@@ -1,13 +1,16 @@
 """The active season: rows to and from a `keizer-season/1` season, and lookups by number/code.
 
-The database holds facts; `load_season` turns them into the core's Season (through the same
-validator as a season file), and the core computes everything else.
+The database holds facts; every change is checked by the core (through the same validator as
+a season file) before it is committed, and `load_season` builds what is stored into the core's
+Season as it is (`stored_season`); the core computes everything else.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, cast
 
@@ -22,6 +25,7 @@ from core.season import (
     Game,
     Player,
     Result,
+    Round,
     Season,
     data_to_json,
     external_result_text,
@@ -29,7 +33,7 @@ from core.season import (
     season_to_data,
     with_round_data,
 )
-from core.season.file import absence_data, game_data, player_data
+from core.season.file import absence_data, game_data, player_data, with_planned
 from storage import audit
 from storage.db import Database, inserted
 from storage.errors import InputStoreError, StoreError, StoreProblem
@@ -138,7 +142,7 @@ async def previous_season(db: Database) -> Season | None:
         row = await cur.fetchone()
     if row is None:
         return None
-    return await asyncio.to_thread(season_from_data, await season_data(conn, int(row[0])))
+    return await stored_season(conn, int(row[0]))
 
 
 async def _insert(conn: Connection, season: Season, actor: int | None) -> int:
@@ -187,46 +191,109 @@ async def _insert(conn: Connection, season: Season, actor: int | None) -> int:
     return int(sid or 0)
 
 
-async def season_data(conn: Connection, sid: int | None = None) -> dict[str, Any]:
-    """The active season (or season `sid`) as season-file data (canonical form)."""
+@dataclass(frozen=True, slots=True)
+class _Stored:
+    """A season's rows: read in a few queries (the reader serves everyone), made into the
+    season file's data or, trusted, into the core's values."""
+
+    season: Row
+    players: list[Row]
+    rounds: list[Row]
+    """Up to the first round not paired yet (later rounds are only planned)."""
+    games: dict[int, list[Row]]
+    signoffs: dict[int, list[Row]]
+    waiting: dict[int, list[Row]]
+    """A planned round's flexible members who did not sign on (`unannounced`)."""
+
+    @property
+    def codes(self) -> dict[int, str]:
+        return {p["id"]: p["code"] for p in self.players}
+
+    @property
+    def rules_source(self) -> Any:
+        return json.loads(self.season["rules"], parse_float=Decimal)
+
+
+async def _stored(conn: Connection, sid: int | None) -> _Stored:
     sid = sid or await season_id(conn)
     async with conn.execute("SELECT * FROM season WHERE id = ?", (sid,)) as cur:
         s = await cur.fetchone()
     assert s is not None
-    data: dict[str, Any] = {"format": FORMAT, "club": s["club"], "season": s["name"],
-                            "rules": json.loads(s["rules"], parse_float=Decimal)}
-    if s["planned_rounds"] is not None:
-        data["planned_rounds"] = s["planned_rounds"]
     async with conn.execute("SELECT * FROM player WHERE season_id = ? ORDER BY position",
                             (sid,)) as cur:
-        players = await cur.fetchall()
-    codes = {p["id"]: p["code"] for p in players}
-    data["players"] = [_player(p) for p in players]
-    if s["initial_ranking"] is not None:
-        data["initial_ranking"] = json.loads(s["initial_ranking"])
-    data["rounds"] = []
+        players = list(await cur.fetchall())
     async with conn.execute("SELECT * FROM round WHERE season_id = ? ORDER BY number",
                             (sid,)) as cur:
-        rounds = await cur.fetchall()
-    # Two queries for the whole season, not two per round: the reader serves everyone.
-    games_of: dict[int, list[Row]] = {}
-    async with conn.execute("SELECT g.* FROM game g JOIN round r ON r.id = g.round_id WHERE "
-                            "r.season_id = ? ORDER BY g.round_id, g.board", (sid,)) as cur:
+        rounds = list(await cur.fetchall())
+    games: dict[int, list[Row]] = {}
+    # Only the columns a season holds: a large season has a hundred thousand games.
+    async with conn.execute("SELECT g.round_id, g.white_id, g.black_id, g.result, "
+                            "g.confirmed_at FROM game g JOIN round r ON r.id = g.round_id "
+                            "WHERE r.season_id = ? ORDER BY g.round_id, g.board", (sid,)) as cur:
         for row in await cur.fetchall():
-            games_of.setdefault(row["round_id"], []).append(row)
-    signoffs_of: dict[int, list[Row]] = {}
-    async with conn.execute("SELECT s.* FROM signoff s JOIN round r ON r.id = s.round_id "
+            games.setdefault(row["round_id"], []).append(row)
+    signoffs: dict[int, list[Row]] = {}
+    async with conn.execute("SELECT s.round_id, s.player_id, s.reason, s.on_time, s.day, "
+                            "s.team, s.result FROM signoff s JOIN round r ON r.id = s.round_id "
                             "WHERE r.season_id = ? ORDER BY s.round_id, s.id", (sid,)) as cur:
         for row in await cur.fetchall():
-            signoffs_of.setdefault(row["round_id"], []).append(row)
+            signoffs.setdefault(row["round_id"], []).append(row)
+    listed = next((k + 1 for k, r in enumerate(rounds) if r["id"] not in games), len(rounds))
+    waiting = {r["id"]: await unannounced(conn, sid, r) for r in rounds[:listed]
+               if r["state"] == RoundState.PLANNED}
+    return _Stored(s, players, rounds[:listed], games, signoffs, waiting)
+
+
+async def season_data(conn: Connection, sid: int | None = None) -> dict[str, Any]:
+    """The active season (or season `sid`) as season-file data (canonical form)."""
+    return _data_of(await _stored(conn, sid))
+
+
+async def stored_season(conn: Connection, sid: int | None = None) -> Season:
+    """The active season (or season `sid`) as the core's values, trusted: every change was
+    checked by the core before it was committed (`checked`), so the rows are built into a
+    Season without the season file's checks, off the event loop (a large season takes a
+    while). `tests/integration/test_round_check.py` holds it equal to the checked read."""
+    return await asyncio.to_thread(_season_of, await _stored(conn, sid))
+
+
+def _data_of(stored: _Stored) -> dict[str, Any]:
+    s = stored.season
+    data: dict[str, Any] = {"format": FORMAT, "club": s["club"], "season": s["name"],
+                            "rules": stored.rules_source}
+    if s["planned_rounds"] is not None:
+        data["planned_rounds"] = s["planned_rounds"]
+    data["players"] = [player_data(_player(p)) for p in stored.players]
+    if s["initial_ranking"] is not None:
+        data["initial_ranking"] = json.loads(s["initial_ranking"])
+    codes = stored.codes
     flexible_absent = rules_from_source(data["rules"]).flexible_absent
-    for rnd in rounds:
-        entry = await _round_entry(conn, sid, rnd, games_of.get(rnd["id"], []),
-                                   signoffs_of.get(rnd["id"], []), codes, flexible_absent)
-        data["rounds"].append(entry)
-        if "games" not in entry:
-            break  # only the round waiting to be paired; later rounds are only planned
+    data["rounds"] = [_round_entry(rnd, stored.games.get(rnd["id"], []),
+                                   stored.signoffs.get(rnd["id"], []),
+                                   stored.waiting.get(rnd["id"], []), codes, flexible_absent)
+                      for rnd in stored.rounds]
     return data
+
+
+def _season_of(stored: _Stored) -> Season:
+    s, codes, source = stored.season, stored.codes, stored.rules_source
+    rules = rules_from_source(with_planned(source, s["planned_rounds"]))
+    absent = AbsenceReason(rules.flexible_absent.value)
+    rounds = []
+    for rnd in stored.rounds:
+        games = stored.games.get(rnd["id"], [])
+        playing = {g["white_id"] for g in games} | {g["black_id"] for g in games}
+        away = [_absence(a, codes) for a in stored.signoffs.get(rnd["id"], [])
+                if a["player_id"] not in playing]
+        away += [Absence(row["code"], absent) for row in stored.waiting.get(rnd["id"], [])]
+        rounds.append(Round(rnd["number"], None if rnd["date"] is None
+                            else dt.date.fromisoformat(rnd["date"]),
+                            tuple(_game(g, codes) for g in games), tuple(away)))
+    ranking = s["initial_ranking"]
+    return Season(club=s["club"], name=s["name"], rules=rules,
+                  players=tuple(_player(p) for p in stored.players), rounds=tuple(rounds),
+                  initial_ranking=None if ranking is None else tuple(json.loads(ranking)),
+                  rules_source=source, planned_rounds=s["planned_rounds"])
 
 
 async def round_data(conn: Connection, number: int) -> dict[str, Any]:
@@ -245,24 +312,25 @@ async def round_data(conn: Connection, number: int) -> dict[str, Any]:
         row = await cur.fetchone()
     assert row is not None
     rules = rules_from_source(json.loads(row[0], parse_float=Decimal))
-    return await _round_entry(conn, sid, rnd, games, signoffs, codes, rules.flexible_absent)
+    waiting = await unannounced(conn, sid, rnd) if rnd["state"] == RoundState.PLANNED else []
+    return _round_entry(rnd, games, signoffs, waiting, codes, rules.flexible_absent)
 
 
-async def _round_entry(conn: Connection, sid: int, rnd: Row,
-                       games: list[Row], signoffs: list[Row],
-                       codes: dict[int, str], flexible_absent: Unannounced) -> dict[str, Any]:
+def _round_entry(rnd: Row, games: list[Row], signoffs: list[Row], waiting: list[Row],
+                 codes: dict[int, str], flexible_absent: Unannounced) -> dict[str, Any]:
     entry: dict[str, Any] = {"round": rnd["number"]}
     if rnd["date"] is not None:
         entry["date"] = rnd["date"]
     playing = {g["white_id"] for g in games} | {g["black_id"] for g in games}
     if games:
-        entry["games"] = [_game(g, codes) for g in games]
+        entry["games"] = [game_data(_game(g, codes)) for g in games]
     # A late sign-off of a paired player is settled by the game's result (a forfeit).
-    entry["absent"] = [_absence(a, codes) for a in signoffs if a["player_id"] not in playing]
-    if rnd["state"] == RoundState.PLANNED:
-        # Recorded when the round is locked; until then what it will be.
-        entry["absent"] += [{"player": row["code"], "reason": flexible_absent.value}
-                            for row in await unannounced(conn, sid, rnd)]
+    entry["absent"] = [absence_data(_absence(a, codes)) for a in signoffs
+                       if a["player_id"] not in playing]
+    # A planned round's flexible members: recorded when the round is locked; until then
+    # what it will be.
+    entry["absent"] += [{"player": row["code"], "reason": flexible_absent.value}
+                        for row in waiting]
     return entry
 
 
@@ -285,33 +353,34 @@ async def unannounced(conn: Connection, sid: int, rnd: Row, *,
         return list(await cur.fetchall())
 
 
-def _player(row: Row) -> dict[str, Any]:
-    return player_data(Player(row["code"], row["name"], rating=row["rating"],
-                              youth=bool(row["youth"]), joined=row["joined"],
-                              withdrawn=row["withdrawn"], group=row["grp"],
-                              flexible=bool(row["flexible"]), knsb=row["knsb"],
-                              fide_id=row["fide_id"], federation=row["federation"],
-                              sex=row["sex"], title=row["title"], birth=row["birth"],
-                              name_as_written=bool(row["name_as_written"]),
-                              surname=row["surname"]))
+def _player(row: Row) -> Player:
+    return Player(row["code"], row["name"], rating=row["rating"], youth=bool(row["youth"]),
+                  joined=row["joined"], withdrawn=row["withdrawn"], group=row["grp"],
+                  flexible=bool(row["flexible"]), knsb=row["knsb"], fide_id=row["fide_id"],
+                  federation=row["federation"], sex=row["sex"], title=row["title"],
+                  birth=row["birth"], name_as_written=bool(row["name_as_written"]),
+                  surname=row["surname"])
 
 
-def _game(row: Row, codes: dict[int, str]) -> dict[str, Any]:
+# What the rows hold, by value: a lookup, not an enum's call, for each of a large season's rows.
+_RESULTS: dict[str | None, Result] = {r.value: r for r in Result}
+_REASONS: dict[str, AbsenceReason] = {r.value: r for r in AbsenceReason}
+_DAYS: dict[str | None, ExternalDay | None] = {None: None, **{d.value: d for d in ExternalDay}}
+
+
+def _game(row: Row, codes: dict[int, str]) -> Game:
     # Only a final result is a fact of the season: one reported and not confirmed yet (or
     # disputed) is shown as such by the views (`results.shown`), and counts nowhere.
-    result = None if row["result"] is None or row["confirmed_at"] is None \
-        else Result(row["result"])
-    return game_data(Game(codes[row["white_id"]], codes[row["black_id"]], result))
+    result = None if row["confirmed_at"] is None else _RESULTS.get(row["result"])
+    return Game(codes[row["white_id"]], codes[row["black_id"]], result)
 
 
-def _absence(row: Row, codes: dict[int, str]) -> dict[str, Any]:
-    reason = AbsenceReason(row["reason"])
+def _absence(row: Row, codes: dict[int, str]) -> Absence:
+    reason = _REASONS[row["reason"]]
     if reason is AbsenceReason.NOTICE and not row["on_time"]:
         reason = AbsenceReason.NO_NOTICE  # late: earns what no notice earns
-    return absence_data(Absence(
-        codes[row["player_id"]], reason,
-        day=None if row["day"] is None else ExternalDay(row["day"]), team=row["team"],
-        result=None if row["result"] is None else EXTERNAL_RESULTS[row["result"]]))
+    return Absence(codes[row["player_id"]], reason, day=_DAYS[row["day"]], team=row["team"],
+                   result=None if row["result"] is None else EXTERNAL_RESULTS[row["result"]])
 
 
 async def load_season(db: Database) -> Season:
@@ -323,7 +392,7 @@ async def load_season(db: Database) -> Season:
         return cast(Season, checked_now)
 
     async def load() -> Season:
-        return await asyncio.to_thread(season_from_data, await season_data(db.bulk_conn))
+        return await stored_season(db.bulk_conn)
     season: Season = await db.cache.memo(SEASON, load)
     return season
 
@@ -352,10 +421,14 @@ async def checked(db: Database, *, round_no: int | None = None,
     return season
 
 
-async def current(db: Database) -> Season | None:
-    """Inside a transaction, the checked season as the file now stands, if it is at hand
-    (a write takes it before it changes one round, for `checked`)."""
-    return cast(Season | None, await db.cache.current(SEASON))
+async def current(db: Database) -> Season:
+    """Inside a transaction, the season as the file now stands: a write takes it before it
+    changes one round, for `checked`. The checked season where it is at hand, else the
+    season as stored (`stored_season`: every change was checked before its commit), so a
+    write after a start, or after another process's change, reads no season file's worth of
+    checks."""
+    found = await db.cache.current(SEASON)
+    return cast(Season, found) if found is not None else await stored_season(db.writer)
 
 
 async def _with_round(db: Database, before: Season, round_no: int) -> Season | None:

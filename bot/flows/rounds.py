@@ -92,9 +92,9 @@ async def _not_in_the_room(db: Database, number: int, actor: int | None) -> bool
 
 async def draft_text(services: Services, made: Draft, title: Said) -> Lines:
     """The draft as the arbiter sees it: the title, the boards, and any fix let go."""
-    shown = lines(title, (await messages.pairing(
+    shown = lines(title, await messages.pairing(
         await load_season(services.db), made.pairing,
-        online=await online.played_at(services, made.pairing.round))))
+        online=await online.played_at(services, made.pairing.round)))
     if made.dropped == NO_FIXES:
         return shown
     names = {m.code: m.name for m in await roster.members(services.db)}

@@ -73,8 +73,10 @@ async def prices(services: Services, who: Member, request: Request) -> Prices:
     transaction: the writer's lock is then held only for storing. The values come with the
     standings (the worker's, kept on their version; those made last while it makes them
     anew, `views.values_now`); a round it cannot price ahead is priced as stored."""
-    committed = await load_season(services.db)
-    values = await views.values_now(services)
+    # Side by side: the season read (a second at thousands of players, after a start) and
+    # the wait for the values (the worker's) hold the member up once, not one after the other.
+    committed, values = await asyncio.gather(load_season(services.db),
+                                             views.values_now(services))
     ahead: dict[int, SignOffPrice] = {}
     for earlier, number in enumerate(request.rounds):
         after = after_sign_off(committed, who.code, number, request.reason, request.day)

@@ -163,17 +163,17 @@ async def pairing_text(services: Services, *, arbiter: bool) -> Said | None:
     if arbiter and upcoming is not None and upcoming.state is RoundState.DRAFTED:
         draft = await rounds.stored_pairing(services.db, upcoming.number)
         if draft is not None:
-            return lines(Text("INDELING_DRAFT_TITLE"), (await messages.pairing(
+            return lines(Text("INDELING_DRAFT_TITLE"), await messages.pairing(
                 await load_season(services.db), draft,
-                online=await online.played_at(services, upcoming.number))))
+                online=await online.played_at(services, upcoming.number)))
     shown = [stored for number in await current_rounds(services)
              if (stored := await rounds.stored_pairing(services.db, number)) is not None]
     if not shown:
         return None
     season = await load_season(services.db)
     played_online = {r.number for r in await online.live_rounds(services)}
-    return lines(*[lines((await messages.pairing(
-        season, stored, online=await online.played_at(services, stored.round))),
+    return lines(*[lines(await messages.pairing(
+        season, stored, online=await online.played_at(services, stored.round)),
         await online.live_text(services, stored.round) if stored.round in played_online
         else None, between="\n\n") for stored in shown], between="\n\n")
 

@@ -94,6 +94,15 @@ def with_round_data(season: Season, data: Any) -> Season:
     return replace(season, rounds=(*rounds[:number - 1], rnd, *rounds[number:]))
 
 
+def with_planned(rules_source: Any, planned: int | None) -> Any:
+    """The rules as written, with the file's top-level `planned_rounds` (its shorthand)."""
+    if planned is None:
+        return rules_source
+    if isinstance(rules_source, Mapping):
+        return {**rules_source, "planned_rounds": planned}
+    return {"preset": rules_source, "planned_rounds": planned}
+
+
 class _Reader:
     def __init__(self, problems: Problems) -> None:
         self.problems = problems
@@ -109,18 +118,13 @@ class _Reader:
         name = self._text(data.get("season", ""), "season", allow_empty=True)
         rules_source = data.get("rules", "sliedrecht")
         planned = self._optional_int(data, "planned_rounds", "", 1)
-        source = rules_source
-        if planned is not None:
-            # The top-level key is shorthand for the rules parameter; both must agree.
-            if isinstance(rules_source, Mapping):
-                if rules_source.get("planned_rounds", planned) != planned:
-                    self.problems.add("planned_rounds", ProblemCode.CONFLICT, value=planned,
-                                      other="rules.planned_rounds",
-                                      other_value=rules_source["planned_rounds"])
-                source = {**rules_source, "planned_rounds": planned}
-            else:
-                source = {"preset": rules_source, "planned_rounds": planned}
-        rules, rule_problems = check_rules_source(source, "rules")
+        # The top-level key is shorthand for the rules parameter; both must agree.
+        if planned is not None and isinstance(rules_source, Mapping) \
+                and rules_source.get("planned_rounds", planned) != planned:
+            self.problems.add("planned_rounds", ProblemCode.CONFLICT, value=planned,
+                              other="rules.planned_rounds",
+                              other_value=rules_source["planned_rounds"])
+        rules, rule_problems = check_rules_source(with_planned(rules_source, planned), "rules")
         self.problems.extend(rule_problems.items)
         players = self._players(data.get("players"))
         by_id = {p.id: p for p in players}

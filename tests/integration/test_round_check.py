@@ -8,12 +8,12 @@ import random
 import pytest
 
 from core.errors import InvalidSeasonError, ProblemCode
-from core.season import AbsenceReason, ExternalDay, Result, Season, season_from_data
+from core.season import AbsenceReason, ExternalDay, Result, Season, read_season, season_from_data
 from storage import attendance, results, roster, rounds, seasons
 from storage.db import versions
 from storage.errors import StoreError
 from storage.seasons import load_season
-from tests.integration.conftest import NOON, dump
+from tests.integration.conftest import NOON, ROOT, dump
 
 REASONS = (AbsenceReason.NOTICE, AbsenceReason.NO_NOTICE, AbsenceReason.EXTERNAL)
 RESULTS = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW, None)
@@ -85,6 +85,32 @@ async def test_a_cleared_result_is_checked_in_its_round(club, whole_reads):
     await load_season(club)
     whole_reads.clear()
     await results.correct(club, 20, 1, None, actor=1)
+    assert whole_reads == []
+    assert await load_season(club) == await whole_check(club)
+
+
+@pytest.mark.parametrize("name", ["sliedrecht", "drie-groepen", "drie-cycli"])
+async def test_the_season_as_stored_is_the_season_the_whole_check_reads(db, name):
+    """Issue 50: the season built from the rows as they are (trusted) is the one the season
+    file's checks make of them, for every preset's example (external games by team, groups,
+    a round waiting to be paired with its flexible members' absences)."""
+    await seasons.import_season(db, read_season((ROOT / "examples" / f"{name}.json").read_text(
+        "utf-8")))
+    await db.writer.execute("UPDATE player SET flexible = 1 WHERE position % 7 = 0")
+    await db.writer.commit()
+    assert await seasons.stored_season(db.reader) == await whole_check(db)
+
+
+async def test_a_write_with_no_checked_season_at_hand_checks_only_its_round(club, whole_reads):
+    """Issue 50: the first write after a start, or after a change this process did not make,
+    finds no checked season at hand. It builds the season as stored (trusted: every change
+    was checked before its commit) and checks only its own round: no whole read, and the
+    same season as the whole check."""
+    player = (await load_season(club)).players[0].id
+    await club.writer.execute("UPDATE player SET rating = 1234 WHERE code = ?", (player,))
+    await club.writer.commit()
+    whole_reads.clear()
+    await attendance.sign_off(club, 21, player, sent_at=NOON, actor=1)
     assert whole_reads == []
     assert await load_season(club) == await whole_check(club)
 
