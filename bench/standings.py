@@ -2,14 +2,25 @@
 every round (as after a correction), per revaluation mode. Prints a markdown table.
 
     uv run python bench/standings.py
+    uv run python bench/standings.py --store /tmp/startbench/season-5000x76.db
+
+With `--store` (a club's database, such as the one `bench/start.py --keep` builds), the
+season in it instead: how long its read takes (as stored, and through the season file's
+checks) and its standings after a correction of round 1 (every round priced anew).
 """
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import random
 import statistics
+import sys
 import time
 from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.rules import Revaluation
 from core.season import Player, Season
@@ -46,5 +57,38 @@ def main() -> None:
               f"| {ordered[-1] * 1000:.1f} | {walk * 1000:.1f} |")
 
 
+def stored(path: Path) -> None:
+    from core.season import season_from_data
+    from storage.seasons import season_data, stored_season
+    from storage.store import open_store
+
+    async def read() -> tuple[Season, float, float]:
+        db = await open_store(path)
+        try:
+            start = time.perf_counter()
+            season = await stored_season(db.reader)
+            trusted = time.perf_counter() - start
+            start = time.perf_counter()
+            season_from_data(await season_data(db.reader))
+            return season, trusted, time.perf_counter() - start
+        finally:
+            await db.close()
+    season, trusted, checked = asyncio.run(read())
+    print(f"A {len(season.players)}-player season after {len(season.rounds) - 1} rounds "
+          f"({path.name}), seconds\n")
+    print("| what | s |\n|---|---|")
+    print(f"| read as stored | {trusted:.2f} |\n| read through the file's checks | {checked:.2f} |")
+    for mode in Revaluation:
+        start = time.perf_counter()
+        compute_standings(replace(season, rules=replace(season.rules, revaluation=mode)))
+        print(f"| standings, {mode.value} | {time.perf_counter() - start:.2f} |")
+
+
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--store", type=Path, default=None)
+    given = parser.parse_args()
+    if given.store is None:
+        main()
+    else:
+        stored(given.store)

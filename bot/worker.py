@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING, TypeVar
 from bot.files import announce, messages, tables
 from bot.language.i18n import words
 from bot.language.notice import Pre, Said
-from core.season import Season, season_from_data
+from core.season import Season
 from core.standings import PlayerStanding, Standings, compute_standings
 from core.titles import announcements
 from storage.address import StoreAddress
 from storage.db import versions
-from storage.seasons import season_data
+from storage.seasons import stored_season
 from storage.sql import Link
 from storage.store import Readers, snapshot
 
@@ -244,13 +244,12 @@ def _current(store: Store) -> _Kept:
         _kept[store] = _Kept(loop.run_until_complete(_readers.open(address, club)))
     kept = _kept[store]
 
-    async def read() -> tuple[int, dict[str, object] | None]:
+    async def read() -> tuple[int, Season | None]:
         async with snapshot(kept.conn) as conn:
             version = (await versions(conn)).standings
-            return version, None if version == kept.version else await season_data(conn)
-    version, data = loop.run_until_complete(read())
-    if data is not None:
-        season = season_from_data(data)
+            return version, None if version == kept.version else await stored_season(conn)
+    version, season = loop.run_until_complete(read())
+    if season is not None:
         complete = replace(season, rounds=season.rounds[:season.complete_rounds])
         kept.version, kept.season = version, season
         kept.standings, kept.views, kept.chances = compute_standings(complete), {}, None

@@ -14,6 +14,9 @@ from fractions import Fraction
 from core.rules import Colour, CompensationKind, Rules, Withdrawn
 from core.season import Absence, Result, Round, Season
 
+ZERO, ONE = Fraction(0), Fraction(1)
+"""Made once: a large season has a hundred thousand events, and a Fraction is costly to make."""
+
 
 @dataclass(frozen=True, slots=True)
 class Played:
@@ -57,7 +60,7 @@ class Compensated:
     @property
     def fixed(self) -> Fraction:
         """What it earns whatever the value."""
-        return Fraction(0) if self.points is None else self.points * self.decay
+        return ZERO if self.points is None else self.points * self.decay
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +113,8 @@ class CapCounter:
 def round_events(rules: Rules, rnd: Round, caps: CapCounter) -> dict[str, Event]:
     """Each listed player's event in one round."""
     events: dict[str, Event] = {}
+    # Each result's points and fractions, worked out once per round, not once per game.
+    priced: dict[Result, tuple[Fraction, Fraction, Fraction, Fraction]] = {}
     for game in rnd.games:
         if game.result is None:
             events[game.white] = Pending(rnd.number, game.black, Colour.WHITE)
@@ -122,11 +127,16 @@ def round_events(rules: Rules, rnd: Round, caps: CapCounter) -> dict[str, Event]
                 events[pid] = _forfeit(rules, rnd.number, pid, other, came,
                                        game.result is Result.DOUBLE_FORFEIT, caps)
         else:
-            white = game.result.white_score
+            found = priced.get(game.result)
+            if found is None:
+                white = game.result.white_score
+                found = priced[game.result] = (white, 1 - white, rules.result_fraction(white),
+                                               rules.result_fraction(1 - white))
+            white, black, white_factor, black_factor = found
             events[game.white] = Played(rnd.number, game.black, white, Colour.WHITE,
-                                        rules.result_fraction(white))
-            events[game.black] = Played(rnd.number, game.white, 1 - white, Colour.BLACK,
-                                        rules.result_fraction(1 - white))
+                                        white_factor)
+            events[game.black] = Played(rnd.number, game.white, black, Colour.BLACK,
+                                        black_factor)
     for absence in rnd.absent:
         events[absence.player] = _absence_event(rules, rnd.number, absence, caps)
     return events
@@ -161,13 +171,13 @@ def compensation(rules: Rules, round_no: int, player: str, kind: CompensationKin
     the decay `d^(k-1)` on what is left."""
     counted = caps.take(player, kind)
     if counted is not None and rules.notice_cap is not None and counted > rules.notice_cap:
-        return Compensated(round_no, kind, Fraction(0), capped=True)
-    decay = Fraction(1)
+        return Compensated(round_no, kind, ZERO, capped=True)
+    decay = ONE
     if counted is not None and rules.absence_decay is not None:
         decay = rules.absence_decay ** (counted - 1)
     points = rules.compensation_points.get(kind)
     if points is not None:
-        return Compensated(round_no, kind, Fraction(0), decay=decay, points=points)
+        return Compensated(round_no, kind, ZERO, decay=decay, points=points)
     return Compensated(round_no, kind, rules.compensation_for(kind), decay=decay)
 
 

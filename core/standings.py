@@ -14,7 +14,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from core.coefficients import Coefficients
 from core.ledger import (
+    ONE,
     Awaiting,
     Awarded,
     Compensated,
@@ -212,15 +214,23 @@ class _Engine:
         self.grid = self.rules.item_rounding.grid
         self.scale = 1
         # A[p][q] * scale: integer coefficients of q's value in p's score (exact items).
-        self.coef: dict[str, dict[str, int]] = {}
+        self.coef = Coefficients()
         # With item rounding a score is no longer linear in the values: each item priced
         # on its own, as (q, factor, decay).
         self.items: dict[str, list[tuple[str, Fraction, Fraction]]] = {}
         self.fixed: dict[str, Fraction] = {}
+        self.fixed_units: dict[str, int] = {}
+        """`fixed` over `scale`: the integer the classic pricing adds."""
         self.frozen: dict[str, Fraction] = {}
         self.stats: dict[str, list[int]] = {}  # played, won, drawn, lost, whites - blacks
         self.hidden: dict[str, Fraction] = {}
         """Players left out after their withdrawal (`withdrawn = "hide"`): their last value."""
+        self.ladders: dict[int, tuple[Fraction, ...]] = {}
+        """The values by place of a ranking of n players, where they depend on n alone."""
+        self.units: dict[tuple[int, int], tuple[int, Fraction, Fraction]] = {}
+        """An item's coefficient (its factor times its decay, over `scale`), by the few
+        factor and decay objects a season's events share (by identity: a Fraction's hash
+        costs more than the product; the objects are kept with it, so an id stays theirs)."""
         self.tie_place: dict[str, int] | None = None
         if self.rules.ties is Ties.RATING:
             self.tie_place = {pid: i for i, pid in enumerate(rating_order(season.players))}
@@ -277,23 +287,33 @@ class _Engine:
     def _values(self, ranking: Sequence[str], scores: _Scores | None) -> dict[str, Fraction]:
         """Values for the ranking, and the hidden players' last ones (their opponents'
         games are still priced with them)."""
-        by_score = None
         if self.rules.ladder is Ladder.SCORE and scores is not None:
             exact = scores.fractions()
             by_score = {pid: exact[pid] for pid in ranking if pid in exact}
-        return {**self.hidden, **valuation(self.rules, ranking, by_score)}
+            return {**self.hidden, **valuation(self.rules, ranking, by_score)}
+        return {**self.hidden, **dict(zip(ranking, self._ladder(len(ranking)), strict=True))}
+
+    def _ladder(self, n: int) -> tuple[Fraction, ...]:
+        """The values by place for n players, made once per n: a large season's rounds
+        would make the same thousands of values anew each round."""
+        found = self.ladders.get(n)
+        if found is None:
+            found = self.ladders[n] = tuple(valuation(self.rules,
+                                                      [str(k) for k in range(n)]).values())
+        return found
 
     def _rating(self, pid: str) -> int | None:
         return self.season.player(pid).rating
 
     def _enter(self, pid: str) -> None:
-        self.coef[pid] = {}
+        self.coef.enter(pid)
         self.items[pid] = []
         self.fixed[pid] = Fraction(0)
+        self.fixed_units[pid] = 0
         self.frozen[pid] = Fraction(0)
         self.stats[pid] = [0, 0, 0, 0, 0]
 
-    def _item(self, factor: Fraction, value: Fraction, decay: Fraction = Fraction(1)) -> Fraction:
+    def _item(self, factor: Fraction, value: Fraction, decay: Fraction = ONE) -> Fraction:
         return item_points(self.rules, factor, value, decay)
 
     def _add(self, known: Mapping[str, list[Event]], values: Valuation | None) -> None:
@@ -303,7 +323,7 @@ class _Engine:
             stats = self.stats[pid]
             for event in events:
                 if isinstance(event, Played | Forfeited):
-                    self._priced(pid, event.opponent, event.factor, Fraction(1), values)
+                    self._priced(pid, event.opponent, event.factor, ONE, values)
                     if isinstance(event, Played):
                         stats[0] += 1
                         stats[1 if event.score == 1 else 2 if event.score else 3] += 1
@@ -311,18 +331,24 @@ class _Engine:
                 elif isinstance(event, Compensated):
                     if event.points is None:
                         self._priced(pid, pid, event.fraction, event.decay, values)
+                        continue  # earns nothing fixed
                     self.fixed[pid] += event.fixed
+                    self.fixed_units[pid] += int(event.fixed * self.scale)
                     self.frozen[pid] += event.fixed
                 elif isinstance(event, Awarded):
                     self.fixed[pid] += event.points
+                    self.fixed_units[pid] += int(event.points * self.scale)
                     self.frozen[pid] += event.points
 
     def _priced(self, pid: str, q: str, factor: Fraction, decay: Fraction,
                 values: Valuation | None) -> None:
         """One item of p's score worth `factor` (times `decay`) of q's value."""
         if self.grid is None:
-            row = self.coef[pid]
-            row[q] = row.get(q, 0) + int(factor * decay * self.scale)
+            known = self.units.get((id(factor), id(decay)))
+            if known is None:
+                known = self.units[id(factor), id(decay)] = (int(factor * decay * self.scale),
+                                                             factor, decay)
+            self.coef.add(pid, q, known[0])
         else:
             self.items[pid].append((q, factor, decay))
         if values is not None:
@@ -361,13 +387,10 @@ class _Engine:
                       for pid, v in values.items()}
         bonus = int(self._bonus_factor(round_no) * self.scale)
         total = self.scale * denominator
-        out: dict[str, int] = {}
-        for pid, row in self.coef.items():
-            acc = bonus * numerators[pid] + int(self.fixed[pid] * total)
-            for q, a in row.items():
-                acc += a * numerators[q]
-            out[pid] = acc
-        return _Scores(out, total)
+        fixed = self.fixed_units
+        return _Scores({pid: bonus * numerators[pid] + fixed[pid] * denominator + items
+                        for pid, items in zip(self.coef.players, self.coef.sums(numerators),
+                                              strict=True)}, total)
 
     def _reprice(self, round_no: int, ranking: list[str], values: Valuation,
                  initial: list[str]) -> tuple[Valuation, _Scores, list[str]]:
@@ -459,8 +482,10 @@ def _common_denominator(rules: Rules, known: Sequence[Mapping[str, list[Event]]]
                 if isinstance(event, Played | Forfeited):
                     parts.add(event.factor.denominator)
                 elif isinstance(event, Compensated):
-                    parts.add((event.fraction * event.decay).denominator)
-                    parts.add(event.fixed.denominator)
+                    parts.add(event.fraction.denominator if event.decay is ONE
+                              else (event.fraction * event.decay).denominator)
+                    if event.points is not None:
+                        parts.add(event.fixed.denominator)
                 elif isinstance(event, Awarded):
                     parts.add(event.points.denominator)
     return math.lcm(*parts)

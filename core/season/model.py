@@ -12,6 +12,9 @@ from typing import Any
 
 from core.rules import CompensationKind, Rules
 
+_WHITE_SCORES = {"1-0": Fraction(1), "0-1": Fraction(0)}
+_HALF = Fraction(1, 2)
+
 
 class Result(StrEnum):
     """A game's result, white first; the last three are forfeits (not games)."""
@@ -36,7 +39,7 @@ class Result(StrEnum):
     @property
     def white_score(self) -> Fraction:
         """White's game points (1, 1/2, 0); meaningless for forfeits."""
-        return {"1-0": Fraction(1), "0-1": Fraction(0)}.get(self.value, Fraction(1, 2))
+        return _WHITE_SCORES.get(self.value, _HALF)
 
     def __str__(self) -> str:
         return "½-½" if self is Result.DRAW else self.value

@@ -9,6 +9,8 @@ from fractions import Fraction
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from core import coefficients
+from core.coefficients import VECTOR_FROM
 from core.ledger import one_player, season_events
 from core.rules import Revaluation
 from core.season import Game, Result, season_from_data
@@ -146,3 +148,33 @@ def test_one_players_events_are_his_events_in_the_whole_season(season):
         his = season_events(one_player(season, player.id), len(season.rounds))
         assert [known.get(player.id) for known in his] == \
             [known.get(player.id) for known in whole]
+
+
+@given(seasons())
+def test_the_sums_in_numpy_are_the_sums_in_python_integers(season):
+    """Issue 50: a large season's scores are summed in numpy; every standing after every
+    round is the one Python integers give (a small season shows it: the threshold lowered)."""
+    python = standings_history(season)
+    coefficients.VECTOR_FROM = 0
+    try:
+        vectorised = standings_history(season)
+    finally:
+        coefficients.VECTOR_FROM = VECTOR_FROM
+    assert [(s.ranking, [(r.score, r.value) for r in s.rows]) for s in vectorised] == \
+        [(s.ranking, [(r.score, r.value) for r in s.rows]) for s in python]
+
+
+def test_sums_that_might_not_fit_64_bits_stay_python_integers():
+    """Where a sum could pass 64 bits the numpy sums decline, and Python integers make it."""
+    made = coefficients.Coefficients()
+    for pid in ("a", "b"):
+        made.enter(pid)
+    made.add("a", "b", 3)
+    made.add("b", "a", 1)
+    huge = 1 << 70
+    coefficients.VECTOR_FROM = 0
+    try:
+        assert made.sums({"a": huge, "b": 2}) == [6, huge]
+        assert made.sums({"a": 5, "b": 2}) == [6, 5]
+    finally:
+        coefficients.VECTOR_FROM = VECTOR_FROM
