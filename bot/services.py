@@ -105,7 +105,12 @@ async def schedule(services: Services) -> list[ScheduledRound]:
 
 async def open_round(services: Services) -> ScheduledRound | None:
     """The round members can still sign off for: the first one not yet published."""
-    return next((r for r in await schedule(services) if r.state in OPEN), None)
+    return first_open(await schedule(services))
+
+
+def first_open(planned: list[ScheduledRound]) -> ScheduledRound | None:
+    """`open_round` of a schedule already read."""
+    return next((r for r in planned if r.state in OPEN), None)
 
 
 async def published_round(services: Services) -> int | None:

@@ -113,3 +113,24 @@ async def test_handlers_answer_with_values_from_the_catalogue(bot, members):
         stored = await write.store()
     assert stored.reply is not None and fits(said(stored.reply), "SIGNED_OFF",
                                              who="Anna Visser", round=1)
+
+
+async def test_a_sign_off_reads_the_schedule_once_before_its_write(bot, members, monkeypatch):
+    """Issue 48: the /afmelden walk read the club's schedule three times (the open round,
+    the schedule, the flow's own); the handler reads it once, and the unit of work once. (The
+    jobs' planner reads it after each commit, to plan the coming deadlines: not the walk.)"""
+    import traceback
+
+    from storage import programme
+
+    await set_up_club(bot, members, rounds=2)
+    walked = []
+    read = programme.schedule
+
+    async def counted(db):
+        if not any("jobs.py" in frame.filename for frame in traceback.extract_stack()):
+            walked.append(db)
+        return await read(db)
+    monkeypatch.setattr(programme, "schedule", counted)
+    answer = await bot.ask(members[0], "/afmelden")
+    assert fits(answer.text, "SIGNED_OFF", round=1) and len(walked) == 2

@@ -12,7 +12,7 @@ from bot.callbacks import Attendance, Here
 from bot.flows import checkin, members, signoff
 from bot.language import phrases
 from bot.language.notice import Dated, Lines, Text, lines
-from bot.services import App, Context, ScheduledRound, open_round, schedule
+from bot.services import App, Context, ScheduledRound, first_open, schedule
 from bot.telegram.answer import Answer, Refused, Toast, Write
 from bot.telegram.handlers.common import button, command, is_arbiter, member, typed_in_english
 from core.season import AbsenceReason, ExternalDay
@@ -60,8 +60,8 @@ async def _read(update: Update, context: Context) -> tuple[bool, members.Member,
     arbiter = await is_arbiter(update, context)
     who, words = await _target(update, context, list(context.args or []), arbiter)
     today = services.clock().astimezone(services.settings.timezone).date()
-    upcoming = await open_round(services)
     planned = await schedule(services)
+    upcoming = first_open(planned)
     parsed = await asyncio.to_thread(phrases.parse, words, planned,
                                      None if upcoming is None else upcoming.number, today,
                                      grammar(update))
