@@ -6,7 +6,7 @@ weights are); otherwise, and for a club's size, in Python integers."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import numpy as np
@@ -60,17 +60,22 @@ class Coefficients:
         import numpy as np
 
         if self._arrays is None or len(self._arrays[0]) < len(self._a):
-            self._arrays = self._extended(np)
+            self._arrays = self._extended()
         p, q, a, most = self._arrays
-        if most * max(map(abs, values), default=0) >= FITS:
+        biggest = max(map(abs, values), default=0)
+        if biggest >= FITS or most * biggest >= FITS:
             return None
         sums = np.zeros(len(values), dtype=np.int64)
         np.add.at(sums, p, a * np.array(values, dtype=np.int64)[q])
         made: list[int] = sums.tolist()
         return made
 
-    def _extended(self, np: Any) -> tuple[Any, Any, Any, int]:
-        """The arrays with the items added since they were made (a round's, each round)."""
+    def _extended(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                                 npt.NDArray[np.int64], int]:
+        """The arrays with the items added since they were made (a round's, each round),
+        and the most any one player's items may reach per unit of value."""
+        import numpy as np
+
         done = 0 if self._arrays is None else len(self._arrays[0])
         new = [np.array(items[done:], dtype=np.int64) for items in (self._p, self._q, self._a)]
         if self._arrays is not None:

@@ -176,5 +176,9 @@ def test_sums_that_might_not_fit_64_bits_stay_python_integers():
     try:
         assert made.sums({"a": huge, "b": 2}) == [6, huge]
         assert made.sums({"a": 5, "b": 2}) == [6, 5]
+        zero = coefficients.Coefficients()  # nothing earned: only the value is too big
+        zero.enter("a")
+        zero.add("a", "a", 0)
+        assert zero.sums({"a": huge}) == [0]
     finally:
         coefficients.VECTOR_FROM = VECTOR_FROM
