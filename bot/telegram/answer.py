@@ -170,6 +170,7 @@ async def after_commit(update: Update, context: Context, done: Answer, *,
             log.info("button press not answered: %s", exc)
     if not owed and (done.edit is not None or done.drop):
         async with context.services.db.transaction():
-            await owe(update, context, Answer(edit=done.edit, drop=done.drop))
+            await owe(update, context, Answer(edit=done.edit, drop=done.drop,
+                                              language=done.language))
     if done.then is not None:
         await done.then()
