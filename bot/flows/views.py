@@ -251,7 +251,7 @@ class MyRound:
 
 
 async def my_season(services: Services, who: Member) -> tuple[MyRound, ...]:
-    """Every round of the season with his part in it, in the language of the moment."""
+    """Every round of the season with his part in it, as values his page makes in his words."""
     planned = await schedule(services)
     first = next((r.number for r in planned if r.state in OPEN), None)
     off = {} if first is None else await attendance.signed_off(services.db, who.code,

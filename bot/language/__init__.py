@@ -1,2 +1,2 @@
-"""The language: the catalogue and the texts, the language of the moment, notices as
+"""The language: the catalogue and the texts, the words of each language, notices as
 values, text as Telegram shows it, and the Dutch and English input grammars."""

@@ -174,7 +174,7 @@ def test_flows_say_values_and_read_no_catalogue_text():
     """Issue 48: a flow says what happened as values (`bot.language.notice`: a catalogue
     key and its facts); the presentation layer makes them, once per reader and in his
     language, and escapes every fact on the way. A flow that read the catalogue would speak
-    the language of the moment; one that escaped a name would escape it twice, or forget."""
+    Dutch to everyone; one that escaped a name would escape it twice, or forget."""
     for path in (ROOT / "bot" / "flows").glob("*.py"):
         found = imported_modules(path)
         assert not found & {"bot.language.texts", "bot.language.formatting.esc", "html"}, path

@@ -1,6 +1,6 @@
 """Issue 26: one catalogue, both languages. A message in one language only, a translation
 whose placeholders or markup differ from the Dutch, or an English text still in Dutch fails
-here; and `bot.texts` hands out each text in the language of the moment."""
+here; and the words of a language (`i18n.words`) say each text in it."""
 
 from __future__ import annotations
 
