@@ -10,18 +10,34 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
-
-if TYPE_CHECKING:
-    from storage.db import Database
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
+
+
+class _Versions(Protocol):
+    @property
+    def data(self) -> int: ...
+
+    @property
+    def standings(self) -> int: ...
+
+
+class Versioned(Protocol):
+    """What the cache asks of its store (`storage.db.Database`, which holds the cache: the
+    store knows its cache, the cache only this)."""
+
+    def inside(self) -> bool: ...
+
+    async def versions(self) -> _Versions: ...
+
+    async def written_version(self) -> int: ...
 
 
 class Cache:
     """The memo and the open transaction's offers of one store (`Database.cache`)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Versioned) -> None:
         self._db = db
         self._memo: dict[str, tuple[int, Any]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
