@@ -415,6 +415,9 @@ async def test_a_players_report_lichess_contradicts_names_both(online_bot, liche
         return found if all(b.game_id for b in found) else None
     first = (await until(made))[0]
     white = _user(first.white, members)
+    # The game's link may still be on its way to him: his report's answer is the next message
+    # only once nothing else is (else lichess's result could come before his report).
+    await bot.settled()
     await bot.ask(white, "/uitslag 1-0")
     mark = len(bot.tg.sent)
     lichess.end(first.game_id, "resign", "black")
