@@ -67,9 +67,11 @@ class Services:
 class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], Services]):
     """The handlers' context, typed: `context.services` instead of casts from `bot_data`.
     PTB makes one per update, shared by its handlers: `language` is the one the update is
-    answered in, set before any handler runs (`bot.telegram.handlers.language`)."""
+    answered in, set before any handler runs (`bot.telegram.rooms.language`); `english`
+    whether the command was typed under its English name (its suggestions are spelled so)."""
 
     language: str = SOURCE
+    english: bool = False
 
     @property
     def services(self) -> Services:

@@ -1,35 +1,48 @@
-"""The commands' vocabulary in both languages: each command's English name beside its Dutch
-one, and the keywords a command reads under either. The handlers accept both; the menus and
-the suggestions spell the reader's."""
+"""The words commands are made of, in both languages: a `Key` is one word (or a few) as each
+language spells it. A command's own words live with its room; the words several commands
+share live here. Dates and sign-off phrases are no keywords: each language's grammar reads
+its own (`bot.language.dates`, `bot.language.phrases`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import dataclass
 
-ENGLISH: Mapping[str, str] = {
-    "afmelden": "signoff", "aanmelden": "signon", "uitslag": "result", "stand": "standings",
-    "indeling": "pairing", "mijn": "mine", "grafiek": "chart", "agenda": "calendar",
-    "ik": "iam", "herinnering": "reminder", "taal": "language", "extern": "external",
-    "speler": "player", "spelers": "players", "ronde": "round", "instellingen": "settings",
-    "seizoen": "season",
-}
-"""Each command's English name beside its Dutch one (the club's vocabulary, kept); the
-commands named alike in both (`/start`, `/help`, `/export`, `/club`, `/arbiter`) are not
-listed."""
-WORDS: Mapping[str, str] = {
-    "me": "mij", "confirm": "bevestig", "make": "maak", "again": "opnieuw", "clear": "wis",
-    "swap": "ruil", "and": "en", "absent": "afwezig", "arrived": "erbij", "previous": "vorig",
-    "period": "periode", "group": "groep", "crosstable": "kruistabel", "on": "aan",
-    "off": "uit", "new": "nieuw", "remove": "weg", "postpone": "uitstel",
-    "cancelled": "vervalt", "flexible": "flexibel", "fixed": "vast", "youth": "jeugd",
-    "round": "ronde", "rule": "regel", "rules": "reglement", "reminder": "herinnering",
-    "city": "plaats", "ratinglist": "ratinglijst", "language": "taal", "rapid": "rapid",
-    "blitz": "snel", "classical": "klassiek", "public": "openbaar", "members": "leden",
-    "clubnight": "clubavond", "otherday": "anderedag", "external": "extern",
-    "halfbye": "halvebye", "zerobye": "nulbye", "draw": "remise", "never": "nooit", "all": "alles",
-    "chances": "kansen", "yes": "ja", "no": "nee", "player": "speler", "clock": "tempo",
-    "external-clubnight": "extern-clubavond", "external-otherday": "extern-anderedag",
-}
-"""The keywords of a command typed under its English name, as the Dutch command reads them
-(`/pairing confirm` is `/indeling bevestig`). Dates and sign-off phrases are no keywords:
-each language's grammar reads its own (`bot.dates`, `bot.phrases`)."""
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """A keyword as each language spells it. The first spelling is the one the bot writes
+    (in a suggestion, a menu); the others are read too (`ter plaatse`, `terplaatse`). A word
+    is read in either language, whichever the command was typed in."""
+
+    dutch: tuple[str, ...]
+    english: tuple[str, ...]
+
+    def spelled(self, english: bool) -> str:
+        return (self.english if english else self.dutch)[0]
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        return (*self.dutch, *self.english)
+
+
+def key(dutch: str | tuple[str, ...], english: str | tuple[str, ...] | None = None) -> Key:
+    """A keyword; one spelled alike in both languages (`bye`, `trf`) needs no English."""
+    return Key(_spellings(dutch), _spellings(dutch if english is None else english))
+
+
+def _spellings(spelled: str | tuple[str, ...]) -> tuple[str, ...]:
+    return (spelled,) if isinstance(spelled, str) else spelled
+
+
+CONFIRM = key("bevestig", "confirm")
+NEW = key("nieuw", "new")
+REMOVE = key("weg", "remove")
+ROUND = key("ronde", "round")
+ME = key("mij", "me")
+PREVIOUS = key("vorig", "previous")
+ON = key("aan", "on")
+OFF = key("uit", "off")
+YES = key("ja", "yes")
+NO = key("nee", "no")
+CLUB = key("club")
+AND = key("en", "and")

@@ -16,7 +16,10 @@ from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes, Defau
 
 from bot.flows.admin import give_deadlines
 from bot.services import App, Context, Services
-from bot.telegram.handlers import (
+from bot.telegram.menu import set_menus
+from bot.telegram.request import Outage, TelegramRequest
+from bot.telegram.room import command_names
+from bot.telegram.rooms import (
     admin,
     errors,
     files,
@@ -30,8 +33,6 @@ from bot.telegram.handlers import (
     signoff,
     standings,
 )
-from bot.telegram.menu import set_menus
-from bot.telegram.request import Outage, TelegramRequest
 from storage.errors import StoreError
 
 log = logging.getLogger(__name__)
@@ -55,6 +56,24 @@ def _tls() -> ssl.SSLContext:
     """One TLS context for the bot's two HTTP clients (PTB's defaults otherwise): httpx
     loads the certificate bundle for each client it makes, about 35 ms each time."""
     return httpx.create_ssl_context()
+
+
+ROOMS = (
+    language.room,
+    general.room,
+    members.room,
+    signoff.room,
+    results.room,
+    standings.room,
+    pairing.room,
+    admin.room,
+    lichess.room,
+    media.room,
+    files.room,
+    general.fallbacks,
+)
+"""The bot's rooms, one line each: a feature's commands, buttons and other handlers. Order
+matters only for what more than one would take: the catch-alls (`fallbacks`) come last."""
 
 
 def build(services: Services, *, flood_limits: bool = True) -> App:
@@ -83,11 +102,8 @@ def build(services: Services, *, flood_limits: bool = True) -> App:
         .updater(None)  # bot.telegram.runtime polls: it stores each update before confirming it
         .build()
     )
-    # Order matters: specific commands and buttons first, the catch-alls last.
-    for module in (language, general, members, signoff, results, standings, pairing, admin,
-                   lichess, media, files):
-        module.register(app)
-    general.register_fallbacks(app)
+    for room in ROOMS:
+        room.register(app)
     errors.register(app)
     return app
 
@@ -106,6 +122,6 @@ async def offer_menus(app: App) -> None:
     starting thirty clubs would hold every first answer behind them)."""
     services: Services = app.bot_data
     try:
-        await set_menus(app.bot, sorted(await services.arbiters()))
+        await set_menus(app.bot, sorted(await services.arbiters()), command_names(app))
     except (TelegramError, StoreError) as exc:
         log.warning("could not set the command list: %s", exc)

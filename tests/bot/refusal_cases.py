@@ -79,6 +79,18 @@ REFUSALS = [
      Text("APART_NOT_SET", {"a": "Anna Visser", "b": "Bram de Boer"})),
     ("arbiter", "/export vorig", Text("PREVIOUS_NONE")),
     ("arbiter", "/export trf", Text("TRF_NONE")),
+    # What no form of a command's grammar takes (issue 48): its usage, or whose it is.
+    ("member", "/indeling bevestig", Text("ONLY_ARBITER")),
+    ("member", "/speler nieuw Cor Jansen", Text("ONLY_ARBITER")),
+    ("arbiter", "/indeling maak nu", Text("INDELING_USAGE")),
+    ("arbiter", "/ronde uitstel drie 17 dec", Text("RONDE_USAGE")),
+    ("arbiter", "/uitslag 1 1-0 ronde een", Text("UITSLAG_USAGE_ARBITER")),
+    ("member", "/uitslag 1 gewonnen", Text("UITSLAG_USAGE")),
+    ("arbiter", "/extern Anna Visser 2 1 ronde een", Text("EXTERN_USAGE")),
+    ("arbiter", "/speler nieuw 1800", Text("SPELER_USAGE")),
+    ("arbiter", "/seizoen oud", Text("SEIZOEN_USAGE")),
+    ("arbiter", "/arbiter twee", Text("ARBITER_USAGE")),
+    ("arbiter", "/instellingen online tempo", Text("INSTELLINGEN_USAGE")),
 ]
 
 

@@ -14,7 +14,7 @@ from bot.language.i18n import words
 from bot.language.notice import Text
 from bot.services import Context
 from bot.telegram.answer import Answer, Refused, Write
-from bot.telegram.handlers import results, signoff, standings
+from bot.telegram.room import Spoken
 from core.errors import InvalidSeasonError, Problem, ProblemCode
 from core.season import Season, season_from_data
 from core.standings import compute_standings
@@ -89,9 +89,9 @@ async def handled(bot, user, text: str) -> Answer | Write:
         app.bot)
     context = Context.from_update(update, app)
     context.args = text.split()[1:]
-    handler = {"/stand": standings.stand, "/uitslag": results.uitslag,
-               "/afmelden": signoff.afmelden}[text.split()[0]]
-    return await handler(update, context)
+    spoken = next(h for h in app.handlers[0] if isinstance(h, Spoken)
+                  and text.split()[0].lstrip("/") in h.commands)
+    return await spoken.made(update, context)
 
 
 async def test_handlers_answer_with_values_from_the_catalogue(bot, members):

@@ -18,7 +18,7 @@ from core.ratings import ListProblem, RatingListError
 from core.trf import Assumed, TrfError, TrfProblem
 from storage import roster
 from storage.errors import StoreError, StoreProblem
-from tests.bot.conftest import ARBITER, GROUP, boards, said, stored_rows
+from tests.bot.conftest import ARBITER, GROUP, boards, fits, said, stored_rows
 from tests.bot.refusal_cases import FACTS, REFUSALS
 from tests.bot.steps import pass_deadline, publish, set_up_club
 
@@ -260,3 +260,19 @@ async def test_a_command_named_alike_in_both_languages_reads_english_words_too(b
     assert 4242 not in await bot.app.bot_data.arbiters()
     previous = await bot.ask(ARBITER, "/export previous")
     assert previous.text == said(Text("PREVIOUS_NONE"), "en")
+
+
+async def test_a_commands_keywords_are_read_in_either_language(bot, members):
+    """Issue 48: a command's grammar declares each keyword in both languages, so a Dutch
+    command with an English word (`/ronde new … on site`) and an English command with a
+    Dutch one (`/round nieuw`) are read alike, and answered in the reader's language."""
+    await set_up_club(bot, members, rounds=1)
+    added = await bot.ask(ARBITER, "/ronde new 17-12-2026 on site")
+    assert fits(added.text, "RONDE_ADDED", round=2) and fits(added.text, "RONDE_ON_SITE")
+    again = await bot.ask(ARBITER, "/round nieuw 24-12-2026 ter plaatse")
+    assert fits(again.text, "RONDE_ADDED", round=3) and fits(again.text, "RONDE_ON_SITE")
+    await bot.ask(ARBITER, "/taal en")
+    moved = await bot.ask(ARBITER, "/round postpone 3 31-12-2026")
+    assert fits(moved.text, "RONDE_MOVED", "en", round=3)
+    gone = await bot.ask(ARBITER, "/ronde vervalt 3")
+    assert fits(gone.text, "RONDE_CANCELLED", "en", round=3)

@@ -166,7 +166,7 @@ def test_handlers_answer_in_values_and_read_no_catalogue_text():
     """Issue 48: a handler parses, calls a flow and returns what it answers as values (a
     catalogue key and its facts); the runner makes them in the asker's language (or the
     one the answer names, `Answer.language`)."""
-    for path in (ROOT / "bot" / "telegram" / "handlers").glob("*.py"):
+    for path in (ROOT / "bot" / "telegram" / "rooms").glob("*.py"):
         assert "bot.language.texts" not in imported_modules(path), path
 
 
@@ -262,16 +262,16 @@ def test_nothing_imports_a_handler_but_the_app():
     """Flows, jobs, the runtime and the rest owe messages through bot.notices; handlers are
     the edge, registered by the app alone."""
     for path in [*(ROOT / "bot").rglob("*.py"), *(ROOT / "storage").rglob("*.py")]:
-        if path.parent.name == "handlers" or path == ROOT / "bot" / "telegram" / "app.py":
+        if path.parent.name == "rooms" or path == ROOT / "bot" / "telegram" / "app.py":
             continue
         assert not {m for m in imported_modules(path)
-                    if m.startswith("bot.telegram.handlers")}, path
+                    if m.startswith("bot.telegram.rooms")}, path
 
 
 def test_handlers_do_not_touch_the_database_file_or_the_outbox():
     """Handlers reach the store through its repositories and flows, never a connection; what
     they say goes through bot.telegram.chat, which owes it in the outbox."""
-    for path in (ROOT / "bot" / "telegram" / "handlers").glob("*.py"):
+    for path in (ROOT / "bot" / "telegram" / "rooms").glob("*.py"):
         assert not imported_modules(path) & {"aiosqlite", "sqlite3", "storage.db",
                                              "storage.outbox", "storage.inbox"}, path
 
@@ -280,7 +280,7 @@ def test_handlers_reach_the_store_only_through_flows():
     """Handlers parse, call a flow (or a question of bot.services) and render its report; what
     is stored, and what a change owes, is the flows' business (refusals are said by
     bot.telegram.refusals)."""
-    for path in (ROOT / "bot" / "telegram" / "handlers").glob("*.py"):
+    for path in (ROOT / "bot" / "telegram" / "rooms").glob("*.py"):
         assert "storage" not in imported_roots(path), path
 
 
@@ -436,8 +436,7 @@ LONG_FUNCTIONS = {
     "bot/cli.py:_parser", "core/pairing/evaluate.py:evaluate", "bot/language/phrases.py:parse",
     "storage/attendance.py:sign_off", "bot/flows/rounds.py:_tell", "storage/results.py:report",
     "bot/flows/rounds.py:publish", "core/standings.py:run",
-    "bot/telegram/handlers/admin.py:instellingen", "storage/seasons.py:_insert",
-    "bot/telegram/handlers/admin.py:ronde", "core/chances.py:next_round",
+    "storage/seasons.py:_insert", "core/chances.py:next_round",
     "storage/club_file.py:_everything", "bot/demo/fakeapi.py:__init__",
 }
 
@@ -505,3 +504,47 @@ def test_the_services_hold_settings_and_ports_not_state():
     kept = {f.name: str(f.type) for f in dataclasses.fields(Services)
             if any(word in str(f.type) for word in ("Lock", "dict", "Mapping", "| None"))}
     assert kept == {}
+
+
+ROOMS = ROOT / "bot" / "telegram" / "rooms"
+
+
+def test_rooms_read_their_words_only_through_their_grammar():
+    """Issue 48: a command's words are read by its declared grammar (`bot.telegram.grammar`),
+    in both languages; no room reads `context.args` by hand, and no rewrite of English words
+    into Dutch ones is left."""
+    for path in ROOMS.glob("*.py"):
+        tree = ast.parse(path.read_text("utf-8"))
+        read = [ast.unparse(node) for node in ast.walk(tree)
+                if isinstance(node, ast.Attribute) and node.attr == "args"]
+        assert not read, (path, read)
+    vocabulary = ROOT / "bot" / "language" / "vocabulary.py"
+    names = {node.targets[0].id for node in ast.parse(vocabulary.read_text("utf-8")).body
+             if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)}
+    names |= {node.target.id for node in ast.parse(vocabulary.read_text("utf-8")).body
+              if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)}
+    assert not names & {"WORDS", "ENGLISH"}, "the vocabulary is keywords, not a rewrite"
+
+
+def test_a_feature_is_one_room_registered_in_one_line():
+    """Issue 48: each feature module declares one `room` (its commands, buttons and other
+    handlers), and the application is its rooms registered in order, nothing else: adding a
+    command is a room and a line in `ROOMS`. Each command is declared once, and the menus
+    name only declared commands."""
+    from bot.language import texts
+    from bot.language.i18n import SOURCE, words
+    from bot.telegram import app
+    from bot.telegram.room import Room
+
+    features = {path.stem for path in ROOMS.glob("*.py")} - {"__init__", "common", "errors"}
+    registered = list(app.ROOMS)
+    for name in features:
+        module = __import__(f"bot.telegram.rooms.{name}", fromlist=["room"])
+        assert isinstance(module.room, Room) and registered.count(module.room) == 1, name
+    assert len(registered) == len(set(map(id, registered)))
+    source = (ROOT / "bot" / "telegram" / "app.py").read_text("utf-8")
+    assert "add_handler" not in source, "handlers come from rooms"
+    declared = [command.name.dutch[0] for room in registered for command in room.commands]
+    assert len(declared) == len(set(declared)), "a command declared twice"
+    w = words(SOURCE)
+    assert set(w(texts.COMMAND_MENU)) | set(w(texts.ARBITER_MENU)) <= set(declared)

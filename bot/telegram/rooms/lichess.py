@@ -9,26 +9,26 @@ from telegram.constants import ChatType
 from bot.flows import lichess, online
 from bot.keyboard import Button, Keyboard
 from bot.language.notice import Text, lines
-from bot.services import App, Context
+from bot.language.vocabulary import CLUB, OFF, key
+from bot.services import Context
 from bot.telegram.answer import Answer, Refused
-from bot.telegram.handlers.common import actor, command, is_arbiter, member, not_arbiter
+from bot.telegram.grammar import Command, flag, form
+from bot.telegram.room import Room, actor, is_arbiter, not_arbiter
+from bot.telegram.rooms.common import member
 
 
-async def lichess_command(update: Update, context: Context) -> Answer:
-    words = [w.lower() for w in context.args or []]
+async def lichess_command(update: Update, context: Context, organiser: bool,
+                          off: bool) -> Answer:
+    """`/lichess [club] [uit]`: link (or forget) his own account, or the club's."""
     chat = update.effective_chat
     if chat is None or chat.type != ChatType.PRIVATE:
         raise Refused(Text("LICHESS_PRIVATE"))
-    organiser = words[:1] == ["club"]
     if organiser and not await is_arbiter(update, context):
         raise Refused(await not_arbiter(update, context))
     if not organiser:
         await member(update, context)  # a lichess account is a player's: who is he?
-    words = words[1:] if organiser else words
-    if words == ["uit"]:
+    if off:
         return await _forget(context, actor(update), organiser)
-    if words:
-        return Answer(Text("LICHESS_USAGE"))
     if not online.ready(context.services):
         raise Refused(Text("LICHESS_NOT_SET_UP"))
     now = await lichess.linked(context.services, actor(update), organiser=organiser)
@@ -48,5 +48,5 @@ async def _forget(context: Context, user: int, organiser: bool) -> Answer:
                   then=lambda: lichess.revoke(context.services, was))
 
 
-def register(app: App) -> None:
-    app.add_handler(command("lichess", lichess_command))
+room = Room(commands=(Command(key("lichess"), (
+    form(lichess_command, flag("organiser", CLUB), flag("off", OFF)),), "LICHESS_USAGE"),))

@@ -12,9 +12,9 @@ from bot.callbacks import Rating
 from bot.flows import files, ratings
 from bot.keyboard import Button, Keyboard
 from bot.language.notice import Phrase, Text
-from bot.services import App, Context
+from bot.services import Context
 from bot.telegram.answer import Answer, Edit, File, Toast, Write
-from bot.telegram.handlers.common import answering, button, is_arbiter
+from bot.telegram.room import Room, answering, button, is_arbiter
 from core.ratings import MAX_BYTES, ListProblem, RatingListError
 from core.season import season_to_json
 
@@ -103,8 +103,7 @@ async def proposal_button(update: Update, context: Context, pressed: Rating) -> 
     return Answer(edit=Edit(Text("RATING_CANCELLED")))
 
 
-def register(app: App) -> None:
-    app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.ChatType.PRIVATE
-                                   & filters.Document.ALL,
-                                   answering(received, reads_first=True)))
-    app.add_handler(button((Rating,), proposal_button))
+room = Room(handlers=(
+    MessageHandler(filters.UpdateType.MESSAGE & filters.ChatType.PRIVATE & filters.Document.ALL,
+                   answering(received, reads_first=True)),
+    button((Rating,), proposal_button)))

@@ -13,9 +13,12 @@ from bot.flows import members, views
 from bot.flows.members import Member
 from bot.language.i18n import Words
 from bot.language.notice import Lines, Number, Pre, Said, Text, lines, plain
-from bot.services import App, Context
+from bot.language.vocabulary import ME, PREVIOUS, key
+from bot.services import Context
 from bot.telegram.answer import Answer, File
-from bot.telegram.handlers.common import command, member, own_language, spelled
+from bot.telegram.grammar import Choice, Command, form, spelled
+from bot.telegram.room import Room, own_language
+from bot.telegram.rooms.common import member
 from core.numbers import format_number
 from core.rules import Titles
 from core.season import Season
@@ -23,8 +26,8 @@ from core.standings import compute_standings
 from core.titles import period_groups, subgroups
 
 
-async def stand(update: Update, context: Context) -> Answer:
-    view = (context.args or [""])[0].lower()
+async def stand(update: Update, context: Context, view: str = "") -> Answer:
+    """`/stand [view]`: the standings (a word no view has shows them too)."""
     if view == "vorig":
         return await _previous(context)
     if view in VIEWS:  # groups exist from the initial ranking on
@@ -54,7 +57,7 @@ async def stand(update: Update, context: Context) -> Answer:
         return Answer(lines(messages.standings_excerpt(
             context.words, shown.title, shown.rows, None if row is None else row.rank),
             Text("STAND_EXCERPT_MORE", {"top": messages.EXCERPT_TOP, "count": len(shown.rows),
-                                        "command": spelled(update, "stand", "alles")})),
+                                        "command": spelled(context.english, STANDINGS, ALL)})),
             markup=button)
     return Answer(shown.full, markup=button)
 
@@ -137,6 +140,13 @@ async def _mine(context: Context, who: Member) -> Lines:
     return Lines(tuple(shown))
 
 
-def register(app: App) -> None:
-    app.add_handler(command("stand", stand, reads_only=True))
-    app.add_handler(command("mijn", mijn, reads_only=True))
+STANDINGS = key("stand", "standings")
+ALL = key("alles", "all")
+VIEW = Choice("view", {PREVIOUS: "vorig", key("periode", "period"): "periode",
+                       key("groep", "group"): "groep",
+                       key("kruistabel", "crosstable"): "kruistabel",
+                       key("kansen", "chances"): "kansen", ME: "mij", ALL: "alles"})
+
+room = Room(commands=(
+    Command(STANDINGS, (form(stand, VIEW),), stand, reads_only=True),
+    Command(key("mijn", "mine"), (form(mijn),), mijn, reads_only=True)))

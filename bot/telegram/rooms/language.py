@@ -11,10 +11,12 @@ from telegram.ext import TypeHandler
 from bot.flows import members
 from bot.language import i18n
 from bot.language.notice import Text
-from bot.services import App, Context
+from bot.language.vocabulary import key
+from bot.services import Context
 from bot.telegram.answer import Answer
-from bot.telegram.handlers.common import actor, command
+from bot.telegram.grammar import Choice, Command, form
 from bot.telegram.menu import set_member_menu
+from bot.telegram.room import Room, actor, command_names
 
 log = logging.getLogger(__name__)
 
@@ -30,13 +32,8 @@ async def speak(update: Update, context: Context) -> None:
         context.language = await services.languages.first_contact(user.id, user.language_code)
 
 
-async def taal(update: Update, context: Context) -> Answer:
+async def taal(update: Update, context: Context, chosen: str) -> Answer:
     """/taal en|nl: the language the bot speaks to this member, in private and on his pages."""
-    words = [w.lower() for w in context.args or []]
-    if len(words) != 1 or words[0] not in i18n.LANGUAGES:
-        return Answer(Text("TAAL_USAGE", {"language": Text("LANGUAGE_NAMES",
-                                                           pick=context.language)}))
-    chosen = words[0]
     await members.set_language(context.services, actor(update), chosen)
     return Answer(Text("TAAL_DONE", {"language": Text("LANGUAGE_NAMES", pick=chosen)}),
                   language=chosen, then=lambda: _menu(context, actor(update), chosen))
@@ -44,10 +41,17 @@ async def taal(update: Update, context: Context) -> Answer:
 
 async def _menu(context: Context, user_id: int, language: str) -> None:
     arbiter = user_id in await context.services.arbiters()
-    await set_member_menu(context.bot, user_id, language, arbiter=arbiter)
+    await set_member_menu(context.bot, user_id, language, command_names(context.application),
+                          arbiter=arbiter)
 
 
-def register(app: App) -> None:
-    app.add_handler(TypeHandler(Update, speak), group=-1)
-    app.add_handler(command("taal", taal))
+async def usage(update: Update, context: Context) -> Answer:
+    return Answer(Text("TAAL_USAGE", {"language": Text("LANGUAGE_NAMES",
+                                                       pick=context.language)}))
+
+
+LANGUAGE = Choice("chosen", {key(code): code for code in i18n.LANGUAGES})
+
+room = Room(commands=(Command(key("taal", "language"), (form(taal, LANGUAGE),), usage),),
+            first=(TypeHandler(Update, speak),))
 

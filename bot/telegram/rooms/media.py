@@ -20,20 +20,23 @@ from bot.files.calendar import rounds_ics
 from bot.flows import members, views
 from bot.language.i18n import Words, words
 from bot.language.notice import Phrase, Text, lines
-from bot.services import App, Context
+from bot.language.vocabulary import ME, PREVIOUS, key
+from bot.services import Context
 from bot.telegram.answer import Answer, File
-from bot.telegram.handlers.common import arbiter_only, command, member
+from bot.telegram.grammar import Command, flag, form
+from bot.telegram.room import Room
+from bot.telegram.rooms.common import member
 from core.results import NONE_UNSETTLED, UnsettledResults
 from core.season import Season
 
 
-async def grafiek(update: Update, context: Context) -> Answer:
+async def grafiek(update: Update, context: Context, mine: bool = False) -> Answer:
     season = await views.season(context.services)
     history = await views.history(context.services)
     if len(history) < 2:
         return Answer(Text("CHART_NONE"))
     players = None
-    if context.args and context.args[0].lower() == "mij":
+    if mine:
         players = [(await member(update, context)).code]
     picture = await asyncio.to_thread(chart.race, season, history, players)
     return Answer(file=File(picture, "grafiek.png",
@@ -41,37 +44,33 @@ async def grafiek(update: Update, context: Context) -> Answer:
                             photo=True))
 
 
-@arbiter_only
-async def export(update: Update, context: Context) -> Answer:
+async def export(update: Update, context: Context, trf: bool, previous: bool) -> Answer:
     """/export [trf] [vorig]: web pages and CSV, or the games as TRF16 for the rating; of
     this season or the one before."""
-    asked = {word.lower() for word in context.args or ()}
-    if not asked <= {"trf", "vorig"}:
-        return Answer(Text("EXPORT_UNKNOWN"))
-    if "vorig" in asked:
+    if previous:
         found = await views.previous_season(context.services)
         if found is None:
             return Answer(Text("PREVIOUS_NONE"))
         season = found
     else:
         season = await views.season(context.services)
-    previous = Text("PREVIOUS_CAPTION", {"name": season.name}) if "vorig" in asked else None
-    if "trf" in asked:
+    before = Text("PREVIOUS_CAPTION", {"name": season.name}) if previous else None
+    if trf:
         if not season.complete_rounds:
             return Answer(Text("TRF_NONE"))
         from core.trf import trf_bytes
 
         header = await views.trf_header(context.services)
         made = await asyncio.to_thread(trf_bytes, season, header)
-        caption = lines(previous, Text("TRF_CAPTION", {"round": season.complete_rounds}),
+        caption = lines(before, Text("TRF_CAPTION", {"round": season.complete_rounds}),
                         between=" ")
         return Answer(file=File(made, "keizer-rating.trf",
                                 lines(caption, Phrase("trf_missing", (header,)))))
-    unsettled = NONE_UNSETTLED if "vorig" in asked else await views.unsettled(context.services)
+    unsettled = NONE_UNSETTLED if previous else await views.unsettled(context.services)
     site = words(await context.services.languages.club())  # the club's site: its language
     archive = await asyncio.to_thread(_archive, site, season, unsettled)
     return Answer(file=File(archive, "keizer-export.zip", lines(
-        previous, Text("EXPORT_CAPTION", {"round": season.complete_rounds}), between=" ")))
+        before, Text("EXPORT_CAPTION", {"round": season.complete_rounds}), between=" ")))
 
 
 def _archive(w: Words, season: Season, unsettled: UnsettledResults) -> bytes:
@@ -99,7 +98,12 @@ async def agenda(update: Update, context: Context) -> Answer:
                             Text("AGENDA_CAPTION_OWN") if who else Text("AGENDA_CAPTION")))
 
 
-def register(app: App) -> None:
-    app.add_handler(command("grafiek", grafiek, reads_only=True))
-    app.add_handler(command("export", export, reads_only=True))
-    app.add_handler(command("agenda", agenda, reads_only=True))
+TRF = key("trf")
+
+room = Room(commands=(
+    # `/grafiek` and `/agenda` read no words, and mind none typed.
+    Command(key("grafiek", "chart"), (form(grafiek, flag("mine", ME)),), grafiek, reads_only=True),
+    Command(key("export"), (form(export, flag("trf", TRF), flag("previous", PREVIOUS)),
+                            form(export, flag("previous", PREVIOUS), flag("trf", TRF))),
+            "EXPORT_UNKNOWN", arbiter=True, reads_only=True),
+    Command(key("agenda", "calendar"), (form(agenda),), agenda, reads_only=True)))

@@ -10,9 +10,12 @@ from bot.callbacks import Confirm, Dispute, Report, ReportFor
 from bot.flows import members, results
 from bot.keyboard import Button, Keyboard
 from bot.language.notice import Said, Text
-from bot.services import App, Context
+from bot.language.vocabulary import ROUND, key
+from bot.services import Context
 from bot.telegram.answer import Answer, Edit, Toast
-from bot.telegram.handlers.common import button, command, is_arbiter, member, number
+from bot.telegram.grammar import Command, One, Rest, form, maybe
+from bot.telegram.room import Room, button
+from bot.telegram.rooms.common import member, number
 from core.season import Result
 
 SPELLINGS = {"remise": "1/2-1/2", "=": "1/2-1/2", "½": "1/2-1/2", "r": "1/2-1/2"}
@@ -25,16 +28,8 @@ def parse_result(text: str) -> Result | None:
         return None
 
 
-async def uitslag(update: Update, context: Context) -> Answer:
-    args = list(context.args or [])
-    if await is_arbiter(update, context) and args and number(args[0]) is not None:
-        return await _arbiter_enters(update, context, args)
-    result = parse_result(args[0]) if len(args) == 1 else None
-    if result is None:
-        board_first = len(args) >= 2 and number(args[0]) is not None \
-            and parse_result(args[1]) is not None
-        return Answer(Text("UITSLAG_ONLY_OWN") if board_first
-                      else Text("UITSLAG_USAGE"))
+async def uitslag(update: Update, context: Context, result: Result) -> Answer:
+    """`/uitslag 1-0`: a player reports his own game's result."""
     who = await member(update, context)
     message = update.effective_message
     assert message is not None and update.effective_user is not None
@@ -56,14 +51,12 @@ def which_buttons(which: results.WhichRound) -> Keyboard:
         for number, board, opponent in which.games)
 
 
-async def _arbiter_enters(update: Update, context: Context, args: list[str]) -> Answer:
-    result = parse_result(args[1]) if len(args) >= 2 else None
-    named = len(args) == 4 and args[2].lower() == "ronde" and number(args[3]) is not None
-    if result is None or (len(args) > 2 and not named):
-        return Answer(Text("UITSLAG_USAGE_ARBITER"))
+async def enters(update: Update, context: Context, board: int, result: Result,
+                 round: int | None) -> Answer:
+    """`/uitslag BORD UITSLAG [ronde N]`: the arbiter enters (or corrects) a board's result."""
     assert update.effective_user is not None
-    done = await results.correct(context.services, int(args[3]) if named else None,
-                                 int(args[0]), result, actor=update.effective_user.id)
+    done = await results.correct(context.services, round, board, result,
+                                 actor=update.effective_user.id)
     if done is None:
         return Answer(Text("UITSLAG_USAGE_ARBITER"))
     return Answer(reported(done), drop=done.stale, then=_follow(context, done.completed))
@@ -121,7 +114,18 @@ async def result_button(update: Update, context: Context,
     return Answer(reply=said, then=_follow(context, completed))
 
 
-def register(app: App) -> None:
-    app.add_handler(command("uitslag", uitslag))
-    app.add_handler(button((Confirm, Dispute), confirm_button))
-    app.add_handler(button((Report, ReportFor), result_button))
+async def arbiter_usage(update: Update, context: Context, board: int, rest: str) -> Answer:
+    return Answer(Text("UITSLAG_USAGE_ARBITER"))
+
+
+BOARD, RESULT = One("board", number), One("result", parse_result)
+
+room = Room(commands=(Command(key("uitslag", "result"), (
+    # A board first is the arbiter's; a player who types one is told he reports his own.
+    form(enters, BOARD, RESULT, maybe(ROUND, One("round", number), round=None),
+         arbiter=True, others="UITSLAG_ONLY_OWN"),
+    form(uitslag, RESULT),
+    form(arbiter_usage, BOARD, Rest("rest"), arbiter=True, others="UITSLAG_USAGE")),
+    "UITSLAG_USAGE"),),
+    handlers=(button((Confirm, Dispute), confirm_button),
+              button((Report, ReportFor), result_button)))

@@ -12,15 +12,13 @@ from bot.callbacks import Attendance, Here
 from bot.flows import checkin, members, signoff
 from bot.language import phrases
 from bot.language.notice import Dated, Lines, Text, lines
-from bot.services import App, Context, ScheduledRound, first_open, schedule
+from bot.language.vocabulary import OFF, ON, key
+from bot.services import Context, ScheduledRound, first_open, schedule
 from bot.telegram.answer import Answer, Refused, Toast, Write
-from bot.telegram.handlers.common import button, command, is_arbiter, member, typed_in_english
+from bot.telegram.grammar import Choice, Command, Rest, form, maybe
+from bot.telegram.room import Room, button, is_arbiter
+from bot.telegram.rooms.common import member
 from core.season import AbsenceReason, ExternalDay
-
-
-def grammar(update: Update) -> phrases.Grammar:
-    """The grammar of the language the command was typed in."""
-    return phrases.ENGLISH if typed_in_english(update) else phrases.DUTCH
 
 
 async def _target(update: Update, context: Context, words: list[str],
@@ -52,29 +50,30 @@ class _Read:
     """When he sent it (what counts against a deadline, not when the bot read it)."""
 
 
-async def _read(update: Update, context: Context) -> tuple[bool, members.Member, _Read]:
+async def _read(update: Update, context: Context,
+                words: list[str]) -> tuple[bool, members.Member, _Read]:
     """Whether the sender is an arbiter, whom the command is for, and what its words say,
     read in the grammar of the language the command was typed in (off the event loop:
     dateparser takes a while)."""
     services = context.services
     arbiter = await is_arbiter(update, context)
-    who, words = await _target(update, context, list(context.args or []), arbiter)
+    who, words = await _target(update, context, words, arbiter)
     today = services.clock().astimezone(services.settings.timezone).date()
     planned = await schedule(services)
     upcoming = first_open(planned)
     parsed = await asyncio.to_thread(phrases.parse, words, planned,
                                      None if upcoming is None else upcoming.number, today,
-                                     grammar(update))
+                                     phrases.ENGLISH if context.english else phrases.DUTCH)
     message, user = update.effective_message, update.effective_user
     assert message is not None and user is not None
     return arbiter, who, _Read(parsed, planned, upcoming, today, user.id, message.date)
 
 
-async def afmelden(update: Update, context: Context) -> Answer | Write:
+async def afmelden(update: Update, context: Context, words: list[str]) -> Answer | Write:
     """Priced first from the season as committed, outside any transaction (a large season
     takes a while); then stored, and answered, in one."""
     services = context.services
-    arbiter, who, read = await _read(update, context)
+    arbiter, who, read = await _read(update, context, words)
     parsed, upcoming = read.parsed, read.upcoming
     if parsed.problem:
         return Answer(lines(parsed.problem, Text("AFMELDEN_USAGE")))
@@ -98,11 +97,11 @@ async def afmelden(update: Update, context: Context) -> Answer | Write:
     return Write(store)
 
 
-async def aanmelden(update: Update, context: Context) -> Answer:
+async def aanmelden(update: Update, context: Context, words: list[str]) -> Answer:
     """A flexible member signs on (he plays only then); a fixed one takes a sign-off back.
     The rounds are named as for /afmelden."""
     services = context.services
-    arbiter, who, read = await _read(update, context)
+    arbiter, who, read = await _read(update, context, words)
     parsed, upcoming = read.parsed, read.upcoming
     if parsed.problem or parsed.note:
         return Answer(parsed.problem
@@ -181,20 +180,22 @@ async def here_button(update: Update, context: Context, pressed: Here) -> Answer
     return Answer(toast=Toast(checkin.said_to_member(came)))
 
 
-async def herinnering(update: Update, context: Context) -> Answer:
-    words = [w.lower() for w in context.args or []]
-    if words not in (["aan"], ["uit"]):
-        return Answer(Text("HERINNERING_USAGE"))
+async def herinnering(update: Update, context: Context, on: bool) -> Answer:
+    """`/herinnering aan|uit`: the reminder before each round's deadline, or none."""
     who = await member(update, context)
     assert update.effective_user is not None
-    await members.set_reminder(context.services, who, words == ["aan"],
-                               actor=update.effective_user.id)
-    return Answer(Text("HERINNERING_ON") if words == ["aan"] else Text("HERINNERING_OFF"))
+    await members.set_reminder(context.services, who, on, actor=update.effective_user.id)
+    return Answer(Text("HERINNERING_ON") if on else Text("HERINNERING_OFF"))
 
 
-def register(app: App) -> None:
-    app.add_handler(command("afmelden", afmelden, reads_first=True, own_words=True))
-    app.add_handler(command("aanmelden", aanmelden, own_words=True))
-    app.add_handler(command("herinnering", herinnering))
-    app.add_handler(button((Attendance,), attendance_button, reads_first=True, personal=True))
-    app.add_handler(button((Here,), here_button, personal=True))
+PHRASE = maybe(Rest("words", as_words=True), words=[])
+"""What a sign-off says, read by the phrases of the language it was typed in."""
+
+room = Room(commands=(
+    Command(key("afmelden", "signoff"), (form(afmelden, PHRASE),), "AFMELDEN_USAGE",
+            reads_first=True),
+    Command(key("aanmelden", "signon"), (form(aanmelden, PHRASE),), "AFMELDEN_USAGE"),
+    Command(key("herinnering", "reminder"),
+            (form(herinnering, Choice("on", {ON: True, OFF: False})),), "HERINNERING_USAGE")),
+    handlers=(button((Attendance,), attendance_button, reads_first=True, personal=True),
+              button((Here,), here_button, personal=True)))

@@ -12,29 +12,17 @@ from bot.flows import checkin, members, online, results, views
 from bot.flows import rounds as flows
 from bot.keyboard import Button, Keyboard
 from bot.language.notice import Dated, Lines, Phrase, Text, lines
-from bot.services import App, Context, ScheduledRound, open_round
+from bot.language.vocabulary import CONFIRM, ROUND, key
+from bot.services import Context, ScheduledRound, open_round
 from bot.telegram.answer import Answer, Edit, Refused, Toast, Write
-from bot.telegram.handlers.common import (
-    actor,
-    arbiter_only,
-    button,
-    command,
-    find_member,
-    is_arbiter,
-    two_members,
-)
+from bot.telegram.grammar import Command, One, Rest, form, maybe
+from bot.telegram.room import Room, actor, button, is_arbiter
+from bot.telegram.rooms.common import find_member, number, two_members
 from core.rounds import RoundState
 
 
 async def indeling(update: Update, context: Context) -> Answer | Write:
-    args = [a.lower() for a in context.args or []]
-    actions = {"maak": make, "opnieuw": make, "bevestig": publish, "bye": bye, "ruil": swap,
-               "wis": clear, "afwezig": absent, "erbij": arrived}
-    if args:
-        action = actions.get(args[0])
-        if action is None:
-            return Answer(Text("INDELING_USAGE"))
-        return await arbiter_only(action)(update, context)
+    """`/indeling`: the pairing as it stands (to the arbiter: the draft, or the room)."""
     arbiter = await is_arbiter(update, context)
     coming = await checkin.room_round(context.services) if arbiter else None
     if coming is not None and coming.state is RoundState.LOCKED:
@@ -82,10 +70,10 @@ async def clear(update: Update, context: Context) -> Answer:
                        {"round": upcoming.number}))
 
 
-async def swap(update: Update, context: Context) -> Answer:
+async def swap(update: Update, context: Context, names: str) -> Answer:
     """A and B change places in the draft; those boards stay fixed when re-pairing."""
     upcoming = await open_round(context.services)
-    words = " ".join((context.args or [])[1:]).replace(",", " , ").split()
+    words = names.replace(",", " , ").split()
     if upcoming is None or len(words) < 2:
         return Answer(Text("INDELING_USAGE"))
     a, b = await two_members(context, words, who="SWAP_WHO", which=_which)
@@ -123,11 +111,10 @@ async def swap_button(update: Update, context: Context, pressed: Swap) -> Answer
                                                    Text("INDELING_DRAFT_TITLE"))))
 
 
-async def bye(update: Update, context: Context) -> Answer:
+async def bye(update: Update, context: Context, name: str) -> Answer:
     """A volunteer for the bye; the round is paired again around him."""
     upcoming = await open_round(context.services)
-    name = " ".join((context.args or [])[1:])
-    if upcoming is None or not name:
+    if upcoming is None:
         return Answer(Text("INDELING_USAGE"))
     who = await find_member(context, name)
     done = await flows.volunteer_bye(context.services, upcoming.number, who.code,
@@ -147,13 +134,13 @@ async def publish(update: Update, context: Context) -> Answer:
                   if done.online else None)
 
 
-async def absent(update: Update, context: Context) -> Answer:
-    """`/indeling afwezig NAAM`: he did not come to his board; or, before a round at the
-    venue is published, he is not in the room after all."""
+async def absent(update: Update, context: Context, name: str, round: int | None) -> Answer:
+    """`/indeling afwezig NAAM [ronde N]`: he did not come to his board; or, before a round
+    at the venue is published, he is not in the room after all."""
     coming = await checkin.room_round(context.services)
     if coming is None:
-        return await _at_the_board(update, context, flows.absent_at_board)
-    who = await _named(context)
+        return await _at_the_board(update, context, flows.absent_at_board, name, round)
+    who = await find_member(context, name)
     was, count = await checkin.check_out(context.services, who, coming.number,
                                          actor=actor(update))
     said = checkin.said_gone(who, coming.number, was, count)
@@ -161,13 +148,13 @@ async def absent(update: Update, context: Context) -> Answer:
     return Answer(lines(said, Text("ROOM_DRAFT_DROPPED") if dropped else None))
 
 
-async def arrived(update: Update, context: Context) -> Answer:
-    """`/indeling erbij NAAM`: he came after all; or, before a round at the venue is
-    published, he is in the room (the arbiter says it for him)."""
+async def arrived(update: Update, context: Context, name: str, round: int | None) -> Answer:
+    """`/indeling erbij NAAM [ronde N]`: he came after all; or, before a round at the venue
+    is published, he is in the room (the arbiter says it for him)."""
     coming = await checkin.room_round(context.services)
     if coming is None:
-        return await _at_the_board(update, context, flows.arrived)
-    who = await _named(context)
+        return await _at_the_board(update, context, flows.arrived, name, round)
+    who = await find_member(context, name)
     came = await checkin.check_in(context.services, who, coming.number, actor=actor(update),
                                   by_arbiter=True)
     said = checkin.said_to_arbiter(came, who)
@@ -177,31 +164,17 @@ async def arrived(update: Update, context: Context) -> Answer:
                                          lines(said, Text("INDELING_DRAFT_TITLE"))))
 
 
-async def _named(context: Context) -> members.Member:
-    name = " ".join(_without_round(context.args or [])[0][1:])
-    if not name:
-        raise Refused(Text("INDELING_USAGE"))
-    return await find_member(context, name)
-
-
-def _without_round(words: list[str]) -> tuple[list[str], int | None]:
-    """`afwezig Anna Visser ronde 3`: the words before the round, and the round named."""
-    if len(words) > 2 and words[-2].lower() == "ronde" and words[-1].isdecimal():
-        return words[:-2], int(words[-1])
-    return words, None
-
-
 NIGHT_CHANGES: dict[str, Callable[..., Awaitable[flows.NightChange]]] = {
     "afwezig": flows.absent_at_board, "erbij": flows.arrived}
 """A change at the board of a published round, by the word `/indeling` takes."""
 
 
 async def _at_the_board(update: Update, context: Context,
-                        change: Callable[..., Awaitable[flows.NightChange]]) -> Answer:
-    who = await _named(context)
-    number = _without_round(context.args or [])[1]
+                        change: Callable[..., Awaitable[flows.NightChange]], name: str,
+                        round: int | None) -> Answer:
+    who = await find_member(context, name)
     try:
-        done = await change(context.services, who.code, actor=actor(update), number=number)
+        done = await change(context.services, who.code, actor=actor(update), number=round)
     except flows.WhichNight as which:
         word = next(w for w, c in NIGHT_CHANGES.items() if c is change)
         return Answer(Text("NIGHT_WHICH_ROUND", {"name": who.name}),
@@ -228,7 +201,19 @@ async def night_round_button(update: Update, context: Context, pressed: NightRou
                   then=results.standings_follow(context.services) if done.completed else None)
 
 
-def register(app: App) -> None:
-    app.add_handler(command("indeling", indeling))
-    app.add_handler(button((Swap,), swap_button))
-    app.add_handler(button((NightRound,), night_round_button))
+PAIRING = key("indeling", "pairing")
+AGAIN = key("opnieuw", "again")
+NAME_IN_ROUND = (Rest("name"), maybe(ROUND, One("round", number), round=None))
+"""`Anna Visser ronde 3`: a member, and the round meant (None: the one it can be)."""
+
+room = Room(commands=(Command(PAIRING, (
+    form(indeling),
+    *(form(make, word, arbiter=True) for word in (key("maak", "make"), AGAIN)),
+    form(publish, CONFIRM, arbiter=True),
+    form(bye, key("bye"), Rest("name"), arbiter=True),
+    form(swap, key("ruil", "swap"), Rest("names"), arbiter=True),
+    form(clear, key("wis", "clear"), arbiter=True),
+    form(absent, key("afwezig", "absent"), *NAME_IN_ROUND, arbiter=True),
+    form(arrived, key("erbij", "arrived"), *NAME_IN_ROUND, arbiter=True)),
+    "INDELING_USAGE"),),
+    handlers=(button((Swap,), swap_button), button((NightRound,), night_round_button)))

@@ -8,15 +8,14 @@ from bot.callbacks import Choose, Link, NoLink, TakeOver
 from bot.flows import members
 from bot.keyboard import Button, Keyboard
 from bot.language.notice import Text
-from bot.services import App, Context
+from bot.language.vocabulary import key
+from bot.services import Context
 from bot.telegram.answer import Answer, Edit, Toast
-from bot.telegram.handlers.common import button, command, is_arbiter
+from bot.telegram.grammar import Command, Rest, form
+from bot.telegram.room import Room, button, is_arbiter
 
 
-async def ik(update: Update, context: Context) -> Answer:
-    name = " ".join(context.args or [])
-    if not name:
-        return Answer(Text("IK_USAGE"))
+async def ik(update: Update, context: Context, name: str) -> Answer:
     found = await members.matching(context.services, name)
     if not found:
         return Answer(Text("IK_UNKNOWN", {"name": name}))
@@ -66,7 +65,5 @@ async def decide(update: Update, context: Context, pressed: Link | TakeOver | No
                                                            "name": done.name})))
 
 
-def register(app: App) -> None:
-    app.add_handler(command("ik", ik))
-    app.add_handler(button((Choose,), chosen))
-    app.add_handler(button((Link, TakeOver, NoLink), decide))
+room = Room(commands=(Command(key("ik", "iam"), (form(ik, Rest("name")),), "IK_USAGE"),),
+            handlers=(button((Choose,), chosen), button((Link, TakeOver, NoLink), decide)))

@@ -13,8 +13,8 @@ from bot.language.notice import Text
 from bot.notices import owe_to_arbiters
 from bot.services import App, Context
 from bot.telegram.chat import answer, direct, owe_reply
-from bot.telegram.handlers.language import speak
 from bot.telegram.refusals import club_gone, database_away, no_season
+from bot.telegram.rooms.language import speak
 
 log = logging.getLogger(__name__)
 
@@ -59,4 +59,5 @@ async def on_error(update: object, context: Context) -> None:
 
 
 def register(app: App) -> None:
+    """The error handler: registered after every room, for whatever any of them raised."""
     app.add_error_handler(on_error)

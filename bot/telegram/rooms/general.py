@@ -7,10 +7,12 @@ from telegram.ext import CallbackQueryHandler, MessageHandler, filters
 
 from bot.flows import members, online
 from bot.language.notice import Text, lines
-from bot.services import App, Context
+from bot.language.vocabulary import key
+from bot.services import Context
 from bot.telegram.answer import Answer
 from bot.telegram.chat import say
-from bot.telegram.handlers.common import command, is_arbiter, stale_button
+from bot.telegram.grammar import Command, form
+from bot.telegram.room import Room, is_arbiter, stale_button
 
 
 async def start(update: Update, context: Context) -> Answer:
@@ -45,15 +47,14 @@ async def chatter(update: Update, context: Context) -> None:
     await say(update, context, Text("PRIVATE_HINT"), context.words)
 
 
-def register(app: App) -> None:
-    app.add_handler(command("start", start, reads_only=True))
-    app.add_handler(command("help", start, reads_only=True))
+room = Room(commands=tuple(  # `/start koppelen`, a link's payload, is answered alike
+    Command(key(name), (form(start),), usage=start, reads_only=True)
+    for name in ("start", "help")))
 
-
-def register_fallbacks(app: App) -> None:
-    """Last in line: whatever no other handler took."""
-    app.add_handler(CallbackQueryHandler(stale_button))
-    app.add_handler(MessageHandler(filters.UpdateType.EDITED_MESSAGE & filters.COMMAND, edited))
-    app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.COMMAND, unknown))
-    app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.ChatType.PRIVATE
-                                   & filters.TEXT, chatter))
+fallbacks = Room(handlers=(
+    CallbackQueryHandler(stale_button),
+    MessageHandler(filters.UpdateType.EDITED_MESSAGE & filters.COMMAND, edited),
+    MessageHandler(filters.UpdateType.MESSAGE & filters.COMMAND, unknown),
+    MessageHandler(filters.UpdateType.MESSAGE & filters.ChatType.PRIVATE & filters.TEXT,
+                   chatter)))
+"""Last in line: whatever no other room took."""
