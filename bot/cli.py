@@ -765,7 +765,7 @@ async def _club_site(db: Database) -> tuple[Season, str, UnsettledResults]:
     from storage.seasons import load_season as load_db_season
 
     return (await load_db_season(db), (await settings(db)).language,
-            await unsettled(db.conn))
+            await unsettled(db))
 
 
 async def _rating_list(db: Database) -> RatingList:

@@ -15,7 +15,7 @@ from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
 from storage.rounds import drop_draft
 from storage.seasons import checked, current, player_id, round_row, season_id, unannounced
-from storage.sql import Connection, Row
+from storage.sql import Row
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,11 +41,11 @@ def _deadline(rnd: Row) -> dt.datetime | None:
     return None if rnd["deadline"] is None else dt.datetime.fromisoformat(rnd["deadline"])
 
 
-async def _in_time(conn: Connection, round_no: int, player: str,
+async def _in_time(db: Database, round_no: int, player: str,
                    sent_at: dt.datetime, correction: bool) -> tuple[Row, int]:
     """The round and the player's id, for a change members may make only before the
     deadline (the arbiter always)."""
-    sid = await season_id(conn)
+    conn, sid = db.conn, await season_id(db)
     rnd = await round_row(conn, sid, round_no)
     if not correction and not on_time(sent_at, _deadline(rnd), RoundState(rnd["state"])):
         raise InputStoreError(StoreProblem.TOO_LATE, round=round_no)
@@ -60,7 +60,7 @@ async def sign_off(db: Database, round_no: int, player: str,
     """Record (or change) a player's sign-off. Members cannot touch a finished round; the
     arbiter can (`correction`)."""
     async with db.transaction() as conn:
-        sid = await season_id(conn)
+        sid = await season_id(db)
         rnd = await round_row(conn, sid, round_no)
         if rnd["state"] == RoundState.COMPLETE and not correction:
             raise InputStoreError(StoreProblem.ROUND_CLOSED, round=round_no)
@@ -116,7 +116,7 @@ async def cancel_sign_off(db: Database, round_no: int, player: str, *, sent_at: 
                           actor: int | None, correction: bool = False) -> None:
     """Undo a sign-off: members only before the deadline, the arbiter always."""
     async with db.transaction() as conn:
-        rnd, pid = await _in_time(conn, round_no, player, sent_at, correction)
+        rnd, pid = await _in_time(db, round_no, player, sent_at, correction)
         async with conn.execute("SELECT * FROM signoff WHERE round_id = ? AND player_id = ? "
                                 "AND reason != ?", (rnd["id"], pid, AbsenceReason.BYE)) as cur:
             old = await cur.fetchone()
@@ -134,7 +134,7 @@ async def sign_on(db: Database, round_no: int, player: str, *, sent_at: dt.datet
     """A flexible member will play: before the deadline, or by the arbiter. A sign-off he
     had for the round goes. True if he was not signed on yet."""
     async with db.transaction() as conn:
-        rnd, pid = await _in_time(conn, round_no, player, sent_at, correction)
+        rnd, pid = await _in_time(db, round_no, player, sent_at, correction)
         before = await current(db)
         await conn.execute("DELETE FROM signoff WHERE round_id = ? AND player_id = ? AND "
                            "reason != ?", (rnd["id"], pid, AbsenceReason.BYE))
@@ -156,7 +156,7 @@ async def record_unannounced(db: Database, round_no: int, reason: AbsenceReason,
     who did not say he is there. Returns their codes."""
     async with db.transaction() as conn:
         before = await current(db)
-        sid = await season_id(conn)
+        sid = await season_id(db)
         rnd = await round_row(conn, sid, round_no)
         absent = await unannounced(conn, sid, rnd, in_the_room=in_the_room)
         now = audit.now()
@@ -192,7 +192,7 @@ async def check_in(db: Database, round_no: int, player: str, *, at: dt.datetime,
     always). Before the pairing is out, a sign-off of his goes (he came after all) and a
     draft without him with it; after, he is only noted."""
     async with db.transaction() as conn:
-        sid = await season_id(conn)
+        sid = await season_id(db)
         rnd = await round_row(conn, sid, round_no)
         state = RoundState(rnd["state"])
         if not rnd["on_site"]:
@@ -230,7 +230,7 @@ async def check_out(db: Database, round_no: int, player: str, *, actor: int | No
     """The arbiter takes back that he is there (ticked by mistake, or he left before the
     pairing); a draft with him goes. False if he was not there."""
     async with db.transaction() as conn:
-        sid = await season_id(conn)
+        sid = await season_id(db)
         rnd = await round_row(conn, sid, round_no)
         if RoundState(rnd["state"]) in (RoundState.PUBLISHED, RoundState.COMPLETE):
             raise InputStoreError(StoreProblem.ROUND_OUT, round=round_no)
@@ -251,7 +251,7 @@ async def present(db: Database, round_no: int) -> list[str]:
     async with conn.execute(
             "SELECT p.code FROM present h JOIN player p ON p.id = h.player_id JOIN round r "
             "ON r.id = h.round_id WHERE r.season_id = ? AND r.number = ? ORDER BY p.position",
-            (await season_id(conn), round_no)) as cur:
+            (await season_id(db), round_no)) as cur:
         return [row[0] for row in await cur.fetchall()]
 
 
@@ -277,7 +277,7 @@ async def signed_off(db: Database, player: str, *, from_round: int) -> dict[int,
     """His sign-offs (not byes) from round `from_round` on, by round, in order: also those
     for rounds after the next, which the season does not hold yet."""
     conn = db.conn
-    sid = await season_id(conn)
+    sid = await season_id(db)
     pid = await player_id(conn, sid, player)
     async with conn.execute(
             "SELECT r.number, s.reason, s.day FROM signoff s JOIN round r ON "
@@ -291,7 +291,7 @@ async def signed_off(db: Database, player: str, *, from_round: int) -> dict[int,
 async def signed_on_rounds(db: Database, player: str, *, from_round: int) -> list[int]:
     """The rounds from `from_round` on that a flexible player signed on for."""
     conn = db.conn
-    pid = await player_id(conn, await season_id(conn), player)
+    pid = await player_id(conn, await season_id(db), player)
     async with conn.execute(
             "SELECT r.number FROM signon s JOIN round r ON r.id = s.round_id "
             "WHERE s.player_id = ? AND r.number >= ? ORDER BY r.number",
@@ -303,7 +303,7 @@ async def external_without_result(db: Database, player: str) -> tuple[int, Exter
     """The newest round a player signed off for an external game whose result is not in yet,
     with the day it is played."""
     conn = db.conn
-    sid = await season_id(conn)
+    sid = await season_id(db)
     pid = await player_id(conn, sid, player)
     async with conn.execute(
             "SELECT r.number, s.day FROM signoff s JOIN round r ON r.id = s.round_id "

@@ -45,6 +45,8 @@ class Cache:
         """Values offered in the open transaction, with the data version they were made at."""
         self._begun_at = 0
         """The data version the open transaction began at."""
+        self._unit: dict[str, Any] = {}
+        """Values the open transaction looked up once and keeps to its end (`unit`)."""
 
     def kept(self, key: str) -> Any:
         """The memo of `key` as it stands, whatever version it was made at (a test's look)."""
@@ -98,9 +100,26 @@ class Cache:
             return None
         return cached[1]
 
+    async def unit(self, key: str, compute: Callable[[], Awaitable[T]]) -> T:
+        """Inside a transaction, `await compute()` once for the whole unit of work (what it
+        changes itself, it says with `keep`); outside one, each time."""
+        if not self._db.inside():
+            return await compute()
+        if key not in self._unit:
+            self._unit[key] = await compute()
+        kept: T = self._unit[key]
+        return kept
+
+    def keep(self, key: str, value: Any) -> None:
+        """Inside a transaction: `unit(key)` is `value` from now on (the transaction changed
+        what it looked up: a new season started)."""
+        if self._db.inside():
+            self._unit[key] = value
+
     def begun(self, version: int) -> None:
         """A write transaction began at data version `version`."""
         self._offers.clear()
+        self._unit.clear()
         self._begun_at = version
 
     def committed(self, written: int) -> None:
@@ -110,7 +129,9 @@ class Cache:
             if version == written:
                 self._memo[key] = (version, value)
         self._offers.clear()
+        self._unit.clear()
 
     def dropped(self) -> None:
         """The transaction rolled back: what it offered never was."""
         self._offers.clear()
+        self._unit.clear()

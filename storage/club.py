@@ -169,7 +169,7 @@ async def set_rules(db: Database, source: object, *, actor: int | None) -> None:
     """Replace the season's rules (preset and overrides, as written); the core validates the
     whole season with them before anything is kept."""
     async with db.transaction() as conn:
-        sid = await season_id(conn)
+        sid = await season_id(db)
         async with conn.execute("SELECT rules FROM season WHERE id = ?", (sid,)) as cur:
             row = await cur.fetchone()
         await conn.execute("UPDATE season SET rules = ? WHERE id = ?",

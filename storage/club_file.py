@@ -20,7 +20,7 @@ from storage import audit
 from storage.club_format import FORMAT
 from storage.db import Database
 from storage.errors import InputStoreError, StoreProblem
-from storage.seasons import checked, import_season, season_data, season_id
+from storage.seasons import active_season, checked, import_season, season_data
 from storage.sql import Connection, Row
 
 ROUND = ("number", "date", "deadline", "reminded_at", "fixes", "state", "on_site", "online")
@@ -49,7 +49,7 @@ async def export_club(db: Database) -> str:
 
 
 async def _everything(conn: Connection) -> dict[str, Any]:
-    sid = await season_id(conn)
+    sid = await active_season(conn)
     data: dict[str, Any] = {"format": FORMAT, "season": await season_data(conn)}
     data["club"] = dict(await _one(conn, "SELECT * FROM club WHERE id = 1", (), CLUB))
     data["arbiters"] = [dict(r) for r in await _all(

@@ -147,7 +147,7 @@ async def online_boards(db: Database, number: int) -> list[OnlineBoard]:
     """The round's boards, each with its lichess game where one was made for these two
     players (a board the arbiter changed since has none)."""
     conn = db.conn
-    sid = await season_id(conn)
+    sid = await season_id(db)
     async with conn.execute(
             "SELECT g.board, w.code, b.code, lg.game_id, lg.status, g.confirmed_at "
             "FROM game g JOIN round r ON r.id = g.round_id "
@@ -164,14 +164,14 @@ async def keep_game(db: Database, number: int, board: OnlineBoard, game_id: str 
     """What lichess has for a board: its game made (`game_id`), left out (`MISSING`), or how
     it stands now."""
     async with db.transaction() as conn:
-        rid = (await round_row(conn, await season_id(conn), number))["id"]
+        rid = (await round_row(conn, await season_id(db), number))["id"]
         await conn.execute("DELETE FROM lichess_game WHERE round_id = ? AND board = ?",
                            (rid, board.board))
         await conn.execute(
             "INSERT INTO lichess_game (round_id, board, white_id, black_id, game_id, status) "
             "SELECT ?, ?, w.id, b.id, ?, ? FROM player w, player b WHERE w.season_id = ? "
             "AND w.code = ? AND b.season_id = w.season_id AND b.code = ?",
-            (rid, board.board, game_id, status, await season_id(conn), board.white,
+            (rid, board.board, game_id, status, await season_id(db), board.white,
              board.black))
 
 
@@ -181,7 +181,7 @@ async def accounts_of(db: Database) -> dict[str, Account]:
     async with conn.execute(
             "SELECT p.code, l.username, l.token FROM player p "
             "JOIN lichess l ON l.telegram_id = p.telegram_id WHERE p.season_id = ?",
-            (await season_id(conn),)) as cur:
+            (await season_id(db),)) as cur:
         return {str(r[0]): Account(str(r[1]), str(r[2])) for r in await cur.fetchall()}
 
 

@@ -120,7 +120,7 @@ async def sent(db: Database, pending: Pending, message_id: int) -> None:
                            "+ 1 WHERE id = ?", (audit.now(), message_id, pending.id))
         if message.round is None or message.kind is None:
             return
-        sid = await season_id(conn)
+        sid = await season_id(db)
         rnd = await round_row(conn, sid, message.round)
         pid = None if message.player is None else await player_id(conn, sid, message.player)
         await conn.execute("INSERT INTO posted_message (round_id, kind, chat_id, message_id, "

@@ -28,7 +28,7 @@ class ScheduledRound:
 
 async def schedule(db: Database) -> list[ScheduledRound]:
     conn = db.conn
-    sid = await season_id(conn)
+    sid = await season_id(db)
     async with conn.execute("SELECT number, date, deadline, state, on_site, online FROM round "
                             "WHERE "
                             "season_id = ? ORDER BY number", (sid,)) as cur:
@@ -54,7 +54,7 @@ async def set_schedule(db: Database, number: int, *, date: dt.date,
     until the new deadline. The evening that was is over: whoever said he was in its room
     is not in the new one, and the reminder goes out again before the new deadline."""
     async with db.transaction() as conn:
-        rnd = await round_row(conn, await season_id(conn), number)
+        rnd = await round_row(conn, await season_id(db), number)
         if rnd["state"] in PUBLIC:
             raise InputStoreError(StoreProblem.MOVE_PUBLISHED, round=number)
         reopened = rnd["state"] != RoundState.PLANNED  # past its deadline: open again
@@ -93,14 +93,14 @@ async def posted(db: Database, round_no: int, kind: str) -> list[tuple[int, int,
             "SELECT m.chat_id, m.message_id, p.code FROM posted_message m "
             "JOIN round r ON r.id = m.round_id LEFT JOIN player p ON p.id = m.player_id "
             "WHERE r.season_id = ? AND r.number = ? AND m.kind = ?",
-            (await season_id(conn), round_no, kind)) as cur:
+            (await season_id(db), round_no, kind)) as cur:
         return [(int(r[0]), int(r[1]), r[2]) for r in await cur.fetchall()]
 
 
 async def mark_reminded(db: Database, number: int) -> bool:
     """Note that the reminder for a round went out; False if it already had (send once)."""
     async with db.transaction() as conn:
-        rnd = await round_row(conn, await season_id(conn), number)
+        rnd = await round_row(conn, await season_id(db), number)
         if rnd["reminded_at"] is not None:
             return False
         await conn.execute("UPDATE round SET reminded_at = ? WHERE id = ?",
@@ -113,7 +113,7 @@ async def cancel_round(db: Database, number: int, *, actor: int | None) -> None:
     sign-offs and any draft, and the later rounds move up one number. Only rounds not yet
     published, and only when no later round is."""
     async with db.transaction() as conn:
-        sid = await season_id(conn)
+        sid = await season_id(db)
         rnd = await round_row(conn, sid, number)
         async with conn.execute("SELECT number, state FROM round WHERE season_id = ? AND "
                                 "number >= ?", (sid, number)) as cur:

@@ -37,7 +37,7 @@ async def propose(db: Database, proposal: Proposal, *, actor: int | None) -> int
     async with db.transaction() as conn:
         return await inserted(conn, (
             "INSERT INTO rating_proposal (season_id, proposal, created_at, created_by) "
-            "VALUES (?, ?, ?, ?)"), (await season_id(conn), _to_text(proposal), audit.now(),
+            "VALUES (?, ?, ?, ?)"), (await season_id(db), _to_text(proposal), audit.now(),
                                      actor))
 
 
@@ -82,7 +82,7 @@ async def update_players(db: Database, changes: Iterable[Change], *,
     """The list's ratings, relation numbers and what it says of who they are (title,
     federation, sex, birth) on these members of the active season."""
     async with db.transaction() as conn:
-        sid = await season_id(conn)
+        sid = await season_id(db)
         for change in changes:
             new = {"rating": change.new_rating, "knsb": change.listed.knsb,
                    **change.new_identity}

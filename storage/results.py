@@ -67,7 +67,7 @@ class StoredGame:
 
 
 async def game(db: Database, round_no: int, board: int) -> StoredGame:
-    _, row = await _game(db.conn, await season_id(db.conn), round_no, board)
+    _, row = await _game(db.conn, await season_id(db), round_no, board)
     return StoredGame(row["white_code"], row["black_code"],
                       None if row["result"] is None else Result(row["result"]),
                       row["confirmed_at"] is not None, row["reported_by"])
@@ -76,7 +76,7 @@ async def game(db: Database, round_no: int, board: int) -> StoredGame:
 async def board_of(db: Database, round_no: int, player: str) -> int:
     """The board a player plays in a round."""
     conn = db.conn
-    sid = await season_id(conn)
+    sid = await season_id(db)
     rnd = await round_row(conn, sid, round_no)
     pid = await player_id(conn, sid, player)
     async with conn.execute("SELECT board FROM game WHERE round_id = ? AND ? IN "
@@ -99,7 +99,7 @@ class OpenGame:
 async def open_games(db: Database, player: str) -> list[OpenGame]:
     """The player's games in published rounds without a final result, the earliest first."""
     conn = db.conn
-    sid = await season_id(conn)
+    sid = await season_id(db)
     pid = await player_id(conn, sid, player)
     async with conn.execute(
             "SELECT r.number, g.board, CASE WHEN g.white_id = ? THEN b.code ELSE w.code END "
@@ -117,7 +117,7 @@ async def report(db: Database, round_no: int, board: int, result: Result, *,
     (`player=None`, final at once). Without `again`, the same player's same result a second
     time changes nothing (a second tap on a button)."""
     async with db.transaction() as conn:
-        sid = await season_id(conn)
+        sid = await season_id(db)
         rnd, game = await _game(conn, sid, round_no, board)
         if rnd["state"] not in PUBLIC:
             raise InputStoreError(StoreProblem.BAD_STATE, round=round_no, state=rnd["state"])
@@ -163,7 +163,7 @@ async def confirm(db: Database, round_no: int, board: int, *, player: str | None
                   actor: int | None) -> GameResult:
     """The opponent's (or the arbiter's, `player=None`) confirmation of the reported result."""
     async with db.transaction() as conn:
-        sid = await season_id(conn)
+        sid = await season_id(db)
         rnd, game = await _game(conn, sid, round_no, board)
         refusal = rule_confirm(_reported(game), by_player=player is not None,
                                in_game=player in (game["white_code"], game["black_code"]),
@@ -182,17 +182,17 @@ async def confirm(db: Database, round_no: int, board: int, *, player: str | None
 async def dispute(db: Database, round_no: int, board: int, *, actor: int | None) -> None:
     """The opponent says the reported result is wrong: disputed until the arbiter decides."""
     async with db.transaction() as conn:
-        _, game = await _game(conn, await season_id(conn), round_no, board)
+        _, game = await _game(conn, await season_id(db), round_no, board)
         await conn.execute("UPDATE game SET disputed_at = ? WHERE id = ?",
                            (audit.now(), game["id"]))
         await audit.record(conn, actor=actor, action="result.dispute", entity="game",
                            entity_id=f"{round_no}/{board}", old=game["result"])
 
 
-async def unsettled(conn: Connection) -> dict[tuple[int, str], Unsettled]:
+async def unsettled(db: Database) -> dict[tuple[int, str], Unsettled]:
     """The active season's results that are not final, by round and by each of the game's
     two players: what the views mark as waiting or disputed."""
-    sid = await season_id(conn)
+    conn, sid = db.conn, await season_id(db)
     found: dict[tuple[int, str], Unsettled] = {}
     async with conn.execute(
             "SELECT r.number, g.board, g.result, g.disputed_at, w.code, b.code FROM game g "
@@ -212,7 +212,7 @@ async def correct(db: Database, round_no: int, board: int, result: Result | None
     every later standing follows because standings are always computed from the facts."""
     async with db.transaction() as conn:
         before = await current(db)
-        sid = await season_id(conn)
+        sid = await season_id(db)
         rnd, game = await _game(conn, sid, round_no, board)
         at = None if result is None else audit.now()
         await conn.execute("UPDATE game SET result = ?, reported_by = ?, reported_at = ?, "

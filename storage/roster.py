@@ -25,7 +25,7 @@ class Member:
 async def members(db: Database) -> list[Member]:
     """The members of the active season, in registration order."""
     conn = db.conn
-    sid = await season_id(conn)
+    sid = await season_id(db)
     async with conn.execute("SELECT code, name, telegram_id, flexible FROM player WHERE "
                             "season_id = ? ORDER BY position", (sid,)) as cur:
         return [_member(r) for r in await cur.fetchall()]
@@ -36,7 +36,7 @@ async def member_of(db: Database, telegram_id: int) -> Member | None:
     conn = db.conn
     async with conn.execute("SELECT code, name, telegram_id, flexible FROM player WHERE "
                             "season_id = ? AND telegram_id = ?",
-                            (await season_id(conn), telegram_id)) as cur:
+                            (await season_id(db), telegram_id)) as cur:
         row = await cur.fetchone()
     return None if row is None else _member(row)
 
@@ -66,7 +66,7 @@ def _fold(text: str) -> str:
 async def link(db: Database, code: str, telegram_id: int | None, *, actor: int | None) -> None:
     """Link a member to a Telegram user (None: unlink); a user is one member at most."""
     async with db.transaction() as conn:
-        sid = await season_id(conn)
+        sid = await season_id(db)
         pid = await player_id(conn, sid, code)
         await conn.execute("UPDATE player SET telegram_id = NULL WHERE season_id = ? AND "
                            "telegram_id = ?", (sid, telegram_id))
@@ -79,7 +79,7 @@ async def add_player(db: Database, name: str, *, rating: int | None, youth: bool
                      joined: int, actor: int | None, flexible: bool = False) -> str:
     """A new member who plays from round `joined`; returns his code."""
     async with db.transaction() as conn:
-        sid = await season_id(conn)
+        sid = await season_id(db)
         async with conn.execute("SELECT code FROM player WHERE season_id = ?", (sid,)) as cur:
             taken = {r[0] for r in await cur.fetchall()}
         base = re.sub(r"[^a-z]", "", _fold(name))[:12] or "lid"
@@ -102,7 +102,7 @@ async def set_flexible(db: Database, code: str, flexible: bool, *, actor: int | 
     """A member becomes flexible (plays only when he signs on) or fixed (plays unless he
     signs off). Rounds already locked keep what was recorded for him."""
     async with db.transaction() as conn:
-        pid = await player_id(conn, await season_id(conn), code)
+        pid = await player_id(conn, await season_id(db), code)
         async with conn.execute("SELECT flexible FROM player WHERE id = ?", (pid,)) as cur:
             row = await cur.fetchone()
         await conn.execute("UPDATE player SET flexible = ? WHERE id = ?", (int(flexible), pid))
@@ -115,7 +115,7 @@ async def set_flexible(db: Database, code: str, flexible: bool, *, actor: int | 
 async def set_reminder(db: Database, code: str, on: bool, *, actor: int | None) -> None:
     """The member gets the round's reminder in private too (or no longer)."""
     async with db.transaction() as conn:
-        pid = await player_id(conn, await season_id(conn), code)
+        pid = await player_id(conn, await season_id(db), code)
         await conn.execute("UPDATE player SET remind = ? WHERE id = ?", (int(on), pid))
         await audit.record(conn, actor=actor, action="player.remind", entity="player",
                            entity_id=code, new=on)
@@ -128,7 +128,7 @@ async def reminded(db: Database, number: int) -> list[Member]:
             "SELECT code, name, telegram_id, flexible FROM player WHERE season_id = ? AND "
             "remind = 1 AND telegram_id IS NOT NULL AND joined <= ? AND (withdrawn IS NULL "
             "OR withdrawn >= ?) ORDER BY position",
-            (await season_id(conn), number, number)) as cur:
+            (await season_id(db), number, number)) as cur:
         return [_member(r) for r in await cur.fetchall()]
 
 
@@ -138,7 +138,7 @@ async def apart(db: Database) -> frozenset[frozenset[str]]:
     async with conn.execute(
             "SELECT p.code AS one, o.code AS other FROM apart a JOIN player p ON p.id = "
             "a.player_id JOIN player o ON o.id = a.other_id WHERE p.season_id = ?",
-            (await season_id(conn),)) as cur:
+            (await season_id(db),)) as cur:
         return frozenset(frozenset((r["one"], r["other"])) for r in await cur.fetchall())
 
 
@@ -147,7 +147,7 @@ async def keep_apart(db: Database, one: str, other: str, on: bool, *,
     """The two members never meet in a pairing that can keep them apart (or may meet again,
     not `on`); False when that was so already."""
     async with db.transaction() as conn:
-        sid = await season_id(conn)
+        sid = await season_id(db)
         first, second = sorted([await player_id(conn, sid, one),
                                 await player_id(conn, sid, other)])
         async with conn.execute("SELECT count(*) FROM apart WHERE player_id = ? AND "
@@ -170,7 +170,7 @@ async def withdraw(db: Database, code: str, *, last_round: int, actor: int | Non
     """A member stops: `last_round` is the last round he took part in. One who never took
     part (nothing played, nothing signed off) is simply removed."""
     async with db.transaction() as conn:
-        sid = await season_id(conn)
+        sid = await season_id(db)
         pid = await player_id(conn, sid, code)
         async with conn.execute("SELECT joined FROM player WHERE id = ?", (pid,)) as cur:
             row = await cur.fetchone()

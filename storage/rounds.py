@@ -58,7 +58,7 @@ async def drop_draft(conn: Connection, rnd: Row, target: RoundState, *,
 async def unpair(db: Database, number: int, *, actor: int | None) -> None:
     """Round `number`'s draft goes, and the round is locked to be paired again."""
     async with db.transaction() as conn:
-        rnd = await round_row(conn, await season_id(conn), number)
+        rnd = await round_row(conn, await season_id(db), number)
         if rnd["state"] == RoundState.DRAFTED:
             await drop_draft(conn, rnd, RoundState.LOCKED, actor=actor)
 
@@ -68,7 +68,7 @@ async def unannounced(db: Database) -> list[int]:
     conn = db.conn
     async with conn.execute("SELECT number FROM round WHERE season_id = ? AND state = ? AND "
                             "announced = 0 ORDER BY number",
-                            (await season_id(conn), RoundState.COMPLETE)) as cur:
+                            (await season_id(db), RoundState.COMPLETE)) as cur:
         return [int(row[0]) for row in await cur.fetchall()]
 
 
@@ -78,7 +78,7 @@ async def claim_announcement(db: Database, number: int) -> bool:
     async with db.transaction() as conn:
         cur = await conn.execute("UPDATE round SET announced = 1 WHERE season_id = ? AND "
                                  "number = ? AND state = ? AND announced = 0",
-                                 (await season_id(conn), number, RoundState.COMPLETE))
+                                 (await season_id(db), number, RoundState.COMPLETE))
         return cur.rowcount == 1
 
 
@@ -88,7 +88,7 @@ async def add_round(db: Database, number: int, *, date: dt.date | None = None,
     """Schedule a round (the next number, or a later one); `on_site`: paired at the venue
     from those who say they are there; `online`: played on lichess."""
     async with db.transaction() as conn:
-        sid = await season_id(conn)
+        sid = await season_id(db)
         await conn.execute(
             "INSERT INTO round (season_id, number, date, deadline, on_site, online) "
             "VALUES (?, ?, ?, ?, ?, ?)",
@@ -107,7 +107,7 @@ async def insert_round(db: Database, date: dt.date, deadline: dt.datetime, *,
     already planned takes its place among them, and they move up one number (they have no
     pairing yet). Refused if a later round is already under way. Returns its number."""
     async with db.transaction() as conn:
-        sid = await season_id(conn)
+        sid = await season_id(db)
         async with conn.execute("SELECT number, date, state FROM round WHERE season_id = ? "
                                 "ORDER BY number", (sid,)) as cur:
             schedule = list(await cur.fetchall())
@@ -130,7 +130,7 @@ async def insert_round(db: Database, date: dt.date, deadline: dt.datetime, *,
 async def on_site(db: Database, number: int) -> bool:
     """Is the round paired at the venue (from those who say they are there)?"""
     conn = db.conn
-    return bool((await round_row(conn, await season_id(conn), number))["on_site"])
+    return bool((await round_row(conn, await season_id(db), number))["on_site"])
 
 
 async def advance(db: Database, number: int, source: RoundState, target: RoundState, *,
@@ -138,14 +138,14 @@ async def advance(db: Database, number: int, source: RoundState, target: RoundSt
     """Move round `number` from `source` to `target`; False (nothing changed) if it was not
     in `source`: so a job that fires twice, or two processes, act once."""
     async with db.transaction() as conn:
-        rnd = await round_row(conn, await season_id(conn), number)
+        rnd = await round_row(conn, await season_id(db), number)
         if rnd["state"] != source:
             return False
         return await move(conn, rnd, target, actor=actor)
 
 
 async def state(db: Database, number: int) -> RoundState:
-    rnd = await round_row(db.conn, await season_id(db.conn), number)
+    rnd = await round_row(db.conn, await season_id(db), number)
     return RoundState(rnd["state"])
 
 
@@ -153,7 +153,7 @@ async def save_pairing(db: Database, pairing: Pairing, *, actor: int | None) -> 
     """Store a (draft) pairing: boards, the bye, the broken rules. Replaces an earlier draft;
     a published round is changed by `replace_boards` instead."""
     async with db.transaction() as conn:
-        sid = await season_id(conn)
+        sid = await season_id(db)
         rnd = await round_row(conn, sid, pairing.round)
         if not await move(conn, rnd, RoundState.DRAFTED, actor=actor):
             raise InputStoreError(StoreProblem.BAD_STATE, round=pairing.round,
@@ -177,7 +177,7 @@ async def replace_boards(db: Database, number: int, boards: tuple[Board, ...],
     """The arbiter's correction of a pairing in any state; results of boards that keep the
     same players and colours are kept."""
     async with db.transaction() as conn:
-        sid = await season_id(conn)
+        sid = await season_id(db)
         rnd = await round_row(conn, sid, number)
         await _write_boards(conn, sid, rnd["id"], number, boards, bye, actor)
         await checked(db)
@@ -231,7 +231,7 @@ class StoredPairing:
 
 async def stored_pairing(db: Database, number: int) -> StoredPairing | None:
     conn = db.conn
-    sid = await season_id(conn)
+    sid = await season_id(db)
     rnd = await round_row(conn, sid, number)
     async with conn.execute(
             "SELECT g.board, g.result, g.confirmed_at, g.disputed_at, w.code AS white, "
@@ -267,7 +267,7 @@ def _state(game: Row) -> ResultState | None:
 
 async def fixes(db: Database, number: int) -> Fixes:
     """What the arbiter fixed by hand for a round's pairing (kept until it is published)."""
-    rnd = await round_row(db.conn, await season_id(db.conn), number)
+    rnd = await round_row(db.conn, await season_id(db), number)
     if rnd["fixes"] is None:
         return NO_FIXES
     data = json.loads(rnd["fixes"])
@@ -283,7 +283,7 @@ async def set_fixes(db: Database, number: int, hand: Fixes, *, actor: int | None
         "forbidden": sorted(sorted(pair) for pair in hand.forbidden),
         "bye": hand.bye, "leave_out": sorted(hand.leave_out)}
     async with db.transaction() as conn:
-        rnd = await round_row(conn, await season_id(conn), number)
+        rnd = await round_row(conn, await season_id(db), number)
         await conn.execute("UPDATE round SET fixes = ? WHERE id = ?",
                            (None if data is None else json.dumps(data), rnd["id"]))
         await audit.record(conn, actor=actor, action="pairing.fixes", entity="round",

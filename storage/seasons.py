@@ -42,7 +42,19 @@ from storage.sql import Connection, Row
 SEASON = "season"
 
 
-async def season_id(conn: Connection) -> int:
+ACTIVE = "season.active"
+"""The unit of work's active season (`Cache.unit`)."""
+
+
+async def season_id(db: Database) -> int:
+    """The active season, the one the repositories serve: a unit of work looks it up once
+    and keeps it (a season it starts, it keeps instead); a read outside one looks it up."""
+    return await db.cache.unit(ACTIVE, lambda: active_season(db.conn))
+
+
+async def active_season(conn: Connection) -> int:
+    """The active season as `conn` sees it: for a read in a snapshot of its own (the whole
+    season, the club file), which must not take the id from another."""
     async with conn.execute("SELECT id FROM season WHERE active = 1 ORDER BY id DESC LIMIT 1") \
             as cur:
         row = await cur.fetchone()
@@ -98,6 +110,7 @@ async def import_season(db: Database, season: Season, *, replace: bool = False,
         await conn.execute("DELETE FROM game")
         await conn.execute("DELETE FROM season")
         sid = await _insert(conn, season, actor)
+        db.cache.keep(ACTIVE, sid)
     return sid
 
 
@@ -106,9 +119,10 @@ async def start_next(db: Database, season: Season, *, actor: int | None) -> int:
     members keep their Telegram links, reminder choice and the pairs kept apart in the new
     one."""
     async with db.transaction() as conn:
-        before = await season_id(conn)
+        before = await season_id(db)
         await conn.execute("UPDATE season SET active = 0 WHERE id = ?", (before,))
         sid = await _insert(conn, season, actor)
+        db.cache.keep(ACTIVE, sid)
         for column in ("telegram_id", "remind"):
             await conn.execute(
                 f"UPDATE player SET {column} = (SELECT o.{column} FROM player o WHERE "
@@ -215,7 +229,7 @@ class _Stored:
 
 
 async def _stored(conn: Connection, sid: int | None) -> _Stored:
-    sid = sid or await season_id(conn)
+    sid = sid or await active_season(conn)
     async with conn.execute("SELECT * FROM season WHERE id = ?", (sid,)) as cur:
         s = await cur.fetchone()
     assert s is not None
@@ -296,9 +310,9 @@ def _season_of(stored: _Stored) -> Season:
                   rules_source=source, planned_rounds=s["planned_rounds"])
 
 
-async def round_data(conn: Connection, number: int) -> dict[str, Any]:
+async def round_data(db: Database, number: int) -> dict[str, Any]:
     """One round of the active season as season-file data, as `season_data` lists it."""
-    sid = await season_id(conn)
+    conn, sid = db.conn, await season_id(db)
     rnd = await round_row(conn, sid, number)
     async with conn.execute("SELECT id, code FROM player WHERE season_id = ?", (sid,)) as cur:
         codes = {row[0]: row[1] for row in await cur.fetchall()}
@@ -416,7 +430,8 @@ async def checked(db: Database, *, round_no: int | None = None,
     if round_no is not None and before is not None:
         season = await _with_round(db, before, round_no)
     if season is None:
-        season = await asyncio.to_thread(season_from_data, await season_data(db.writer))
+        season = await asyncio.to_thread(season_from_data,
+                                         await season_data(db.writer, await season_id(db)))
     await db.cache.offer(SEASON, season)
     return season
 
@@ -428,13 +443,14 @@ async def current(db: Database) -> Season:
     write after a start, or after another process's change, reads no season file's worth of
     checks."""
     found = await db.cache.current(SEASON)
-    return cast(Season, found) if found is not None else await stored_season(db.writer)
+    return cast(Season, found) if found is not None else \
+        await stored_season(db.writer, await season_id(db))
 
 
 async def _with_round(db: Database, before: Season, round_no: int) -> Season | None:
     if round_no > len(before.rounds):
         return before  # a round after the one waiting to be paired: not in the season yet
-    data = await round_data(db.writer, round_no)
+    data = await round_data(db, round_no)
     if bool(data.get("games")) != before.round(round_no).is_paired:
         return None
     return with_round_data(before, data)

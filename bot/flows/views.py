@@ -39,7 +39,7 @@ async def season(services: Services) -> Season:
 
 async def unsettled(services: Services) -> UnsettledResults:
     """The results reported and not final yet, for the views that mark them."""
-    return await results.unsettled(services.db.conn)
+    return await results.unsettled(services.db)
 
 
 async def standings(services: Services, language: str) -> StandingsView:

@@ -33,7 +33,7 @@ def say(*words: object) -> None:
 async def step(db: Database, rng: random.Random) -> None:
     season = await load_season(db)
     last = season.rounds[-1]
-    state = (await round_row(db.reader, await season_id(db.reader), last.number))["state"]
+    state = (await round_row(db.reader, await season_id(db), last.number))["state"]
     if last.is_complete:
         await rounds.add_round(db, last.number + 1, actor=1)
         say("round", last.number + 1)

@@ -153,14 +153,14 @@ async def test_conflicting_reports_mark_the_game_disputed_and_go_to_the_arbiter(
     stored = await rounds.stored_pairing(club, 21)
     assert stored is not None
     assert (stored.results[0], stored.states[0]) == (Result.WHITE_WINS, ResultState.DISPUTED)
-    found = await results.unsettled(club.conn)
+    found = await results.unsettled(club)
     assert found[21, board.white] == found[21, board.black] == Unsettled(
         1, Result.WHITE_WINS, ResultState.DISPUTED)
     assert (await load_season(club)).round(21).games[0].result is None
     await results.correct(club, 21, 1, Result.DRAW, actor=1)
     stored = await rounds.stored_pairing(club, 21)
     assert stored is not None and stored.states[0] is ResultState.FINAL
-    assert (21, board.white) not in await results.unsettled(club.conn)
+    assert (21, board.white) not in await results.unsettled(club)
 
 
 async def test_a_club_removed_under_its_running_bot_is_named_not_asserted(db):
@@ -388,3 +388,47 @@ async def test_an_in_time_sign_off_read_after_the_draft_drops_the_draft(club):
     late = await attendance.sign_off(club, 21, other, sent_at=NOON + dt.timedelta(days=1),
                                      actor=8)
     assert not late.on_time and late.paired and not late.draft_dropped
+
+
+async def test_a_unit_of_work_looks_its_season_up_once(club, monkeypatch):
+    """Issue 48: the repositories serve the season their unit of work looked up once: a
+    sign-off, its undoing and the round's state in one transaction ask for the active
+    season once (each looked it up again before), and a read outside a transaction asks
+    each time (the reader may be on an older snapshot)."""
+    from storage import seasons
+
+    code = (await load_season(club)).players[0].id
+    asked = []
+    lookup = seasons.active_season
+
+    async def counted(conn):
+        asked.append(conn)
+        return await lookup(conn)
+
+    monkeypatch.setattr(seasons, "active_season", counted)
+    async with club.transaction():
+        await attendance.sign_off(club, 21, code, sent_at=NOON, actor=None, correction=True)
+        await attendance.cancel_sign_off(club, 21, code, sent_at=NOON, actor=None,
+                                         correction=True)
+        assert await rounds.state(club, 21) is not None
+    assert len(asked) == 1
+    await rounds.state(club, 21)
+    await rounds.state(club, 21)
+    assert len(asked) == 3
+
+
+async def test_a_season_started_in_a_unit_of_work_is_the_one_it_serves_after(club):
+    """A unit of work that starts the next season serves the new one from then on: a player
+    added after the start joins it, not the season before."""
+    from storage import roster
+    from storage.seasons import start_next
+
+    before = await load_season(club)
+    fresh = replace(before, name="Next", rounds=(), initial_ranking=None)
+    async with club.transaction():
+        await roster.members(club)  # the old season, looked up and kept
+        await start_next(club, fresh, actor=None)
+        await roster.add_player(club, "Nieuw Lid", rating=None, youth=False, joined=1,
+                                actor=None)
+    now = await load_season(club)
+    assert now.name == "Next" and "Nieuw Lid" in {p.name for p in now.players}
