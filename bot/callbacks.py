@@ -205,3 +205,13 @@ class Rating(Callback):
     FIELDS = (("proposal", r"[0-9]{1,9}"), ("what", r"ok|no|c[0-9]{1,3}"))
     proposal: int
     what: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Available(Callback):
+    """Ja / Nee under the question whether a member can play a team match."""
+
+    PREFIX = "team"
+    FIELDS = (("match", r"[0-9]{1,9}"), ("answer", "yes|no"))
+    match: int
+    answer: str

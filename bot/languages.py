@@ -18,21 +18,45 @@ class Languages:
         self._db = db
         self._members: dict[int, str] | None = None
         self._club: str | None = None
+        self._changing = False
+        """A change of the club's settings is under way: what is read until it commits may
+        be what was before, so it is not kept."""
+        self._generation = 0
+        """Moved at each change and its commit: a read that began before either is not
+        kept."""
+        self._listening = False
 
     def forget(self) -> None:
         """Read them again at the next question: another process writes them."""
         self._members = self._club = None
 
     def forget_the_clubs(self) -> None:
-        """The club's settings change (or a change of them was refused): read it again."""
+        """The club's settings change (or a change of them was refused): read it again, and
+        keep nothing read before that change commits (a question answered meanwhile reads
+        what was committed before it)."""
         self._club = None
+        self._changing = True
+        self._generation += 1
+        if not self._listening:  # from the first change on: a club that never changes
+            self._db.on_commit(self._committed)  # them pays nothing at each commit
+            self._listening = True
+
+    def _committed(self) -> None:
+        if self._changing:
+            self._changing = False
+            self._club = None
+            self._generation += 1
 
     async def club(self) -> str:
         """The language of the club's group, its pages and its files (`/instellingen
         taal`)."""
-        if self._club is None:
-            self._club = (await club.settings(self._db)).language
-        return self._club
+        if self._club is not None:
+            return self._club
+        began = self._generation
+        found = (await club.settings(self._db)).language
+        if not self._changing and began == self._generation:
+            self._club = found
+        return found
 
     async def _kept(self) -> dict[int, str]:
         if self._members is None:

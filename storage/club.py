@@ -48,6 +48,8 @@ class ClubSettings:
     online_rated: bool = False
     online_auto: bool = False
     """A result lichess gives is final at once; else a player of the game confirms it."""
+    team_ask_days: int = 7
+    """How many days before a team match its players are asked whether they can play."""
 
 
 async def settings(db: Database) -> ClubSettings:
@@ -60,12 +62,14 @@ async def settings(db: Database) -> ClubSettings:
                         row["group_thread_id"], WebAccess(row["web"]), row["city"],
                         RatingList(row["rating_list"]), row["language"], bool(row["online"]),
                         Clock.parse(row["online_clock"] or ""),
-                        bool(row["online_rated"]), bool(row["online_auto"]))
+                        bool(row["online_rated"]), bool(row["online_auto"]),
+                        row["team_ask_days"])
 
 
 _SETTING_COLUMNS = {"name", "round_start", "deadline_minutes", "reminder_minutes",
                     "group_chat_id", "group_thread_id", "web", "city", "rating_list",
-                    "language", "online", "online_clock", "online_rated", "online_auto"}
+                    "language", "online", "online_clock", "online_rated", "online_auto",
+                    "team_ask_days"}
 
 
 async def change_settings(db: Database, *, actor: int | None, **changes: object) -> None:

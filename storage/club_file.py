@@ -1,7 +1,9 @@
 """The whole store as one file (`keizer-club/1`): the season file, plus what a season file
 cannot hold: rounds planned beyond the next, every sign-off with its note and send time,
 the sign-ons of flexible members, who said he was in the room for a round paired at the
-venue, who asked for reminders in private, the pairs kept apart,
+venue, who asked for reminders in private, the pairs kept apart, the club's teams (their
+captains, regular players, matches, answers, lineups and board results) and who is willing
+to substitute,
 deadlines and states, the arbiter's fixes, report and confirmation details, Telegram links,
 the club's settings and its arbiters. Export then import gives the same store.
 
@@ -18,7 +20,7 @@ from typing import Any
 from core.season import data_to_json, season_from_data
 from storage import audit
 from storage.club_format import FORMAT
-from storage.db import Database
+from storage.db import Database, inserted
 from storage.errors import InputStoreError, StoreProblem
 from storage.seasons import active_season, checked, import_season, season_data
 from storage.sql import Connection, Row
@@ -33,7 +35,10 @@ GAME = ("board", "result", "reported_by", "reported_at", "confirmed_by", "confir
         "disputed_at")
 BROKEN = ("rule", "players", "facts")
 CLUB = ("name", "round_start", "deadline_minutes", "reminder_minutes", "group_chat_id",
-        "group_thread_id", "web", "online", "online_clock", "online_rated", "online_auto")
+        "group_thread_id", "web", "online", "online_clock", "online_rated", "online_auto",
+        "team_ask_days")
+MATCH = ("date", "home", "opponent", "boards", "asked", "confirmed")
+ANSWER = ("substitute", "answer", "asked_at")
 
 
 async def export_club(db: Database) -> str:
@@ -64,6 +69,10 @@ async def _everything(conn: Connection) -> dict[str, Any]:
         conn, "SELECT p.code AS one, o.code AS other FROM apart a JOIN player p ON p.id = "
         "a.player_id JOIN player o ON o.id = a.other_id WHERE p.season_id = ? "
         "ORDER BY p.position, o.position", (sid,))]
+    data["teams"] = await _teams(conn, sid)
+    data["substitutes"] = [r["code"] for r in await _all(
+        conn, "SELECT code FROM player WHERE season_id = ? AND substitute = 1 ORDER BY "
+        "position", (sid,))]
     rounds = []
     for rnd in await _all(conn, "SELECT * FROM round WHERE season_id = ? ORDER BY number",
                           (sid,)):
@@ -90,6 +99,59 @@ async def _everything(conn: Connection) -> dict[str, Any]:
         rounds.append(entry)
     data["rounds"] = rounds
     return data
+
+
+async def _teams(conn: Connection, sid: int) -> list[dict[str, Any]]:
+    """The season's teams as the file has them: each with its captain, regular players (in
+    board order) and matches (their answers and lineup)."""
+    teams = []
+    for team in await _all(conn, "SELECT t.*, c.code AS captain FROM team t LEFT JOIN "
+                           "player c ON c.id = t.captain_id WHERE t.season_id = ? ORDER BY "
+                           "t.number", (sid,)):
+        matches = []
+        for match in await _all(conn, "SELECT * FROM team_match WHERE team_id = ? ORDER BY "
+                                "date", (team["id"],)):
+            matches.append({**{k: match[k] for k in MATCH}, "answers": [
+                {"player": r["code"], **{k: r[k] for k in ANSWER}} for r in await _all(
+                    conn, "SELECT a.*, p.code FROM team_answer a JOIN player p ON p.id = "
+                    "a.player_id WHERE a.match_id = ? ORDER BY a.id", (match["id"],))],
+                "lineup": [{"board": r["board"], "player": r["code"], "result": r["result"]}
+                           for r in await _all(
+                    conn, "SELECT b.*, p.code FROM team_board b JOIN player p ON p.id = "
+                    "b.player_id WHERE b.match_id = ? ORDER BY b.board", (match["id"],))]})
+        teams.append({"number": team["number"], "name": team["name"],
+                      "captain": team["captain"], "players": [r["code"] for r in await _all(
+                          conn, "SELECT p.code FROM team_player tp JOIN player p ON p.id = "
+                          "tp.player_id WHERE tp.team_id = ? ORDER BY tp.position",
+                          (team["id"],))], "matches": matches})
+    return teams
+
+
+async def _import_teams(conn: Connection, sid: int, ids: dict[str, int],
+                        teams: list[dict[str, Any]]) -> None:
+    """The file's teams over a season that has none yet."""
+    for team in teams:
+        tid = await inserted(conn, "INSERT INTO team (season_id, number, name, captain_id) "
+                             "VALUES (?, ?, ?, ?)", (sid, team["number"], team["name"], None
+                                                     if team.get("captain") is None
+                                                     else _id(ids, team["captain"])))
+        for position, code in enumerate(team.get("players", []), start=1):
+            await conn.execute("INSERT INTO team_player (team_id, player_id, position) "
+                               "VALUES (?, ?, ?)", (tid, _id(ids, code), position))
+        for match in team.get("matches", []):
+            mid = await inserted(conn, f"INSERT INTO team_match (team_id, {', '.join(MATCH)}) "
+                                 f"VALUES ({', '.join('?' * (len(MATCH) + 1))})",
+                                 (tid, *(match[k] for k in MATCH)))
+            for answer in match.get("answers", []):
+                await conn.execute(
+                    f"INSERT INTO team_answer (match_id, player_id, {', '.join(ANSWER)}) "
+                    f"VALUES ({', '.join('?' * (len(ANSWER) + 2))})",
+                    (mid, _id(ids, answer["player"]), *(answer[k] for k in ANSWER)))
+            for board in match.get("lineup", []):
+                await conn.execute("INSERT INTO team_board (match_id, board, player_id, "
+                                   "result) VALUES (?, ?, ?, ?)",
+                                   (mid, board["board"], _id(ids, board["player"]),
+                                    board["result"]))
 
 
 async def import_club(db: Database, text: str, *, replace: bool = False,
@@ -119,6 +181,10 @@ async def import_club(db: Database, text: str, *, replace: bool = False,
         for pair in data.get("apart", []):
             await conn.execute("INSERT INTO apart (player_id, other_id) VALUES (?, ?)",
                                tuple(sorted(_id(ids, code) for code in pair)))
+        await _import_teams(conn, sid, ids, data.get("teams", []))
+        for code in data.get("substitutes", []):
+            await conn.execute("UPDATE player SET substitute = 1 WHERE id = ?",
+                               (_id(ids, code),))
         for entry in data.get("rounds", []):
             await _round(conn, sid, ids, entry)
         await audit.record(conn, actor=actor, action="import.club", entity="season",

@@ -561,6 +561,60 @@ MIGRATIONS: tuple[Migration, ...] = (
     END $$;
     ALTER TABLE club ALTER COLUMN online_clock SET DEFAULT '';
     """),),
+    # 24: the club's teams (issue 49): each by its number (the rules' team table's), a name
+    # and a captain, its regular players in board order; its matches, who was asked to play
+    # and what he answered (regulars, and substitutes: members willing to play for any
+    # team), the lineup the captain confirmed and each board's result. How long before a
+    # match its players are asked is the club's setting.
+    ("""
+    CREATE TABLE team (
+        id INTEGER PRIMARY KEY,
+        season_id INTEGER NOT NULL REFERENCES season(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL CHECK (number > 0),
+        name TEXT NOT NULL,
+        captain_id INTEGER REFERENCES player(id) ON DELETE SET NULL,
+        UNIQUE (season_id, number)
+    );
+    CREATE TABLE team_player (
+        id INTEGER PRIMARY KEY,
+        team_id INTEGER NOT NULL REFERENCES team(id) ON DELETE CASCADE,
+        player_id INTEGER NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        UNIQUE (team_id, player_id)
+    );
+    CREATE TABLE team_match (
+        id INTEGER PRIMARY KEY,
+        team_id INTEGER NOT NULL REFERENCES team(id) ON DELETE CASCADE,
+        date TEXT NOT NULL,
+        home INTEGER NOT NULL,
+        opponent TEXT NOT NULL,
+        boards INTEGER NOT NULL CHECK (boards > 0),
+        asked INTEGER NOT NULL DEFAULT 0,
+        confirmed INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (team_id, date)
+    );
+    CREATE TABLE team_answer (
+        id INTEGER PRIMARY KEY,
+        match_id INTEGER NOT NULL REFERENCES team_match(id) ON DELETE CASCADE,
+        player_id INTEGER NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+        substitute INTEGER NOT NULL DEFAULT 0,
+        answer TEXT CHECK (answer IN ('yes', 'no')),
+        asked_at TEXT NOT NULL,
+        UNIQUE (match_id, player_id)
+    );
+    CREATE TABLE team_board (
+        id INTEGER PRIMARY KEY,
+        match_id INTEGER NOT NULL REFERENCES team_match(id) ON DELETE CASCADE,
+        board INTEGER NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES player(id) ON DELETE CASCADE,
+        result TEXT CHECK (result IN ('1', '1/2', '0')),
+        UNIQUE (match_id, board),
+        UNIQUE (match_id, player_id)
+    );
+    ALTER TABLE player ADD COLUMN substitute INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE club ADD COLUMN team_ask_days INTEGER NOT NULL DEFAULT 7;
+    """, _owned("team", "team_player", "team_match", "team_answer", "team_board"),
+     _bumps_version("team", "team_player", "team_match", "team_answer", "team_board")),
 )
 
 VERSION = len(MIGRATIONS)

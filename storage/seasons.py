@@ -123,12 +123,13 @@ async def start_next(db: Database, season: Season, *, actor: int | None) -> int:
         await conn.execute("UPDATE season SET active = 0 WHERE id = ?", (before,))
         sid = await _insert(conn, season, actor)
         db.cache.keep(ACTIVE, sid)
-        for column in ("telegram_id", "remind"):
+        for column in ("telegram_id", "remind", "substitute"):
             await conn.execute(
                 f"UPDATE player SET {column} = (SELECT o.{column} FROM player o WHERE "
                 "o.season_id = ? AND o.code = player.code) WHERE season_id = ? AND code IN "
                 "(SELECT code FROM player WHERE season_id = ?)", (before, sid, before))
         await _keep_apart_again(conn, before, sid)
+        await _keep_teams_again(conn, before, sid)
         await checked(db)
     return sid
 
@@ -146,6 +147,28 @@ async def _keep_apart_again(conn: Connection, before: int, sid: int) -> None:
         if row["one"] in ids and row["other"] in ids:
             await conn.execute("INSERT INTO apart (player_id, other_id) VALUES (?, ?)",
                                tuple(sorted((ids[row["one"]], ids[row["other"]]))))
+
+
+async def _keep_teams_again(conn: Connection, before: int, sid: int) -> None:
+    """The teams of season `before`, in season `sid`: their names, and their captains and
+    regular players (in board order) who play on. Matches are the season's own."""
+    async with conn.execute("SELECT id, code FROM player WHERE season_id = ?", (sid,)) as cur:
+        ids = {row["code"]: row["id"] for row in await cur.fetchall()}
+    async with conn.execute(
+            "SELECT t.id, t.number, t.name, c.code AS captain FROM team t LEFT JOIN player c "
+            "ON c.id = t.captain_id WHERE t.season_id = ? ORDER BY t.number", (before,)) as cur:
+        teams = await cur.fetchall()
+    for team in teams:
+        made = await inserted(conn, "INSERT INTO team (season_id, number, name, captain_id) "
+                              "VALUES (?, ?, ?, ?)",
+                              (sid, team["number"], team["name"], ids.get(team["captain"])))
+        async with conn.execute(
+                "SELECT p.code FROM team_player tp JOIN player p ON p.id = tp.player_id "
+                "WHERE tp.team_id = ? ORDER BY tp.position", (team["id"],)) as cur:
+            regulars = [row[0] for row in await cur.fetchall() if row[0] in ids]
+        for position, code in enumerate(regulars, start=1):
+            await conn.execute("INSERT INTO team_player (team_id, player_id, position) "
+                               "VALUES (?, ?, ?)", (made, ids[code], position))
 
 
 async def previous_season(db: Database) -> Season | None:

@@ -1163,6 +1163,69 @@ HERINNERING_ON = ("Je krijgt de herinnering voor elke ronde voortaan ook hier, m
 HERINNERING_OFF = "Je krijgt de herinnering niet meer privé (in de clubgroep nog wel)."
 HERINNERING_USAGE = ("<code>/herinnering aan</code>: de herinnering voor elke ronde ook privé; "
                      "<code>/herinnering uit</code>: niet meer.")
+TEAM_USAGE = (
+    "<code>/team</code>: de teams en hun volgende wedstrijd. <code>/team 2</code>: één team. "
+    "Voor de aanvoerder: <code>/team 2 spelers A, B, C</code> (in bordvolgorde), "
+    "<code>/team 2 wedstrijd za 12 dec uit De Toren 8</code>, <code>/team 2 vraag</code>, "
+    "<code>/team 2 invallers</code>, <code>/team 2 opstelling</code> (met <code>bevestig</code>, "
+    "of de namen), <code>/team 2 uitslag 1 ½ 0 1 1 0 ½ 1</code> (met <code>groep</code>: ook in "
+    "de clubgroep). De wedstrijdleider: <code>/team nieuw 2 Naam</code>, <code>/team 2 "
+    "aanvoerder NAAM</code>. Invallen: <code>/team invaller aan</code>.")
+TEAM_NONE = ("Er zijn nog geen teams. De wedstrijdleider maakt ze met "
+             "<code>/team nieuw 1 Naam</code>.")
+TEAM_ABOUT = "<b>{team}</b>, aanvoerder {captain}. Vaste spelers: {players}."
+TEAM_NO_CAPTAIN = "nog niemand"
+TEAM_NO_PLAYERS = "nog geen"
+TEAM_UNKNOWN = "Er is geen team {team}. <code>/team</code> toont de teams."
+TEAM_ONLY_CAPTAIN = "Dat doet de aanvoerder van {team} (of de wedstrijdleider)."
+TEAM_NO_MATCH = "{team} heeft geen wedstrijd meer op het programma."
+TEAM_ADDED = ("Team {team} heet nu {name}. Wijs een aanvoerder aan: "
+              "<code>/team {team} aanvoerder NAAM</code>.")
+TEAM_EXISTS = "Er is al een team {team}."
+TEAM_CAPTAIN_SET = "{name} is de aanvoerder van {team}."
+TEAM_PLAYERS_SET = "De vaste spelers van {team}, in bordvolgorde: {names}."
+TEAM_MATCH = "{team} speelt {date} {place} {opponent} ({boards} borden)"
+TEAM_HOME = {True: "thuis tegen", False: "uit bij"}
+TEAM_MATCH_ADDED = "Genoteerd: {match}."
+TEAM_MATCH_EXISTS = "{team} heeft die dag al een wedstrijd."
+TEAM_ASKED = "Gevraagd: {count}. Je hoort het antwoord van elk."
+TEAM_ASK = "{match}. Kun je?"
+TEAM_ASK_SUBSTITUTE = "{match}. Ze zoeken een invaller: kun je?"
+TEAM_YES = "Ja"
+TEAM_NO = "Nee"
+TEAM_ANSWERED = {True: "Genoteerd: je kunt. De aanvoerder hoort het.",
+                 False: "Genoteerd: je kunt niet. De aanvoerder hoort het."}
+TEAM_ANSWER_TO_CAPTAIN = {True: "{name} kan spelen: {match}. Nu {count} van de {boards}.",
+                          False: "{name} kan niet: {match}. Nu {count} van de {boards}."}
+TEAM_NO_SUBSTITUTES = ("Er is niemand meer om te vragen. Leden melden zich als invaller met "
+                       "<code>/team invaller aan</code>.")
+TEAM_SUBSTITUTES_ASKED = "Gevraagd om in te vallen: {names}."
+TEAM_GRID_YES = "Kunnen: {names}"
+TEAM_GRID_NO = "Kunnen niet: {names}"
+TEAM_GRID_WAITING = "Nog geen antwoord: {names}"
+TEAM_GRID_LINEUP = "Opstelling: {boards}"
+TEAM_BOARD = "{board}. {name}"
+TEAM_LINEUP_PROPOSAL = {
+    True: "Opstelling {match}: {boards}. Er zijn er nog {short} te weinig: <code>/team "
+          "invallers</code> vraagt invallers.",
+    False: "Opstelling {match}: {boards}. Bevestig met <code>opstelling bevestig</code>, of "
+           "geef de namen zelf in bordvolgorde."}
+TEAM_LINEUP_BAD = "Een opstelling is een tot {boards} verschillende spelers, in bordvolgorde."
+TEAM_LINEUP_SET = "Bevestigd: {match}. {boards}. Elke speler heeft zijn bord gehoord."
+TEAM_SIGNED_OFF = "Ze zijn afgemeld voor ronde {round} (extern)."
+TEAM_NO_ROUND = "De club speelt die week geen ronde: er is niemand af te melden."
+TEAM_LATE = "Na de deadline afgemeld (de wedstrijdleider weet het): {names}."
+TEAM_KEPT = "Niet afgemeld, de ronde is al voorbij: {names}. De wedstrijdleider beslist."
+TEAM_LINEUP_TO_PLAYER = "Opstelling: {match}. Jij speelt aan bord {board}."
+TEAM_NOT_TAKEN_BACK = ("{name} staat niet meer in de opstelling, maar zijn externe afmelding "
+                       "voor ronde {round} kon niet meer worden ingetrokken.")
+TEAM_NO_LINEUP = "{team} heeft geen gespeelde wedstrijd met een bevestigde opstelling."
+TEAM_RESULTS_BAD = ("Geef de uitslag van elk bord, bord 1 eerst: {boards} keer 1, ½ of 0, "
+                    "bijvoorbeeld <code>1 ½ 0 1</code>.")
+TEAM_RESULTS_SET = "Uitslag {match}: {ours}-{theirs}. De stand is bijgewerkt."
+TEAM_SCORE_TO_GROUP = "{match}: {ours}-{theirs}."
+TEAM_WILLING = {True: "Je staat nu op de lijst van invallers: een aanvoerder kan je vragen.",
+                False: "Je staat niet meer op de lijst van invallers."}
 LANGUAGE_NAMES: Mapping[str, str] = {"nl": "Nederlands", "en": "Engels"}
 RATING_LIST_WORD = "'{word}' is geen lijst van de KNSB: kies klassiek, rapid of snel (blitz)."
 RATING_LIST_NAMES: Mapping[str, str] = {"klassiek": "klassiek", "rapid": "rapid",
@@ -1177,7 +1240,8 @@ COMMAND_MENU: Mapping[str, str] = {
     "indeling": "de indeling", "mijn": "mijn afmeldingen en partij",
     "grafiek": "het verloop van de ranglijst", "agenda": "de rondes in je agenda",
     "ik": "zeggen wie je bent", "herinnering": "herinnering ook privé: aan of uit",
-    "taal": "taal: Nederlands of Engels", "help": "wat ik kan",
+    "taal": "taal: Nederlands of Engels", "team": "de teams: wedstrijden, opstelling, invallen",
+    "help": "wat ik kan",
 }
 """The members' command menu: each command and what it does."""
 ARBITER_MENU: Mapping[str, str] = {

@@ -32,6 +32,7 @@ from bot.telegram.rooms import (
     results,
     signoff,
     standings,
+    teams,
 )
 from storage.errors import StoreError
 
@@ -70,6 +71,7 @@ ROOMS = (
     lichess.room,
     media.room,
     files.room,
+    teams.room,
     general.fallbacks,
 )
 """The bot's rooms, one line each: a feature's commands, buttons and other handlers. Order

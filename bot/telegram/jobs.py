@@ -8,7 +8,7 @@ import asyncio
 import datetime as dt
 import logging
 
-from bot.flows import online, results, views
+from bot.flows import online, results, teams, views
 from bot.flows import rounds as flows
 from bot.language.notice import Phrase, Text
 from bot.notices import owe_to_arbiters
@@ -27,6 +27,8 @@ async def tick(context: Context) -> None:
     """Deadlines that passed, reminders that are due, and standings still to post."""
     await flows.tick(context.services)
     await online.tick(context.services)
+    if await has_season(context.services.db):
+        await teams.ask_due(context.services)
     await results.post_standings(context.services)
 
 

@@ -91,6 +91,14 @@ REFUSALS = [
     ("arbiter", "/seizoen oud", Text("SEIZOEN_USAGE")),
     ("arbiter", "/arbiter twee", Text("ARBITER_USAGE")),
     ("arbiter", "/instellingen online tempo", Text("INSTELLINGEN_USAGE")),
+    # The teams (issue 49), before the club has any.
+    ("member", "/team 3", Text("TEAM_UNKNOWN", {"team": 3})),
+    ("member", "/team nieuw 3 Derde", Text("ONLY_ARBITER")),
+    ("arbiter", "/team 3 spelers Anna Visser", Text("TEAM_UNKNOWN", {"team": 3})),
+    ("arbiter", "/team 3 aanvoerder Anna Visser", Text("TEAM_UNKNOWN", {"team": 3})),
+    ("arbiter", "/team drie", Text("TEAM_USAGE")),
+    ("member", "/team invaller misschien", Text("TEAM_USAGE")),
+    ("member", "/team", Text("TEAM_NONE")),
 ]
 
 

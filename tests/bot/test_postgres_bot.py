@@ -14,6 +14,7 @@ from storage.seal import Seal
 from tests.bot.conftest import ARBITER, GROUP, club_bot, fits, meaning, says
 from tests.bot.linking import KEY
 from tests.bot.steps import pass_deadline, play_round, publish, set_up_club
+from tests.bot.team_season import play, season_for
 
 
 @pytest.fixture
@@ -138,3 +139,13 @@ async def test_a_round_played_on_lichess_on_postgresql(tg, postgres, members,
         await bot.stop()
         await lichess.stop()
 
+
+
+async def test_a_season_with_two_teams_on_postgresql(tg, postgres, members, own_processes):
+    """Issue 49 on a PostgreSQL store: the teams, their matches, answers, lineups and board
+    results are the club's rows there as on SQLite, and price the same."""
+    bot = await club_bot(tg, postgres, own_processes, season=season_for("drie-groepen"))
+    try:
+        await play(bot, members)
+    finally:
+        await bot.stop()

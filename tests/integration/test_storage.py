@@ -432,3 +432,29 @@ async def test_a_season_started_in_a_unit_of_work_is_the_one_it_serves_after(clu
                                 actor=None)
     now = await load_season(club)
     assert now.name == "Next" and "Nieuw Lid" in {p.name for p in now.players}
+
+
+async def test_the_next_season_keeps_the_teams_their_captains_and_regulars(club):
+    """Issue 49: a new season starts with the club's teams, their captains and their
+    regular players who play on (in board order), and who is willing to substitute; the
+    matches are the season's own."""
+    import datetime as dt
+
+    from storage import teams
+    from storage.seasons import start_next
+
+    season = await load_season(club)
+    codes = [p.id for p in season.players]
+    await teams.add_team(club, 1, "Eerste", actor=None)
+    await teams.set_captain(club, 1, codes[1], actor=None)
+    await teams.set_players(club, 1, [codes[2], codes[0], codes[1]], actor=None)
+    await teams.add_match(club, 1, dt.date(2026, 3, 7), home=True, opponent="De Toren",
+                          boards=8, actor=None)
+    await teams.set_substitute(club, codes[3], True, actor=None)
+    gone = codes[0]
+    await start_next(club, replace(season, name="Next", rounds=(), initial_ranking=None,
+                                   players=tuple(p for p in season.players if p.id != gone)),
+                     actor=None)
+    assert await teams.teams(club) == [teams.Team(1, "Eerste", codes[1], (codes[2], codes[1]))]
+    assert await teams.matches(club) == []
+    assert await teams.willing(club) == [codes[3]]

@@ -21,7 +21,8 @@ THE_SAME = {"bye", "ext", "½bye", "0bye", "Pos", "%", "W", "#", "×", "–", "w
             "{a} ↔ {b}", "{name} {before}→{after}",
             "• {name}: {old} → {new}", "• {mark}{name}{id} = {listed} ({knsb}, {rating}){why}",
             "{value}", "man", "{mark}{name} = {listed}", "{id}: {name}",
-            "Club {id} ({name}): {check}", "rapid", "Bye", "rated", " (online)"}
+            "Club {id} ({name}): {check}", "rapid", "Bye", "rated", " (online)",
+            "{board}. {name}", "{match}: {ours}-{theirs}."}
 """Messages English writes as Dutch does: symbols, results, abbreviations both share."""
 
 

@@ -28,7 +28,8 @@ from bot.telegram.rooms.pairing import AGAIN, PAIRING
 from core.errors import InvalidInputError
 from core.online import MOST_MINUTES, Clock
 from core.ratings import RatingList
-from core.season import EXTERNAL_RESULTS, ExternalDay
+from core.season import ExternalDay
+from core.teams import board_result
 
 
 async def kind(update: Update, context: Context, name: str, flexible: bool) -> Answer:
@@ -357,14 +358,6 @@ def _value(text: str) -> object:
         return text
 
 
-TYPED_RESULTS = {"½": "1/2", "0.5": "1/2"}
-"""How an external result may be typed besides the season file's own spelling (1, 1/2, 0)."""
-
-
-def external_result(text: str) -> Fraction | None:
-    return EXTERNAL_RESULTS.get(TYPED_RESULTS.get(text, text))
-
-
 async def extern(update: Update, context: Context, name: str, team: int, result: Fraction,
                  day: ExternalDay | None, round: int | None) -> Answer:
     """`/extern NAAM TEAM UITSLAG [clubavond|anderedag] [ronde N]`."""
@@ -459,7 +452,7 @@ room = Room(commands=(
                                           switch="online"), YES_NO)),
         "INSTELLINGEN_USAGE", arbiter=True),
     Command(key("extern", "external"), (
-        form(extern, Rest("name"), One("team", number), One("result", external_result),
+        form(extern, Rest("name"), One("team", number), One("result", board_result),
              maybe(Choice("day", {key("clubavond", "clubnight"): ExternalDay.CLUB_NIGHT,
                                   key("anderedag", "otherday"): ExternalDay.OTHER_DAY}),
                    day=None),
