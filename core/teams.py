@@ -6,6 +6,7 @@ A team is known by its number (1 is the first team), as the rules' team table is
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -89,3 +90,80 @@ def match_score(results: Iterable[Fraction]) -> tuple[Fraction, Fraction]:
     played = list(results)
     ours = sum(played, Fraction(0))
     return ours, len(played) - ours
+
+
+@dataclass(frozen=True, slots=True)
+class Fixture:
+    """A line of a federation's schedule: its date, round, and the two teams by name."""
+
+    date: dt.date
+    round: int | None
+    home: str
+    away: str
+
+
+_COLUMNS = {"date": ("datum", "date", "dag"), "round": ("ronde", "round", "rnd"),
+            "home": ("thuis", "thuisteam", "home", "home team"),
+            "away": ("uit", "uitteam", "away", "away team")}
+"""Each column a schedule file must have (the round may be missing), by the names the
+federations' competition sites and a hand-made sheet give it, in Dutch or English."""
+_DATE_FORMATS = ("%d-%m-%Y", "%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y", "%d-%m-%y")
+
+
+def read_fixtures(text: str) -> list[Fixture] | None:
+    """A team schedule as a competition site exports it (CSV with a header line: date,
+    round, home team, away team; comma or semicolon); None when the text is no such file.
+    Lines without a readable date are left out."""
+    lines = text.lstrip("\ufeff").splitlines()
+    if not lines:
+        return None
+    dialect = csv.Sniffer().sniff(lines[0], delimiters=",;\t") if any(
+        d in lines[0] for d in ",;\t") else csv.excel
+    rows = list(csv.reader(lines, dialect))
+    header = [cell.strip().lower() for cell in rows[0]]
+    where = {key: next((k for k, name in enumerate(header) if name in names), None)
+             for key, names in _COLUMNS.items()}
+    if None in (where["date"], where["home"], where["away"]):
+        return None
+    fixtures = []
+    for row in rows[1:]:
+        cells = {key: row[k].strip() if k is not None and k < len(row) else ""
+                 for key, k in where.items()}
+        day = _date(cells["date"])
+        if day is None or not cells["home"] or not cells["away"]:
+            continue
+        fixtures.append(Fixture(day, int(cells["round"]) if cells["round"].isdigit() else None,
+                                cells["home"], cells["away"]))
+    return fixtures
+
+
+def _date(text: str) -> dt.date | None:
+    for form in _DATE_FORMATS:
+        try:
+            return dt.datetime.strptime(text.split()[0] if text else "", form).date()
+        except ValueError:
+            continue
+    return None
+
+
+def our_side(fixture: Fixture, club: str) -> tuple[int, bool, str] | None:
+    """Which of our teams plays in the fixture: its number, whether at home, and the
+    opponent. A team is the club's name and its number (`Sliedrecht 2`); the name alone is
+    the first team. None when neither side is the club's."""
+    for side, other, home in ((fixture.home, fixture.away, True),
+                              (fixture.away, fixture.home, False)):
+        number = _team_number(side, club)
+        if number is not None:
+            return number, home, other
+    return None
+
+
+def _team_number(name: str, club: str) -> int | None:
+    words, own = name.lower().split(), club.lower().split()
+    if words[:len(own)] != own:
+        return None
+    rest = words[len(own):]
+    if not rest:
+        return 1
+    return int(rest[0]) if len(rest) == 1 and rest[0].isdigit() and int(rest[0]) > 0 \
+        else None

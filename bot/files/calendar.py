@@ -1,7 +1,8 @@
 """The season's rounds as an iCalendar file (RFC 5545, written by `icalendar`): one event a
 round on its club night, at the club's start time in the club's time zone (its VTIMEZONE
 included, so summer and winter time come out right in every calendar program). A member's
-own calendar names his opponent for the rounds already published.
+own calendar names his opponent for the rounds already published, and holds his team's
+matches beside them (a day's event: the time is the federation's, not the club's).
 
 The VTIMEZONE states the clock changes as yearly rules (RRULE), read from the zone itself:
 icalendar's own lists every change as a date up to 2038 (RDATE), which some readers (vobject)
@@ -37,6 +38,15 @@ class CalendarRound:
 
 
 @dataclass(frozen=True, slots=True)
+class CalendarMatch:
+    """A team match of the member's, in words (`Eerste uit bij De Toren`)."""
+
+    team: int
+    date: dt.date
+    said: Said
+
+
+@dataclass(frozen=True, slots=True)
 class Agenda:
     """What a calendar file holds: the dated rounds of a club's season, its night's start
     in its time zone, and when the file is made."""
@@ -47,6 +57,7 @@ class Agenda:
     start: dt.time
     zone: ZoneInfo
     stamp: dt.datetime
+    matches: Sequence[CalendarMatch] = ()
 
 
 def rounds_ics(w: Words, agenda: Agenda) -> bytes:
@@ -72,6 +83,15 @@ def rounds_ics(w: Words, agenda: Agenda) -> bytes:
         event.add("dtend", begins + LENGTH)
         summary = w(texts.CALENDAR_ROUND).format(club=club, round=rnd.number)
         event.add("summary", f"{summary}: {plain(rnd.game, w)}" if rnd.game else summary)
+        calendar.add_component(event)
+    for match in agenda.matches:
+        event = Event()
+        event.add("uid", f"{season}-team-{match.team}-{match.date.isoformat()}."
+                         f"{slug(club)}@keizerbot")
+        event.add("dtstamp", stamp.astimezone(dt.UTC))
+        event.add("dtstart", match.date)
+        event.add("dtend", match.date + dt.timedelta(days=1))
+        event.add("summary", plain(match.said, w))
         calendar.add_component(event)
     return bytes(calendar.to_ical())
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.callbacks import Available
+from bot.files.calendar import CalendarMatch
 from bot.flows import members
 from bot.flows.signoff import Request, book_external, cancel, sign_off
 from bot.keyboard import Button, Keyboard
@@ -21,7 +22,15 @@ from bot.language.notice import Dated, Lines, Said, Text
 from bot.notices import owe_to_arbiters, tell, tell_group
 from bot.services import Services, schedule
 from core.season import AbsenceReason, ExternalDay
-from core.teams import Candidate, match_score, points, round_of_match, substitute_order
+from core.teams import (
+    Candidate,
+    Fixture,
+    match_score,
+    our_side,
+    points,
+    round_of_match,
+    substitute_order,
+)
 from core.teams import lineup as proposed_lineup
 from storage import teams as store
 from storage.club import settings as club_settings
@@ -69,6 +78,39 @@ async def matches(services: Services, number: int) -> list[Match]:
 
 async def set_substitute(services: Services, code: str, willing: bool, *, actor: int) -> None:
     await store.set_substitute(services.db, code, willing, actor=actor)
+
+
+async def matches_of(services: Services, code: str) -> list[tuple[Team, Match]]:
+    """The member's coming team matches: of the team he plays in, and those whose lineup
+    or substitutes' answers name him, in date order."""
+    today = services.clock().astimezone(services.settings.timezone).date()
+    by_number = {t.number: t for t in await teams(services)}
+    return [(by_number[m.team], m) for m in await store.matches(services.db, since=today)
+            if code in by_number[m.team].players or any(b.code == code for b in m.lineup)
+            or any(a.code == code and a.yes for a in m.answers)]
+
+
+async def calendar_matches(services: Services, code: str) -> list[CalendarMatch]:
+    """His coming team matches, for his calendar file."""
+    return [CalendarMatch(t.number, m.date, Text("CALENDAR_MATCH", {
+        "team": t.name, "place": Text("TEAM_HOME", pick=m.home), "opponent": m.opponent}))
+        for t, m in await matches_of(services, code)]
+
+
+async def mine(services: Services, code: str) -> tuple[Said, ...]:
+    """His coming team matches as `/mijn` says them: his board once the lineup names him."""
+    said: list[Said] = []
+    for found, match in await matches_of(services, code):
+        board = next((b.board for b in match.lineup if b.code == code), None)
+        said.append(Text("TEAM_MINE", {"match": described(found, match), "board": board},
+                         pick=board is not None))
+    return tuple(said)
+
+
+async def captains(services: Services, user: int) -> list[Team]:
+    """The teams `user` is the captain of."""
+    me = await members.of_user(services, user)
+    return [] if me is None else [t for t in await teams(services) if t.captain == me.code]
 
 
 async def leads(services: Services, user: int, found: Team) -> bool:
@@ -192,6 +234,43 @@ class Confirmed:
     """Not signed off: they play in the round's published pairing (the arbiter decides)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Imported:
+    added: int
+    known: int
+    """Matches the team had already (the same day)."""
+    others: int
+    """Lines of other clubs' matches, of a team the club does not have, or of one the
+    sender does not lead."""
+
+
+DEFAULT_BOARDS = 8
+"""A match's boards where a schedule does not say (a KNSB team plays eight at most levels);
+the team's last match says otherwise."""
+
+
+async def import_fixtures(services: Services, fixtures: list[Fixture], *,
+                          user: int) -> Imported:
+    """The team matches of a federation's schedule: each of a team the sender leads."""
+    club = (await load_season(services.db)).club
+    by_number = {t.number: t for t in await teams(services)}
+    added = known = others = 0
+    async with services.db.transaction():
+        for fixture in fixtures:
+            ours = our_side(fixture, club)
+            found = None if ours is None else by_number.get(ours[0])
+            if ours is None or found is None or not await leads(services, user, found):
+                others += 1
+                continue
+            before = await store.matches(services.db, number=found.number)
+            boards = before[-1].boards if before else DEFAULT_BOARDS
+            made = await store.add_match(services.db, found.number, fixture.date,
+                                         home=ours[1], opponent=ours[2], boards=boards,
+                                         actor=user)
+            added, known = (added + 1, known) if made is not None else (added, known + 1)
+    return Imported(added, known, others)
+
+
 def proposal(found: Team, match: Match) -> list[str]:
     """The lineup the answers make (regulars who said yes in board order, then the
     substitutes who did)."""
@@ -278,6 +357,20 @@ async def enter_results(services: Services, found: Team, match: Match,
                                         "ours": points(score[0]),
                                         "theirs": points(score[1])}))
     return Entered(score, tuple(booked))
+
+
+async def grids_of(services: Services, code: str) -> list[Lines]:
+    """For a member's page: each team he leads or plays in, with its next match's grid
+    (who can, who cannot, who did not answer yet, the lineup)."""
+    names = await members.names(services)
+    shown = []
+    for found in await teams(services):
+        if code != found.captain and code not in found.players:
+            continue
+        coming = await next_match(services, found.number)
+        if coming is not None:
+            shown.append(grid(found, coming, names))
+    return shown
 
 
 def grid(found: Team, match: Match, names: dict[str, str]) -> Lines:

@@ -14,7 +14,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.files import messages, tables
-from bot.files.calendar import Agenda, CalendarRound
+from bot.files.calendar import Agenda, CalendarMatch, CalendarRound
 from bot.flows import checkin, online
 from bot.keyboard import Keyboard
 from bot.language.notice import Composed, Lines, Phrase, Said, Text, lines
@@ -446,9 +446,11 @@ async def _costs(services: Services,
 
 
 async def calendar(db: Database, zone: ZoneInfo, who: Member | None = None, *,
-                   stamp: dt.datetime | None = None) -> Agenda | None:
+                   stamp: dt.datetime | None = None,
+                   matches: Sequence[CalendarMatch] = ()) -> Agenda | None:
     """The season's dated rounds for a calendar file (`bot.files.calendar.rounds_ics`); with
-    `who`, his game in each round already published. None if no round has a date yet."""
+    `who`, his game in each round already published, and his team's `matches`. None if no
+    round has a date yet."""
     dated = [r for r in await programme.schedule(db) if r.date is not None]
     if not dated:
         return None
@@ -465,7 +467,7 @@ async def calendar(db: Database, zone: ZoneInfo, who: Member | None = None, *,
             game = _own_game(stored, who.code, names)
         entries.append(CalendarRound(r.number, r.date, game))
     return Agenda(entries, season.club, season.name, settings.round_start, zone,
-                  stamp or dt.datetime.now(dt.UTC))
+                  stamp or dt.datetime.now(dt.UTC), matches)
 
 
 def _own_game(stored: rounds.StoredPairing, code: str, names: dict[str, str]) -> Said | str:

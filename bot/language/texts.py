@@ -1224,6 +1224,13 @@ TEAM_RESULTS_BAD = ("Geef de uitslag van elk bord, bord 1 eerst: {boards} keer 1
                     "bijvoorbeeld <code>1 ½ 0 1</code>.")
 TEAM_RESULTS_SET = "Uitslag {match}: {ours}-{theirs}. De stand is bijgewerkt."
 TEAM_SCORE_TO_GROUP = "{match}: {ours}-{theirs}."
+TEAM_MINE = {True: "Team: {match}. Jij speelt aan bord {board}.", False: "Team: {match}."}
+CALENDAR_MATCH = "{team} {place} {opponent}"
+SETTINGS_TEAM_ASK = ("Teams: de spelers worden {days} dagen voor een wedstrijd gevraagd of ze "
+                     "kunnen (<code>/instellingen teamvraag DAGEN</code>).")
+BAD_DAYS = "'{text}' is geen aantal dagen van 0 tot en met {most}."
+TEAM_SCHEDULE_READ = ("Het programma is gelezen: {added} wedstrijden genoteerd, {known} stonden er "
+                      "al; {others} regels gaan over andere teams.")
 TEAM_WILLING = {True: "Je staat nu op de lijst van invallers: een aanvoerder kan je vragen.",
                 False: "Je staat niet meer op de lijst van invallers."}
 LANGUAGE_NAMES: Mapping[str, str] = {"nl": "Nederlands", "en": "Engels"}

@@ -277,6 +277,11 @@ def board(w: Words, shown: Any, said: Said | str = "", room: Any = None, late: A
         missing=w(texts.BOARD_NONE))
 
 
+def team_grids(w: Words, grids: Sequence[Said]) -> str:
+    """A member's teams on his page: each next match and who can play (the chat's words)."""
+    return _page("teams.html", w, grids=[_html(grid, w) for grid in grids])
+
+
 def board_link(w: Words) -> str:
     """What an arbiter finds at the top of every page: the way to the draft's board."""
     return str(markupsafe.Markup('<section class="mine"><a href="mij-bord" data-load="mij-bord">'

@@ -14,7 +14,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.flows import board, checkin, lichess, members, refused, signoff, views
+from bot.flows import board, checkin, lichess, members, refused, signoff, teams, views
 from bot.flows.refused import REFUSALS
 from bot.language import texts
 from bot.language.i18n import Words, from_accept_language, words
@@ -338,7 +338,8 @@ class ClubSite:
             upcoming = next(({"round": g.round, "board": g.board, "opponent": g.opponent,
                               "colour": w(texts.COLOURS_WORD)["white" if g.white else "black"]}
                              for g in mine.games if g.result is None), None)
-            return own + await asyncio.to_thread(site.mine, who.code, upcoming)
+            grids = pages.team_grids(w, await teams.grids_of(self.services, who.code))
+            return own + await asyncio.to_thread(site.mine, who.code, upcoming) + grids
         if name == "mij-seizoen":
             assert who is not None
             return await self._season(w, who)

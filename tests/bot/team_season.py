@@ -11,6 +11,7 @@ import datetime as dt
 import json
 from fractions import Fraction
 
+from bot.language.notice import Text
 from core.rules import CompensationKind
 from core.season import Absence, AbsenceReason, ExternalDay, read_season, season_from_data
 from core.standings import compute_standings
@@ -156,7 +157,5 @@ def own_value(final, player: str, number: int) -> Fraction:
     return line.value
 
 
-def meaning_of(key: str, pick: object = None, **facts: object):
-    from bot.language.notice import Text
-
+def meaning_of(key: str, pick: object = None, **facts: object) -> Text:
     return Text(key, facts, pick=pick)

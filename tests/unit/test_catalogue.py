@@ -22,7 +22,8 @@ THE_SAME = {"bye", "ext", "½bye", "0bye", "Pos", "%", "W", "#", "×", "–", "w
             "• {name}: {old} → {new}", "• {mark}{name}{id} = {listed} ({knsb}, {rating}){why}",
             "{value}", "man", "{mark}{name} = {listed}", "{id}: {name}",
             "Club {id} ({name}): {check}", "rapid", "Bye", "rated", " (online)",
-            "{board}. {name}", "{match}: {ours}-{theirs}."}
+            "{board}. {name}", "{match}: {ours}-{theirs}.", "Team: {match}.",
+            "{team} {place} {opponent}"}
 """Messages English writes as Dutch does: symbols, results, abbreviations both share."""
 
 

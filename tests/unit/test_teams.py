@@ -12,10 +12,13 @@ from hypothesis import strategies as st
 from core.season import ExternalDay
 from core.teams import (
     Candidate,
+    Fixture,
     board_results,
     lineup,
     match_score,
+    our_side,
     points,
+    read_fixtures,
     round_of_match,
     substitute_order,
 )
@@ -88,3 +91,33 @@ def test_no_substitute_is_asked_from_the_team_or_above(team, willing):
     order = substitute_order(team, willing)
     teams = {c.code: c.team for c in willing}
     assert all(teams[code] is None or teams[code] > team for code in order)
+
+
+SCHEDULE = """Ronde;Datum;Thuis;Uit
+1;12-12-2026;Het Paard 1;Testclub 2
+1;12-12-2026;Testclub;De Toren 3
+2;09-01-2027;Testclub 2;Schaakmat 1
+2;09-01-2027;De Toren 3;Het Paard 1
+;onbekend;Testclub 2;Niemand
+"""
+
+
+def test_a_federations_schedule_is_read_with_our_side_of_each_match():
+    fixtures = read_fixtures(SCHEDULE)
+    assert fixtures is not None and len(fixtures) == 4  # the line without a date is left out
+    assert fixtures[0] == Fixture(dt.date(2026, 12, 12), 1, "Het Paard 1", "Testclub 2")
+    sides = [our_side(f, "Testclub") for f in fixtures]
+    assert sides == [(2, False, "Het Paard 1"), (1, True, "De Toren 3"),
+                     (2, True, "Schaakmat 1"), None]
+
+
+def test_a_schedule_in_english_with_commas_and_iso_dates():
+    text = "date,home team,away team\n2026-12-12,Testclub 3,Het Paard\n"
+    assert read_fixtures(text) == [Fixture(dt.date(2026, 12, 12), None, "Testclub 3",
+                                           "Het Paard")]
+
+
+def test_a_file_without_the_columns_is_no_schedule():
+    assert read_fixtures("Relatienummer;Naam;Elo\n1;A;1500\n") is None
+    assert read_fixtures("") is None
+    assert our_side(Fixture(dt.date(2026, 1, 1), 1, "Testclubje 2", "X"), "Testclub") is None

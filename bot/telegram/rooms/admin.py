@@ -229,6 +229,7 @@ async def instellingen(update: Update, context: Context) -> Answer:
             "language": Text("LANGUAGE_NAMES", pick=settings.language),
             "rules": Phrase("rules_in_words", (rules,), markup=False)}),
         _apart_list(await admin.apart(context.services)),
+        Text("SETTINGS_TEAM_ASK", {"days": settings.team_ask_days}),
         _online_settings(settings, await online.clock(context.services))
         if online.ready(context.services) else None))
 
@@ -250,6 +251,19 @@ async def minutes(update: Update, context: Context, setting: tuple[str, int],
     if typed is None or typed > most:
         return Answer(Text("BAD_MINUTES", {"text": text, "most": most}))
     return await _change(update, context, **{name: typed})
+
+
+TEAM_ASK_MOST = 28
+"""The most days before a team match its players are asked (four weeks)."""
+
+
+async def team_ask(update: Update, context: Context, text: str) -> Answer:
+    """`/instellingen teamvraag DAGEN`: how many days before a team match its players are
+    asked whether they can play."""
+    days = number(text)
+    if days is None or days > TEAM_ASK_MOST:
+        return Answer(Text("BAD_DAYS", {"text": text, "most": TEAM_ASK_MOST}))
+    return await _change(update, context, team_ask_days=days)
 
 
 async def one_setting(update: Update, context: Context, **change: object) -> Answer:
@@ -440,6 +454,7 @@ room = Room(commands=(
         form(apart, key("nooit", "never"), flag("remove", REMOVE), Rest("names")),
         form(start_time, key("start"), One("text")),
         form(minutes, Choice("setting", MINUTES), One("text")),
+        form(team_ask, key("teamvraag", "teamask"), One("text")),
         form(one_setting, key("web"), WEB),
         form(city, key("plaats", "city"), Rest("city")),
         form(one_setting, key("ratinglijst", "ratinglist"), One("rating_list", RatingList.named)),

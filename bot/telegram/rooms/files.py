@@ -9,7 +9,7 @@ from telegram.error import BadRequest
 from telegram.ext import MessageHandler, filters
 
 from bot.callbacks import Rating
-from bot.flows import files, ratings
+from bot.flows import files, ratings, teams
 from bot.keyboard import Button, Keyboard
 from bot.language.notice import Phrase, Text
 from bot.services import Context
@@ -17,6 +17,7 @@ from bot.telegram.answer import Answer, Edit, File, Toast, Write
 from bot.telegram.room import Room, answering, button, is_arbiter
 from core.ratings import MAX_BYTES, ListProblem, RatingListError
 from core.season import season_to_json
+from core.teams import Fixture, read_fixtures
 
 
 def _markup(shown: ratings.Shown) -> Keyboard | None:
@@ -45,7 +46,8 @@ async def received(update: Update, context: Context) -> Answer | Write:
     assert message is not None and user is not None
     document = message.document
     assert document is not None
-    if not await is_arbiter(update, context):
+    arbiter = await is_arbiter(update, context)
+    if not arbiter and not await teams.captains(context.services, user.id):
         return Answer(Text("FILE_ONLY_ARBITER"))
     name = (document.file_name or "").lower()
     if not name.endswith((".zip", ".csv", ".trf", ".trfx", ".txt")):
@@ -60,6 +62,12 @@ async def received(update: Update, context: Context) -> Answer | Write:
                 raise
             raise RatingListError(ListProblem.TOO_BIG,
                                   limit=MAX_BYTES // (1024 * 1024)) from None
+        fixtures = read_fixtures(data.decode("utf-8", "replace")) \
+            if name.endswith(".csv") else None
+        if fixtures is not None:  # a team schedule, not a rating list
+            return await _schedule(context, fixtures, user.id)
+        if not arbiter:
+            return Answer(Text("FILE_ONLY_ARBITER"))
         if not name.endswith((".zip", ".csv")):
             return await _tournament(data)
         compared = await ratings.compare(context.services, data, document.file_name or "")
@@ -69,6 +77,15 @@ async def received(update: Update, context: Context) -> Answer | Write:
     async def store() -> Answer:
         shown = await ratings.keep(context.services, compared, actor=user.id)
         return Answer(_text(shown), markup=_markup(shown))
+    return Write(store)
+
+
+async def _schedule(context: Context, fixtures: list[Fixture], user: int) -> Write:
+    """A federation's team schedule: the matches of the sender's teams, stored."""
+    async def store() -> Answer:
+        done = await teams.import_fixtures(context.services, fixtures, user=user)
+        return Answer(Text("TEAM_SCHEDULE_READ", {"added": done.added, "known": done.known,
+                                                  "others": done.others}))
     return Write(store)
 
 

@@ -17,7 +17,7 @@ from telegram.constants import ChatType
 
 from bot.files import chart, exports
 from bot.files.calendar import rounds_ics
-from bot.flows import members, views
+from bot.flows import members, teams, views
 from bot.language.i18n import Words, words
 from bot.language.notice import Phrase, Text, lines
 from bot.language.vocabulary import ME, PREVIOUS, key
@@ -90,7 +90,9 @@ async def agenda(update: Update, context: Context) -> Answer:
     assert chat is not None
     who = await members.of_user(services, user.id) \
         if user is not None and chat.type == ChatType.PRIVATE else None
-    agenda = await views.calendar(services.db, services.settings.timezone, who)
+    agenda = await views.calendar(
+        services.db, services.settings.timezone, who,
+        matches=() if who is None else await teams.calendar_matches(services, who.code))
     if agenda is None:
         return Answer(Text("AGENDA_NONE"))
     made = await asyncio.to_thread(rounds_ics, context.words, agenda)

@@ -9,7 +9,7 @@ from telegram import Update
 from telegram.constants import ChatType
 
 from bot.files import announce, messages
-from bot.flows import members, views
+from bot.flows import members, teams, views
 from bot.flows.members import Member
 from bot.language.i18n import Words
 from bot.language.notice import Lines, Number, Pre, Said, Text, lines, plain
@@ -137,6 +137,7 @@ async def _mine(context: Context, who: Member) -> Lines:
     shown += [Text("MIJN_BYE", {"round": number}) for number in mine.bye_rounds]
     if mine.lichess is not None:
         shown.append(Text("LICHESS_MY_GAME", {"round": mine.lichess[0], "link": mine.lichess[1]}))
+    shown += await teams.mine(context.services, who.code)
     return Lines(tuple(shown))
 
 

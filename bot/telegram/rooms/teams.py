@@ -109,8 +109,9 @@ async def match(update: Update, context: Context, team: int, date_words: list[st
     services = context.services
     today = services.clock().astimezone(services.settings.timezone).date()
     night = dates.club_day(r.date for r in await schedule(services))
+    # `/team` is one name in both languages: a date is read in the reader's.
     read = await asyncio.to_thread(dates.read, date_words, today, night,
-                                   dates.ENGLISH if context.english else dates.DUTCH)
+                                   dates.ENGLISH if context.language == "en" else dates.DUTCH)
     if read is None or read.words != len(date_words):
         raise Refused(Text("BAD_DATE", {"text": " ".join(date_words)}))
     made = await flows.add_match(services, team, read.date, home=home,
