@@ -215,3 +215,14 @@ class Available(Callback):
     FIELDS = (("match", r"[0-9]{1,9}"), ("answer", "yes|no"))
     match: int
     answer: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BoardTap(Callback):
+    """A board's result in a team match, tapped by its captain: 1, ½ (`h`) or 0."""
+
+    PREFIX = "tbord"
+    FIELDS = (("match", r"[0-9]{1,9}"), ("board", BOARD), ("result", "1|h|0"))
+    match: int
+    board: int
+    result: str

@@ -240,16 +240,15 @@ async def set_lineup(db: Database, match_id: int, codes: list[str], *,
                            entity_id=match_id, new={"lineup": codes})
 
 
-async def set_results(db: Database, match_id: int, results: list[Fraction], *,
-                      actor: int | None) -> None:
-    """Each board's result, board 1 first."""
+async def set_result(db: Database, match_id: int, board: int, result: Fraction, *,
+                     actor: int | None) -> None:
+    """One board's result."""
     async with db.transaction() as conn:
-        for board, result in enumerate(results, start=1):
-            await conn.execute("UPDATE team_board SET result = ? WHERE match_id = ? AND "
-                               "board = ?", (external_result_text(result), match_id, board))
-        await audit.record(conn, actor=actor, action="team.results", entity="team_match",
+        await conn.execute("UPDATE team_board SET result = ? WHERE match_id = ? AND "
+                           "board = ?", (external_result_text(result), match_id, board))
+        await audit.record(conn, actor=actor, action="team.result", entity="team_match",
                            entity_id=match_id,
-                           new={"results": [external_result_text(r) for r in results]})
+                           new={"board": board, "result": external_result_text(result)})
 
 
 async def set_substitute(db: Database, code: str, willing: bool, *, actor: int | None) -> None:

@@ -37,7 +37,8 @@ from storage.club import settings as club_settings
 from storage.errors import InputStoreError
 from storage.roster import Member
 from storage.seasons import load_season
-from storage.teams import Match as Match  # the room names them from here
+from storage.teams import Board as Board  # the room names them from here
+from storage.teams import Match as Match
 from storage.teams import Team as Team
 
 
@@ -338,17 +339,10 @@ async def enter_results(services: Services, found: Team, match: Match,
     """The board results: stored, and each booked as its player's external result in the
     round his lineup signed him off for (where the rules value an external game by its
     result, the standings follow). The match's score goes to the club group if asked."""
-    planned = await schedule(services)
-    week = round_of_match(match.date, ((r.number, r.date) for r in planned))
-    everyone = {m.code: m for m in await members.everyone(services)}
     booked = []
     async with services.db.transaction():
-        await store.set_results(services.db, match.id, results, actor=actor)
-        if week is not None:
-            for board, result in zip(match.lineup, results, strict=True):
-                await book_external(services, everyone[board.code], team=found.number,
-                                    result=result, day=week[1], number=week[0],
-                                    sent_at=services.clock(), actor=actor)
+        for board, result in zip(match.lineup, results, strict=True):
+            if await enter_board(services, found, match, board, result, actor=actor):
                 booked.append(board.code)
         score = match_score(results)
         if to_group:
@@ -357,6 +351,23 @@ async def enter_results(services: Services, found: Team, match: Match,
                                         "ours": points(score[0]),
                                         "theirs": points(score[1])}))
     return Entered(score, tuple(booked))
+
+
+async def enter_board(services: Services, found: Team, match: Match, board: Board,
+                      result: Fraction, *, actor: int) -> bool:
+    """One board's result: stored, and booked as its player's external result in the round
+    his lineup signed him off for; False when the club played no round that week (nothing
+    to book)."""
+    planned = await schedule(services)
+    week = round_of_match(match.date, ((r.number, r.date) for r in planned))
+    async with services.db.transaction():
+        await store.set_result(services.db, match.id, board.board, result, actor=actor)
+        if week is None:
+            return False
+        who = next(m for m in await members.everyone(services) if m.code == board.code)
+        await book_external(services, who, team=found.number, result=result, day=week[1],
+                            number=week[0], sent_at=services.clock(), actor=actor)
+    return True
 
 
 async def grids_of(services: Services, code: str) -> list[Lines]:

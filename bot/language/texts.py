@@ -1169,8 +1169,9 @@ TEAM_USAGE = (
     "<code>/team 2 wedstrijd za 12 dec uit De Toren 8</code>, <code>/team 2 vraag</code>, "
     "<code>/team 2 invallers</code>, <code>/team 2 opstelling</code> (met <code>bevestig</code>, "
     "of de namen), <code>/team 2 uitslag 1 ½ 0 1 1 0 ½ 1</code> (met <code>groep</code>: ook in "
-    "de clubgroep). De wedstrijdleider: <code>/team nieuw 2 Naam</code>, <code>/team 2 "
-    "aanvoerder NAAM</code>. Invallen: <code>/team invaller aan</code>.")
+    "de clubgroep; zonder uitslagen: een knop per bord). De wedstrijdleider: "
+    "<code>/team nieuw 2 Naam</code>, <code>/team 2 aanvoerder NAAM</code>. Invallen: "
+    "<code>/team invaller aan</code>.")
 TEAM_NONE = ("Er zijn nog geen teams. De wedstrijdleider maakt ze met "
              "<code>/team nieuw 1 Naam</code>.")
 TEAM_ABOUT = "<b>{team}</b>, aanvoerder {captain}. Vaste spelers: {players}."
@@ -1231,6 +1232,9 @@ SETTINGS_TEAM_ASK = ("Teams: de spelers worden {days} dagen voor een wedstrijd g
 BAD_DAYS = "'{text}' is geen aantal dagen van 0 tot en met {most}."
 TEAM_SCHEDULE_READ = ("Het programma is gelezen: {added} wedstrijden genoteerd, {known} stonden er "
                       "al; {others} regels gaan over andere teams.")
+TEAM_RESULTS_SHEET = "Uitslag {match}. Tik per bord: 1, ½ of 0."
+TEAM_BOARD_RESULT = "{board}. {name}: {result}"
+TEAM_SCORE_SO_FAR = "Tot nu toe {ours}-{theirs}."
 TEAM_WILLING = {True: "Je staat nu op de lijst van invallers: een aanvoerder kan je vragen.",
                 False: "Je staat niet meer op de lijst van invallers."}
 LANGUAGE_NAMES: Mapping[str, str] = {"nl": "Nederlands", "en": "Engels"}

@@ -107,8 +107,15 @@ async def play(bot, members) -> None:
     # Round 1 without team 1's players; then team 1's result.
     await pass_deadline(bot, 1)
     await play_round(bot, members, 1, await publish(bot, 1))
-    done = await bot.ask(anna, "/team 1 uitslag 1 0")
-    assert fits(done.text, "TEAM_RESULTS_SET", ours="1", theirs="1")
+    # Team 1's result a tap per board.
+    sheet = await bot.ask(anna, "/team 1 uitslag")
+    assert fits(sheet.text, "TEAM_RESULTS_SHEET")
+    for board, tap in ((1, "1"), (2, "0")):
+        bot.tg.press(anna, sheet, next(d for _, d in sheet.buttons
+                                       if d.endswith(f":{board}:{tap}")))
+        await bot.tg.edited(sheet, meaning("TEAM_BOARD_RESULT", board=board,
+                                           result="1" if tap == "1" else "0"))
+    await bot.tg.edited(sheet, meaning("TEAM_SCORE_SO_FAR", ours="1", theirs="1"))
     # Round 2 without team 2's; its result on the Saturday, in the club group too.
     await pass_deadline(bot, 2)
     await play_round(bot, members, 2, await publish(bot, 2))

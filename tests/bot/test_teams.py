@@ -10,8 +10,10 @@ import pytest
 from icalendar import Calendar
 
 from bot.language.notice import Dated, Text
+from core.season import Absence, AbsenceReason, ExternalDay, read_season
 from storage.club_file import export_club, import_club
-from tests.bot.conftest import ARBITER, club_bot, new_store, said, stored_rows
+from storage.seasons import export_json
+from tests.bot.conftest import ARBITER, club_bot, fits, new_store, said, stored_rows
 from tests.bot.steps import set_up_club
 from tests.bot.team_season import PRESETS, answer, asks, play, season_for
 from tests.bot.web import get, own_headers, plain
@@ -204,3 +206,66 @@ async def test_the_captain_sees_who_can_play_in_the_mini_app(web_bot, members):
         assert said(Text(key, {"names": name})) in shown
     other = plain((await get(bot, "/mij", **own_headers(bot, members[4].id)))[1])
     assert "Schaakmat" not in other
+
+
+async def setup_two_teams(bot, members) -> None:
+    """Two teams, Anna and Cor their captains, Anna and Bram regulars of the first, Cor and
+    Daan of the second; Eva and Femke willing to substitute."""
+    anna, _, cor, _, eva, femke = members
+    await set_up_club(bot, members, rounds=2)
+    for command in ("/team nieuw 1 Eerste", "/team nieuw 2 Tweede",
+                    "/team 1 aanvoerder Anna Visser", "/team 2 aanvoerder Cor Jansen"):
+        await bot.ask(ARBITER, command)
+    await bot.ask(anna, "/team 1 spelers Anna Visser, Bram de Boer")
+    await bot.ask(cor, "/team 2 spelers Cor Jansen, Daan Smit")
+    for user in (eva, femke):
+        await bot.ask(user, "/team invaller aan")
+
+
+async def test_a_substitute_asked_by_two_teams_for_one_day_is_asked_once(bot, members):
+    anna, _, cor, _, eva, femke = members
+    await setup_two_teams(bot, members)
+    await bot.ask(anna, "/team 1 wedstrijd 12-12-2026 thuis Schaakmat 4")
+    await bot.ask(cor, "/team 2 wedstrijd 12-12-2026 uit Het Paard 4")
+    await bot.settled()
+    mark = len(bot.tg.sent)
+    first = await bot.ask(anna, "/team 1 invallers 2")
+    assert fits(first.text, "TEAM_SUBSTITUTES_ASKED", names="Eva Bos, Femke Kok")
+    again = await bot.ask(cor, "/team 2 invallers 2")
+    assert again.text == said(Text("TEAM_NO_SUBSTITUTES"))
+    await bot.settled()
+    assert len([s for s in bot.tg.sent[mark:] if asks(eva)(s)]) == 1
+    assert len([s for s in bot.tg.sent[mark:] if asks(femke)(s)]) == 1
+
+
+async def test_a_lineup_turns_a_sign_off_into_one_external_and_late_is_told(bot, members):
+    """Bram had signed off for round 1 already: the lineup keeps one sign-off, now external.
+    Confirmed after the round's deadline, the lineup signs its players off late and the
+    arbiter hears it; a player it then leaves out cannot be taken back, and the arbiter
+    hears that too."""
+    anna, bram = members[:2]
+    await setup_two_teams(bot, members)
+    await bot.ask(bram, "/afmelden 1", contains=meaning("SIGNED_OFF", who="Bram de Boer",
+                                                          round=1))
+    await bot.ask(anna, "/team 1 wedstrijd 3-12-2026 thuis Schaakmat 2")
+    await bot.ask(anna, "/team 1 opstelling Bram de Boer",
+                  contains=meaning("TEAM_SIGNED_OFF", round=1))
+    assert await absences_of(bot, 1) == {
+        Absence("p1", AbsenceReason.EXTERNAL, ExternalDay.CLUB_NIGHT, 1)}
+    bot.clock.now = dt.datetime(2026, 12, 3, 18, 0, tzinfo=dt.UTC)  # past the deadline
+    await bot.settled()
+    mark = len(bot.tg.sent)
+    late = await bot.ask(anna, "/team 1 opstelling Anna Visser, Daan Smit",
+                         contains=meaning("TEAM_SIGNED_OFF", round=1))
+    assert fits(late.text, "TEAM_LATE", names="Anna Visser, Daan Smit")
+    told = await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id and "Bram de Boer" in s.text,
+                                 after=mark)
+    assert fits(told.text, "TEAM_NOT_TAKEN_BACK", name="Bram de Boer", round=1)
+    await bot.tg.wait_for(lambda s: s.chat_id == ARBITER.id
+                          and meaning("LATE_TO_ARBITER", who="Daan Smit", round=1)(s.text),
+                          after=mark)
+
+
+async def absences_of(bot, number: int) -> set[Absence]:
+    season = read_season(await export_json(bot.app.bot_data.db))
+    return set(season.round(number).absent)

@@ -23,7 +23,7 @@ THE_SAME = {"bye", "ext", "½bye", "0bye", "Pos", "%", "W", "#", "×", "–", "w
             "{value}", "man", "{mark}{name} = {listed}", "{id}: {name}",
             "Club {id} ({name}): {check}", "rapid", "Bye", "rated", " (online)",
             "{board}. {name}", "{match}: {ours}-{theirs}.", "Team: {match}.",
-            "{team} {place} {opponent}"}
+            "{team} {place} {opponent}", "{board}. {name}: {result}"}
 """Messages English writes as Dutch does: symbols, results, abbreviations both share."""
 
 

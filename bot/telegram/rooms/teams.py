@@ -7,22 +7,24 @@ willing to substitute; a player answers the question with its buttons."""
 from __future__ import annotations
 
 import asyncio
+from fractions import Fraction
 
 from telegram import Update
 
-from bot.callbacks import Available
+from bot.callbacks import Available, BoardTap
 from bot.flows import members
 from bot.flows import teams as flows
 from bot.flows.teams import Match, Team
+from bot.keyboard import Button, Keyboard
 from bot.language import dates
 from bot.language.notice import Lines, Said, Text, lines
 from bot.language.vocabulary import CONFIRM, NEW, OFF, ON, key
 from bot.services import Context, schedule
-from bot.telegram.answer import Answer, Refused, Toast
+from bot.telegram.answer import Answer, Edit, Refused, Toast
 from bot.telegram.grammar import Choice, Command, One, Rest, flag, form, maybe
 from bot.telegram.room import Room, actor, button
 from bot.telegram.rooms.common import find_member, member, number
-from core.teams import board_results, points
+from core.teams import board_results, match_score, points
 
 
 async def overview(update: Update, context: Context) -> Answer:
@@ -185,17 +187,73 @@ def _names(codes: tuple[str, ...], names: dict[str, str]) -> Lines:
     return Lines(tuple(names.get(c, c) for c in codes), ", ")
 
 
+async def _played(context: Context, found: Team) -> Match:
+    """The team's last match played with a confirmed lineup; refused if there is none."""
+    services = context.services
+    today = services.clock().astimezone(services.settings.timezone).date()
+    played = [m for m in await flows.matches(services, found.number)
+              if m.confirmed and m.date <= today]
+    if not played:
+        raise Refused(Text("TEAM_NO_LINEUP", {"team": found.name}))
+    return played[-1]
+
+
+TAPPED = {"1": Fraction(1), "h": Fraction(1, 2), "0": Fraction(0)}
+"""A board's result by its button."""
+
+
+def _sheet(found: Team, match: Match, names: dict[str, str]) -> tuple[Said, Keyboard]:
+    """The match's boards with their results so far, and a button per result per board."""
+    results = [b.result for b in match.lineup if b.result is not None]
+    ours, theirs = match_score(results)
+    said = lines(Text("TEAM_RESULTS_SHEET", {"match": flows.described(found, match)}),
+                 *(Text("TEAM_BOARD_RESULT", {
+                     "board": b.board, "name": names.get(b.code, b.code),
+                     "result": "–" if b.result is None else points(b.result)})
+                   for b in match.lineup),
+                 Text("TEAM_SCORE_SO_FAR", {"ours": points(ours), "theirs": points(theirs)})
+                 if results else None)
+    buttons = Keyboard.of([Button(f"{b.board}: {label}", BoardTap(match.id, b.board, tap).pack())
+                           for tap, label in (("1", "1"), ("h", "½"), ("0", "0"))]
+                          for b in match.lineup)
+    return said, buttons
+
+
+async def result_taps(update: Update, context: Context, team: int) -> Answer:
+    """`/team N uitslag`: the last match's boards, a tap per board's result."""
+    found = await _led(update, context, team)
+    said, buttons = _sheet(found, await _played(context, found),
+                           await members.names(context.services))
+    return Answer(said, markup=buttons)
+
+
+async def board_tapped(update: Update, context: Context, pressed: BoardTap) -> Answer:
+    """A board's result tapped: stored and booked, and the sheet shows it."""
+    query = update.callback_query
+    assert query is not None
+    services = context.services
+    match = await flows.match(services, pressed.match)
+    found = None if match is None else await flows.team(services, match.team)
+    board = None if match is None else \
+        next((b for b in match.lineup if b.board == pressed.board), None)
+    if match is None or found is None or board is None:
+        return Answer(toast=Toast(Text("BUTTON_STALE")))
+    if not await flows.leads(services, query.from_user.id, found):
+        return Answer(toast=Toast(Text("TEAM_ONLY_CAPTAIN", {"team": found.name}), alert=True))
+    await flows.enter_board(services, found, match, board, TAPPED[pressed.result],
+                            actor=query.from_user.id)
+    updated = await flows.match(services, match.id)
+    assert updated is not None
+    said, buttons = _sheet(found, updated, await members.names(services))
+    return Answer(edit=Edit(said, markup=buttons))
+
+
 async def results(update: Update, context: Context, team: int, words: list[str],
                   to_group: bool) -> Answer:
     """`/team N uitslag 1 ½ 0 1 … [groep]`: each board's result, board 1 first."""
     found = await _led(update, context, team)
     services = context.services
-    today = services.clock().astimezone(services.settings.timezone).date()
-    played = [m for m in await flows.matches(services, team)
-              if m.confirmed and m.date <= today]
-    if not played:
-        raise Refused(Text("TEAM_NO_LINEUP", {"team": found.name}))
-    last = played[-1]
+    last = await _played(context, found)
     read = board_results(words, len(last.lineup))
     if read is None:
         raise Refused(Text("TEAM_RESULTS_BAD", {"boards": len(last.lineup)}))
@@ -245,7 +303,8 @@ room = Room(commands=(Command(key("team"), (
          maybe(One("count", number), count=None)),
     form(lineup, TEAM, key("opstelling", "lineup"), flag("confirm", CONFIRM)),
     form(lineup, TEAM, key("opstelling", "lineup"), Rest("names")),
+    form(result_taps, TEAM, key("uitslag", "result")),
     form(results, TEAM, key("uitslag", "result"), Rest("words", as_words=True),
          flag("to_group", key("groep", "group")))),
     "TEAM_USAGE"),),
-    handlers=(button((Available,), answered),))
+    handlers=(button((Available,), answered), button((BoardTap,), board_tapped)))
