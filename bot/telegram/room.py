@@ -150,8 +150,8 @@ ButtonHandler = Callable[[Update, Context, Any], Awaitable[Made]]
 
 
 def button(kinds: tuple[type[Callback], ...], handler: ButtonHandler, *,
-           reads_first: bool = False,
-           personal: bool = False) -> CallbackQueryHandler[Context, None]:
+           reads_first: bool = False, personal: bool = False,
+           arbiter: bool = False) -> CallbackQueryHandler[Context, None]:
     """A button of these kinds. The handler runs as one unit of work and returns its
     `Answer`: the reply, the edit and the buttons to drop are owed inside that transaction,
     and the toast goes to Telegram after the commit, outside the writer's lock and outside
@@ -160,7 +160,7 @@ def button(kinds: tuple[type[Callback], ...], handler: ButtonHandler, *,
     Data no kind reads is a stale button: PTB hands a press without data to the first button
     handler whatever its pattern, so the data is read here too. A `personal` button (under a
     group's message, answered by a toast only the presser sees) speaks his own language, not
-    the group's."""
+    the group's. An `arbiter` button is the arbiter's: anyone else's press is refused."""
     async def run(update: Update, context: Context) -> None:
         pressed = callbacks.unpack(kinds, update.callback_query.data
                                    if update.callback_query else None)
@@ -170,6 +170,8 @@ def button(kinds: tuple[type[Callback], ...], handler: ButtonHandler, *,
         if personal:  # what the answer says is made in the presser's words
             context.language = await own_language(update, context)
         try:
+            if arbiter and not await is_arbiter(update, context):
+                raise Refused(Text("ONLY_ARBITER"))
             done, stored = await _run(update, context,
                                       lambda: handler(update, context, pressed),
                                       outside=reads_first)

@@ -5,6 +5,7 @@ the same before and after."""
 
 from __future__ import annotations
 
+from bot.callbacks import Link, NightRound, NoLink, Rating, Swap, TakeOver
 from bot.language import texts
 from storage.seasons import export_json
 from tests.bot.conftest import (
@@ -88,3 +89,19 @@ async def test_a_member_acts_only_for_himself(bot, members):
         assert await bot.tg.toast(answered) == texts.NOT_YOUR_BUTTON, who
     assert ask.edits == []
     assert await everything(bot) == reported
+
+
+async def test_an_arbiters_button_pressed_by_a_member_changes_nothing(bot, members):
+    """Every button the room declares the arbiter's (a swap, the round meant, a link, a
+    rating list's decision) answers anyone else with the refusal, and stores nothing, even
+    with data forged to look like the arbiter's."""
+    await set_up_club(bot, members, rounds=1)
+    before = await everything(bot)
+    sent = await bot.ask(members[0], "/help")
+    for data in (Swap("a" * 12, "b" * 12), NightRound("afwezig", 1, "c" * 12),
+                 Link("p1", members[0].id), TakeOver("p1", members[0].id),
+                 NoLink(members[0].id), Rating(1, "ok")):
+        answered = len(bot.tg.answered)
+        bot.tg.press(members[0], sent, data.pack())
+        assert await bot.tg.toast(answered) == texts.ONLY_ARBITER, data
+    assert await everything(bot) == before

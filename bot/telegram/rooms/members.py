@@ -12,7 +12,7 @@ from bot.language.vocabulary import key
 from bot.services import Context
 from bot.telegram.answer import Answer, Edit, Toast
 from bot.telegram.grammar import Command, Rest, form
-from bot.telegram.room import Room, button, is_arbiter
+from bot.telegram.room import Room, button
 
 
 async def ik(update: Update, context: Context, name: str) -> Answer:
@@ -46,8 +46,6 @@ async def _ask(update: Update, context: Context, who: members.Member) -> Text:
 async def decide(update: Update, context: Context, pressed: Link | TakeOver | NoLink) -> Answer:
     query = update.callback_query
     assert query is not None
-    if not await is_arbiter(update, context):
-        return Answer(toast=Toast(Text("ONLY_ARBITER"), alert=True))
     who = None if isinstance(pressed, NoLink) else \
         await members.by_key(context.services, pressed.key)
     if not isinstance(pressed, NoLink) and who is None:
@@ -66,4 +64,5 @@ async def decide(update: Update, context: Context, pressed: Link | TakeOver | No
 
 
 room = Room(commands=(Command(key("ik", "iam"), (form(ik, Rest("name")),), "IK_USAGE"),),
-            handlers=(button((Choose,), chosen), button((Link, TakeOver, NoLink), decide)))
+            handlers=(button((Choose,), chosen),
+                      button((Link, TakeOver, NoLink), decide, arbiter=True)))

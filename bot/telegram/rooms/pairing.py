@@ -97,8 +97,6 @@ async def swap_button(update: Update, context: Context, pressed: Swap) -> Answer
     """The arbiter chose whom `_which` meant: swap those two, and show the draft."""
     query = update.callback_query
     assert query is not None
-    if not await is_arbiter(update, context):
-        return Answer(toast=Toast(Text("ONLY_ARBITER"), alert=True))
     a = await members.by_key(context.services, pressed.first)
     b = await members.by_key(context.services, pressed.second)
     upcoming = await open_round(context.services)
@@ -190,8 +188,6 @@ async def night_round_button(update: Update, context: Context, pressed: NightRou
     """The arbiter chose the round `/indeling afwezig|erbij NAAM` meant."""
     query = update.callback_query
     assert query is not None
-    if not await is_arbiter(update, context):
-        return Answer(toast=Toast(Text("ONLY_ARBITER"), alert=True))
     who = await members.by_key(context.services, pressed.key)
     if who is None:
         return Answer(toast=Toast(Text("BUTTON_STALE")))
@@ -216,4 +212,5 @@ room = Room(commands=(Command(PAIRING, (
     form(absent, key("afwezig", "absent"), *NAME_IN_ROUND, arbiter=True),
     form(arrived, key("erbij", "arrived"), *NAME_IN_ROUND, arbiter=True)),
     "INDELING_USAGE"),),
-    handlers=(button((Swap,), swap_button), button((NightRound,), night_round_button)))
+    handlers=(button((Swap,), swap_button, arbiter=True),
+              button((NightRound,), night_round_button, arbiter=True)))
