@@ -37,7 +37,7 @@ BROKEN = ("rule", "players", "facts")
 CLUB = ("name", "round_start", "deadline_minutes", "reminder_minutes", "group_chat_id",
         "group_thread_id", "web", "online", "online_clock", "online_rated", "online_auto",
         "team_ask_days")
-MATCH = ("date", "home", "opponent", "boards", "asked", "confirmed")
+MATCH = ("date", "home", "opponent", "boards", "asked", "confirmed", "time", "first_white")
 ANSWER = ("substitute", "answer", "asked_at")
 
 
@@ -141,7 +141,7 @@ async def _import_teams(conn: Connection, sid: int, ids: dict[str, int],
         for match in team.get("matches", []):
             mid = await inserted(conn, f"INSERT INTO team_match (team_id, {', '.join(MATCH)}) "
                                  f"VALUES ({', '.join('?' * (len(MATCH) + 1))})",
-                                 (tid, *(match[k] for k in MATCH)))
+                                 (tid, *(match.get(k) for k in MATCH)))
             for answer in match.get("answers", []):
                 await conn.execute(
                     f"INSERT INTO team_answer (match_id, player_id, {', '.join(ANSWER)}) "

@@ -615,6 +615,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     ALTER TABLE club ADD COLUMN team_ask_days INTEGER NOT NULL DEFAULT 7;
     """, _owned("team", "team_player", "team_match", "team_answer", "team_board"),
      _bumps_version("team", "team_player", "team_match", "team_answer", "team_board")),
+    # 25: a team match's start (local time) and the colour of its first board, where the
+    # captain knows them: each player of the lineup is told his colour.
+    """
+    ALTER TABLE team_match ADD COLUMN time TEXT;
+    ALTER TABLE team_match ADD COLUMN first_white INTEGER;
+    """,
 )
 
 VERSION = len(MIGRATIONS)

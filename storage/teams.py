@@ -49,6 +49,10 @@ class Match:
     home: bool
     opponent: str
     boards: int
+    time: dt.time | None
+    """When it starts, local time (None: not given)."""
+    first_white: bool | None
+    """Whether the club has white on board 1 (and so on every odd board); None: not known."""
     asked: bool
     """Its regular players were asked whether they can play."""
     confirmed: bool
@@ -131,7 +135,8 @@ async def set_players(db: Database, number: int, codes: list[str], *,
 
 
 async def add_match(db: Database, number: int, date: dt.date, *, home: bool, opponent: str,
-                    boards: int, actor: int | None) -> int | None:
+                    boards: int, actor: int | None, time: dt.time | None = None,
+                    first_white: bool | None = None) -> int | None:
     """A match of the team; None if the team has one that day already (or no such team)."""
     async with db.transaction() as conn:
         sid = await season_id(db)
@@ -143,8 +148,10 @@ async def add_match(db: Database, number: int, date: dt.date, *, home: bool, opp
             if await cur.fetchone() is not None:
                 return None
         made = await inserted(conn, "INSERT INTO team_match (team_id, date, home, opponent, "
-                              "boards) VALUES (?, ?, ?, ?, ?)",
-                              (tid, date.isoformat(), int(home), opponent, boards))
+                              "boards, time, first_white) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                              (tid, date.isoformat(), int(home), opponent, boards,
+                               None if time is None else time.isoformat(timespec="minutes"),
+                               None if first_white is None else int(first_white)))
         await audit.record(conn, actor=actor, action="team.match", entity="team_match",
                            entity_id=made, new={"team": number, "date": date.isoformat(),
                                                 "opponent": opponent})
@@ -188,7 +195,10 @@ async def _match(conn: Connection, row: Row) -> Match:
                              else EXTERNAL_RESULTS[r["result"]])
                        for r in await cur.fetchall())
     return Match(row["id"], row["number"], dt.date.fromisoformat(row["date"]),
-                 bool(row["home"]), row["opponent"], row["boards"], bool(row["asked"]),
+                 bool(row["home"]), row["opponent"], row["boards"],
+                 None if row["time"] is None else dt.time.fromisoformat(row["time"]),
+                 None if row["first_white"] is None else bool(row["first_white"]),
+                 bool(row["asked"]),
                  bool(row["confirmed"]), answers, lineup)
 
 

@@ -64,9 +64,11 @@ async def set_players(services: Services, number: int, codes: list[str], *,
 
 
 async def add_match(services: Services, number: int, date: dt.date, *, home: bool,
-                    opponent: str, boards: int, actor: int) -> int | None:
+                    opponent: str, boards: int, actor: int, time: dt.time | None = None,
+                    first_white: bool | None = None) -> int | None:
     return await store.add_match(services.db, number, date, home=home, opponent=opponent,
-                                 boards=boards, actor=actor)
+                                 boards=boards, actor=actor, time=time,
+                                 first_white=first_white)
 
 
 async def match(services: Services, match_id: int) -> Match | None:
@@ -124,9 +126,20 @@ async def leads(services: Services, user: int, found: Team) -> bool:
 
 def described(found: Team, match: Match) -> Said:
     """`Team 2 speelt za 12 dec uit tegen De Toren` as a value."""
-    return Text("TEAM_MATCH", {"team": found.name, "date": Dated(match.date),
-                               "place": Text("TEAM_HOME", pick=match.home),
-                               "opponent": match.opponent, "boards": match.boards})
+    day = Dated(match.date)
+    return Text("TEAM_MATCH", {
+        "team": found.name, "place": Text("TEAM_HOME", pick=match.home),
+        "date": day if match.time is None else Text("TEAM_AT", {
+            "date": day, "time": match.time.strftime("%H:%M")}),
+        "opponent": match.opponent, "boards": match.boards})
+
+
+def colour(match: Match, board: int) -> str | None:
+    """The club's colour on a board (`white`, `black`), where the captain said board 1's:
+    the colours alternate down the boards."""
+    if match.first_white is None:
+        return None
+    return "white" if (board % 2 == 1) == match.first_white else "black"
 
 
 async def next_match(services: Services, number: int) -> Match | None:
@@ -311,8 +324,11 @@ async def confirm(services: Services, found: Team, match: Match, codes: list[str
         for board, code in enumerate(codes, start=1):
             chat = everyone[code].telegram_id
             if chat is not None:
+                own = colour(match, board)
                 await tell(services, chat, Text("TEAM_LINEUP_TO_PLAYER", {
-                    "match": described(found, match), "board": board}))
+                    "match": described(found, match), "board": board,
+                    "colour": "" if own is None else Text("COLOURS_WORD", pick=own)},
+                    pick=own is not None))
     return Confirmed(tuple(codes), None if week is None else week[0],
                      None if week is None else week[1], tuple(late), tuple(kept))
 

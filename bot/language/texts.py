@@ -1166,7 +1166,8 @@ HERINNERING_USAGE = ("<code>/herinnering aan</code>: de herinnering voor elke ro
 TEAM_USAGE = (
     "<code>/team</code>: de teams en hun volgende wedstrijd. <code>/team 2</code>: één team. "
     "Voor de aanvoerder: <code>/team 2 spelers A, B, C</code> (in bordvolgorde), "
-    "<code>/team 2 wedstrijd za 12 dec uit De Toren 8</code>, <code>/team 2 vraag</code>, "
+    "<code>/team 2 wedstrijd za 12 dec 13:00 uit De Toren 8 wit</code> (de tijd en onze kleur "
+    "aan bord 1 als je ze weet), <code>/team 2 vraag</code>, "
     "<code>/team 2 invallers</code>, <code>/team 2 opstelling</code> (met <code>bevestig</code>, "
     "of de namen), <code>/team 2 uitslag 1 ½ 0 1 1 0 ½ 1</code> (met <code>groep</code>: ook in "
     "de clubgroep; zonder uitslagen: een knop per bord). De wedstrijdleider: "
@@ -1217,7 +1218,9 @@ TEAM_SIGNED_OFF = "Ze zijn afgemeld voor ronde {round} (extern)."
 TEAM_NO_ROUND = "De club speelt die week geen ronde: er is niemand af te melden."
 TEAM_LATE = "Na de deadline afgemeld (de wedstrijdleider weet het): {names}."
 TEAM_KEPT = "Niet afgemeld, de ronde is al voorbij: {names}. De wedstrijdleider beslist."
-TEAM_LINEUP_TO_PLAYER = "Opstelling: {match}. Jij speelt aan bord {board}."
+TEAM_LINEUP_TO_PLAYER = {False: "Opstelling: {match}. Jij speelt aan bord {board}.",
+                         True: "Opstelling: {match}. Jij speelt aan bord {board}, met {colour}."}
+TEAM_AT = "{date} om {time}"
 TEAM_NOT_TAKEN_BACK = ("{name} staat niet meer in de opstelling, maar zijn externe afmelding "
                        "voor ronde {round} kon niet meer worden ingetrokken.")
 TEAM_NO_LINEUP = "{team} heeft geen gespeelde wedstrijd met een bevestigde opstelling."

@@ -85,7 +85,8 @@ async def play(bot, members) -> None:
 
     # Team 2 plays on a Saturday, twelve days ahead: its captain asks now. One cannot; a
     # substitute (of no team, willing) can.
-    await bot.ask(cor, "/team 2 wedstrijd 12-12-2026 uit Het Paard 2")
+    added = await bot.ask(cor, "/team 2 wedstrijd 12-12-2026 13:00 uit Het Paard 2 zwart")
+    assert fits(added.text, "TEAM_AT", time="13:00")
     mark = len(bot.tg.sent)
     await bot.ask(cor, "/team 2 vraag", contains=meaning("TEAM_ASKED", count=2))
     await answer(bot, cor, await bot.tg.wait_for(asks(cor), after=mark), True)
@@ -102,7 +103,9 @@ async def play(bot, members) -> None:
     mark = len(bot.tg.sent)
     await bot.ask(cor, "/team 2 opstelling bevestig", contains=meaning("TEAM_SIGNED_OFF", round=2))
     told = await bot.tg.wait_for(lambda s: s.chat_id == eva.id and "bord" in s.text, after=mark)
-    assert fits(told.text, "TEAM_LINEUP_TO_PLAYER", board=2)
+    # Black on board 1, so white on board 2: Eva hears her colour.
+    assert fits(told.text, "TEAM_LINEUP_TO_PLAYER", pick=True, board=2,
+                colour=Text("COLOURS_WORD", pick="white"))
 
     # Round 1 without team 1's players; then team 1's result.
     await pass_deadline(bot, 1)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
-import re
 from decimal import Decimal
 from fractions import Fraction
 
@@ -23,7 +22,7 @@ from bot.services import Context, Services, WebAccess, schedule
 from bot.telegram.answer import Answer, File, Refused
 from bot.telegram.grammar import Choice, Command, One, Rest, flag, form, maybe, spelled
 from bot.telegram.room import Room, actor
-from bot.telegram.rooms.common import find_member, number, two_members
+from bot.telegram.rooms.common import clock_time, find_member, number, two_members
 from bot.telegram.rooms.pairing import AGAIN, PAIRING
 from core.errors import InvalidInputError
 from core.online import MOST_MINUTES, Clock
@@ -213,7 +212,6 @@ MINUTES = {key("deadline"): ("deadline_minutes", 7 * 24 * 60),
 """Settings in minutes before the start, and the most each can be (a week, two weeks)."""
 CITY_LENGTH = 60
 """A city's name, as long as a TRF's header line takes it."""
-CLOCK = re.compile(r"([0-9]{1,2})[:.u]([0-9]{2})")
 
 
 async def instellingen(update: Update, context: Context) -> Answer:
@@ -236,11 +234,10 @@ async def instellingen(update: Update, context: Context) -> Answer:
 
 async def start_time(update: Update, context: Context, text: str) -> Answer:
     """`/instellingen start 20:00`: when a round starts."""
-    clock = CLOCK.fullmatch(text)
-    hour, minute = (int(clock.group(1)), int(clock.group(2))) if clock else (99, 99)
-    if hour > 23 or minute > 59:
+    start = clock_time(text)
+    if start is None:
         return Answer(Text("BAD_TIME", {"text": text}))
-    return await _change(update, context, round_start=dt.time(hour, minute))
+    return await _change(update, context, round_start=start)
 
 
 async def minutes(update: Update, context: Context, setting: tuple[str, int],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from collections.abc import Callable
 
 from telegram import Update
@@ -61,6 +63,16 @@ async def two_members(context: Context, words: list[str], *, who: str,
     if len(splits) != 1:
         raise Refused(Text(who, {"text": " ".join(words)}))
     return splits[0]
+
+
+CLOCK = re.compile(r"([0-9]{1,2})[:.u]([0-9]{2})")
+
+
+def clock_time(text: str) -> dt.time | None:
+    """A time of day as typed: `20:00`, `9.30`, `20u00`."""
+    found = CLOCK.fullmatch(text)
+    hour, minute = (int(found.group(1)), int(found.group(2))) if found else (99, 99)
+    return None if hour > 23 or minute > 59 else dt.time(hour, minute)
 
 
 def number(text: str) -> int | None:

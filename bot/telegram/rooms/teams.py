@@ -7,6 +7,7 @@ willing to substitute; a player answers the question with its buttons."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 from fractions import Fraction
 
 from telegram import Update
@@ -23,7 +24,7 @@ from bot.services import Context, schedule
 from bot.telegram.answer import Answer, Edit, Refused, Toast
 from bot.telegram.grammar import Choice, Command, One, Rest, flag, form, maybe
 from bot.telegram.room import Room, actor, button
-from bot.telegram.rooms.common import find_member, member, number
+from bot.telegram.rooms.common import clock_time, find_member, member, number
 from core.teams import board_results, match_score, points
 
 
@@ -105,8 +106,10 @@ async def players(update: Update, context: Context, team: int, names: str) -> An
 
 
 async def match(update: Update, context: Context, team: int, date_words: list[str],
-                home: bool, opponent: str, boards: int) -> Answer:
-    """`/team N wedstrijd DATUM thuis|uit TEGENSTANDER BORDEN`."""
+                time: dt.time | None, home: bool, opponent: str, boards: int,
+                first_white: bool | None) -> Answer:
+    """`/team N wedstrijd DATUM [TIJD] thuis|uit TEGENSTANDER BORDEN [wit|zwart]`: the time
+    it starts and the club's colour on board 1, where the captain knows them."""
     found = await _led(update, context, team)
     services = context.services
     today = services.clock().astimezone(services.settings.timezone).date()
@@ -116,8 +119,9 @@ async def match(update: Update, context: Context, team: int, date_words: list[st
                                    dates.ENGLISH if context.language == "en" else dates.DUTCH)
     if read is None or read.words != len(date_words):
         raise Refused(Text("BAD_DATE", {"text": " ".join(date_words)}))
-    made = await flows.add_match(services, team, read.date, home=home,
-                                       opponent=opponent, boards=boards, actor=actor(update))
+    made = await flows.add_match(services, team, read.date, home=home, opponent=opponent,
+                                 boards=boards, actor=actor(update), time=time,
+                                 first_white=first_white)
     if made is None:
         return Answer(Text("TEAM_MATCH_EXISTS", {"team": found.name}))
     added = await flows.match(services, made)
@@ -296,8 +300,11 @@ room = Room(commands=(Command(key("team"), (
          arbiter=True),
     form(players, TEAM, key("spelers", "players"), Rest("names")),
     form(match, TEAM, key("wedstrijd", "match"), Rest("date_words", as_words=True),
+         maybe(One("time", clock_time), time=None),
          Choice("home", {key("thuis", "home"): True, key("uit", "away"): False}),
-         Rest("opponent"), One("boards", number)),
+         Rest("opponent"), One("boards", number),
+         maybe(Choice("first_white", {key("wit", "white"): True, key("zwart", "black"): False}),
+               first_white=None)),
     form(ask, TEAM, key("vraag", "ask")),
     form(substitutes, TEAM, key("invallers", "substitutes"),
          maybe(One("count", number), count=None)),
