@@ -10,6 +10,7 @@ IN_GROUP is the share sent in the club group (default 0.3). The fake has no floo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 import tempfile
@@ -17,6 +18,7 @@ import time
 from pathlib import Path
 
 from bot.demo.fakeapi import FakeTelegram, User
+from bot.worker import Processes
 from tests.bot.conftest import MEMBERS, club_bot
 from tests.bot.fuzzing import run
 from tests.bot.steps import pass_deadline, set_up_club
@@ -36,8 +38,8 @@ async def main(count: int, seed: int, in_group: float) -> None:
     logging.getLogger().addHandler(errors)
     tg = FakeTelegram()
     await tg.start()
-    with tempfile.TemporaryDirectory() as folder:
-        bot = await club_bot(tg, Path(folder) / "keizer.db")
+    with tempfile.TemporaryDirectory() as folder, contextlib.closing(Processes()) as workers:
+        bot = await club_bot(tg, Path(folder) / "keizer.db", workers)
         members = [User(100 + k, *name.split(" ", 1)) for k, name in enumerate(MEMBERS)]
         try:
             await set_up_club(bot, members, rounds=3)

@@ -13,7 +13,7 @@ from tests.bot.conftest import ARBITER, GROUP
 
 COMMANDS = ["/start", "/help", "/afmelden", "/aanmelden", "/uitslag", "/stand", "/mijn", "/ik",
             "/indeling", "/speler", "/spelers", "/ronde", "/club", "/arbiter", "/instellingen",
-            "/extern", "/onbekend", "/afmelden@keizerbot", "/afmelden@andere_bot"]
+            "/extern", "/team", "/onbekend", "/afmelden@keizerbot", "/afmelden@andere_bot"]
 WORDS = ["1", "2", "3", "9", "0", "-1", "²", "٣", "1000000000000000000000000000000", "3-12",
          "31-2", "2026-12-10", "30-11", "van", "t/m", "ronde", "extern", "extern-clubavond",
          "clubavond", "anderedag", "Anna", "Anna Visser", "Bram de Boer", "Cor", "Femke Kok",
@@ -21,11 +21,14 @@ WORDS = ["1", "2", "3", "9", "0", "-1", "²", "٣", "100000000000000000000000000
          "weg", "mij", "periode", "groep", "start", "deadline", "herinnering", "20:00", "9:30",
          "25:61", "regel", "reglement", "top_value", "notice_cap", "sliedrecht", "drie-cycli",
          "zwolle", "bevestig", "maak", "opnieuw", "wis", "uitstel", "vervalt", "<b>", "&amp;",
-         "🏆", "'", '"', "1001", "99999999999", "null", "true", "{}", "[1]"]
+         "🏆", "'", '"', "1001", "99999999999", "null", "true", "{}", "[1]", "aanvoerder",
+         "spelers", "wedstrijd", "thuis", "uit", "vraag", "invallers", "opstelling", "invaller",
+         "aan", "13:00", "wit", "zwart"]
 HEAVY = {"/grafiek", "/export"}
 """Drawn in a worker: slow, so the short run leaves them to the benchmark."""
 FAKE_DATA = ["res:v1:x:y:z", "res:v1:1:99:1-0", "res:v1:1:1:2-0", "link:v2:abc:1",
-             "nolink:v2:x", "ik:v2:nobody", "take:v2:000000000000:5", "oud:v0", "", "a" * 64]
+             "nolink:v2:x", "ik:v2:nobody", "take:v2:000000000000:5", "oud:v0", "", "a" * 64,
+             "team:v1:1:yes", "team:v1:999999999:no", "tbord:v1:1:1:h", "tbord:v1:5:99:0"]
 
 
 @dataclass

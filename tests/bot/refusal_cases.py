@@ -99,6 +99,7 @@ REFUSALS = [
     ("arbiter", "/team drie", Text("TEAM_USAGE")),
     ("member", "/team invaller misschien", Text("TEAM_USAGE")),
     ("member", "/team", Text("TEAM_NONE")),
+    ("arbiter", "/team nieuw 0 Nul", Text("TEAM_USAGE")),
     ("arbiter", "/instellingen teamvraag 40", Text("BAD_DAYS", {"text": "40", "most": 28})),
 ]
 

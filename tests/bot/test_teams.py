@@ -58,6 +58,7 @@ async def test_a_captain_who_types_it_wrong_is_told_what_is_wrong(bot, members, 
         (bram, "/team 1 vraag", Text("TEAM_ONLY_CAPTAIN", {"team": "Eerste"})),
         (bram, "/team nieuw 2 Tweede", Text("ONLY_ARBITER")),
         (anna, "/team 1 spelers Anna Visser, Niemand", Text("WHO_UNKNOWN", {"name": "Niemand"})),
+        (anna, "/team 1 wedstrijd 3-12-2026 thuis De Toren 0", Text("TEAM_USAGE")),
     ]
     before = await stored_rows(bot.app.bot_data.db, ("team", "team_player", "team_match"))
     for user, typed, meant in cases:
@@ -66,6 +67,12 @@ async def test_a_captain_who_types_it_wrong_is_told_what_is_wrong(bot, members, 
         == before
     await bot.ask(anna, "/team 1 wedstrijd 3-12-2026 thuis De Toren 2")
     await bot.settled()
+    nobody = await bot.ask(anna, "/team 1 opstelling")  # nobody answered yet
+    assert nobody.text == said(Text("TEAM_LINEUP_PROPOSAL", {
+        "match": Text("TEAM_MATCH", {"team": "Eerste", "date": Dated(dt.date(2026, 12, 3)),
+                                     "place": Text("TEAM_HOME", pick=True),
+                                     "opponent": "De Toren", "boards": 2}),
+        "boards": Text("TEAM_NO_PLAYERS"), "short": 2}, pick=True), language)
     for user, typed, meant in [
         (anna, "/team 1 opstelling Anna Visser, Anna Visser",
          Text("TEAM_LINEUP_BAD", {"boards": 2})),

@@ -80,3 +80,9 @@ def number(text: str) -> int | None:
     return int(text) if dates.is_number(text) else None
 
 
+def counted(text: str) -> int | None:
+    """A number that counts something (a team, boards, players): 1 or more."""
+    found = number(text)
+    return found if found is not None and found > 0 else None
+
+

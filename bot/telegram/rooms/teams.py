@@ -24,7 +24,7 @@ from bot.services import Context, schedule
 from bot.telegram.answer import Answer, Edit, Refused, Toast
 from bot.telegram.grammar import Choice, Command, One, Rest, flag, form, maybe
 from bot.telegram.room import Room, actor, button
-from bot.telegram.rooms.common import clock_time, find_member, member, number
+from bot.telegram.rooms.common import clock_time, counted, find_member, member
 from core.teams import board_results, match_score, points
 
 
@@ -165,7 +165,8 @@ async def lineup(update: Update, context: Context, team: int, confirm: bool = Tr
             short = coming.boards - len(proposed)
             return Answer(Text("TEAM_LINEUP_PROPOSAL", {
                 "match": flows.described(found, coming),
-                "boards": _boards(proposed, board_names), "short": short}, pick=short > 0))
+                "boards": _boards(proposed, board_names) if proposed else Text("TEAM_NO_PLAYERS"),
+                "short": short}, pick=short > 0))
         codes = proposed
     else:
         codes = [(await find_member(context, part.strip())).code for part in names.split(",")
@@ -288,7 +289,7 @@ async def answered(update: Update, context: Context, pressed: Available) -> Answ
     return Answer(toast=Toast(Text("TEAM_ANSWERED", pick=done.yes)))
 
 
-TEAM = One("team", number)
+TEAM = One("team", counted)
 ON_OFF = Choice("on", {ON: True, OFF: False})
 
 room = Room(commands=(Command(key("team"), (
@@ -302,12 +303,12 @@ room = Room(commands=(Command(key("team"), (
     form(match, TEAM, key("wedstrijd", "match"), Rest("date_words", as_words=True),
          maybe(One("time", clock_time), time=None),
          Choice("home", {key("thuis", "home"): True, key("uit", "away"): False}),
-         Rest("opponent"), One("boards", number),
+         Rest("opponent"), One("boards", counted),
          maybe(Choice("first_white", {key("wit", "white"): True, key("zwart", "black"): False}),
                first_white=None)),
     form(ask, TEAM, key("vraag", "ask")),
     form(substitutes, TEAM, key("invallers", "substitutes"),
-         maybe(One("count", number), count=None)),
+         maybe(One("count", counted), count=None)),
     form(lineup, TEAM, key("opstelling", "lineup"), flag("confirm", CONFIRM)),
     form(lineup, TEAM, key("opstelling", "lineup"), Rest("names")),
     form(result_taps, TEAM, key("uitslag", "result")),
