@@ -21,7 +21,7 @@ from bot.language.i18n import Words, from_accept_language, words
 from bot.language.notice import Said
 from bot.lichess.api import LichessError
 from bot.services import Services, WebAccess, schedule
-from bot.web import initdata, pages
+from bot.web import initdata, pages, taps
 from core.rounds import PUBLIC, RoundState
 from core.season import Season
 
@@ -220,13 +220,18 @@ class ClubSite:
             tap = await request.json()
         except ValueError:
             tap = None
-        if not isinstance(tap, dict):
+        on_board = request.match_info.get("name") == "mij-bord"
+        if on_board and not await self.services.is_arbiter(user):
+            return _text(403, w(texts.ONLY_ARBITER))
+        found = taps.read(taps.BOARD if on_board else taps.SEASON, tap)
+        if found is None:
             return _text(400, w(texts.WEB_NOT_FOUND))
-        if request.match_info.get("name") == "mij-bord":
-            return await self._on_board(w, user, tap)
-        return await self._in_season(w, user, tap)
+        if on_board:
+            return await self._on_board(w, user, found[1])
+        return await self._in_season(w, user, *found)
 
-    async def _in_season(self, w: Words, user: int, tap: dict[str, Any]) -> web.Response:
+    async def _in_season(self, w: Words, user: int, ask: str,
+                         tap: dict[str, Any]) -> web.Response:
         """A member's tap on a round of his season (`{"round": 3, "play": false}`): signed
         off, or playing after all, as in the chat, which is told too; or (`"here": true`)
         he is in the room for a round at the venue, as Ik ben er in the group. Only the
@@ -234,18 +239,15 @@ class ClubSite:
         who = await members.of_user(self.services, user)
         if who is None:
             return _text(403, w(texts.WEB_NOT_SIGNED))
-        number, play, here = tap.get("round"), tap.get("play"), tap.get("here")
-        if not isinstance(number, int) or isinstance(number, bool) \
-                or not (isinstance(play, bool) or here is True):
-            return _text(400, w(texts.WEB_NOT_FOUND))
+        number = tap["round"]
         said: Said
         try:
-            if here is True:
+            if ask == "here":
                 came = await checkin.check_in(self.services, who, number, actor=user,
                                               by_arbiter=False)
                 said = checkin.said_to_member(came)
             else:
-                said = await signoff.tapped(self.services, who, number, bool(play),
+                said = await signoff.tapped(self.services, who, number, tap["play"],
                                             sent_at=self.services.clock())
         except REFUSALS as exc:
             said = await refused.said(self.services, exc)
@@ -257,17 +259,9 @@ class ClubSite:
         `/indeling ruil|bye|bevestig` use. A board that showed another draft than the one
         stored (changed in the chat, or by a sign-off, meanwhile) changes nothing: 409 and
         the draft as it is now."""
-        if not await self.services.is_arbiter(user):
-            return _text(403, w(texts.ONLY_ARBITER))
-        action, version, a, b = (tap.get(k) for k in ("action", "version", "a", "b"))
-        if action not in (*board.BOARD_ACTIONS, *board.ROOM_ACTIONS) \
-                or not isinstance(version, str) \
-                or (action not in ("publish", "pair") and not isinstance(a, str)) \
-                or (action in ("swap", "apart", "meet") and not isinstance(b, str)):
-            return _text(400, w(texts.WEB_NOT_FOUND))
+        asked = board.Tap(tap["action"], tap.get("a"), tap.get("b"), tap["version"])
         try:
-            said, current = await board.tap(self.services, board.Tap(action, a, b, version),
-                                            actor=user)
+            said, current = await board.tap(self.services, asked, actor=user)
         except REFUSALS as exc:
             said, current = await refused.said(self.services, exc), True
         return _fragment(await self._board(w, said), 200 if current else 409)
