@@ -85,19 +85,20 @@ async def play(bot, members) -> None:
 
     # Team 2 plays on a Saturday, twelve days ahead: its captain asks now. One cannot; a
     # substitute (of no team, willing) can.
-    added = await bot.ask(cor, "/team 2 wedstrijd 12-12-2026 13:00 uit Het Paard 2 zwart")
-    assert fits(added.text, "TEAM_AT", time="13:00")
+    # Each answer is awaited by its meaning: a captain in his team hears its questions too.
+    await bot.ask(cor, "/team 2 wedstrijd 12-12-2026 13:00 uit Het Paard 2 zwart",
+                  contains=meaning("TEAM_AT", time="13:00"))
     mark = len(bot.tg.sent)
     await bot.ask(cor, "/team 2 vraag", contains=meaning("TEAM_ASKED", count=2))
     await answer(bot, cor, await bot.tg.wait_for(asks(cor), after=mark), True)
     daans = await bot.tg.wait_for(asks(daan), after=mark)
     assert said(meaning_of("TEAM_ANSWERED", pick=False)) == await answer(bot, daan, daans, False)
     await bot.settled()
-    proposal = await bot.ask(cor, "/team 2 opstelling")
-    assert fits(proposal.text, "TEAM_LINEUP_PROPOSAL", pick=True, short=1)
+    await bot.ask(cor, "/team 2 opstelling",
+                  contains=meaning("TEAM_LINEUP_PROPOSAL", pick=True, short=1))
     mark = len(bot.tg.sent)
-    asked = await bot.ask(cor, "/team 2 invallers")
-    assert fits(asked.text, "TEAM_SUBSTITUTES_ASKED", names="Eva Bos")
+    await bot.ask(cor, "/team 2 invallers",
+                  contains=meaning("TEAM_SUBSTITUTES_ASKED", names="Eva Bos"))
     await answer(bot, eva, await bot.tg.wait_for(asks(eva), after=mark), True)
     await bot.settled()
     mark = len(bot.tg.sent)
@@ -111,8 +112,7 @@ async def play(bot, members) -> None:
     await pass_deadline(bot, 1)
     await play_round(bot, members, 1, await publish(bot, 1))
     # Team 1's result a tap per board.
-    sheet = await bot.ask(anna, "/team 1 uitslag")
-    assert fits(sheet.text, "TEAM_RESULTS_SHEET")
+    sheet = await bot.ask(anna, "/team 1 uitslag", contains=meaning("TEAM_RESULTS_SHEET"))
     for board, tap in ((1, "1"), (2, "0")):
         bot.tg.press(anna, sheet, next(d for _, d in sheet.buttons
                                        if d.endswith(f":{board}:{tap}")))
@@ -124,8 +124,8 @@ async def play(bot, members) -> None:
     await play_round(bot, members, 2, await publish(bot, 2))
     bot.clock.now = dt.datetime(2026, 12, 12, 20, 0, tzinfo=dt.UTC)
     mark = len(bot.tg.sent)
-    done = await bot.ask(cor, "/team 2 uitslag ½ 1 groep")
-    assert fits(done.text, "TEAM_RESULTS_SET", ours="1½", theirs="½")
+    await bot.ask(cor, "/team 2 uitslag ½ 1 groep",
+                  contains=meaning("TEAM_RESULTS_SET", ours="1½", theirs="½"))
     await bot.tg.wait_for(lambda s: s.chat_id == GROUP and "1½-½" in s.text, after=mark)
 
     # The externals as the lineups and results made them, priced as each rulebook says.
