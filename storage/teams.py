@@ -172,6 +172,16 @@ async def matches(db: Database, *, since: dt.date | None = None,
     return [await _match(conn, row) for row in rows]
 
 
+async def unasked(db: Database, since: dt.date) -> list[tuple[int, dt.date]]:
+    """The matches from `since` on whose players were not asked yet: id and date (one
+    query: every tick of the bot asks it)."""
+    async with db.conn.execute(
+            "SELECT m.id, m.date FROM team_match m JOIN team t ON t.id = m.team_id WHERE "
+            "t.season_id = ? AND m.date >= ? AND m.asked = 0 ORDER BY m.date",
+            (await season_id(db), since.isoformat())) as cur:
+        return [(row[0], dt.date.fromisoformat(row[1])) for row in await cur.fetchall()]
+
+
 async def match(db: Database, match_id: int) -> Match | None:
     conn = db.conn
     async with conn.execute(

@@ -160,14 +160,16 @@ async def ask_due(services: Services) -> int:
     """The matches whose players are asked now (the club's days before the match); each
     asked once. How many were asked."""
     today = services.clock().astimezone(services.settings.timezone).date()
-    waiting = [m for m in await store.matches(services.db, since=today) if not m.asked]
+    waiting = await store.unasked(services.db, today)
     if not waiting:  # every tick looks: most find nothing, and read no more
         return 0
     days = (await club_settings(services.db)).team_ask_days
-    due = [m for m in waiting if (m.date - today).days <= days]
-    by_number = {t.number: t for t in await teams(services)}
-    for match in due:
-        await ask(services, by_number[match.team], match)
+    due = [match_id for match_id, date in waiting if (date - today).days <= days]
+    by_number = {t.number: t for t in await teams(services)} if due else {}
+    for match_id in due:
+        found = await store.match(services.db, match_id)
+        if found is not None:
+            await ask(services, by_number[found.team], found)
     return len(due)
 
 
