@@ -171,6 +171,49 @@ async def test_killed_right_then_make_games_everyone_still_hears_once(tg, tmp_pa
     bot.kill()
 
 
+@pytest.mark.slow
+async def test_killed_right_after_a_lineup_each_player_hears_his_board_once(tg, tmp_path):
+    """Issue 49: the captain confirms his team's lineup (its players signed off for the
+    club's round of that week) and the process is killed before any of it went out: after
+    the restart each player hears his board once, the captain his answer once."""
+    from storage import teams
+
+    db = tmp_path / "keizer.db"
+    await make_club(db, rounds_ahead=1)
+    store = await open_store(db)
+    try:
+        (date,) = query(db, "SELECT date FROM round WHERE number = 1")[0]
+        await teams.add_team(store, 1, "Eerste", actor=None)
+        await teams.set_captain(store, 1, "p0", actor=None)
+        await teams.set_players(store, 1, ["p0", "p1"], actor=None)
+        await teams.add_match(store, 1, dt.date.fromisoformat(str(date)), home=True,
+                              opponent="Schaakmat", boards=2, actor=None)
+    finally:
+        await store.close()
+    bot = BotProcess(tg, db)
+    bot.start()
+    for member in (100, 101):  # the week before: the bot asks them at once
+        await tg.wait_for(lambda s, m=member: s.chat_id == m and any(
+            d.startswith("team:") for _, d in s.buttons), timeout=30)
+    await bot.running()
+    await asyncio.sleep(0.5)  # the questions are out; nothing is in flight
+    tg.outage.add("sendMessage")
+    tg.user_says(User(100, "Anna", "Visser"), "/team 1 opstelling Anna Visser, Bram de Boer")
+    await until(lambda: len(query(db, "SELECT 1 FROM team_board")) == 2)
+    bot.kill()
+    await asyncio.sleep(0.3)  # what the dead process had on the wire meets the outage too
+    tg.outage.clear()
+    bot.start()
+    await tg.next_to(101, meaning("TEAM_LINEUP_TO_PLAYER", pick=False, board=2), timeout=30)
+    await tg.next_to(100, meaning("TEAM_SIGNED_OFF", round=1), timeout=30)
+    await asyncio.sleep(1.0)
+    assert heard(tg.to(100), "TEAM_LINEUP_TO_PLAYER", pick=False, board=1) == 1
+    assert heard(tg.to(101), "TEAM_LINEUP_TO_PLAYER", pick=False, board=2) == 1
+    assert heard(tg.to(100), "TEAM_SIGNED_OFF", round=1) == 1
+    assert len(query(db, "SELECT 1 FROM signoff WHERE reason = 'external'")) == 2
+    bot.kill()
+
+
 def players_of_board(db, number: int, board: int) -> tuple[int, int]:
     """The Telegram ids of white and black on a board."""
     ((white, black),) = query(
