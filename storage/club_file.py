@@ -21,7 +21,7 @@ from core.season import data_to_json, season_from_data
 from storage import audit
 from storage.club_format import FORMAT
 from storage.db import Database, inserted
-from storage.errors import InputStoreError, StoreProblem
+from storage.errors import InputStoreError, StoreError, StoreProblem
 from storage.seasons import active_season, checked, import_season, season_data
 from storage.sql import Connection, Row
 
@@ -131,6 +131,9 @@ async def _import_teams(conn: Connection, sid: int, ids: dict[str, int],
                         teams: list[dict[str, Any]]) -> None:
     """The file's teams over a season that has none yet."""
     for team in teams:
+        if not _counted(team["number"]) or not all(_counted(m["boards"])
+                                                    for m in team.get("matches", [])):
+            raise ValueError("a team's number and a match's boards count from 1")
         tid = await inserted(conn, "INSERT INTO team (season_id, number, name, captain_id) "
                              "VALUES (?, ?, ?, ?)", (sid, team["number"], team["name"], None
                                                      if team.get("captain") is None
@@ -162,35 +165,47 @@ async def import_club(db: Database, text: str, *, replace: bool = False,
     season = season_from_data(data["season"])
     async with db.transaction() as conn:
         sid = await import_season(db, season, replace=replace, actor=actor)
-        await conn.execute("DELETE FROM arbiter")
-        for row in data.get("arbiters", []):
-            await conn.execute("INSERT INTO arbiter (telegram_id, name, added_at) VALUES "
-                               "(?, ?, ?)", (row["telegram_id"], row["name"], row["added_at"]))
-        club = data.get("club", {})
-        for column in CLUB:
-            if column in club:
-                await conn.execute(f"UPDATE club SET {column} = ? WHERE id = 1",
-                                   (club[column],))
-        ids = {r["code"]: r["id"] for r in await _all(
-            conn, "SELECT id, code FROM player WHERE season_id = ?", (sid,))}
-        for code, telegram_id in data.get("links", {}).items():
-            await conn.execute("UPDATE player SET telegram_id = ? WHERE id = ?",
-                               (telegram_id, _id(ids, code)))
-        for code in data.get("reminded", []):
-            await conn.execute("UPDATE player SET remind = 1 WHERE id = ?", (_id(ids, code),))
-        for pair in data.get("apart", []):
-            await conn.execute("INSERT INTO apart (player_id, other_id) VALUES (?, ?)",
-                               tuple(sorted(_id(ids, code) for code in pair)))
-        await _import_teams(conn, sid, ids, data.get("teams", []))
-        for code in data.get("substitutes", []):
-            await conn.execute("UPDATE player SET substitute = 1 WHERE id = ?",
-                               (_id(ids, code),))
-        for entry in data.get("rounds", []):
-            await _round(conn, sid, ids, entry)
+        try:
+            await _everything_else(conn, sid, data)
+        except StoreError:
+            raise  # a refusal that says more (a player the season does not have)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            # Edited by hand, or cut short: refused whole, as a broken season file is.
+            raise InputStoreError(StoreProblem.BAD_CLUB_FILE) from exc
         await audit.record(conn, actor=actor, action="import.club", entity="season",
                            entity_id=sid)
         await checked(db)  # a file edited by hand is refused, not half-loaded
     return sid
+
+
+async def _everything_else(conn: Connection, sid: int, data: dict[str, Any]) -> None:
+    """What the file holds beside the season. A part not as this program writes it raises
+    KeyError, TypeError or ValueError."""
+    await conn.execute("DELETE FROM arbiter")
+    for row in data.get("arbiters", []):
+        await conn.execute("INSERT INTO arbiter (telegram_id, name, added_at) VALUES "
+                           "(?, ?, ?)", (row["telegram_id"], row["name"], row["added_at"]))
+    club = data.get("club", {})
+    for column in CLUB:
+        if column in club:
+            await conn.execute(f"UPDATE club SET {column} = ? WHERE id = 1",
+                               (club[column],))
+    ids = {r["code"]: r["id"] for r in await _all(
+        conn, "SELECT id, code FROM player WHERE season_id = ?", (sid,))}
+    for code, telegram_id in data.get("links", {}).items():
+        await conn.execute("UPDATE player SET telegram_id = ? WHERE id = ?",
+                           (telegram_id, _id(ids, code)))
+    for code in data.get("reminded", []):
+        await conn.execute("UPDATE player SET remind = 1 WHERE id = ?", (_id(ids, code),))
+    for pair in data.get("apart", []):
+        await conn.execute("INSERT INTO apart (player_id, other_id) VALUES (?, ?)",
+                           tuple(sorted(_id(ids, code) for code in pair)))
+    await _import_teams(conn, sid, ids, data.get("teams", []))
+    for code in data.get("substitutes", []):
+        await conn.execute("UPDATE player SET substitute = 1 WHERE id = ?",
+                           (_id(ids, code),))
+    for entry in data.get("rounds", []):
+        await _round(conn, sid, ids, entry)
 
 
 async def _players_of_round(conn: Connection, table: str, rid: int, ids: dict[str, int],
@@ -235,6 +250,10 @@ async def _round(conn: Connection, sid: int, ids: dict[str, int],
     for rule in entry.get("broken", []):
         await conn.execute("INSERT INTO broken_rule (round_id, rule, players, facts) VALUES "
                            "(?, ?, ?, ?)", (rid, *(rule[k] for k in BROKEN)))
+
+
+def _counted(value: object) -> bool:
+    return type(value) is int and value > 0
 
 
 def _id(ids: dict[str, int], code: str) -> int:

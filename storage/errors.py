@@ -58,6 +58,8 @@ class StoreProblem(StrEnum):
     """The player came late, but he has the round's bye (he is in it already)."""
     NO_PUBLISHED = "no_published"
     """No round is published (to change at the board)."""
+    BAD_CLUB_FILE = "bad_club_file"
+    """A club file whose parts beside the season are not as keizerbot writes them."""
     SEASON_NOT_DONE = "season_not_done"
     """A round of the season is not complete: no next season yet."""
     SEASON_EMPTY = "season_empty"

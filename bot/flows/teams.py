@@ -269,19 +269,21 @@ async def import_fixtures(services: Services, fixtures: list[Fixture], *,
                           user: int) -> Imported:
     """The team matches of a federation's schedule: each of a team the sender leads."""
     club = (await load_season(services.db)).club
-    by_number = {t.number: t for t in await teams(services)}
+    # Read before the write: which teams he leads, and each one's boards (its last match's).
+    boards = {}
+    for found in await teams(services):
+        if await leads(services, user, found):
+            before = await store.matches(services.db, number=found.number)
+            boards[found.number] = before[-1].boards if before else DEFAULT_BOARDS
     added = known = others = 0
     async with services.db.transaction():
         for fixture in fixtures:
             ours = our_side(fixture, club)
-            found = None if ours is None else by_number.get(ours[0])
-            if ours is None or found is None or not await leads(services, user, found):
+            if ours is None or ours[0] not in boards:
                 others += 1
                 continue
-            before = await store.matches(services.db, number=found.number)
-            boards = before[-1].boards if before else DEFAULT_BOARDS
-            made = await store.add_match(services.db, found.number, fixture.date,
-                                         home=ours[1], opponent=ours[2], boards=boards,
+            made = await store.add_match(services.db, ours[0], fixture.date, home=ours[1],
+                                         opponent=ours[2], boards=boards[ours[0]],
                                          actor=user)
             added, known = (added + 1, known) if made is not None else (added, known + 1)
     return Imported(added, known, others)
@@ -357,10 +359,11 @@ async def enter_results(services: Services, found: Team, match: Match,
     """The board results: stored, and each booked as its player's external result in the
     round his lineup signed him off for (where the rules value an external game by its
     result, the standings follow). The match's score goes to the club group if asked."""
+    week, everyone = await _booking(services, match)
     booked = []
     async with services.db.transaction():
         for board, result in zip(match.lineup, results, strict=True):
-            if await enter_board(services, found, match, board, result, actor=actor):
+            if await _enter(services, found, match, board, result, week, everyone, actor):
                 booked.append(board.code)
         score = match_score(results)
         if to_group:
@@ -376,15 +379,28 @@ async def enter_board(services: Services, found: Team, match: Match, board: Boar
     """One board's result: stored, and booked as its player's external result in the round
     his lineup signed him off for; False when the club played no round that week (nothing
     to book)."""
+    week, everyone = await _booking(services, match)
+    return await _enter(services, found, match, board, result, week, everyone, actor)
+
+
+async def _booking(services: Services, match: Match
+                   ) -> tuple[tuple[int, ExternalDay] | None, dict[str, Member]]:
+    """What booking a match's results needs, read before the write: the round of its week
+    (and how its absence is priced) and the members by code."""
     planned = await schedule(services)
     week = round_of_match(match.date, ((r.number, r.date) for r in planned))
+    return week, {m.code: m for m in await members.everyone(services)}
+
+
+async def _enter(services: Services, found: Team, match: Match, board: Board,
+                 result: Fraction, week: tuple[int, ExternalDay] | None,
+                 everyone: dict[str, Member], actor: int) -> bool:
     async with services.db.transaction():
         await store.set_result(services.db, match.id, board.board, result, actor=actor)
         if week is None:
             return False
-        who = next(m for m in await members.everyone(services) if m.code == board.code)
-        await book_external(services, who, team=found.number, result=result, day=week[1],
-                            number=week[0], sent_at=services.clock(), actor=actor)
+        await book_external(services, everyone[board.code], team=found.number, result=result,
+                            day=week[1], number=week[0], sent_at=services.clock(), actor=actor)
     return True
 
 

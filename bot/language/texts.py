@@ -563,6 +563,8 @@ _STORE_PROBLEMS: Mapping[StoreProblem, str] = {
                                "Kies een latere datum, of verzet eerst de aanvangstijd met "
                                "<code>/instellingen start UU:MM</code>."),
     StoreProblem.NO_PUBLISHED: "Er is geen gepubliceerde ronde om te wijzigen.",
+    StoreProblem.BAD_CLUB_FILE: ("Het clubbestand is niet zoals keizerbot het schrijft (met de "
+                                 "hand veranderd, of niet compleet). Er is niets ingelezen."),
     StoreProblem.ALREADY_PLAYING: "{player} staat al in de indeling van ronde {round}.",
     StoreProblem.HAS_BYE: ("{player} heeft de bye in ronde {round} en doet dus al mee. Kwam hij "
                            "niet, zet hem dan op afwezig met <code>/indeling afwezig</code> en "

@@ -196,7 +196,7 @@ async def test_killed_right_after_a_lineup_each_player_hears_his_board_once(tg, 
         await tg.wait_for(lambda s, m=member: s.chat_id == m and any(
             d.startswith("team:") for _, d in s.buttons), timeout=30)
     await bot.running()
-    await asyncio.sleep(0.5)  # the questions are out; nothing is in flight
+    await until(lambda: not owed(db))  # the questions are out; nothing is in flight
     tg.outage.add("sendMessage")
     tg.user_says(User(100, "Anna", "Visser"), "/team 1 opstelling Anna Visser, Bram de Boer")
     await until(lambda: len(query(db, "SELECT 1 FROM team_board")) == 2)
@@ -206,12 +206,18 @@ async def test_killed_right_after_a_lineup_each_player_hears_his_board_once(tg, 
     bot.start()
     await tg.next_to(101, meaning("TEAM_LINEUP_TO_PLAYER", pick=False, board=2), timeout=30)
     await tg.next_to(100, meaning("TEAM_SIGNED_OFF", round=1), timeout=30)
-    await asyncio.sleep(1.0)
+    await until(lambda: not owed(db))  # everything owed went out: what came twice is here
     assert heard(tg.to(100), "TEAM_LINEUP_TO_PLAYER", pick=False, board=1) == 1
     assert heard(tg.to(101), "TEAM_LINEUP_TO_PLAYER", pick=False, board=2) == 1
     assert heard(tg.to(100), "TEAM_SIGNED_OFF", round=1) == 1
     assert len(query(db, "SELECT 1 FROM signoff WHERE reason = 'external'")) == 2
     bot.kill()
+
+
+def owed(db) -> int:
+    """Messages the bot owes and has not sent (nor given up on)."""
+    return int(str(query(db, "SELECT count(*) FROM outbox WHERE sent_at IS NULL AND "
+                             "failed_at IS NULL")[0][0]))
 
 
 def players_of_board(db, number: int, board: int) -> tuple[int, int]:

@@ -458,3 +458,37 @@ async def test_the_next_season_keeps_the_teams_their_captains_and_regulars(club)
     assert await teams.teams(club) == [teams.Team(1, "Eerste", codes[1], (codes[2], codes[1]))]
     assert await teams.matches(club) == []
     assert await teams.willing(club) == [codes[3]]
+
+
+@pytest.mark.parametrize("spoil", ["no team number", "no boards", "a team of nobody"])
+async def test_a_club_file_edited_by_hand_is_refused_whole(club, tmp_path, spoil):
+    """A club file whose teams are not as keizerbot writes them is refused with a reason,
+    and nothing of it is read (before: a traceback, or the database's own error)."""
+    import datetime as dt
+
+    from storage import teams
+    from storage.club_file import export_club, import_club
+
+    codes = [p.id for p in (await load_season(club)).players]
+    await teams.add_team(club, 1, "Eerste", actor=None)
+    await teams.set_players(club, 1, codes[:2], actor=None)
+    await teams.add_match(club, 1, dt.date(2026, 3, 7), home=True, opponent="X", boards=8,
+                          actor=None)
+    data = json.loads(await export_club(club))
+    team = data["teams"][0]
+    if spoil == "no team number":
+        del team["number"]
+    elif spoil == "no boards":
+        team["matches"][0]["boards"] = 0
+    else:
+        team["players"].append("nobody")
+    other = await open_store(tmp_path / "other.db")
+    try:
+        with pytest.raises(StoreError) as refused:
+            await import_club(other, json.dumps(data))
+        assert refused.value.problem is (StoreProblem.UNKNOWN_PLAYER if spoil == "a team of "
+                                         "nobody" else StoreProblem.BAD_CLUB_FILE)
+        async with other.reader.execute("SELECT count(*) FROM season") as cur:
+            assert (await cur.fetchone())[0] == 0
+    finally:
+        await other.close()

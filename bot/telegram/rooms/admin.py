@@ -3,7 +3,6 @@ external matches."""
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import json
 from decimal import Decimal
@@ -15,14 +14,20 @@ from telegram.ext import MessageHandler, filters
 
 from bot.files import exports, messages
 from bot.flows import admin, members, online, signoff, views
-from bot.language import dates, i18n
+from bot.language import i18n
 from bot.language.notice import Dated, Lines, Phrase, Said, Text, lines, plain
 from bot.language.vocabulary import CLUB, CONFIRM, NEW, NO, OFF, ON, REMOVE, ROUND, YES, Key, key
-from bot.services import Context, Services, WebAccess, schedule
-from bot.telegram.answer import Answer, File, Refused
+from bot.services import Context, Services, WebAccess
+from bot.telegram.answer import Answer, File
 from bot.telegram.grammar import Choice, Command, One, Rest, flag, form, maybe, spelled
 from bot.telegram.room import Room, actor
-from bot.telegram.rooms.common import clock_time, find_member, number, two_members
+from bot.telegram.rooms.common import (
+    clock_time,
+    find_member,
+    number,
+    read_date,
+    two_members,
+)
 from bot.telegram.rooms.pairing import AGAIN, PAIRING
 from core.errors import InvalidInputError
 from core.online import MOST_MINUTES, Clock
@@ -75,16 +80,6 @@ async def spelers(update: Update, context: Context) -> Answer:
         Text("SPELERS_FLEXIBLE") if m.flexible else ""), "") for m in everyone))))
 
 
-async def _date(context: Context, words: list[str], today: dt.date) -> dt.date:
-    """The date the words are, all of them (refused when they are not one)."""
-    night = dates.club_day(r.date for r in await schedule(context.services))
-    found = await asyncio.to_thread(dates.read, words, today, night,
-                                    dates.ENGLISH if context.english else dates.DUTCH)
-    if found is None or found.words != len(words):
-        raise Refused(Text("BAD_DATE", {"text": " ".join(words)}))
-    return found.date
-
-
 def _same_day(scheduled: admin.Scheduled) -> list[Said]:
     """A word of warning when another round is on the same day (allowed: a double round)."""
     return [Text("RONDE_SAME_DAY", {"rounds": ", ".join(map(str, scheduled.same_day))})] \
@@ -126,7 +121,7 @@ async def plan(update: Update, context: Context, date_words: list[str],
     today = _today(services)
     if place == "online" and not online.ready(services):
         return Answer(Text("LICHESS_NOT_SET_UP"))
-    date = await _date(context, date_words, today)
+    date = await read_date(context, date_words, today, english=context.english)
     if date < today:
         return Answer(Text("RONDE_PAST", {"date": Dated(date, today=today)}))
     planned = await admin.plan_round(
@@ -150,7 +145,7 @@ async def postpone(update: Update, context: Context, round: int,
     """`/ronde uitstel N DATUM`: a round moved to another day."""
     services = context.services
     today = _today(services)
-    date = await _date(context, date_words, today)
+    date = await read_date(context, date_words, today, english=context.english)
     if date < today:
         return Answer(Text("RONDE_PAST", {"date": Dated(date, today=today)}))
     moved = await admin.move_round(services, round, date, actor=actor(update))

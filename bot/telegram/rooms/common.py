@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import re
 from collections.abc import Callable
@@ -12,7 +13,7 @@ from bot.flows import members
 from bot.language import dates
 from bot.language.notice import Lines, Text
 from bot.language.vocabulary import AND
-from bot.services import Context
+from bot.services import Context, schedule
 from bot.telegram.answer import Refused
 
 
@@ -63,6 +64,18 @@ async def two_members(context: Context, words: list[str], *, who: str,
     if len(splits) != 1:
         raise Refused(Text(who, {"text": " ".join(words)}))
     return splits[0]
+
+
+async def read_date(context: Context, words: list[str], today: dt.date, *,
+                    english: bool) -> dt.date:
+    """The date the words are, all of them, read in English or Dutch (refused when they are
+    not one date)."""
+    night = dates.club_day(r.date for r in await schedule(context.services))
+    found = await asyncio.to_thread(dates.read, words, today, night,
+                                    dates.ENGLISH if english else dates.DUTCH)
+    if found is None or found.words != len(words):
+        raise Refused(Text("BAD_DATE", {"text": " ".join(words)}))
+    return found.date
 
 
 CLOCK = re.compile(r"([0-9]{1,2})[:.u]([0-9]{2})")

@@ -6,7 +6,6 @@ willing to substitute; a player answers the question with its buttons."""
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 from fractions import Fraction
 
@@ -17,14 +16,13 @@ from bot.flows import members
 from bot.flows import teams as flows
 from bot.flows.teams import Match, Team
 from bot.keyboard import Button, Keyboard
-from bot.language import dates
 from bot.language.notice import Lines, Said, Text, lines
 from bot.language.vocabulary import CONFIRM, NEW, OFF, ON, key
-from bot.services import Context, schedule
+from bot.services import Context
 from bot.telegram.answer import Answer, Edit, Refused, Toast
 from bot.telegram.grammar import Choice, Command, One, Rest, flag, form, maybe
 from bot.telegram.room import Room, actor, button
-from bot.telegram.rooms.common import clock_time, counted, find_member, member
+from bot.telegram.rooms.common import clock_time, counted, find_member, member, read_date
 from core.teams import board_results, match_score, points
 
 
@@ -113,13 +111,9 @@ async def match(update: Update, context: Context, team: int, date_words: list[st
     found = await _led(update, context, team)
     services = context.services
     today = services.clock().astimezone(services.settings.timezone).date()
-    night = dates.club_day(r.date for r in await schedule(services))
     # `/team` is one name in both languages: a date is read in the reader's.
-    read = await asyncio.to_thread(dates.read, date_words, today, night,
-                                   dates.ENGLISH if context.language == "en" else dates.DUTCH)
-    if read is None or read.words != len(date_words):
-        raise Refused(Text("BAD_DATE", {"text": " ".join(date_words)}))
-    made = await flows.add_match(services, team, read.date, home=home, opponent=opponent,
+    date = await read_date(context, date_words, today, english=context.language == "en")
+    made = await flows.add_match(services, team, date, home=home, opponent=opponent,
                                  boards=boards, actor=actor(update), time=time,
                                  first_white=first_white)
     if made is None:
