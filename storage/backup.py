@@ -8,11 +8,9 @@ import logging
 import sqlite3
 from pathlib import Path
 
-import aiosqlite
-
 from storage.db import Database
 from storage.errors import StoreError, StoreProblem
-from storage.sqlite import private_dir, private_file, storage_problem
+from storage.sqlite import SqliteLink, private_dir, private_file, storage_problem
 
 log = logging.getLogger(__name__)
 
@@ -31,10 +29,10 @@ async def backup(db: Database, directory: Path, *, keep: int = KEEP) -> Path:
         private_file(partial)
         # aiosqlite runs the copy on its own thread, so the target may not insist on ours.
         reader = db.reader
-        assert isinstance(reader, aiosqlite.Connection), "PostgreSQL is backed up by pg_dump"
+        assert isinstance(reader, SqliteLink), "PostgreSQL is backed up by pg_dump"
         conn = sqlite3.connect(partial, check_same_thread=False)
         try:
-            await reader.backup(conn)
+            await reader.raw.backup(conn)
         finally:
             conn.close()
         partial.rename(target)  # a copy is either whole or absent

@@ -114,7 +114,7 @@ class SqliteTarget:
 
     def __init__(self, conn: Any) -> None:
         self.conn = conn
-        """An aiosqlite connection in autocommit mode."""
+        """A SQLite connection (`storage.sqlite.SqliteLink`) in autocommit mode."""
 
     async def begin(self) -> int:
         await self.conn.execute("BEGIN IMMEDIATE")

@@ -12,10 +12,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any, TypeVar
 
 import asyncpg
@@ -28,7 +27,7 @@ from storage.errors import StoreError, StoreProblem
 from storage.migrate import HOST_ALIVE_SECONDS, PostgresTarget, upgrade
 from storage.schema import NAME_FIRST_CLUB
 from storage.seal import Rekey, Seal, fingerprint, in_clear
-from storage.sql import Link
+from storage.sql import Link, Pending, Rows
 
 T = TypeVar("T")
 
@@ -56,59 +55,21 @@ def numbered(sql: str) -> str:
     return "".join(out)
 
 
-class _Cursor:
-    def __init__(self, rows: list[asyncpg.Record], rowcount: int) -> None:
-        self._rows, self._at, self._count = rows, 0, rowcount
-
-    @property
-    def rowcount(self) -> int:
-        return self._count
-
-    async def fetchone(self) -> asyncpg.Record | None:
-        if self._at >= len(self._rows):
-            return None
-        self._at += 1
-        return self._rows[self._at - 1]
-
-    async def fetchall(self) -> list[asyncpg.Record]:
-        rest, self._at = self._rows[self._at:], len(self._rows)
-        return rest
-
-    async def close(self) -> None:
-        """The rows are read already: nothing holds the connection."""
-
-
-class _Statement:
-    def __init__(self, conn: PgConnection | PooledConnection, sql: str,
-                 parameters: Sequence[Any]) -> None:
-        self.conn, self.sql, self.parameters = conn, sql, parameters
-
-    def __await__(self) -> Generator[Any, None, _Cursor]:
-        return self.conn.run(self.sql, self.parameters).__await__()
-
-    async def __aenter__(self) -> _Cursor:
-        return await self.conn.run(self.sql, self.parameters)
-
-    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                        trace: TracebackType | None) -> None:
-        return None
-
-
 _WRITES = ("INSERT", "UPDATE", "DELETE")
 Raw = asyncpg.Connection | PoolConnectionProxy
 """A connection of asyncpg's: of its own, or lent by a pool."""
 
 
-async def _on(raw: Raw, query: str, parameters: Sequence[Any]) -> _Cursor:
+async def _on(raw: Raw, query: str, parameters: Sequence[Any]) -> Rows:
     """One statement on a connection: its cursor (a write's row count read from its
     command tag, as SQLite's cursor tells it)."""
     verb = query.lstrip()[:6].upper()
     if verb in _WRITES and "RETURNING" not in query.upper():
         status = await raw.execute(query, *parameters)
         found = _CHANGED.match(status)
-        return _Cursor([], int(found[2]) if found else 0)
+        return Rows([], int(found[2]) if found else 0)
     rows = await raw.fetch(query, *parameters)
-    return _Cursor(rows, len(rows))
+    return Rows(rows, len(rows))
 
 
 class PgConnection:
@@ -120,10 +81,10 @@ class PgConnection:
         self.raw = raw
         self._turn = asyncio.Lock()
 
-    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> _Statement:
-        return _Statement(self, sql, parameters)
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Pending:
+        return Pending(self, sql, parameters)
 
-    async def run(self, sql: str, parameters: Sequence[Any]) -> _Cursor:
+    async def run(self, sql: str, parameters: Sequence[Any]) -> Rows:
         async with self._turn:
             return await _on(self.raw, numbered(sql), parameters)
 
@@ -161,8 +122,8 @@ class PooledConnection:
         self._held: PoolConnectionProxy | None = None
         self._turn = asyncio.Lock()
 
-    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> _Statement:
-        return _Statement(self, sql, parameters)
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Pending:
+        return Pending(self, sql, parameters)
 
     async def _as_club(self, conn: Raw) -> None:
         await conn.execute("SELECT set_config('keizer.club', $1, false)", str(self.club))
@@ -195,7 +156,7 @@ class PooledConnection:
         with contextlib.suppress(*BROKEN):
             await self.pool.release(conn)
 
-    async def run(self, sql: str, parameters: Sequence[Any]) -> _Cursor:
+    async def run(self, sql: str, parameters: Sequence[Any]) -> Rows:
         query = numbered(sql)
         async with self._turn:
             if self._held is None and query.lstrip().upper().startswith("BEGIN"):
@@ -206,7 +167,7 @@ class PooledConnection:
                     await self._let_go(held)
                     raise
                 self._held = held
-                return _Cursor([], 0)
+                return Rows([], 0)
             if self._held is not None:
                 return await _on(self._held, query, parameters)
             conn = await self._acquire()

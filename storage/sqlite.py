@@ -12,14 +12,16 @@ import fcntl
 import logging
 import os
 import sqlite3
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
 from storage.db import Database
 from storage.errors import StoreError, StoreProblem
 from storage.migrate import SqliteTarget, upgrade
-from storage.sql import Link
+from storage.sql import Link, Pending, Rows
 
 log = logging.getLogger(__name__)
 
@@ -70,9 +72,56 @@ def readable_by_others(path: Path) -> bool:
     return bool(path.exists() and path.stat().st_mode & 0o044)
 
 
-async def connect(path: Path) -> aiosqlite.Connection:
-    conn = await aiosqlite.connect(path, isolation_level=None)
+def _run(conn: sqlite3.Connection, sql: str, parameters: Sequence[Any]) -> Rows:
+    cursor = conn.execute(sql, parameters)
+    try:
+        return Rows(cursor.fetchall(), cursor.rowcount)
+    finally:
+        cursor.close()
+
+
+class SqliteLink:
+    """An aiosqlite connection that runs a statement, reads its rows and closes its cursor in
+    one trip to the connection's thread (aiosqlite's own cursor takes three: each costs both
+    threads a wake-up, about 50 µs of CPU, and the store runs hundreds a minute)."""
+
+    def __init__(self, raw: aiosqlite.Connection) -> None:
+        self.raw = raw
+
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Pending:
+        return Pending(self, sql, parameters)
+
+    async def run(self, sql: str, parameters: Sequence[Any]) -> Rows:
+        # aiosqlite has no public way to run a function of ours on its thread.
+        rows: Rows = await self.raw._execute(  # type: ignore[no-untyped-call]
+            _run, self.raw._conn, sql, parameters)
+        return rows
+
+    async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> None:
+        await self.raw.executemany(sql, parameters)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.in_transaction
+
+    async def commit(self) -> None:
+        await self.raw.commit()
+
+    async def rollback(self) -> None:
+        await self.raw.rollback()
+
+    async def close(self) -> None:
+        await self.raw.close()
+
+
+async def _connect(database: str | Path, **options: Any) -> SqliteLink:
+    conn = await aiosqlite.connect(database, isolation_level=None, **options)
     conn.row_factory = aiosqlite.Row
+    return SqliteLink(conn)
+
+
+async def connect(path: Path) -> SqliteLink:
+    conn = await _connect(path)
     try:
         for pragma in ("journal_mode = WAL", f"busy_timeout = {BUSY_TIMEOUT_MS}",
                        "foreign_keys = ON", "synchronous = NORMAL"):
@@ -155,7 +204,7 @@ async def open_sqlite(path: Path, *, exclusive: bool = False, migrate: bool = Tr
             lock.release()
         raise StoreError(StoreProblem.UNREADABLE, path=path,
                          reason=exc.strerror or exc) from exc
-    opened: list[aiosqlite.Connection] = []  # SQLite's own, until they are the store's
+    opened: list[SqliteLink] = []  # SQLite's own, until they are the store's
     try:
         opened.append(await connect(path))
         await upgrade(SqliteTarget(opened[0]), migrate=migrate)
@@ -174,11 +223,9 @@ async def open_sqlite(path: Path, *, exclusive: bool = False, migrate: bool = Tr
     return Database(path, writer, reader, bulk, SqliteEngine(lock, path))
 
 
-async def read_only(path: Path) -> aiosqlite.Connection:
+async def read_only(path: Path) -> SqliteLink:
     """A connection that can only read the file (for a process beside the bot's)."""
-    conn = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
-                                   isolation_level=None)
-    conn.row_factory = aiosqlite.Row
+    conn = await _connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     return conn
 

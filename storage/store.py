@@ -11,12 +11,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
 from storage.address import PostgresUrl, StoreAddress, store_of
 from storage.db import Database
 from storage.sql import Link
-from storage.sqlite import open_sqlite, read_only
+from storage.sqlite import SqliteLink, open_sqlite, read_only
 
 
 async def open_store(where: StoreAddress | Path | str, *, exclusive: bool = False,
@@ -44,7 +42,7 @@ class Readers:
     database a small pool its clubs share, each club's reads set to that club."""
 
     def __init__(self) -> None:
-        self._files: list[aiosqlite.Connection] = []
+        self._files: list[SqliteLink] = []
         self._pools: dict[str, Any] = {}
 
     async def open(self, address: StoreAddress, club: int | None = None) -> Link:
@@ -70,7 +68,7 @@ class Readers:
 async def snapshot(conn: Link) -> AsyncIterator[Link]:
     """Several reads that see one state of the data: SQLite's read transaction, PostgreSQL's
     repeatable read."""
-    await conn.execute("BEGIN" if isinstance(conn, aiosqlite.Connection)
+    await conn.execute("BEGIN" if isinstance(conn, SqliteLink)
                        else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     try:
         yield conn

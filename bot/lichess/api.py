@@ -19,6 +19,7 @@ from urllib.parse import urlencode
 
 import httpx
 
+from bot.tls import tls
 from core.online import Clock
 
 CLIENT_ID = "keizerbot"
@@ -74,7 +75,8 @@ class Lichess:
         headers = {"Accept": accept} | ({} if token is None
                                         else {"Authorization": f"Bearer {token}"})
         try:
-            async with httpx.AsyncClient(base_url=self.base, timeout=TIMEOUT) as client:
+            async with httpx.AsyncClient(base_url=self.base, timeout=TIMEOUT,
+                                         verify=tls()) as client:
                 answer = await client.request(method, path, data=form, content=text,
                                               headers=headers)
         except httpx.HTTPError:

@@ -4,12 +4,9 @@ order."""
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-import ssl
 from typing import cast
 
-import httpx
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes, Defaults
@@ -34,6 +31,7 @@ from bot.telegram.rooms import (
     standings,
     teams,
 )
+from bot.tls import tls
 from storage.errors import StoreError
 
 log = logging.getLogger(__name__)
@@ -50,13 +48,6 @@ class _CutOffAtStop(logging.Filter):
 
 
 _CUT_OFF = _CutOffAtStop()
-
-
-@functools.cache
-def _tls() -> ssl.SSLContext:
-    """One TLS context for the bot's two HTTP clients (PTB's defaults otherwise): httpx
-    loads the certificate bundle for each client it makes, about 35 ms each time."""
-    return httpx.create_ssl_context()
 
 
 ROOMS = (
@@ -96,9 +87,9 @@ def build(services: Services, *, flood_limits: bool = True) -> App:
         .base_url(config.api_url)
         .base_file_url(f"{config.base_url.rstrip('/')}/file/bot")
         .defaults(Defaults(parse_mode=ParseMode.HTML, tzinfo=config.timezone))
-        .request(TelegramRequest(outage, httpx_kwargs={"verify": _tls()}))
+        .request(TelegramRequest(outage, httpx_kwargs={"verify": tls()}))
         .get_updates_request(TelegramRequest(outage, connection_pool_size=1,
-                                             httpx_kwargs={"verify": _tls()}))
+                                             httpx_kwargs={"verify": tls()}))
         .rate_limiter(limiter)
         .context_types(context_types)
         .updater(None)  # bot.telegram.runtime polls: it stores each update before confirming it

@@ -234,8 +234,8 @@ async def test_every_update_is_stored_before_it_is_confirmed(bot, members):
                                  "done_at IS NULL") as cur:
         _, pending = await cur.fetchone()
     assert pending == 0
-    stored = {json.loads(r[0])["update_id"] async for r in
-              await db.reader.execute("SELECT payload FROM inbox")}
+    async with db.reader.execute("SELECT payload FROM inbox") as cur:
+        stored = {json.loads(r[0])["update_id"] for r in await cur.fetchall()}
     offsets = [int(p.get("offset") or 0) for m, p in bot.tg.calls if m == "getUpdates"]
     assert all(offset - 1 in stored or offset <= 1 for offset in offsets)
 

@@ -93,12 +93,12 @@ async def test_the_standings_post_reads_no_season_of_its_own(bot, members):
         await conn.execute("UPDATE round SET announced = 0")
     read: list[str] = []
     for conn in (db.writer, db.reader, db.bulk):
-        await conn.set_trace_callback(read.append)
+        await conn.raw.set_trace_callback(read.append)
     try:
         mark = len(bot.tg.sent)
         assert await results.post_standings(services) == [1]
     finally:
         for conn in (db.writer, db.reader, db.bulk):
-            await conn.set_trace_callback(None)
+            await conn.raw.set_trace_callback(None)
     await bot.tg.next_to(GROUP, meaning("ROUND_COMPLETE", round=1), after=mark)
     assert not [sql for sql in read if re.search(r"FROM game\b", sql)]

@@ -15,6 +15,7 @@ from storage import attendance, inbox, outbox, rounds
 from storage.errors import StoreError, StoreProblem
 from storage.store import open_store
 from tests.integration.conftest import NOON, ROOT, dump
+from tests.source import nodes
 
 
 async def test_one_bot_per_database_file(tmp_path):
@@ -87,7 +88,7 @@ def test_a_round_state_is_spelled_only_by_round_state():
         for path in (ROOT / folder).rglob("*.py"):
             if path in allowed:
                 continue
-            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            for node in nodes(path):
                 if isinstance(node, ast.Constant) and node.value in states:
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.value!r}")
     assert not found

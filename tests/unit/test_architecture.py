@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.source import nodes, parsed
+
 ROOT = Path(__file__).resolve().parents[2]
 FORBIDDEN = {"storage", "bot", "telegram", "aiosqlite", "sqlite3", "asyncio", "httpx"}
 LAYERS = {"core": {"storage", "bot"}, "storage": {"bot"}}
@@ -16,7 +18,7 @@ LAYERS = {"core": {"storage", "bot"}, "storage": {"bot"}}
 
 def imported_roots(path: Path) -> set[str]:
     roots = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in nodes(path):
         if isinstance(node, ast.Import):
             roots |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -38,7 +40,7 @@ def test_imports_point_one_way(layer):
 
 def imported_modules(path: Path) -> set[str]:
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in nodes(path):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -74,12 +76,11 @@ def _run_time_imports(path: Path, modules: Mapping[str, Path]) -> set[str]:
     """What `path` imports when it runs: `from package import module` is that module (the
     package's `__init__` runs for any of its modules, and is no edge of its own); what only
     a type checker reads (`if TYPE_CHECKING:`) is none."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    typing_only = {id(node) for guard in ast.walk(tree) if isinstance(guard, ast.If)
+    typing_only = {id(node) for guard in nodes(path) if isinstance(guard, ast.If)
                    and isinstance(guard.test, ast.Name) and guard.test.id == "TYPE_CHECKING"
                    for node in ast.walk(guard)}
     found = set()
-    for node in ast.walk(tree):
+    for node in nodes(path):
         if id(node) in typing_only:
             continue
         if isinstance(node, ast.Import):
@@ -157,8 +158,7 @@ def test_nothing_is_escaped_by_hand_outside_the_renderer():
     for path in (ROOT / "bot").rglob("*.py"):
         if path in RENDERER or "demo" in path.parts:
             continue
-        tree = ast.parse(path.read_text("utf-8"))
-        called = {ast.unparse(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+        called = {ast.unparse(node.func) for node in nodes(path) if isinstance(node, ast.Call)}
         assert not called & {"esc", "html.escape", "escape", "markupsafe.escape"}, path
 
 
@@ -178,7 +178,7 @@ def test_flows_say_values_and_read_no_catalogue_text():
     for path in (ROOT / "bot" / "flows").glob("*.py"):
         found = imported_modules(path)
         assert not found & {"bot.language.texts", "bot.language.formatting.esc", "html"}, path
-        calls = {node.func.attr for node in ast.walk(ast.parse(path.read_text("utf-8")))
+        calls = {node.func.attr for node in nodes(path)
                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)}
         assert not calls & {"render", "plain", "format"}, path  # values, not made sentences
 
@@ -192,7 +192,7 @@ def test_storage_decides_nothing_the_core_can():
     and when a round is complete are the core's rules (`core.attendance`, `core.rounds`),
     tested there; storage stores what they decide, and compares no moment itself."""
     for path in (ROOT / "storage").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in nodes(path):
             if not isinstance(node, ast.Compare) or not any(
                     isinstance(op, ast.Lt | ast.LtE | ast.Gt | ast.GtE) for op in node.ops):
                 continue
@@ -210,8 +210,7 @@ def test_no_text_is_taken_out_of_the_catalogue_at_import():
     below, and would speak the source language to everyone."""
     for layer in ("bot", "tests", "bench"):
         for path in (ROOT / layer).rglob("*.py"):
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            taken = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+            taken = [node.lineno for node in nodes(path) if isinstance(node, ast.ImportFrom)
                      and node.module == "bot.language.texts"]
             assert not taken, f"{path.relative_to(ROOT)}:{taken}"
 
@@ -221,10 +220,9 @@ def test_the_language_is_given_never_ambient():
     (`bot.language.i18n.words`); no context variable holds a language of the moment, and
     no module swaps its class to translate what is read from it."""
     for path in (ROOT / "bot").rglob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        named = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)} \
-            | {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
-        swapped = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Assign)
+        named = {node.id for node in nodes(path) if isinstance(node, ast.Name)} \
+            | {node.attr for node in nodes(path) if isinstance(node, ast.Attribute)}
+        swapped = [node.lineno for node in nodes(path) if isinstance(node, ast.Assign)
                    and any(isinstance(t, ast.Attribute) and t.attr == "__class__"
                            for t in node.targets)]
         assert not swapped, f"{path.relative_to(ROOT)}:{swapped}"
@@ -240,9 +238,8 @@ def test_every_catalogue_text_is_read_in_the_words_of_its_reader():
     for path in (ROOT / "bot").rglob("*.py"):
         if path.name == "texts.py":
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        above = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-        for node in ast.walk(tree):
+        above = {child: node for node in nodes(path) for child in ast.iter_child_nodes(node)}
+        for node in nodes(path):
             if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
                     and node.value.id == "texts" and node.attr.lstrip("_")[:1].isupper()):
                 continue
@@ -297,9 +294,9 @@ def test_the_runtime_does_not_carry_the_demo():
     for path in (ROOT / "bot").rglob("*.py"):
         if path.parent.name == "demo":
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         top = [node for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)]
-        modules = {m for node in (top if path.name == "cli.py" else ast.walk(tree))
+        modules = {m for node in (top if path.name == "cli.py" else nodes(path))
                    if isinstance(node, ast.Import | ast.ImportFrom)
                    for m in ([a.name for a in node.names] if isinstance(node, ast.Import)
                              else [node.module or ""])}
@@ -308,7 +305,7 @@ def test_the_runtime_does_not_carry_the_demo():
 
 def test_every_rules_parameter_says_what_it_is():
     """A newcomer reads a parameter's meaning where it is declared (core/rules/model.py)."""
-    tree = ast.parse((ROOT / "core" / "rules" / "model.py").read_text(encoding="utf-8"))
+    tree = parsed(ROOT / "core" / "rules" / "model.py")
     rules = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Rules")
     body = rules.body
     bare = [node.target.id for k, node in enumerate(body)
@@ -399,7 +396,7 @@ def _catalogue_words() -> list[str]:
 def _worded(path: Path, words: list[str]) -> list[tuple[int, str]]:
     """Literal catalogue words a test asserts on or waits for (commands it sends aside)."""
     hits = []
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in nodes(path):
         checks = isinstance(node, ast.Assert) or (
             isinstance(node, ast.Call) and getattr(node.func, "attr", None) in WAITS)
         if not checks:
@@ -445,7 +442,7 @@ def test_no_new_function_over_forty_lines():
     long = set()
     for layer in ("core", "storage", "bot"):
         for path in (ROOT / layer).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in nodes(path):
                 if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and \
                         node.end_lineno is not None and node.end_lineno - node.lineno >= 40:
                     long.add(f"{path.relative_to(ROOT)}:{node.name}")
@@ -460,7 +457,7 @@ def test_no_class_in_storage_does_more_than_twelve_things():
     that grows past twelve methods does a second job."""
     big = [f"{path.relative_to(ROOT)}:{node.name}"
            for path in sorted((ROOT / "storage").rglob("*.py"))
-           for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+           for node in nodes(path)
            if isinstance(node, ast.ClassDef) and sum(
                isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef) for f in node.body) > 12]
     assert big == []
@@ -472,7 +469,7 @@ def test_only_storage_tells_a_file_from_a_database_server():
     found = [f"{path.relative_to(ROOT)}:{node.lineno}"
              for layer in ("bot", "bench")
              for path in sorted((ROOT / layer).rglob("*.py"))
-             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             for node in nodes(path)
              if (isinstance(node, ast.Name | ast.Attribute)
                  and getattr(node, "id", getattr(node, "attr", "")) == "POSTGRES_SCHEMES")
              or (isinstance(node, ast.Constant) and isinstance(node.value, str)
@@ -514,14 +511,13 @@ def test_rooms_read_their_words_only_through_their_grammar():
     in both languages; no room reads `context.args` by hand, and no rewrite of English words
     into Dutch ones is left."""
     for path in ROOMS.glob("*.py"):
-        tree = ast.parse(path.read_text("utf-8"))
-        read = [ast.unparse(node) for node in ast.walk(tree)
+        read = [ast.unparse(node) for node in nodes(path)
                 if isinstance(node, ast.Attribute) and node.attr == "args"]
         assert not read, (path, read)
     vocabulary = ROOT / "bot" / "language" / "vocabulary.py"
-    names = {node.targets[0].id for node in ast.parse(vocabulary.read_text("utf-8")).body
+    names = {node.targets[0].id for node in parsed(vocabulary).body
              if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)}
-    names |= {node.target.id for node in ast.parse(vocabulary.read_text("utf-8")).body
+    names |= {node.target.id for node in parsed(vocabulary).body
               if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)}
     assert not names & {"WORDS", "ENGLISH"}, "the vocabulary is keywords, not a rewrite"
 

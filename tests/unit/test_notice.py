@@ -18,6 +18,7 @@ from bot.language import i18n, texts
 from bot.language.notice import Dated, Lines, Phrase, Pre, Text, lines, plain, render
 from core.pairing import Fixes
 from core.rules import CompensationKind
+from tests.source import nodes
 
 HOSTILE = "Jan \"de\" O'Brien & <b>zn</b>"
 NL = i18n.words("nl")
@@ -84,7 +85,7 @@ def test_every_key_the_bot_names_is_in_the_catalogue():
     (`Text("KEY")`, `Phrase("function")`) is in the catalogue."""
     named = []
     for path in (Path(__file__).resolve().parents[2] / "bot").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        for node in nodes(path):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                     and node.func.id in ("Text", "Phrase") and node.args \
                     and isinstance(node.args[0], ast.Constant):
@@ -100,7 +101,7 @@ def test_every_text_the_bot_says_is_given_the_facts_its_words_need():
     is said (the catalogue test holds the English to the Dutch's facts)."""
     short = []
     for path in (Path(__file__).resolve().parents[2] / "bot").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        for node in nodes(path):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                     and node.func.id == "Text" and node.args
                     and isinstance(node.args[0], ast.Constant)
