@@ -4,6 +4,7 @@ project's own modules."""
 from __future__ import annotations
 
 import difflib
+import gc
 import logging
 import os
 import sys
@@ -36,6 +37,13 @@ THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "ci"
 settings.register_profile("ci", max_examples=60, deadline=None)
 settings.register_profile("dev", max_examples=20, deadline=None)
 settings.load_profile("ci" if THOROUGH else "dev")
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What the imports and the collection made lives as long as the test worker: frozen,
+    the collector no longer walks it at each full collection (seconds of CPU in a run)."""
+    gc.collect()
+    gc.freeze()
 
 
 def examples(thorough: int) -> int:
