@@ -45,8 +45,10 @@ _PACKED = slice(int(Tier.MEETINGS), len(TIER_WIDTHS))
 packed cost fits rustworkx's 128-bit weights."""
 _TOP = _LOW + sum(TIER_WIDTHS[_PACKED])
 
-NEAREST = 6
-"""Boards per player in the first matching: his cheapest ones."""
+NEAREST = 4
+"""Boards per player in the first matching: his cheapest ones. The first matching only sets
+the bound (the second proves the optimum); four give the same pairing as six on every stored
+round of 100 to 401 players, and save a millisecond at 400 (docs/performance.md)."""
 PRUNE_FROM = 60
 """Below this many players one matching on every board is as fast (bench/pairing.py)."""
 BAND = 24
@@ -113,9 +115,7 @@ def solve(table: EdgeTable, costs: Costs, *, prune: bool = True) -> Selection | 
     keys = _keys(costs) if prune and _nodes(table) >= PRUNE_FROM else None
     if keys is None:
         return _on_every_board(table, costs)
-    grid = _grid(costs, keys)
-    floor = _floor(costs, grid)
-    near = _nearest(costs, grid)
+    floor, near = _cheapest(costs, keys)
     first = _match(table, costs, near)
     if first is None or floor is None:
         return _on_every_board(table, costs)
@@ -152,30 +152,23 @@ def _keys(costs: Costs) -> IntArray | None:
     return key
 
 
-_NONE = np.iinfo(np.int64).max
-
-
-def _grid(costs: Costs, keys: IntArray) -> IntArray:
-    """Node by node: the key of the board between them, _NONE where there is none."""
-    return np.where(costs.board >= 0, keys[costs.board], _NONE)
-
-
-def _nearest(costs: Costs, grid: IntArray) -> BoolArray:
-    """Each node's NEAREST cheapest boards."""
-    cheapest = np.argpartition(grid, NEAREST, axis=1)[:, :NEAREST]
-    picked = np.take_along_axis(costs.board, cheapest, axis=1).ravel()
+def _cheapest(costs: Costs, keys: IntArray) -> tuple[IntArray | None, BoolArray]:
+    """Per node, the fields of its cheapest board (None when a node has no board at all), and
+    each node's NEAREST cheapest boards. Read from the boards' ends sorted by node, then key:
+    the band's few boards per node, not a node-by-node grid."""
+    usable = costs.allowed.nonzero()[0]
+    board = np.concatenate([usable, usable])
+    node = np.concatenate([costs.a[usable], costs.b[usable]])
+    by_key = np.argsort(keys[board], kind="stable")
+    order = by_key[np.argsort(node[by_key], kind="stable")]
+    node, board = node[order], board[order]
+    starts = np.searchsorted(node, np.arange(len(costs.board)))
     near = np.zeros(len(costs.a), dtype=np.bool_)
-    near[picked[picked >= 0]] = True
-    return near
-
-
-def _floor(costs: Costs, grid: IntArray) -> IntArray | None:
-    """Per node, the fields of its cheapest board; None when a node has no board at all."""
-    cheapest = costs.board[np.arange(len(grid)), grid.argmin(axis=1)]
-    if (cheapest < 0).any():
-        return None
-    floor: IntArray = costs.fields[cheapest]
-    return floor
+    near[board[np.arange(len(node)) - starts[node] < NEAREST]] = True
+    if (np.diff(np.append(starts, len(node))) == 0).any():
+        return None, near
+    floor: IntArray = costs.fields[board[starts]]
+    return floor, near
 
 
 def _may_improve(costs: Costs, floor: IntArray, matching: list[int]) -> BoolArray:
