@@ -390,6 +390,27 @@ async def test_an_in_time_sign_off_read_after_the_draft_drops_the_draft(club):
     assert not late.on_time and late.paired and not late.draft_dropped
 
 
+async def test_a_sqlite_statement_is_one_trip_to_its_connections_thread(tmp_path, monkeypatch):
+    """A statement, its rows and its cursor are one call on the connection's thread (aiosqlite's
+    own cursor makes three, each waking both threads: most of a bot test's store CPU)."""
+    db = await open_store(tmp_path / "keizer.db")
+    try:
+        raw = db.reader.raw  # type: ignore[attr-defined]
+        run, trips = raw._execute, []
+
+        async def counted(fn, *args, **kwargs):
+            trips.append(fn)
+            return await run(fn, *args, **kwargs)
+
+        monkeypatch.setattr(raw, "_execute", counted)
+        async with db.reader.execute("SELECT number FROM round") as cur:
+            assert await cur.fetchall() == []
+        row = await (await db.reader.execute("SELECT count(*) FROM player")).fetchone()
+        assert row is not None and row[0] == 0 and len(trips) == 2
+    finally:
+        await db.close()
+
+
 async def test_a_unit_of_work_looks_its_season_up_once(club, monkeypatch):
     """Issue 48: the repositories serve the season their unit of work looked up once: a
     sign-off, its undoing and the round's state in one transaction ask for the active
