@@ -57,9 +57,18 @@ class Cache:
                    standings_only: bool = False) -> T:
         """`await compute()` once per state of the club's data: the season and its standings
         are loaded once, whatever number of messages ask before the next change. A value
-        that depends on `standings_only` is kept across the changes that leave them."""
+        that depends on `standings_only` is kept across the changes that leave them. Inside a
+        transaction a value of the data is made once too, and offered (`offer`): a write
+        checked on the season's outline offers none, and the reads after it need one."""
         if self._db.inside():
-            return await compute()
+            if standings_only:
+                return await compute()
+            found = await self.current(key)
+            if found is None:
+                found = await compute()
+                await self.offer(key, found)
+            made: T = found
+            return made
         async with self._locks.setdefault(key, asyncio.Lock()):  # one computes, all wait
             now = await self._db.versions()
             version = now.standings if standings_only else now.data

@@ -23,12 +23,14 @@ from core.season import (
     AbsenceReason,
     ExternalDay,
     Game,
+    Outline,
     Player,
     Result,
     Round,
     Season,
     data_to_json,
     external_result_text,
+    round_from_data,
     season_from_data,
     season_to_data,
     with_round_data,
@@ -241,44 +243,98 @@ class _Stored:
     signoffs: dict[int, list[Row]]
     waiting: dict[int, list[Row]]
     """A planned round's flexible members who did not sign on (`unannounced`)."""
+    codes: dict[int, str]
+    """Every player's code by his id (also where `players` holds one player alone)."""
 
-    @property
-    def codes(self) -> dict[int, str]:
-        return {p["id"]: p["code"] for p in self.players}
 
     @property
     def rules_source(self) -> Any:
         return json.loads(self.season["rules"], parse_float=Decimal)
 
 
-async def _stored(conn: Connection, sid: int | None) -> _Stored:
+async def _stored(conn: Connection, sid: int | None, player: str | None = None) -> _Stored:
+    """The season's rows; with `player`, only his own (his row, his games, his sign-offs):
+    what pricing his sign-off reads (`core.ledger.one_player` of the whole season)."""
     sid = sid or await active_season(conn)
     async with conn.execute("SELECT * FROM season WHERE id = ?", (sid,)) as cur:
         s = await cur.fetchone()
     assert s is not None
-    async with conn.execute("SELECT * FROM player WHERE season_id = ? ORDER BY position",
-                            (sid,)) as cur:
+    whose, his = ("", ()) if player is None else (" AND code = ?", (player,))
+    async with conn.execute(f"SELECT * FROM player WHERE season_id = ?{whose} "
+                            "ORDER BY position", (sid, *his)) as cur:
         players = list(await cur.fetchall())
     async with conn.execute("SELECT * FROM round WHERE season_id = ? ORDER BY number",
                             (sid,)) as cur:
         rounds = list(await cur.fetchall())
+    if player is None:
+        codes = {p["id"]: p["code"] for p in players}
+    else:
+        async with conn.execute("SELECT id, code FROM player WHERE season_id = ?",
+                                (sid,)) as cur:
+            codes = {row[0]: row[1] for row in await cur.fetchall()}
+    own = None if player is None else (players[0]["id"] if players else 0)
+    games, signoffs = await _by_round(conn, sid, own)
+    paired = await _paired(conn, sid)
+    listed = _listed(rounds, paired)
+    waiting = {r["id"]: [w for w in await unannounced(conn, sid, r)
+                         if player is None or w["code"] == player]
+               for r in rounds[:listed] if r["state"] == RoundState.PLANNED}
+    return _Stored(s, players, rounds[:listed], games, signoffs, waiting, codes)
+
+
+async def _by_round(conn: Connection, sid: int, own: int | None) \
+        -> tuple[dict[int, list[Row]], dict[int, list[Row]]]:
+    """The season's games and sign-offs by round id; with `own`, that player's alone. Only
+    the columns a season holds: a large season has a hundred thousand games."""
+    plays, signs, mine = ("", "", ()) if own is None else (
+        " AND ? IN (g.white_id, g.black_id)", " AND s.player_id = ?", (own,))
     games: dict[int, list[Row]] = {}
-    # Only the columns a season holds: a large season has a hundred thousand games.
     async with conn.execute("SELECT g.round_id, g.white_id, g.black_id, g.result, "
                             "g.confirmed_at FROM game g JOIN round r ON r.id = g.round_id "
-                            "WHERE r.season_id = ? ORDER BY g.round_id, g.board", (sid,)) as cur:
+                            f"WHERE r.season_id = ?{plays} ORDER BY g.round_id, g.board",
+                            (sid, *mine)) as cur:
         for row in await cur.fetchall():
             games.setdefault(row["round_id"], []).append(row)
     signoffs: dict[int, list[Row]] = {}
     async with conn.execute("SELECT s.round_id, s.player_id, s.reason, s.on_time, s.day, "
                             "s.team, s.result FROM signoff s JOIN round r ON r.id = s.round_id "
-                            "WHERE r.season_id = ? ORDER BY s.round_id, s.id", (sid,)) as cur:
+                            f"WHERE r.season_id = ?{signs} ORDER BY s.round_id, s.id",
+                            (sid, *mine)) as cur:
         for row in await cur.fetchall():
             signoffs.setdefault(row["round_id"], []).append(row)
-    listed = next((k + 1 for k, r in enumerate(rounds) if r["id"] not in games), len(rounds))
-    waiting = {r["id"]: await unannounced(conn, sid, r) for r in rounds[:listed]
-               if r["state"] == RoundState.PLANNED}
-    return _Stored(s, players, rounds[:listed], games, signoffs, waiting)
+    return games, signoffs
+
+
+async def _paired(conn: Connection, sid: int) -> set[int]:
+    """The ids of the season's rounds that hold games."""
+    async with conn.execute("SELECT r.id FROM round r WHERE r.season_id = ? AND EXISTS "
+                            "(SELECT 1 FROM game g WHERE g.round_id = r.id)", (sid,)) as cur:
+        return {row[0] for row in await cur.fetchall()}
+
+
+def _listed(rounds: list[Row], paired: set[int]) -> int:
+    """How many rounds the season lists: through the first not paired yet (the one waiting
+    to be paired; later rounds are only planned)."""
+    return next((k + 1 for k, r in enumerate(rounds) if r["id"] not in paired), len(rounds))
+
+
+async def _outline(conn: Connection, sid: int) -> Outline:
+    """What checking a write to one round needs (`core.season.Outline`): the players, the
+    rules and which listed rounds are paired; no games."""
+    async with conn.execute("SELECT rules, planned_rounds FROM season WHERE id = ?",
+                            (sid,)) as cur:
+        s = await cur.fetchone()
+    assert s is not None
+    async with conn.execute("SELECT * FROM player WHERE season_id = ? ORDER BY position",
+                            (sid,)) as cur:
+        players = tuple(_player(p) for p in await cur.fetchall())
+    async with conn.execute("SELECT id FROM round WHERE season_id = ? ORDER BY number",
+                            (sid,)) as cur:
+        rounds = list(await cur.fetchall())
+    paired = await _paired(conn, sid)
+    source = json.loads(s["rules"], parse_float=Decimal)
+    return Outline(players, rules_from_source(with_planned(source, s["planned_rounds"])),
+                   tuple(r["id"] in paired for r in rounds[:_listed(rounds, paired)]))
 
 
 async def season_data(conn: Connection, sid: int | None = None) -> dict[str, Any]:
@@ -292,6 +348,13 @@ async def stored_season(conn: Connection, sid: int | None = None) -> Season:
     Season without the season file's checks, off the event loop (a large season takes a
     while). `tests/integration/test_round_check.py` holds it equal to the checked read."""
     return await asyncio.to_thread(_season_of, await _stored(conn, sid))
+
+
+async def player_season(db: Database, player: str) -> Season:
+    """The active season as far as `player`'s own rounds go, as `core.ledger.one_player`
+    makes it of the whole season: what pricing his sign-off needs, read in milliseconds at
+    any size (the whole season takes a second at thousands of players)."""
+    return _season_of(await _stored(db.conn, await season_id(db), player))
 
 
 def _data_of(stored: _Stored) -> dict[str, Any]:
@@ -424,10 +487,6 @@ async def load_season(db: Database) -> Season:
     """The active season as the core sees it: read once per change of the file (the check
     of the last write serves the reads after it), and built off the event loop (a large
     season takes a while)."""
-    checked_now = await db.cache.offered(SEASON)
-    if checked_now is not None:
-        return cast(Season, checked_now)
-
     async def load() -> Season:
         return await stored_season(db.bulk_conn)
     season: Season = await db.cache.memo(SEASON, load)
@@ -439,41 +498,45 @@ async def export_json(db: Database) -> str:
 
 
 async def checked(db: Database, *, round_no: int | None = None,
-                  before: Season | None = None) -> Season:
+                  before: Season | Outline | None = None) -> None:
     """The season as it stands inside the caller's transaction, validated by the core; raises
-    InvalidSeasonError (and so rolls the transaction back) if a change broke it. Its result
-    serves the reads that follow, in the transaction and after its commit.
+    InvalidSeasonError (and so rolls the transaction back) if a change broke it. A season
+    checked whole serves the reads that follow, in the transaction and after its commit.
 
     A write that touched only round `round_no` (its games, sign-offs or sign-ons) and knew
-    the season `before` it (`current`) has that round read and checked anew on it. The whole
-    season is read and checked (off the event loop: a large season takes a while) when the
-    season before is not at hand, or the round became paired or unpaired (that decides which
-    rounds follow it)."""
-    season = None
+    the season, or its outline, `before` it (`current`) has that round read and checked anew
+    on it. The whole season is read and checked (off the event loop: a large season takes a
+    while) when neither is at hand, or the round became paired or unpaired (that decides
+    which rounds follow it)."""
+    season: Season | Outline | None = None
     if round_no is not None and before is not None:
         season = await _with_round(db, before, round_no)
     if season is None:
         season = await asyncio.to_thread(season_from_data,
                                          await season_data(db.writer, await season_id(db)))
-    await db.cache.offer(SEASON, season)
-    return season
+    if isinstance(season, Season):
+        await db.cache.offer(SEASON, season)
 
 
-async def current(db: Database) -> Season:
-    """Inside a transaction, the season as the file now stands: a write takes it before it
-    changes one round, for `checked`. The checked season where it is at hand, else the
-    season as stored (`stored_season`: every change was checked before its commit), so a
-    write after a start, or after another process's change, reads no season file's worth of
-    checks."""
+async def current(db: Database) -> Season | Outline:
+    """Inside a transaction, what a write to one round is checked against (`checked`): the
+    checked season where it is at hand, else the season's outline (its players, rules and
+    paired rounds, no games), so a write after a start, or after another process's change,
+    reads no whole season."""
     found = await db.cache.current(SEASON)
     return cast(Season, found) if found is not None else \
-        await stored_season(db.writer, await season_id(db))
+        await _outline(db.writer, await season_id(db))
 
 
-async def _with_round(db: Database, before: Season, round_no: int) -> Season | None:
-    if round_no > len(before.rounds):
+async def _with_round(db: Database, before: Season | Outline, round_no: int) \
+        -> Season | Outline | None:
+    outline = before if isinstance(before, Outline) else Outline.of(before)
+    if round_no > len(outline.paired):
         return before  # a round after the one waiting to be paired: not in the season yet
     data = await round_data(db, round_no)
-    if bool(data.get("games")) != before.round(round_no).is_paired:
+    if bool(data.get("games")) != outline.paired[round_no - 1]:
         return None
+    if isinstance(before, Outline):
+        round_from_data(before, data)
+        return before
     return with_round_data(before, data)

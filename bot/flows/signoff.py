@@ -21,7 +21,7 @@ from core.season import Absence, AbsenceReason, ExternalDay
 from storage import attendance, programme, roster, rounds
 from storage.errors import InputStoreError, StoreProblem
 from storage.roster import Member
-from storage.seasons import load_season
+from storage.seasons import load_season, player_season
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +73,9 @@ async def prices(services: Services, who: Member, request: Request) -> Prices:
     transaction: the writer's lock is then held only for storing. The values come with the
     standings (the worker's, kept on their version; those made last while it makes them
     anew, `views.values_now`); a round it cannot price ahead is priced as stored."""
-    # Side by side: the season read (a second at thousands of players, after a start) and
-    # the wait for the values (the worker's) hold the member up once, not one after the other.
-    committed, values = await asyncio.gather(load_season(services.db),
+    # His own rounds are all a price needs of the season (milliseconds at any size); the
+    # values are the worker's, and the wait for them is what may hold the member up.
+    committed, values = await asyncio.gather(player_season(services.db, who.code),
                                              views.values_now(services))
     ahead: dict[int, SignOffPrice] = {}
     for earlier, number in enumerate(request.rounds):

@@ -59,9 +59,10 @@ async def places(services: Services) -> Mapping[str, PlayerStanding]:
 PRICE_WAIT = 0.5
 """Seconds a sign-off's price waits for standings being made anew (a large season after a
 correction takes seconds): after that it is priced on the values made last."""
-FIRST_PRICE_WAIT = 0.8
+FIRST_PRICE_WAIT = 0.6
 """Seconds it waits when none were made since the start (the worker process starts, and
-reads the season, first): after that the sign-off goes unpriced, not seconds late."""
+reads the season, first): after that the sign-off goes unpriced, not seconds late. A sign-off
+is answered within a second of a start (issue 50): the write and the answer take the rest."""
 
 
 async def values_now(services: Services) -> Mapping[str, Fraction] | None:

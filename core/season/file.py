@@ -11,7 +11,7 @@ import datetime as dt
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -76,22 +76,45 @@ def season_from_data(data: Any) -> Season:
     return season
 
 
-def with_round_data(season: Season, data: Any) -> Season:
-    """`season` with one of its rounds read anew from that round's data, checked exactly as
-    `season_from_data` checks it in the whole file; raises InvalidSeasonError. Whether the round is
-    paired must not change (that decides which rounds the file lists after it)."""
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """What checking one round's data needs of a season: its players, its rules, and which of
+    the rounds it lists are paired. A write to one round is checked against it without the
+    season's games (at thousands of players, their read takes a second)."""
+
+    players: tuple[Player, ...]
+    rules: Rules
+    paired: tuple[bool, ...]
+    """Per round the season lists (through the first not paired yet): whether it is paired."""
+
+    @classmethod
+    def of(cls, season: Season) -> Outline:
+        return cls(season.players, season.rules, tuple(r.is_paired for r in season.rounds))
+
+
+def round_from_data(outline: Outline, data: Any) -> Round:
+    """One round of the season read anew from that round's data, checked exactly as
+    `season_from_data` checks it in the whole file; raises InvalidSeasonError. Whether the
+    round is paired must not change (that decides which rounds the file lists after it)."""
     problems = Problems()
     number = data.get("round") if isinstance(data, Mapping) else None
-    if not isinstance(number, int) or not 1 <= number <= len(season.rounds):
+    listed = len(outline.paired)
+    if not isinstance(number, int) or not 1 <= number <= listed:
         raise ValueError(f"round {number!r} is not one of the season's")
-    rnd = _Reader(problems).round(data, number - 1, {p.id: p for p in season.players}, season.rules,
-                                  last=number == len(season.rounds))
+    rnd = _Reader(problems).round(data, number - 1, {p.id: p for p in outline.players},
+                                  outline.rules, last=number == listed)
     if problems or rnd is None:
         raise InvalidSeasonError(problems.items)
-    if rnd.is_paired != season.round(number).is_paired:
+    if rnd.is_paired != outline.paired[number - 1]:
         raise ValueError(f"round {number} became {'' if rnd.is_paired else 'un'}paired")
+    return rnd
+
+
+def with_round_data(season: Season, data: Any) -> Season:
+    """`season` with one of its rounds read anew from that round's data (`round_from_data`)."""
+    rnd = round_from_data(Outline.of(season), data)
     rounds = season.rounds
-    return replace(season, rounds=(*rounds[:number - 1], rnd, *rounds[number:]))
+    return replace(season, rounds=(*rounds[:rnd.number - 1], rnd, *rounds[rnd.number:]))
 
 
 def with_planned(rules_source: Any, planned: int | None) -> Any:

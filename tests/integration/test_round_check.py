@@ -8,7 +8,15 @@ import random
 import pytest
 
 from core.errors import InvalidSeasonError, ProblemCode
-from core.season import AbsenceReason, ExternalDay, Result, Season, read_season, season_from_data
+from core.ledger import one_player
+from core.season import (
+    AbsenceReason,
+    ExternalDay,
+    Result,
+    Season,
+    read_season,
+    season_from_data,
+)
 from storage import attendance, results, roster, rounds, seasons
 from storage.db import versions
 from storage.errors import StoreError
@@ -101,26 +109,71 @@ async def test_the_season_as_stored_is_the_season_the_whole_check_reads(db, name
     assert await seasons.stored_season(db.reader) == await whole_check(db)
 
 
-async def test_a_write_with_no_checked_season_at_hand_checks_only_its_round(club, whole_reads):
+async def test_a_write_with_no_checked_season_at_hand_checks_only_its_round(
+        club, whole_reads, monkeypatch):
     """Issue 50: the first write after a start, or after a change this process did not make,
-    finds no checked season at hand. It builds the season as stored (trusted: every change
-    was checked before its commit) and checks only its own round: no whole read, and the
-    same season as the whole check."""
+    finds no checked season at hand. It checks its own round against the season's outline
+    (players, rules, which rounds are paired): no whole read, not even of the rows as stored
+    (a second at thousands of players), and the same season as the whole check."""
     player = (await load_season(club)).players[0].id
     await club.writer.execute("UPDATE player SET rating = 1234 WHERE code = ?", (player,))
     await club.writer.commit()
     whole_reads.clear()
+    rows_read = []
+    stored = seasons._stored
+
+    async def counted(*args):
+        rows_read.append(args)
+        return await stored(*args)
+    monkeypatch.setattr(seasons, "_stored", counted)
     await attendance.sign_off(club, 21, player, sent_at=NOON, actor=1)
-    assert whole_reads == []
+    assert whole_reads == [] and rows_read == []
     assert await load_season(club) == await whole_check(club)
 
 
-async def test_a_one_round_write_that_breaks_the_round_is_refused(club):
+@pytest.mark.parametrize("seed", range(2))
+async def test_one_round_writes_on_the_outline_come_to_the_whole_check(club, whole_reads, seed):
+    """The same random writes with no season ever at hand (nothing reads it between them, as
+    after a start): each is checked on the outline, and the season stays the whole check's."""
+    await rounds.add_round(club, 22)
+    await club.writer.execute("UPDATE player SET flexible = 1 WHERE code IN ('rm0', 'bv1')")
+    await club.writer.commit()
+    codes = [p.id for p in (await seasons.stored_season(club.reader)).players]
+    rng = random.Random(seed)
+    stored = 0
+    for _ in range(40):
+        try:
+            await one_write(club, rng, codes)
+            stored += 1
+        except (StoreError, InvalidSeasonError):
+            pass
+        assert await seasons.stored_season(club.reader) == await whole_check(club)
+    assert stored >= 20
+    assert whole_reads == [], "a one-round write read the whole season"
+
+
+@pytest.mark.parametrize("name", ["sliedrecht", "drie-groepen", "drie-cycli"])
+async def test_a_players_own_season_is_the_whole_one_cut_to_him(db, name):
+    """What prices a sign-off (`player_season`, his rows alone) is what the ledger makes of
+    the whole season for him (`one_player`), for every player of every preset's example."""
+    await seasons.import_season(db, read_season((ROOT / "examples" / f"{name}.json").read_text(
+        "utf-8")))
+    await db.writer.execute("UPDATE player SET flexible = 1 WHERE position % 7 = 0")
+    await db.writer.commit()
+    whole = await seasons.stored_season(db.reader)
+    for player in whole.players:
+        assert await seasons.player_season(db, player.id) == one_player(whole, player.id)
+
+
+@pytest.mark.parametrize("at_hand", [True, False], ids=["season at hand", "outline"])
+async def test_a_one_round_write_that_breaks_the_round_is_refused(club, at_hand):
     """A withdrawn player cannot be signed off for a round after he left: the round's check
-    refuses it, with the same problem the whole check names, and nothing is stored."""
+    refuses it, with the same problem the whole check names, and nothing is stored; whether
+    the season is at hand or only its outline."""
     await club.writer.execute("UPDATE player SET withdrawn = 20 WHERE code = 'rm0'")
     await club.writer.commit()
-    await load_season(club)
+    if at_hand:
+        await load_season(club)
     before = await dump(club)
     with pytest.raises(InvalidSeasonError) as caught:
         await attendance.sign_off(club, 21, "rm0", sent_at=NOON, actor=1)
