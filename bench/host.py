@@ -11,12 +11,14 @@ PostgreSQL (one database, a server this script starts). Measured:
   processes apart).
 
     uv run python bench/host.py [--clubs 300] [--store sqlite|postgresql|both]
+    uv run python bench/host.py --at-start --clubs 30 --store sqlite
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
 import itertools
 import multiprocessing
@@ -24,6 +26,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' harness
@@ -116,7 +119,10 @@ async def _ask(bot: FakeTelegram, user: User, text: str) -> float:
     return time.perf_counter() - start
 
 
-async def run(kind: str, count: int, rate: float, seconds: float) -> dict[str, str]:
+@contextlib.asynccontextmanager
+async def _hosting(kind: str, count: int) -> AsyncIterator[tuple[Host, list[FakeTelegram]]]:
+    """A host of `count` filled clubs on `kind`'s store, not started yet, and each club's
+    fake Telegram."""
     with tempfile.TemporaryDirectory() as folder, \
             (running_server("-c max_connections=200") if kind == "postgresql"
              else _nothing()) as server, \
@@ -131,35 +137,40 @@ async def run(kind: str, count: int, rate: float, seconds: float) -> dict[str, s
         async def listed() -> list[Hosted]:
             return clubs
 
-        before = _rss_mb()
         host = Host(config, listed, flood_limits=False, connections=10)
-        started = time.perf_counter()
-        await host.start()
-        start_seconds = time.perf_counter() - started
         try:
-            assert len(host.running) == count, f"{len(host.running)} of {count} clubs run"
-            # Every club's deadline in the same second, moved there through each club's own
-            # store (as `/ronde uitstel` would): each bot plans its job at that moment.
-            deadline = dt.datetime.now(dt.UTC).replace(microsecond=0) + LEAD
-            for runtime in host.running.values():
-                await programme.set_schedule(runtime.services.db, 2, date=deadline.date(),
-                                             deadline=deadline, actor=None)
-            assert dt.datetime.now(dt.UTC) < deadline, "moving the deadlines took too long"
-            waits = await asyncio.gather(*(
-                _draft(bot, arbiter_of(k), deadline) for k, bot in enumerate(bots)))
-            members = itertools.cycle([(bots[k], member(k, n), ASKED[(k + n) % 3])
-                                       for n in range(MEMBERS) for k in range(count)])
-            asked = []
-            for _ in range(int(rate * seconds)):
-                bot, user, text = next(members)
-                asked.append(asyncio.create_task(_ask(bot, user, text)))
-                await asyncio.sleep(1 / rate)
-            latencies = await asyncio.gather(*asked)
-            after = _rss_mb()
-            workers = sum(_rss_mb(p.pid) for p in multiprocessing.active_children())
+            yield host, bots
         finally:
             await host.stop()
             await fakes.stop()
+
+
+async def run(kind: str, count: int, rate: float, seconds: float) -> dict[str, str]:
+    async with _hosting(kind, count) as (host, bots):
+        before = _rss_mb()
+        started = time.perf_counter()
+        await host.start()
+        start_seconds = time.perf_counter() - started
+        assert len(host.running) == count, f"{len(host.running)} of {count} clubs run"
+        # Every club's deadline in the same second, moved there through each club's own
+        # store (as `/ronde uitstel` would): each bot plans its job at that moment.
+        deadline = dt.datetime.now(dt.UTC).replace(microsecond=0) + LEAD
+        for runtime in host.running.values():
+            await programme.set_schedule(runtime.services.db, 2, date=deadline.date(),
+                                         deadline=deadline, actor=None)
+        assert dt.datetime.now(dt.UTC) < deadline, "moving the deadlines took too long"
+        waits = await asyncio.gather(*(
+            _draft(bot, arbiter_of(k), deadline) for k, bot in enumerate(bots)))
+        members = itertools.cycle([(bots[k], member(k, n), ASKED[(k + n) % 3])
+                                   for n in range(MEMBERS) for k in range(count)])
+        asked = []
+        for _ in range(int(rate * seconds)):
+            bot, user, text = next(members)
+            asked.append(asyncio.create_task(_ask(bot, user, text)))
+            await asyncio.sleep(1 / rate)
+        latencies = await asyncio.gather(*asked)
+        after = _rss_mb()
+        workers = sum(_rss_mb(p.pid) for p in multiprocessing.active_children())
     return {"store": kind, "clubs": str(count), "start": f"{start_seconds:.1f} s",
             "deadline p50": f"{statistics.median(waits):.1f} s",
             "deadline last": f"{max(waits):.1f} s",
@@ -167,6 +178,32 @@ async def run(kind: str, count: int, rate: float, seconds: float) -> dict[str, s
             "reply p95": f"{1000 * quantile(latencies, 0.95):.0f} ms",
             "memory per club": f"{(after - before) / count:.1f} MB",
             "workers": f"{workers:.0f} MB"}
+
+
+AT_START = ("/help", "/afmelden", "/uitslag 1-0")
+"""What three members of every club ask the moment their club's bot takes webhooks."""
+
+
+async def run_start(kind: str, count: int) -> dict[str, str]:
+    """Issue 50: the host starts every club at once; the moment a club's bot takes webhooks,
+    three of its members ask `AT_START`, each answer timed from that moment."""
+    async with _hosting(kind, count) as (host, bots):
+        starting = asyncio.create_task(host.start())
+        firsts = await asyncio.gather(*(_first(bot, k) for k, bot in enumerate(bots)))
+        await starting
+    row = {"store": kind, "clubs": str(count)}
+    for n, text in enumerate(AT_START):
+        waits = [answers[n] for answers in firsts]
+        row[f"{text.split()[0]} p50 / max"] = \
+            f"{1000 * statistics.median(waits):.0f} / {1000 * max(waits):.0f} ms"
+    return row
+
+
+async def _first(bot: FakeTelegram, k: int) -> list[float]:
+    while bot.webhook is None:
+        await asyncio.sleep(0.005)
+    return list(await asyncio.gather(*(_ask(bot, member(k, n), text)
+                                       for n, text in enumerate(AT_START))))
 
 
 async def _draft(bot: FakeTelegram, arbiter: int, deadline: dt.datetime) -> float:
@@ -189,11 +226,18 @@ def main() -> None:
     parser.add_argument("--store", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--rate", type=float, default=50.0, help="updates a second")
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--at-start", action="store_true",
+                        help="only the start, and three members of each club asking at once")
     args = parser.parse_args()
     kinds = ("sqlite", "postgresql") if args.store == "both" else (args.store,)
-    rows = [asyncio.run(run(kind, args.clubs, args.rate, args.seconds)) for kind in kinds]
-    print(f"{args.clubs} clubs of {MEMBERS} members on one process; replies at "
-          f"{args.rate:.0f} updates/s for {args.seconds:.0f} s\n")
+    if args.at_start:
+        rows = [asyncio.run(run_start(kind, args.clubs)) for kind in kinds]
+        print(f"{args.clubs} clubs of {MEMBERS} members started at once; from the moment each "
+              f"club's bot takes webhooks, three members ask {', '.join(AT_START)}\n")
+    else:
+        rows = [asyncio.run(run(kind, args.clubs, args.rate, args.seconds)) for kind in kinds]
+        print(f"{args.clubs} clubs of {MEMBERS} members on one process; replies at "
+              f"{args.rate:.0f} updates/s for {args.seconds:.0f} s\n")
     print("| " + " | ".join(rows[0]) + " |")
     print("|" + "---|" * len(rows[0]))
     for row in rows:
