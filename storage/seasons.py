@@ -246,7 +246,6 @@ class _Stored:
     codes: dict[int, str]
     """Every player's code by his id (also where `players` holds one player alone)."""
 
-
     @property
     def rules_source(self) -> Any:
         return json.loads(self.season["rules"], parse_float=Decimal)

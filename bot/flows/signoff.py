@@ -69,10 +69,10 @@ class Prices:
 
 
 async def prices(services: Services, who: Member, request: Request) -> Prices:
-    """What each sign-off would earn, priced from the season as committed and outside any
-    transaction: the writer's lock is then held only for storing. The values come with the
-    standings (the worker's, kept on their version; those made last while it makes them
-    anew, `views.values_now`); a round it cannot price ahead is priced as stored."""
+    """What each sign-off would earn, priced from the member's own rounds as committed and
+    outside any transaction: the writer's lock is then held only for storing. The values
+    come with the standings (the worker's, kept on their version; those made last while it
+    makes them anew, `views.values_now`); a round it cannot price ahead is priced as stored."""
     # His own rounds are all a price needs of the season (milliseconds at any size); the
     # values are the worker's, and the wait for them is what may hold the member up.
     committed, values = await asyncio.gather(player_season(services.db, who.code),
