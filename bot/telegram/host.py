@@ -66,8 +66,13 @@ RETRY_SECONDS = (5.0, 300.0)
 """The first and the longest wait before a club whose bot could not start is tried again."""
 POOL_CLOSE_SECONDS = 30.0
 """How long a stopping host waits for its clubs' connections to come back to the pool."""
-STARTING_AT_ONCE = 16
-"""Clubs started side by side: a start is a handful of calls to Telegram and the store."""
+STARTING_AT_ONCE = 2
+"""Clubs started side by side. A start is mostly the event loop's own work (the store, the
+application, the first jobs), and each club answers from the moment it takes webhooks: with
+sixteen at once, thirty clubs' first sign-offs waited 1.8 s behind the others' starts, with
+two 0.5 s (`bench/host.py --at-start`, docs/performance.md). The price: against the real
+Telegram a start also waits for its round trips, which two at a time overlap less, so a host
+of hundreds of clubs takes longer until the last runs (Telegram keeps its updates)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -765,3 +765,32 @@ async def test_a_standby_promoted_in_the_primarys_place_loses_no_sign_off(
         assert await _signed_off(dsn, number) == 3
     finally:
         await host.stop()
+
+
+async def test_a_host_starts_its_clubs_a_few_at_a_time(postgres, telegram, monkeypatch):
+    """Issue 50: each club answers within a second of taking webhooks only when the others'
+    starts do not crowd the event loop: the host starts STARTING_AT_ONCE clubs at a time."""
+    from bot.telegram import host as hosting
+    from bot.telegram.runtime import ClubRuntime
+
+    await three_clubs(postgres, telegram)
+    now = peak = 0
+    start = ClubRuntime.start
+
+    async def counted(runtime: ClubRuntime) -> None:
+        nonlocal now, peak
+        now += 1
+        peak = max(peak, now)
+        try:
+            await start(runtime)
+        finally:
+            now -= 1
+
+    monkeypatch.setattr(ClubRuntime, "start", counted)
+    host = await _host(postgres, telegram, ManualClock(dt.datetime(2026, 11, 30, 9, 0,
+                                                                   tzinfo=dt.UTC)))
+    try:
+        assert len(host.running) == 3
+        assert peak == hosting.STARTING_AT_ONCE == 2
+    finally:
+        await host.stop()
