@@ -13,7 +13,7 @@ from core.rounds import TRANSITIONS, RoundState
 from core.season import season_from_data
 from storage import attendance, inbox, outbox, rounds
 from storage.errors import StoreError, StoreProblem
-from storage.store import open_store
+from storage.store import open_store, snapshot
 from tests.integration.conftest import NOON, ROOT, dump
 from tests.source import nodes
 
@@ -108,30 +108,25 @@ async def test_the_check_of_a_write_serves_the_reads_after_it_and_is_the_truth(c
 
 
 async def test_a_message_marked_sent_is_not_due_again_whatever_else_reads_meanwhile(club):
-    """A read still under way on the shared reader keeps that connection on an old
-    snapshot; the sender must not see its own sent message as due there (it sent a reply
+    """A read still under way on the shared reader (a snapshot: the standings worker's,
+    the pages') keeps that connection on an old state; the sender must not see its own sent
+    message as due there (it sent a reply
     twice, once in a CI run)."""
     await outbox.owe(club, [outbox.Outgoing(5, "een"), outbox.Outgoing(5, "twee")])
     now = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=1)
     first, second = await outbox.due(club, now, chat=5)
-    busy = await club.reader.execute("SELECT * FROM player")  # a read still under way
-    await busy.fetchone()
-    try:
+    async with snapshot(club.reader) as busy:  # a read still under way on the reader
+        await busy.execute("SELECT * FROM player")
         await outbox.sent(club, first, 1)
         assert [p.id for p in await outbox.due(club, now, chat=5)] == [second.id]
-    finally:
-        await busy.close()
 
 
 async def test_an_update_handled_is_not_pending_again_whatever_else_reads_meanwhile(club):
     await inbox.store(club, [{"update_id": 7}, {"update_id": 8}])
-    busy = await club.reader.execute("SELECT * FROM player")  # a read still under way
-    await busy.fetchone()
-    try:
+    async with snapshot(club.reader) as busy:  # a read still under way on the reader
+        await busy.execute("SELECT * FROM player")
         await inbox.mark_done(club, 7)
         assert [u.update_id for u in await inbox.pending(club)] == [8]
-    finally:
-        await busy.close()
 
 
 async def test_the_club_data_version_moves_with_the_clubs_data_only(club):
