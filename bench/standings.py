@@ -6,7 +6,10 @@ every round (as after a correction), per revaluation mode. Prints a markdown tab
 
 With `--store` (a club's database, such as the one `bench/start.py --keep` builds), the
 season in it instead: how long its read takes (as stored, and through the season file's
-checks) and its standings after a correction of round 1 (every round priced anew).
+checks) and its standings from scratch in each revaluation mode (every round priced anew, as
+after a correction of round 1); then, on a copy of the store, a correction of round 1 as the
+standings worker meets it: the season it keeps read again (`season_since`: round 1 alone)
+and the standings made anew.
 """
 
 from __future__ import annotations
@@ -14,8 +17,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -82,6 +87,39 @@ def stored(path: Path) -> None:
         start = time.perf_counter()
         compute_standings(replace(season, rules=replace(season.rules, revaluation=mode)))
         print(f"| standings, {mode.value} | {time.perf_counter() - start:.2f} |")
+    read, made = asyncio.run(corrected(path))
+    print(f"| a correction of round 1: the kept season read again | {read:.2f} |\n"
+          f"| its standings, as the season's rules price them | {made:.2f} |\n"
+          f"| the correction's new standings, in all | {read + made:.2f} |")
+
+
+async def corrected(path: Path) -> tuple[float, float]:
+    """On a copy of the store: the season kept as the standings worker keeps it, a result of
+    round 1 corrected, and the seconds the worker then takes to read the season again and to
+    make its standings."""
+    from core.season import Result
+    from storage.results import correct
+    from storage.seasons import KeptSeason, season_since
+    from storage.store import open_store
+
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / path.name
+        shutil.copy(path, copy)
+        db = await open_store(copy)
+        try:
+            kept = KeptSeason()
+            before = await season_since(db.reader, kept)
+            game = before.rounds[0].games[0]
+            await correct(db, 1, 1, Result.DRAW if game.result is not Result.DRAW
+                          else Result.WHITE_WINS, actor=None)
+            start = time.perf_counter()
+            season = await season_since(db.reader, kept)
+            read = time.perf_counter() - start
+        finally:
+            await db.close()
+    start = time.perf_counter()
+    compute_standings(season)
+    return read, time.perf_counter() - start
 
 
 if __name__ == "__main__":

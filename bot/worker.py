@@ -5,7 +5,8 @@ thousand players the event loop barely ran while a `/stand` was made (a member's
 waited 14 s). The worker process reads the database file itself (read-only, in one snapshot)
 and sends back only what is shown: text. It keeps the season and its standings for as long
 as the standings version (`storage.db.versions`) stays; the bot keeps the texts on the same
-version, so most questions never reach the worker.
+version, so most questions never reach the worker; after a change it reads again only the
+rounds written since (`storage.seasons.season_since`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from core.standings import PlayerStanding, Standings, compute_standings
 from core.titles import announcements
 from storage.address import StoreAddress
 from storage.db import versions
-from storage.seasons import stored_season
+from storage.seasons import KeptSeason, season_since
 from storage.sql import Link
 from storage.store import Readers, snapshot
 
@@ -158,6 +159,8 @@ class _Kept:
     views: dict[str, StandingsView] = field(default_factory=dict)
     """The standings' texts, by language."""
     chances: Chances | None = None
+    read: KeptSeason = field(default_factory=KeptSeason)
+    """The season's rounds as last read: a change reads again only the rounds it wrote."""
 
 
 _loop: asyncio.AbstractEventLoop | None = None
@@ -236,7 +239,8 @@ def _stakes(store: Store, player: str | None) -> Stakes:
 
 def _current(store: Store) -> _Kept:
     """The season and standings as the store now stands, read again only when the standings
-    version moved (read first, in the same snapshot as the season)."""
+    version moved (read first, in the same snapshot as the season), and then only the rounds
+    written since."""
     assert _loop is not None, "the worker is begun by its pool"
     loop = _loop
     if store not in _kept:
@@ -247,7 +251,8 @@ def _current(store: Store) -> _Kept:
     async def read() -> tuple[int, Season | None]:
         async with snapshot(kept.conn) as conn:
             version = (await versions(conn)).standings
-            return version, None if version == kept.version else await stored_season(conn)
+            return version, None if version == kept.version else await season_since(
+                conn, kept.read)
     version, season = loop.run_until_complete(read())
     if season is not None:
         complete = replace(season, rounds=season.rounds[:season.complete_rounds])

@@ -202,6 +202,58 @@ _STANDINGS_FUNCTIONS = Step(postgres="""
     END $$;
     """)
 
+_EDIT_EVENTS = {"INSERT": ("NEW",), "UPDATE": ("NEW", "OLD"), "DELETE": ("OLD",)}
+
+
+def _edit_counted(row: str) -> str:
+    """A row written counts on its round's entry, made at its first row (or by migration
+    26); a row updated or deleted counts on the entry its writing made, so that a round
+    deleted with its club, whose entry goes with the club, adds none."""
+    if row == "OLD":
+        return "UPDATE round_edits SET edits = edits + 1 WHERE round_id = OLD.round_id;"
+    return ("INSERT INTO round_edits (round_id, edits) VALUES (NEW.round_id, 1) "
+            "ON CONFLICT (round_id) DO UPDATE SET edits = round_edits.edits + 1;")
+
+
+_EDIT_FUNCTION = Step(postgres=f"""
+    DO $$
+    DECLARE each_club BIGINT;
+    BEGIN
+        FOR each_club IN SELECT id FROM clubs LOOP
+            PERFORM set_config('keizer.club', each_club::text, true);
+            INSERT INTO round_edits (round_id, edits) SELECT id, 0 FROM round;
+        END LOOP;
+        PERFORM set_config('keizer.club', '1', true);
+    END $$;
+    CREATE FUNCTION count_round_edit() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP <> 'DELETE' THEN
+            {_edit_counted("NEW")}
+        END IF;
+        IF TG_OP <> 'INSERT' THEN
+            {_edit_counted("OLD")}
+        END IF;
+        RETURN NULL;
+    END $$;
+    """, sqlite="INSERT INTO round_edits (round_id, edits) SELECT id, 0 FROM round;")
+"""Every round's entry in `round_edits` (migration 26), and PostgreSQL's trigger function."""
+
+
+def _counts_round_edits(*tables: str) -> Step:
+    """Every write to these tables (a round's rows) counts an edit of its round in
+    `round_edits` (migration 26): a reader that kept the season reads again only the rounds
+    whose count moved. No foreign key to the round: rows deleted with it count on an entry
+    whose round is gone, and as a count only grows, a round id used again is read again."""
+    return Step(sqlite="".join(
+        f"CREATE TRIGGER {table}_{event.lower()}_edits AFTER {event} ON {table} BEGIN "
+        + " ".join(_edit_counted(row) for row in rows) + " END;\n"
+        for table in tables for event, rows in _EDIT_EVENTS.items()),
+        postgres="".join(
+        f"CREATE TRIGGER {table}_{event.lower()}_edits AFTER {event} ON {table} "
+        "FOR EACH ROW EXECUTE FUNCTION count_round_edit();\n"
+        for table in tables for event in _EDIT_EVENTS))
+
+
 _REASONS = ("notice", "no_notice", "bye", "arbiter", "external")
 _BYES = ("half_bye", "zero_bye")
 
@@ -621,6 +673,15 @@ MIGRATIONS: tuple[Migration, ...] = (
     ALTER TABLE team_match ADD COLUMN time TEXT;
     ALTER TABLE team_match ADD COLUMN first_white INTEGER;
     """,
+    # 26: each round's count of edits to its games and sign-offs, so that the standings'
+    # worker, which keeps the season, reads again only the rounds written since its last
+    # read (a correction of round 1 of a 76-round season reads round 1).
+    ("""
+    CREATE TABLE round_edits (
+        round_id INTEGER PRIMARY KEY,
+        edits INTEGER NOT NULL
+    );
+    """, _owned("round_edits"), _EDIT_FUNCTION, _counts_round_edits("game", "signoff")),
 )
 
 VERSION = len(MIGRATIONS)

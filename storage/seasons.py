@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, cast
 
@@ -245,15 +245,20 @@ class _Stored:
     """A planned round's flexible members who did not sign on (`unannounced`)."""
     codes: dict[int, str]
     """Every player's code by his id (also where `players` holds one player alone)."""
+    same: dict[int, Round]
+    """The rounds a reader kept that are as stored (`KeptSeason.unchanged`), by id: their
+    games and sign-offs were not read."""
 
     @property
     def rules_source(self) -> Any:
         return json.loads(self.season["rules"], parse_float=Decimal)
 
 
-async def _stored(conn: Connection, sid: int | None, player: str | None = None) -> _Stored:
+async def _stored(conn: Connection, sid: int | None, player: str | None = None,
+                  kept: KeptSeason | None = None) -> _Stored:
     """The season's rows; with `player`, only his own (his row, his games, his sign-offs):
-    what pricing his sign-off reads (`core.ledger.one_player` of the whole season)."""
+    what pricing his sign-off reads (`core.ledger.one_player` of the whole season); with
+    `kept`, no games or sign-offs of the rounds it holds as stored."""
     sid = sid or await active_season(conn)
     async with conn.execute("SELECT * FROM season WHERE id = ?", (sid,)) as cur:
         s = await cur.fetchone()
@@ -262,8 +267,9 @@ async def _stored(conn: Connection, sid: int | None, player: str | None = None) 
     async with conn.execute(f"SELECT * FROM player WHERE season_id = ?{whose} "
                             "ORDER BY position", (sid, *his)) as cur:
         players = list(await cur.fetchall())
-    async with conn.execute("SELECT * FROM round WHERE season_id = ? ORDER BY number",
-                            (sid,)) as cur:
+    async with conn.execute("SELECT r.*, COALESCE(e.edits, 0) AS edits FROM round r "
+                            "LEFT JOIN round_edits e ON e.round_id = r.id "
+                            "WHERE r.season_id = ? ORDER BY r.number", (sid,)) as cur:
         rounds = list(await cur.fetchall())
     if player is None:
         codes = {p["id"]: p["code"] for p in players}
@@ -271,34 +277,39 @@ async def _stored(conn: Connection, sid: int | None, player: str | None = None) 
         async with conn.execute("SELECT id, code FROM player WHERE season_id = ?",
                                 (sid,)) as cur:
             codes = {row[0]: row[1] for row in await cur.fetchall()}
+    rounds = rounds[:_listed(rounds, await _paired(conn, sid))]
+    same = {} if kept is None else kept.unchanged(sid, codes, rounds)
     own = None if player is None else (players[0]["id"] if players else 0)
-    games, signoffs = await _by_round(conn, sid, own)
-    paired = await _paired(conn, sid)
-    listed = _listed(rounds, paired)
+    games, signoffs = await _by_round(conn, sid, own, [r["id"] for r in rounds
+                                                       if r["id"] not in same])
     waiting = {r["id"]: [w for w in await unannounced(conn, sid, r)
                          if player is None or w["code"] == player]
-               for r in rounds[:listed] if r["state"] == RoundState.PLANNED}
-    return _Stored(s, players, rounds[:listed], games, signoffs, waiting, codes)
+               for r in rounds if r["state"] == RoundState.PLANNED}
+    return _Stored(s, players, rounds, games, signoffs, waiting, codes, same)
 
 
-async def _by_round(conn: Connection, sid: int, own: int | None) \
+async def _by_round(conn: Connection, sid: int, own: int | None, rounds: list[int]) \
         -> tuple[dict[int, list[Row]], dict[int, list[Row]]]:
-    """The season's games and sign-offs by round id; with `own`, that player's alone. Only
-    the columns a season holds: a large season has a hundred thousand games."""
+    """The games and sign-offs of these rounds of the season, by round id; with `own`, that
+    player's alone. Only the columns a season holds: a large season has a hundred thousand
+    games."""
+    if not rounds:
+        return {}, {}
     plays, signs, mine = ("", "", ()) if own is None else (
         " AND ? IN (g.white_id, g.black_id)", " AND s.player_id = ?", (own,))
+    among = f" AND r.id IN ({', '.join('?' * len(rounds))})"
     games: dict[int, list[Row]] = {}
     async with conn.execute("SELECT g.round_id, g.white_id, g.black_id, g.result, "
                             "g.confirmed_at FROM game g JOIN round r ON r.id = g.round_id "
-                            f"WHERE r.season_id = ?{plays} ORDER BY g.round_id, g.board",
-                            (sid, *mine)) as cur:
+                            f"WHERE r.season_id = ?{among}{plays} ORDER BY g.round_id, g.board",
+                            (sid, *rounds, *mine)) as cur:
         for row in await cur.fetchall():
             games.setdefault(row["round_id"], []).append(row)
     signoffs: dict[int, list[Row]] = {}
     async with conn.execute("SELECT s.round_id, s.player_id, s.reason, s.on_time, s.day, "
                             "s.team, s.result FROM signoff s JOIN round r ON r.id = s.round_id "
-                            f"WHERE r.season_id = ?{signs} ORDER BY s.round_id, s.id",
-                            (sid, *mine)) as cur:
+                            f"WHERE r.season_id = ?{among}{signs} ORDER BY s.round_id, s.id",
+                            (sid, *rounds, *mine)) as cur:
         for row in await cur.fetchall():
             signoffs.setdefault(row["round_id"], []).append(row)
     return games, signoffs
@@ -349,6 +360,41 @@ async def stored_season(conn: Connection, sid: int | None = None) -> Season:
     return await asyncio.to_thread(_season_of, await _stored(conn, sid))
 
 
+@dataclass
+class KeptSeason:
+    """A season's rounds as a reader last read them (`season_since`): by round id, each
+    round's value with the row it was read at (its number, date, state and count of edits,
+    migration 26)."""
+
+    season: int | None = None
+    codes: dict[int, str] = field(default_factory=dict)
+    rounds: dict[int, tuple[tuple[Any, ...], Round]] = field(default_factory=dict)
+
+    def unchanged(self, sid: int, codes: dict[int, str], rounds: list[Row]) -> dict[int, Round]:
+        """The kept rounds still as stored, by id: of the same season and players, their
+        rows alike, and paired (a planned round's flexible members follow the sign-ons)."""
+        if sid != self.season or codes != self.codes:
+            return {}
+        return {r["id"]: self.rounds[r["id"]][1] for r in rounds
+                if r["state"] != RoundState.PLANNED
+                and self.rounds.get(r["id"], ((),))[0] == tuple(r)}
+
+    def keep(self, stored: _Stored, season: Season) -> None:
+        self.season, self.codes = stored.season["id"], stored.codes
+        self.rounds = {r["id"]: (tuple(r), built)
+                       for r, built in zip(stored.rounds, season.rounds, strict=True)}
+
+
+async def season_since(conn: Connection, kept: KeptSeason) -> Season:
+    """The active season, as `stored_season` reads it, reading again only the games and
+    sign-offs of the rounds written since `kept` was read (the rest it takes from `kept`,
+    which it brings up to date): after a correction of round 1 of a large season, round 1."""
+    stored = await _stored(conn, None, kept=kept)
+    season = await asyncio.to_thread(_season_of, stored)
+    kept.keep(stored, season)
+    return season
+
+
 async def player_season(db: Database, player: str) -> Season:
     """The active season as far as `player`'s own rounds go, as `core.ledger.one_player`
     makes it of the whole season: what pricing his sign-off needs, read in milliseconds at
@@ -380,6 +426,9 @@ def _season_of(stored: _Stored) -> Season:
     absent = AbsenceReason(rules.flexible_absent.value)
     rounds = []
     for rnd in stored.rounds:
+        if rnd["id"] in stored.same:
+            rounds.append(stored.same[rnd["id"]])
+            continue
         games = stored.games.get(rnd["id"], [])
         playing = {g["white_id"] for g in games} | {g["black_id"] for g in games}
         away = [_absence(a, codes) for a in stored.signoffs.get(rnd["id"], [])

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from types import TracebackType
 from typing import Any, Protocol
 
@@ -12,9 +12,11 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 class Row(Protocol):
-    """A row, read by column index or by name."""
+    """A row, read by column index or by name; iterated, its values."""
 
     def __getitem__(self, key: Any, /) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
 
     def keys(self) -> Any: ...
 

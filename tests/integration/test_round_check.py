@@ -69,13 +69,19 @@ def whole_reads(monkeypatch) -> list[int | None]:
 
 
 @pytest.mark.parametrize("seed", range(3))
-@pytest.mark.parametrize("at_hand", [True, False], ids=["season at hand", "outline"])
+@pytest.mark.parametrize("at_hand", ["season at hand", "outline", "kept"])
 async def test_one_round_writes_come_to_the_whole_check(club, whole_reads, seed, at_hand):
     """Random one-round writes, each checked on the season at hand (read between them), or,
     with none ever at hand (as after a start: nothing reads it between them), on its outline:
-    either way the season stays the one the whole check reads."""
+    either way the season stays the one the whole check reads. Read as the standings worker
+    reads it (`kept`: only the rounds written since), it is that season too."""
+    kept = seasons.KeptSeason()
+
     def read() -> Awaitable[Season]:
-        return load_season(club) if at_hand else seasons.stored_season(club.reader)
+        if at_hand == "kept":
+            return seasons.season_since(club.reader, kept)
+        return load_season(club) if at_hand == "season at hand" \
+            else seasons.stored_season(club.reader)
 
     await rounds.add_round(club, 22)
     await club.writer.execute("UPDATE player SET flexible = 1 WHERE code IN ('rm0', 'bv1')")
@@ -93,6 +99,64 @@ async def test_one_round_writes_come_to_the_whole_check(club, whole_reads, seed,
         assert await read() == await whole_check(club)
     assert stored >= 30
     assert whole_reads == [], "a one-round write read the whole season"
+
+
+BOARD_2_OF_4 = "board = 2 AND round_id = (SELECT id FROM round WHERE number = 4)"
+
+
+@pytest.mark.parametrize(("change", "read_again"), [
+    ("a result corrected", {3}),
+    ("a game undone, its players signed off", {4}),
+    ("a sign-off deleted", {6}),
+    ("a sign-off", {21}),
+    ("a round's date moved", {5}),
+    ("a player's code changed", set(range(1, 22))),
+])
+async def test_a_kept_season_reads_again_only_the_rounds_written(club, monkeypatch, change,
+                                                                read_again):
+    """Issue 50.2: the standings worker keeps the season, and after a change reads the games
+    and sign-offs of the rounds it wrote alone (and of round 21, waiting to be paired: its
+    flexible members follow the sign-ons); every other round is the one it kept, and the
+    season is the one read whole. A deletion alone counts too (on the count the round's
+    rows made, or the migration gave a round of an older store)."""
+    kept = seasons.KeptSeason()
+    before = await seasons.season_since(club.reader, kept)
+    read: list[int] = []
+    by_round = seasons._by_round
+
+    async def counted(conn, sid, own, rounds):
+        read.extend(rounds)
+        return await by_round(conn, sid, own, rounds)
+    monkeypatch.setattr(seasons, "_by_round", counted)
+    if change == "a result corrected":
+        await results.correct(club, 3, 1, Result.DRAW, actor=1)
+    elif change == "a sign-off":
+        await attendance.sign_off(club, 21, before.players[0].id, sent_at=NOON, actor=1)
+    else:
+        for sql in {
+            "a game undone, its players signed off": (
+                f"INSERT INTO signoff (round_id, player_id, reason) SELECT round_id, {side}, "
+                f"'notice' FROM game WHERE {BOARD_2_OF_4}" for side in ("white_id", "black_id")),
+            "a sign-off deleted": ["DELETE FROM signoff WHERE id = (SELECT min(s.id) FROM "
+                                   "signoff s JOIN round r ON r.id = s.round_id "
+                                   "WHERE r.number = 6)"],
+            "a round's date moved": ["UPDATE round SET date = '2026-01-01' WHERE number = 5"],
+            "a player's code changed": ["UPDATE player SET code = 'zz9' WHERE code = 'rm0'"],
+        }[change]:
+            await club.writer.execute(sql)
+        if change.startswith("a game undone"):
+            await club.writer.execute(f"DELETE FROM game WHERE {BOARD_2_OF_4}")
+        await club.writer.commit()
+    read.clear()  # what the write itself read
+    after = await seasons.season_since(club.reader, kept)
+    async with club.reader.execute("SELECT id, number FROM round") as cur:
+        numbers = {row[0]: row[1] for row in await cur.fetchall()}
+    assert {numbers[rid] for rid in read} == read_again | {21}
+    assert after == await seasons.stored_season(club.reader)
+    if change != "a sign-off deleted":  # its player is missing from a played round
+        assert after == await whole_check(club)
+    assert [a is b for a, b in zip(after.rounds, before.rounds, strict=True)] == [
+        rnd.number not in read_again | {21} for rnd in after.rounds]
 
 
 async def test_a_cleared_result_is_checked_in_its_round(club, whole_reads):
