@@ -9,7 +9,7 @@ season in it instead: how long its read takes (as stored, and through the season
 checks) and its standings from scratch in each revaluation mode (every round priced anew, as
 after a correction of round 1); then, on a copy of the store, a correction of round 1 as the
 standings worker meets it: the season it keeps read again (`season_since`: round 1 alone)
-and the standings made anew.
+and the standings made anew from the events it keeps (`KeptEvents`: round 1's made again).
 """
 
 from __future__ import annotations
@@ -94,9 +94,10 @@ def stored(path: Path) -> None:
 
 
 async def corrected(path: Path) -> tuple[float, float]:
-    """On a copy of the store: the season kept as the standings worker keeps it, a result of
-    round 1 corrected, and the seconds the worker then takes to read the season again and to
-    make its standings."""
+    """On a copy of the store: the season and its events kept as the standings worker keeps
+    them, a result of round 1 corrected, and the seconds the worker then takes to read the
+    season again and to make its standings."""
+    from core.ledger import KeptEvents
     from core.season import Result
     from storage.results import correct
     from storage.seasons import KeptSeason, season_since
@@ -107,8 +108,9 @@ async def corrected(path: Path) -> tuple[float, float]:
         shutil.copy(path, copy)
         db = await open_store(copy)
         try:
-            kept = KeptSeason()
+            kept, events = KeptSeason(), KeptEvents()
             before = await season_since(db.reader, kept)
+            compute_standings(before, kept=events)
             game = before.rounds[0].games[0]
             await correct(db, 1, 1, Result.DRAW if game.result is not Result.DRAW
                           else Result.WHITE_WINS, actor=None)
@@ -118,7 +120,7 @@ async def corrected(path: Path) -> tuple[float, float]:
         finally:
             await db.close()
     start = time.perf_counter()
-    compute_standings(season)
+    compute_standings(season, kept=events)
     return read, time.perf_counter() - start
 
 

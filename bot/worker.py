@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, TypeVar
 from bot.files import announce, messages, tables
 from bot.language.i18n import words
 from bot.language.notice import Pre, Said
+from core.ledger import KeptEvents
 from core.season import Season
 from core.standings import PlayerStanding, Standings, compute_standings
 from core.titles import announcements
@@ -161,6 +162,8 @@ class _Kept:
     chances: Chances | None = None
     read: KeptSeason = field(default_factory=KeptSeason)
     """The season's rounds as last read: a change reads again only the rounds it wrote."""
+    events: KeptEvents = field(default_factory=KeptEvents)
+    """The standings' events as last made: a change makes again only its rounds'."""
 
 
 _loop: asyncio.AbstractEventLoop | None = None
@@ -257,5 +260,6 @@ def _current(store: Store) -> _Kept:
     if season is not None:
         complete = replace(season, rounds=season.rounds[:season.complete_rounds])
         kept.version, kept.season = version, season
-        kept.standings, kept.views, kept.chances = compute_standings(complete), {}, None
+        kept.standings = compute_standings(complete, kept=kept.events)
+        kept.views, kept.chances = {}, None
     return kept

@@ -8,11 +8,11 @@ compensation) depends only on the order of the rounds, never on values.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from core.rules import Colour, CompensationKind, Rules, Withdrawn
-from core.season import Absence, Result, Round, Season
+from core.season import Absence, Player, Result, Round, Season
 
 ZERO, ONE = Fraction(0), Fraction(1)
 """Made once: a large season has a hundred thousand events, and a Fraction is costly to make."""
@@ -198,8 +198,38 @@ def one_player(season: Season, player: str) -> Season:
         for rnd in season.rounds))
 
 
-def season_events(season: Season, upto: int) -> list[dict[str, list[Event]]]:
-    """Per round 1..upto: the events that become known in that round, per player.
+@dataclass
+class KeptEvents:
+    """A season's events as last made, round by round, for making them again after a change
+    (the standings worker keeps one per club): a round's events are made anew only where the
+    round, or the counts of capped absences it starts from, changed, or the rules or players
+    did. After a correction of round 1 of a 76-round season, round 1's."""
+
+    basis: tuple[Rules, tuple[Player, ...]] | None = None
+    rounds: list[_KeptRound] = field(default_factory=list)
+
+    def found(self, index: int, rnd: Round, used: dict[str, int]) -> _KeptRound | None:
+        if index >= len(self.rounds):
+            return None
+        kept = self.rounds[index]
+        return kept if (kept.round is rnd or kept.round == rnd) and kept.before == used \
+            else None
+
+
+@dataclass(frozen=True, slots=True)
+class _KeptRound:
+    round: Round
+    before: dict[str, int]
+    """The counted absences per player before the round (`CapCounter.used`)."""
+    known: dict[str, list[Event]]
+    after: dict[str, int]
+
+
+def season_events(season: Season, upto: int, kept: KeptEvents | None = None) \
+        -> list[dict[str, list[Event]]]:
+    """Per round 1..upto: the events that become known in that round, per player; with
+    `kept`, each round's taken from it where nothing it depends on changed (and `kept` then
+    holds these).
 
     A late joiner's `late_join` rounds become known in the round he joins, and his cap counts
     them before his own notices.
@@ -211,16 +241,34 @@ def season_events(season: Season, upto: int) -> list[dict[str, list[Event]]]:
         joiners.setdefault(player.joined, []).append(player.id)
     gone = [p for p in season.players if p.withdrawn is not None] \
         if rules.withdrawn is Withdrawn.ABSENT else []
-    out: list[dict[str, list[Event]]] = []
-    for rnd in season.rounds[:upto]:
-        known: dict[str, list[Event]] = {}
-        for pid in joiners.get(rnd.number, []) if rnd.number > 1 else []:
-            known[pid] = list(late_join_events(rules, pid, rnd.number, caps))
-        for pid, event in round_events(rules, rnd, caps).items():
-            known.setdefault(pid, []).append(event)
-        for player in gone:
-            if rnd.number > (player.withdrawn or 0):
-                known.setdefault(player.id, []).append(compensation(
-                    rules, rnd.number, player.id, CompensationKind.NO_NOTICE, caps))
-        out.append(known)
-    return out
+    basis = (rules, season.players)
+    same = kept is not None and kept.basis == basis
+    made: list[_KeptRound] = []
+    for index, rnd in enumerate(season.rounds[:upto]):
+        found = kept.found(index, rnd, caps.used) if kept is not None and same else None
+        if found is None:
+            before = dict(caps.used)
+            known = _known(rules, rnd, joiners.get(rnd.number, []) if rnd.number > 1 else [],
+                           gone, caps)
+            found = _KeptRound(rnd, before, known, dict(caps.used))
+        caps.used = dict(found.after)
+        made.append(found)
+    if kept is not None:
+        kept.basis, kept.rounds = basis, made
+    return [entry.known for entry in made]
+
+
+def _known(rules: Rules, rnd: Round, joiners: list[str], gone: list[Player],
+           caps: CapCounter) -> dict[str, list[Event]]:
+    """The events that become known in one round: the late rounds of who joins in it, each
+    listed player's event, and the absence of who is gone for good."""
+    known: dict[str, list[Event]] = {}
+    for pid in joiners:
+        known[pid] = list(late_join_events(rules, pid, rnd.number, caps))
+    for pid, event in round_events(rules, rnd, caps).items():
+        known.setdefault(pid, []).append(event)
+    for player in gone:
+        if rnd.number > (player.withdrawn or 0):
+            known.setdefault(player.id, []).append(compensation(
+                rules, rnd.number, player.id, CompensationKind.NO_NOTICE, caps))
+    return known

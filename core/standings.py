@@ -22,6 +22,7 @@ from core.ledger import (
     Compensated,
     Event,
     Forfeited,
+    KeptEvents,
     Played,
     season_events,
 )
@@ -181,10 +182,13 @@ def _line(rules: Rules, event: Event, player: str, prices: Valuation) -> Breakdo
     return BreakdownLine(event.round, None, event.opponent, pending=True, colour=event.colour)
 
 
-def compute_standings(season: Season, after_round: int | None = None) -> Standings:
-    """The standings after `after_round` (default: the last complete round)."""
+def compute_standings(season: Season, after_round: int | None = None, *,
+                      kept: KeptEvents | None = None) -> Standings:
+    """The standings after `after_round` (default: the last complete round); with `kept`,
+    the events of the rounds nothing changed in since it was last given are taken from it
+    (`core.ledger.KeptEvents`)."""
     upto = season.complete_rounds if after_round is None else after_round
-    return _Engine(season).run(upto, every_round=False)[-1]
+    return _Engine(season, kept).run(upto, every_round=False)[-1]
 
 
 def standings_history(season: Season, upto: int | None = None) -> list[Standings]:
@@ -208,8 +212,9 @@ def insert_by_rating(ranking: Sequence[str], joiners: Sequence[Player],
 
 
 class _Engine:
-    def __init__(self, season: Season) -> None:
+    def __init__(self, season: Season, kept: KeptEvents | None = None) -> None:
         self.season = season
+        self.kept = kept
         self.rules: Rules = season.rules
         self.grid = self.rules.item_rounding.grid
         self.scale = 1
@@ -239,7 +244,7 @@ class _Engine:
         """Walk rounds 1..upto; return the standings after each (or only the last)."""
         season, rules = self.season, self.rules
         upto = max(0, min(upto, len(season.rounds)))
-        known_by_round = season_events(season, upto)
+        known_by_round = season_events(season, upto, self.kept)
         self.scale = _common_denominator(rules, known_by_round)
         ranking = list(season.starting_order())
         initial = list(ranking)

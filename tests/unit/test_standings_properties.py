@@ -11,9 +11,17 @@ from hypothesis import strategies as st
 
 from core import coefficients
 from core.coefficients import VECTOR_FROM
-from core.ledger import one_player, season_events
+from core.ledger import KeptEvents, one_player, season_events
 from core.rules import Revaluation
-from core.season import Game, Result, season_from_data
+from core.season import (
+    Absence,
+    AbsenceReason,
+    Game,
+    Result,
+    Round,
+    Season,
+    season_from_data,
+)
 from core.standings import compute_standings, standings_history
 from core.values import valuation
 from tests.conftest import examples
@@ -148,6 +156,44 @@ def test_one_players_events_are_his_events_in_the_whole_season(season):
         his = season_events(one_player(season, player.id), len(season.rounds))
         assert [known.get(player.id) for known in his] == \
             [known.get(player.id) for known in whole]
+
+
+@given(seasons(), st.data())
+def test_standings_made_from_kept_events_are_the_standings_made_anew(season, data):
+    """Issue 50.2: the standings worker keeps the season's events and, after each change,
+    makes only the changed rounds' again: after any run of corrected results, absences
+    of another reason (which move the caps of every later round) and changed rules, the
+    standings are the ones made from nothing. A low cap on notices makes an absence's reason
+    change the events of later rounds that are themselves unchanged."""
+    season = replace(season, rules=replace(season.rules, notice_cap=data.draw(
+        st.sampled_from([1, 2, None]))))
+    kept = KeptEvents()
+    assert compute_standings(season, kept=kept) == compute_standings(season)
+    for _ in range(data.draw(st.integers(1, 6))):
+        season = data.draw(_changed(season))
+        assert compute_standings(season, kept=kept) == compute_standings(season)
+
+
+@st.composite
+def _changed(draw: st.DrawFn, season: Season) -> Season:
+    """The season with one change: a game's result, an absence's reason, or the rules."""
+    rounds = list(season.rounds)
+    index = draw(st.integers(0, max(len(rounds) - 1, 0)))
+    rnd = rounds[index] if rounds else Round(1)
+    what = draw(st.sampled_from(["result", "absence", "rules"]))
+    if what == "result" and rnd.games and rnd.is_complete:
+        at = draw(st.integers(0, len(rnd.games) - 1))
+        game = replace(rnd.games[at], result=draw(st.sampled_from(list(Result))))
+        rounds[index] = replace(rnd, games=(*rnd.games[:at], game, *rnd.games[at + 1:]))
+    elif what == "absence" and rnd.absent:
+        at = draw(st.integers(0, len(rnd.absent) - 1))
+        absence = Absence(rnd.absent[at].player, draw(st.sampled_from(
+            [AbsenceReason.NOTICE, AbsenceReason.NO_NOTICE, AbsenceReason.ARBITER])))
+        rounds[index] = replace(rnd, absent=(*rnd.absent[:at], absence, *rnd.absent[at + 1:]))
+    else:
+        return replace(season, rules=replace(season.rules, notice_cap=draw(
+            st.sampled_from([None, 1, 2]))))
+    return replace(season, rounds=tuple(rounds))
 
 
 @given(seasons())
