@@ -3,6 +3,7 @@ project's own modules."""
 
 from __future__ import annotations
 
+import compileall
 import difflib
 import gc
 import logging
@@ -11,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from _pytest.assertion import rewrite
 from hypothesis import settings
 
 # Fixtures that several test modules share, kept beside the helpers they use: a PostgreSQL
@@ -37,6 +39,31 @@ THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "ci"
 settings.register_profile("ci", max_examples=60, deadline=None)
 settings.register_profile("dev", max_examples=20, deadline=None)
 settings.load_profile("ci" if THOROUGH else "dev")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        _compiled_once(config)
+
+
+def _compiled_once(config: pytest.Config) -> None:
+    """A fresh clone has no bytecode: each test worker would compile the project's modules
+    and rewrite every test module's asserts itself, all of them side by side (8 s of CPU a
+    first run, docs/performance.md). The controller does it once before they start, as
+    pytest's import hook would (`_pytest.assertion.rewrite`); a cache already there is only
+    checked."""
+    root = Path(__file__).resolve().parent.parent
+    for folder in ("core", "storage", "bot", "tests"):
+        compileall.compile_dir(root / folder, quiet=1)
+    state = config.stash[rewrite.assertstate_key]
+    plugins = {root / (name.replace(".", "/") + ".py") for name in pytest_plugins}
+    for fn in (root / "tests").rglob("*.py"):
+        if fn.name != "conftest.py" and not fn.name.startswith("test_") and fn not in plugins:
+            continue
+        pyc = rewrite.get_cache_dir(fn) / (fn.name[:-3] + rewrite.PYC_TAIL)
+        if rewrite._read_pyc(fn, pyc) is None and rewrite.try_makedirs(pyc.parent):
+            source_hash, code = rewrite._rewrite_test(fn, config)
+            rewrite._write_pyc(state, code, source_hash, pyc)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
