@@ -244,14 +244,17 @@ def season_events(season: Season, upto: int, kept: KeptEvents | None = None) \
     basis = (rules, season.players)
     same = kept is not None and kept.basis == basis
     made: list[_KeptRound] = []
+    # Each round's counts after it are the next one's before: one dict, never changed again
+    # (a round made anew counts on a copy).
+    used: dict[str, int] = {}
     for index, rnd in enumerate(season.rounds[:upto]):
-        found = kept.found(index, rnd, caps.used) if kept is not None and same else None
+        found = kept.found(index, rnd, used) if kept is not None and same else None
         if found is None:
-            before = dict(caps.used)
+            caps.used = dict(used)
             known = _known(rules, rnd, joiners.get(rnd.number, []) if rnd.number > 1 else [],
                            gone, caps)
-            found = _KeptRound(rnd, before, known, dict(caps.used))
-        caps.used = dict(found.after)
+            found = _KeptRound(rnd, used, known, caps.used)
+        used = found.after
         made.append(found)
     if kept is not None:
         kept.basis, kept.rounds = basis, made
