@@ -191,6 +191,12 @@ class ClubRuntime:
         """Stop taking updates, let those under way finish (up to STOP_GRACE), let the sender
         finish the message under way; what is left waits in the database for the restart.
         Then each part it opened is closed, the last opened first."""
+        queue = None if self._app is None else self._app.job_queue
+        if queue is not None and queue.scheduler.running:
+            # The jobs first, as they were scheduled last: PTB stops them only after it has
+            # marked the application stopped and waited for its update queue, and a job due
+            # meanwhile ran among parts already closed (one running now finishes here).
+            await queue.stop()
         await self._stop_tasks()
         if self._pages and self.web is not None:
             self.web.remove(self.path)
