@@ -195,7 +195,10 @@ class ClubRuntime:
         if queue is not None and queue.scheduler.running:
             # The jobs first, as they were scheduled last: PTB stops them only after it has
             # marked the application stopped and waited for its update queue, and a job due
-            # meanwhile ran among parts already closed (one running now finishes here).
+            # meanwhile ran among parts already closed. Paused, none starts while the stop
+            # waits for those running (the shutdown after would cancel a new one's future,
+            # not its run, which would go on unawaited).
+            queue.scheduler.pause()
             await queue.stop()
         await self._stop_tasks()
         if self._pages and self.web is not None:

@@ -179,9 +179,11 @@ async def test_a_button_pressed_while_the_bot_was_down_still_works(bot, members)
 async def test_a_stopping_bot_starts_no_job(bot, members, monkeypatch):
     """Seen on a loaded machine: PTB stops the jobs last, after it marked the application
     stopped and waited for its update queue (and after the bot had stopped its poller and
-    sender), so a tick due meanwhile ran among parts already closed, and its error was
-    handled untracked once the store was closed too ("could not report the error"). The
-    jobs, started last, are stopped first: one running finishes, none starts."""
+    sender); and it waits for the jobs running, then shuts the scheduler down, which cancels
+    a run submitted meanwhile while the run itself goes on, awaited by nobody. Such a tick
+    ran among parts already closed, and its error was handled untracked once the store was
+    closed too ("could not report the error"). The jobs, started last, are stopped first,
+    and none starts once the stop began: one running finishes."""
     from apscheduler.events import EVENT_JOB_SUBMITTED
 
     await set_up_club(bot, members, rounds=1)
@@ -194,10 +196,16 @@ async def test_a_stopping_bot_starts_no_job(bot, members, monkeypatch):
         await join()
     monkeypatch.setattr(queue, "join", slow)
     started: list[str] = []
-    stopping = asyncio.Event()
+    stopping, running = asyncio.Event(), asyncio.Event()
+
+    async def long_job(_context) -> None:
+        running.set()
+        await asyncio.sleep(0.6)  # the stop waits for it: three ticks are due meanwhile
     bot.app.job_queue.scheduler.add_listener(
         lambda event: started.append(event.job_id) if stopping.is_set() else None,
         EVENT_JOB_SUBMITTED)
+    bot.app.job_queue.run_once(long_job, 0)
+    await running.wait()
     stopping.set()
     await bot.stop()
     assert started == []
