@@ -19,10 +19,17 @@ from core.season import Result, season_to_json
 from storage import results, rounds
 from storage.club import arbiters as club_arbiters
 from storage.errors import StoreError, StoreProblem
+from storage.migrate import PostgresTarget, upgrade
 from storage.postgres import add_club, club_pool, clubs, create, numbered, remove_club
-from storage.schema import VERSION
+from storage.schema import MIGRATIONS, VERSION
 from storage.seal import Seal
-from storage.seasons import import_season, load_season
+from storage.seasons import (
+    KeptSeason,
+    import_season,
+    load_season,
+    season_since,
+    stored_season,
+)
 from storage.store import open_store
 from tests.bot.linking import KEY
 from tests.meaning import fits
@@ -216,6 +223,57 @@ async def test_the_versions_move_alike_and_the_same_rows_are_refused(tmp_path,
     finally:
         await lite.close()
         await pg.close()
+
+
+async def test_a_database_of_the_release_before_counts_each_clubs_round_edits(postgres):
+    """Migration 26 on a database of two clubs of the release before: each club's rounds get
+    their count of edits under its own row security, so the first write after the upgrade,
+    even a deletion alone, makes a kept read (the standings worker's) read that round
+    again, in either club."""
+    conn = await asyncpg.connect(postgres)
+    try:
+        await upgrade(PostgresTarget(conn), MIGRATIONS[:-1])
+        numbers = []
+        for name in ("Sliedrecht", "De Pion"):
+            async with conn.transaction():
+                number = await conn.fetchval("INSERT INTO clubs (name, created_at) VALUES "
+                                             "($1, 'toen') RETURNING id", name)
+                await conn.execute("SELECT set_config('keizer.club', $1, true)", str(number))
+                await _one_round(conn, name)
+            numbers.append(number)
+        await upgrade(PostgresTarget(conn))
+    finally:
+        await conn.close()
+    for number in numbers:
+        db = await open_store(postgres, club=number)
+        try:
+            kept = KeptSeason()
+            before = await season_since(db.reader, kept)
+            async with db.transaction() as write:
+                await write.execute("DELETE FROM signoff")
+            after = await season_since(db.reader, kept)
+            assert before.rounds[0].absent and not after.rounds[0].absent
+            assert after == await stored_season(db.reader)
+        finally:
+            await db.close()
+
+
+async def _one_round(conn: asyncpg.Connection, name: str) -> None:
+    """A club of the release before: its season's first round played, a game and a
+    sign-off."""
+    await conn.execute("INSERT INTO club (id, name) VALUES (1, $1)", name)
+    await conn.execute("INSERT INTO club_version (id, version) VALUES (1, 0)")
+    season = await conn.fetchval("INSERT INTO season (rules, created_at) VALUES "
+                                 "('\"sliedrecht\"', 'nu') RETURNING id")
+    players = [await conn.fetchval("INSERT INTO player (season_id, code, name, position) "
+                                   "VALUES ($1, $2, $2, $3) RETURNING id", season, code, k)
+               for k, code in enumerate("abc")]
+    number = await conn.fetchval("INSERT INTO round (season_id, number, state) VALUES "
+                                 "($1, 1, 'complete') RETURNING id", season)
+    await conn.execute("INSERT INTO game (round_id, board, white_id, black_id, result) "
+                       "VALUES ($1, 1, $2, $3, '1-0')", number, players[0], players[1])
+    await conn.execute("INSERT INTO signoff (round_id, player_id, reason) VALUES "
+                       "($1, $2, 'notice')", number, players[2])
 
 
 async def test_each_club_sees_and_changes_only_its_own(postgres):

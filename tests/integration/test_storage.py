@@ -28,7 +28,14 @@ from storage.club import settings as club_settings
 from storage.errors import InputStoreError, StoreError, StoreProblem
 from storage.migrate import SqliteTarget, upgrade
 from storage.schema import MIGRATIONS, VERSION
-from storage.seasons import export_json, import_season, load_season
+from storage.seasons import (
+    KeptSeason,
+    export_json,
+    import_season,
+    load_season,
+    season_since,
+    stored_season,
+)
 from storage.store import open_store
 from tests.integration.conftest import EXAMPLES, NOON, ROOT, dump
 from tests.seasons import build
@@ -312,6 +319,34 @@ async def test_a_database_of_version_10_keeps_its_sign_offs_and_takes_the_reques
             after = await cur.fetchone()
         # The rebuilt table keeps its triggers: the write moves both versions.
         assert after[0] == before[0] + 1 and after[1] == before[1] + 1
+
+
+async def test_a_version_25_file_counts_the_edits_of_the_rounds_it_holds(tmp_path):
+    """Migration 26 gives each round of an older file its count of edits, so the first write
+    after the upgrade, even a deletion alone, makes a kept read (the standings worker's)
+    read that round again."""
+    path = tmp_path / "v25.db"
+    async with at_version(path, 25, """
+            INSERT INTO season (id, rules, created_at) VALUES (1, '"sliedrecht"', 'nu');
+            INSERT INTO player (id, season_id, code, name, position) VALUES
+                (1, 1, 'a', 'A', 1), (2, 1, 'b', 'B', 2), (3, 1, 'c', 'C', 3);
+            INSERT INTO round (id, season_id, number, state) VALUES (1, 1, 1, 'complete');
+            INSERT INTO game (round_id, board, white_id, black_id, result)
+                VALUES (1, 1, 1, 2, '1-0');
+            INSERT INTO signoff (round_id, player_id, reason) VALUES (1, 3, 'notice');
+            """):
+        pass
+    db = await open_store(path)
+    try:
+        kept = KeptSeason()
+        before = await season_since(db.reader, kept)
+        await db.writer.execute("DELETE FROM signoff")
+        await db.writer.commit()
+        after = await season_since(db.reader, kept)
+        assert before.rounds[0].absent and not after.rounds[0].absent
+        assert after == await stored_season(db.reader)
+    finally:
+        await db.close()
 
 
 async def test_requested_byes_are_stored_and_read_back(db):
