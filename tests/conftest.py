@@ -53,12 +53,13 @@ def _compiled_once(config: pytest.Config) -> None:
     pytest's import hook would (`_pytest.assertion.rewrite`); a cache already there is only
     checked."""
     root = Path(__file__).resolve().parent.parent
-    for folder in ("core", "storage", "bot", "tests"):
+    for folder in ("core", "storage", "bot"):
         compileall.compile_dir(root / folder, quiet=1)
     state = config.stash[rewrite.assertstate_key]
     plugins = {root / (name.replace(".", "/") + ".py") for name in pytest_plugins}
     for fn in (root / "tests").rglob("*.py"):
         if fn.name != "conftest.py" and not fn.name.startswith("test_") and fn not in plugins:
+            compileall.compile_file(fn, quiet=1)  # a helper: imported as it is
             continue
         pyc = rewrite.get_cache_dir(fn) / (fn.name[:-3] + rewrite.PYC_TAIL)
         if rewrite._read_pyc(fn, pyc) is None and rewrite.try_makedirs(pyc.parent):
