@@ -81,7 +81,10 @@ async def play_round(bot, members, number: int, post) -> None:
     by_name = {f"{u.first_name} {u.last_name}": u for u in members}
     for board, (white, black) in enumerate(boards(post.text), start=1):
         mark = len(bot.tg.sent)
-        answer = await bot.ask(by_name[white], "/uitslag 1-0", chat_id=GROUP, reply_to=post)
+        # Its answer, not whatever the group hears next (round before's standings, a team's
+        # result: posted by the bot's jobs whenever they run).
+        answer = await bot.ask(by_name[white], "/uitslag 1-0", chat_id=GROUP, reply_to=post,
+                               contains=meaning("RESULT_RECORDED", round=number, board=board))
         words = Text("RESULT_WORDS", {"white": white, "black": black}, pick="1-0")
         facts = {"round": number, "board": board, "words": words}
         assert answer.text == said(Text("RESULT_RECORDED", {**facts, "opponent": black}))
