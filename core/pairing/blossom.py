@@ -6,10 +6,11 @@ lower fields can ever outweigh one unit of a higher field. rustworkx computes in
 integers; the packed cost stays below 2^124.
 
 A round of N players has N²/2 boards, and the blossom's time grows with them. Almost all are
-far apart and cannot be in the optimum, so the engine matches on each player's cheapest boards
-first, then proves with a bound which of the other boards could still take part in a pairing
-at least as good. When none could, that pairing is the optimum; otherwise it matches once more
-on every board the bound keeps. Either way the result is the optimum over all boards.
+far apart and cannot be in the optimum, so the engine matches on a few boards first: those that
+break no rule when the rules leave few of them (a rule of distance does), else each player's
+cheapest boards. Then it proves with a bound which of the other boards could still take part in
+a pairing at least as good. When none could, that pairing is the optimum; otherwise it matches
+once more on every board the bound keeps. Either way the result is the optimum over all boards.
 
 Pricing every board costs as much again, so a large round is first priced only for players at
 most BAND places apart. The same bound then has to prove that no board beyond the band can
@@ -49,6 +50,11 @@ NEAREST = 4
 """Boards per player in the first matching: his cheapest ones. The first matching only sets
 the bound (the second proves the optimum); four give the same pairing as six on every stored
 round of 100 to 401 players, and save a millisecond at 400 (docs/performance.md)."""
+KEEPING_PER_NODE = 12
+"""The first matching is on the boards that break no rule when there are at most this many per
+node: a pairing of them breaks no rule, so the bound leaves none of the other boards, and the
+one matching on them is cheaper than a first matching on each player's cheapest boards and a
+second on what the bound keeps (docs/performance.md)."""
 PRUNE_FROM = 60
 """Below this many players one matching on every board is as fast (bench/pairing.py)."""
 BAND = 24
@@ -116,17 +122,37 @@ def solve(table: EdgeTable, costs: Costs, *, prune: bool = True) -> Selection | 
     if keys is None:
         return _on_every_board(table, costs)
     floor, near = _cheapest(costs, keys)
-    first = _match(table, costs, near)
-    if first is None or floor is None:
+    if floor is None:
+        return _on_every_board(table, costs)
+    first, matched_on = _first(table, costs, near)
+    if first is None:
         return _on_every_board(table, costs)
     if table.within is not None:
         wider = _past_the_band(table, costs, floor, first)
         if wider is not None:
             return wider
     keep = _may_improve(costs, floor, first)
-    if not (keep & ~near).any():
+    if not (keep & ~matched_on).any():
         return _selection(table, costs, first)
     return _selection(table, costs, _match(table, costs, keep))
+
+
+def _first(table: EdgeTable, costs: Costs, near: BoolArray) \
+        -> tuple[list[int] | None, BoolArray]:
+    """The first matching and the boards it is made on: the boards that break no rule when
+    they are few, else each node's cheapest. When those few hold no pairing, a band has no
+    answer (None: only a pairing that breaks no rule proves one, `_past_the_band`), and every
+    board is weighed by the rules it breaks: each node's cheapest then."""
+    nodes = _nodes(table)
+    keeping = costs.allowed & ~costs.fields[:, :len(TIER_WIDTHS)].any(axis=1)
+    if keeping.sum() > KEEPING_PER_NODE * nodes:
+        return _match(table, costs, near), near
+    ends = np.bincount(np.concatenate([costs.a[keeping], costs.b[keeping]]), minlength=nodes)
+    # A node without such a board is a quick "none": it saves a matching bound to fail.
+    matching = _match(table, costs, keeping) if ends.all() else None
+    if matching is not None or table.within is not None:
+        return matching, keeping
+    return _match(table, costs, near), near
 
 
 def _on_every_board(table: EdgeTable, costs: Costs) -> Selection | Wider | None:

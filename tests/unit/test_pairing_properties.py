@@ -35,8 +35,10 @@ SLOW = settings(max_examples=examples(25), suppress_health_check=[HealthCheck.to
 
 @st.composite
 def requests(draw: st.DrawFn, *, min_players: int = 2, max_players: int = 150,
-             max_rounds: int = 16) -> PairingRequest:
-    preset = draw(st.sampled_from(("sliedrecht", "drie-groepen", "drie-cycli")))
+             max_rounds: int = 16,
+             presets: tuple[str, ...] = ("sliedrecht", "drie-groepen", "drie-cycli")) \
+        -> PairingRequest:
+    preset = draw(st.sampled_from(presets))
     count = draw(st.integers(min_players, max_players))
     played = draw(st.integers(0, max_rounds))
     rng = random.Random(draw(st.integers(0, 2**32)))
@@ -147,11 +149,55 @@ def _both_ways(request: PairingRequest) -> tuple[object, object]:
 def test_pruning_the_far_boards_changes_no_pairing(request, rng):
     """The band, the first matching on near boards, the bound and the second matching give
     exactly the optimum over every board, also when the arbiter's fixes rule boards out."""
+    _pruned_as_every_board(request, rng)
+
+
+@settings(max_examples=examples(15), suppress_health_check=[HealthCheck.too_slow])
+@given(requests(min_players=blossom.PRUNE_FROM, max_players=120, presets=("sliedrecht",)),
+       st.randoms(use_true_random=False))
+def test_a_first_matching_on_the_boards_that_keep_the_rules_changes_no_pairing(request, rng):
+    """Under a rule of rank distance (Sliedrecht's 12 places) few boards break no rule, and
+    the first matching is on them: the same optimum, also when the arbiter's fixes leave
+    them no pairing of their own."""
+    _pruned_as_every_board(request, rng)
+
+
+def _pruned_as_every_board(request: PairingRequest, rng: random.Random) -> None:
     players = sorted(request.present)
     forbidden = frozenset(frozenset(rng.sample(players, 2)) for _ in range(len(players) // 3))
-    for fixes in (Fixes(), Fixes(forbidden=forbidden)):
+    for fixes in (Fixes(), Fixes(forbidden=forbidden), Fixes(forbidden=_cornered(request, rng))):
         pruned, full = _both_ways(replace(request, fixes=fixes))
         assert pruned == full
+
+
+def _cornered(request: PairingRequest, rng: random.Random) -> frozenset[frozenset[str]]:
+    """Two players whose one opponent within the rules' distance is the same third player:
+    no pairing keeps every rule, yet each of them has a board that does (or none at all)."""
+    reach = request.rules.max_rank_distance or 12
+    place = {pid: k for k, pid in enumerate(request.ranking)}
+    a, b, c = rng.sample(sorted(request.present), 3)
+    return frozenset(frozenset((p, q)) for p in (a, b) for q in request.present
+                     if q not in (p, c) and abs(place[p] - place[q]) <= reach)
+
+
+@pytest.mark.parametrize("instance", ["n100-last", "n400-middle"])
+def test_a_round_under_a_rule_of_distance_takes_one_matching(monkeypatch, instance):
+    """Sliedrecht pairs at most 12 places apart: the boards that break no rule hold a
+    pairing, which is then the optimum, and the engine matches once, on them alone."""
+    season = read_season((INSTANCES / f"{instance}.json").read_text(encoding="utf-8"))
+    request = request_for_round(season, len(season.rounds))
+    matched: list[int] = []
+    match = blossom._match
+
+    def spy(table, costs, use):
+        matched.append(int(use.sum()))
+        return match(table, costs, use)
+
+    monkeypatch.setattr(blossom, "_match", spy)
+    pruned, full = _both_ways(request)
+    assert pruned == full
+    engine, every_board = matched
+    assert engine <= 12 * len(request.present) < every_board, matched
 
 
 def test_a_band_too_narrow_to_prove_the_optimum_is_widened(monkeypatch):
