@@ -24,6 +24,9 @@ from aiohttp import web
 BOT_NAME = "Keizerbot"
 BOT = {"id": 999, "is_bot": True, "first_name": BOT_NAME, "username": "keizerbot"}
 BOT_DOWNLOAD_LIMIT = 20 * 1024 * 1024
+WAIT = 30.0
+"""Seconds a caller waits for the bot's message before it gives up: a limit for a hang, not
+a measure of speed (a machine loaded by other work answers in seconds, not at once)."""
 GATEWAY_PAGE = ("<html>\r\n<head><title>{status} Bad Gateway</title></head>\r\n<body>\r\n"
                 "<center><h1>{status} Bad Gateway</h1></center>\r\n<hr><center>nginx</center>"
                 "\r\n</body>\r\n</html>\r\n")
@@ -558,7 +561,7 @@ class FakeTelegram:
                                    description, delay))
 
     async def wait_for(self, predicate: Callable[[Sent], bool], *,
-                       timeout: float = 10.0, after: int = 0) -> Sent:
+                       timeout: float = WAIT, after: int = 0) -> Sent:
         """The first message (from index `after`) that matches."""
         async def found() -> Sent:
             async with self.changed:
@@ -574,12 +577,12 @@ class FakeTelegram:
             raise NotSent(f"no such message; the bot sent:\n{seen}") from None
 
     async def next_to(self, chat_id: int, contains: Says, *, after: int = 0,
-                      timeout: float = 10.0) -> Sent:
+                      timeout: float = WAIT) -> Sent:
         """The first message to `chat_id` (from index `after`) that says `contains`."""
         return await self.wait_for(lambda s: s.chat_id == chat_id and says(s, contains),
                                    timeout=timeout, after=after)
 
-    async def toast(self, after: int, *, timeout: float = 10.0) -> str:
+    async def toast(self, after: int, *, timeout: float = WAIT) -> str:
         """The text of the next button answer (from index `after` of `answered`)."""
         async def arrived() -> str:
             while len(self.answered) <= after:
@@ -587,13 +590,13 @@ class FakeTelegram:
             return str(self.answered[after].get("text") or "")
         return await asyncio.wait_for(arrived(), timeout)
 
-    async def edited(self, message: Sent, contains: Says, *, timeout: float = 10.0) -> Sent:
+    async def edited(self, message: Sent, contains: Says, *, timeout: float = WAIT) -> Sent:
         """Wait until the bot edits `message` to say `contains`."""
         return await self.wait_for(lambda s: s is message and says(s, contains),
                                    timeout=timeout, after=self.sent.index(message))
 
     async def reply_to(self, user: User, text: str, *, contains: Says = "",
-                       timeout: float = 10.0, **kwargs: Any) -> Sent:
+                       timeout: float = WAIT, **kwargs: Any) -> Sent:
         """`user` sends `text`; wait for the bot's next message in that chat."""
         chat_id = kwargs.get("chat_id", user.id)
         mark = len(self.sent)
