@@ -5,6 +5,8 @@ run (and fail, never skip, if the server cannot start)."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import glob
 import os
@@ -32,12 +34,32 @@ def binaries() -> Path | None:
     return Path(folders[-1]) if folders else None
 
 
+TEMPLATE = "keizer_migrated"
+"""A database of the session's server that the store's migrations made, once: `postgres`
+copies it. Migrating anew cost the server 0.1-0.3 s of CPU a test (docs/performance.md)."""
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
-    """A server for this test process; its address (`postgresql://...`, no database yet)."""
+    """A server for this test process; its address (`postgresql://...`). Its one database
+    of ours is TEMPLATE, which `postgres` copies."""
     _installed()
     with running_server() as server:
+        _admin(server, f"CREATE DATABASE {TEMPLATE} OWNER {STORE_ROLE}")
+        _migrated(_address(server, TEMPLATE))
         yield server
+
+
+def _migrated(dsn: str) -> None:
+    """The store's schema made in `dsn`, on a thread of its own: an async fixture may be
+    the first to ask for the server, inside its event loop."""
+    from storage.store import open_store  # the tests' harness loads no store before a test
+
+    async def migrate() -> None:
+        await (await open_store(dsn)).close()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, migrate()).result()
 
 
 @pytest.fixture
@@ -98,25 +120,40 @@ def _admin(server: str, sql: str) -> None:
 
 @pytest.fixture
 def postgres(postgres_server: str) -> Iterator[str]:
-    """A new, empty database on the server for one test; its address."""
+    """A new database on the server for one test, the store's schema made, no club yet; its
+    address."""
+    with database(postgres_server, TEMPLATE) as dsn:
+        yield dsn
+
+
+@pytest.fixture
+def empty_postgres(postgres_server: str) -> Iterator[str]:
+    """A new, empty database on the server for one test (a migration's own test); its
+    address."""
     with database(postgres_server) as dsn:
         yield dsn
 
 
 @contextlib.contextmanager
-def database(server: str) -> Iterator[str]:
-    """A new, empty database on `server`, owned by the store's role; its address."""
-    name, dsn = _new_database(server)
+def database(server: str, template: str = "template1") -> Iterator[str]:
+    """A new database on `server`, a copy of `template` (empty: PostgreSQL's own), owned by
+    the store's role; its address."""
+    name, dsn = _new_database(server, template)
     try:
         yield dsn
     finally:
         _admin(server, f"DROP DATABASE {name} WITH (FORCE)")
 
 
-def _new_database(server: str) -> tuple[str, str]:
+def _new_database(server: str, template: str = "template1") -> tuple[str, str]:
     name = f"t_{uuid.uuid4().hex[:12]}"
-    _admin(server, f"CREATE DATABASE {name} OWNER {STORE_ROLE}")
-    return name, server.replace("keizer@/postgres?", f"{STORE_ROLE}@/{name}?")
+    _admin(server, f"CREATE DATABASE {name} OWNER {STORE_ROLE} TEMPLATE {template}")
+    return name, _address(server, name)
+
+
+def _address(server: str, name: str) -> str:
+    """The store's role's address of database `name` on `server`."""
+    return server.replace("keizer@/postgres?", f"{STORE_ROLE}@/{name}?")
 
 
 @contextlib.contextmanager

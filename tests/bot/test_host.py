@@ -327,7 +327,7 @@ async def test_a_removed_club_is_confirmed_by_name_and_its_webhook_goes(postgres
 
 
 async def test_three_hosts_on_the_last_releases_database_one_migrates_the_others_wait(
-        postgres, telegram, caplog):
+        empty_postgres, telegram, caplog):
     """Issue 35: three hosts of the new release started at once on a database the release
     before made (its schema: every migration but the newest; two clubs as its `clubs add`
     made them, a season in each). One host migrates it, the others wait for the schema's lock
@@ -336,7 +336,7 @@ async def test_three_hosts_on_the_last_releases_database_one_migrates_the_others
     from storage.schema import MIGRATIONS, VERSION
 
     numbers = []
-    conn = await asyncpg.connect(postgres)
+    conn = await asyncpg.connect(empty_postgres)
     try:
         assert await upgrade(PostgresTarget(conn), MIGRATIONS[:-1]) == VERSION - 1
         for k, name in enumerate(list(CLUBS)[:2]):
@@ -359,7 +359,7 @@ async def test_three_hosts_on_the_last_releases_database_one_migrates_the_others
     finally:
         await conn.close()
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
-    config = Config(token="", base_url=telegram.url, database=postgres,
+    config = Config(token="", base_url=telegram.url, database=empty_postgres,
                     tick_seconds=0.2, secret_key=KEY)
     hosts = [Host(config, clock=clock, flood_limits=False,
                   beat=0.2, alive=1.0) for _ in range(3)]
@@ -371,7 +371,7 @@ async def test_three_hosts_on_the_last_releases_database_one_migrates_the_others
             f"database upgraded from version {VERSION - 1} to {VERSION}"]
         await until(lambda: sorted(n for h in hosts for n in h.running) == numbers, timeout=10)
         for k, number in enumerate(numbers):
-            db = await open_store(postgres, club=number)
+            db = await open_store(empty_postgres, club=number)
             try:
                 assert [m.name for m in await roster.members(db)] == club_names(k)
             finally:

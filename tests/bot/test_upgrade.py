@@ -57,11 +57,11 @@ async def _last_release_with_a_host_alive(dsn: str) -> None:
 
 
 def test_reading_never_migrates_and_a_migration_names_the_hosts_it_would_stop(
-        postgres, capsys, monkeypatch, tmp_path):
+        empty_postgres, capsys, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("KEIZER_DB", postgres)
+    monkeypatch.setenv("KEIZER_DB", empty_postgres)
     monkeypatch.setenv("KEIZER_SECRET_KEY", KEY)
-    asyncio.run(_last_release_with_a_host_alive(postgres))
+    asyncio.run(_last_release_with_a_host_alive(empty_postgres))
     old = VERSION - 1
     # A look at the clubs, or the doctor: answered, the schema left for the old host.
     assert main(["clubs", "list"]) == 0
@@ -71,14 +71,14 @@ def test_reading_never_migrates_and_a_migration_names_the_hosts_it_would_stop(
     assert capsys.readouterr().err.strip() == texts.store_problem(words("nl"), refused)
     assert main(["doctor", "--clubs"]) == 1
     assert texts.store_problem(words("nl"), refused) in capsys.readouterr().out
-    assert asyncio.run(_version(postgres)) == old
+    assert asyncio.run(_version(empty_postgres)) == old
     # A command that writes, and `migrate` itself, are refused while that host beats.
     behind = texts.store_problem(words("nl"), StoreError(StoreProblem.HOSTS_BEHIND, hosts="oud-1",
                                             version=old, known=VERSION))
     for command, code in ((["clubs", "arbiter", "2", "--arbiter", "5"], 2), (["migrate"], 1)):
         assert main(command) == code
         assert capsys.readouterr().err.strip() == behind
-    assert asyncio.run(_version(postgres)) == old
+    assert asyncio.run(_version(empty_postgres)) == old
     # Told so, it goes ahead.
     assert main(["migrate", "--ja"]) == 0
     assert capsys.readouterr().out.strip() == texts.MIGRATED.format(before=old, after=VERSION)

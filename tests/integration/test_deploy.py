@@ -4,6 +4,7 @@ the lock file as a non-root user."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shutil
@@ -12,12 +13,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import asyncpg
 import pytest
 import yaml
 
+from core.season import Season, read_season
 from storage.address import password_of
+from storage.seasons import import_season
+from storage.store import open_store
 from tests.meaning import fits
-from tests.postgres import binaries
+from tests.postgres import STORE_ROLE, binaries, database
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -113,23 +118,55 @@ def test_env_example_lists_every_setting_and_the_image_listens_in_its_container(
 
 
 def test_the_documented_backups_run_as_written_and_are_their_owners_only(
-        postgres, tmp_path):
-    """The guide's cron line (cron ends a command at a bare `%`) and its Compose line (`-T`,
-    the role and database the compose set-up makes)."""
+        postgres, postgres_server, tmp_path):
+    """The guide's cron line (cron ends a command at a bare `%`), run as written by the
+    server's superuser on a store holding a season, and its restore into an empty database
+    bring every member back; the store's own role cannot dump it (forced row level
+    security), which is why the guide does not use it. Compose dumps as the image's
+    superuser, the database its set-up makes."""
+    season = read_season((ROOT / "examples" / "sliedrecht.json").read_text(encoding="utf-8"))
+    asyncio.run(_stored(postgres, season))
     guide = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
     [cron] = [line.strip() for line in guide.splitlines()
               if re.match(r"^\s+(\S+\s+){5}.*pg_dump", line)]
     command = cron.split(None, 5)[5]
     assert "%" not in command.replace("\\%", "")
-    command = command.replace("\\%", "%").replace("pg_dump -Fc keizer", f"pg_dump -Fc '{postgres}'")
-    command = command.replace("/var/lib/keizer", str(tmp_path))
+    command = command.replace("\\%", "%").replace(
+        "pg_dump -Fc keizer", f"pg_dump -Fc '{_as_superuser(postgres)}'").replace(
+        "/var/lib/postgresql/keizer-backups", str(tmp_path))
     subprocess.run(["sh", "-c", command], check=True, cwd=tmp_path)
     [dump] = tmp_path.glob("keizer-*.dump")
     assert stat.S_IMODE(dump.stat().st_mode) == 0o600
-    listed = subprocess.run([str(binaries() / "pg_restore"), "--list", str(dump)],
-                            capture_output=True, text=True, check=True)
-    assert "TABLE" in listed.stdout or listed.stdout.strip()
+    with database(postgres_server) as empty:
+        subprocess.run([str(binaries() / "pg_restore"), "-d", _as_superuser(empty), str(dump)],
+                       check=True, capture_output=True)
+        assert asyncio.run(_members(_as_superuser(empty))) == len(season.players)
+    own = subprocess.run([str(binaries() / "pg_dump"), "-Fc", "-f", str(tmp_path / "own"),
+                          postgres], capture_output=True, text=True)
+    assert own.returncode != 0 and "row-level security" in own.stderr
     init = (DEPLOY / "postgres-init.sh").read_text(encoding="utf-8")
-    role = re.search(r"CREATE ROLE (\w+)", init)[1]
-    database = re.search(r"CREATE DATABASE (\w+)", init)[1]
-    assert f"exec -T postgres \\\n        pg_dump -U {role} -Fc {database}" in guide
+    database_name = re.search(r"CREATE DATABASE (\w+)", init)[1]
+    assert "POSTGRES_USER" not in (DEPLOY / "hosted.env.example").read_text(encoding="utf-8")
+    assert f"exec -T postgres \\\n        pg_dump -U postgres -Fc {database_name}" in guide
+
+
+def _as_superuser(dsn: str) -> str:
+    """The same database, as the test server's superuser (tests/postgres.py: `initdb -U
+    keizer`)."""
+    return dsn.replace(f"{STORE_ROLE}@", "keizer@")
+
+
+async def _stored(dsn: str, season: Season) -> None:
+    db = await open_store(dsn)
+    try:
+        await import_season(db, season)
+    finally:
+        await db.close()
+
+
+async def _members(dsn: str) -> int:
+    conn = await asyncpg.connect(dsn)
+    try:
+        return int(await conn.fetchval("SELECT count(*) FROM player"))
+    finally:
+        await conn.close()

@@ -126,9 +126,9 @@ async def _last_releases_database(dsn: str, old: Seal) -> None:
 
 
 def test_the_last_releases_tokens_are_sealed_and_moved_to_a_new_key(
-        postgres, capsys, monkeypatch, keyed):
-    asyncio.run(_last_releases_database(postgres, Seal(KEY)))
-    monkeypatch.setenv("KEIZER_DB", postgres)
+        empty_postgres, capsys, monkeypatch, keyed):
+    asyncio.run(_last_releases_database(empty_postgres, Seal(KEY)))
+    monkeypatch.setenv("KEIZER_DB", empty_postgres)
     # Migrated by a command that writes; the first club, hidden before, is listed by its name.
     assert run(capsys, "clubs", "arbiter", "Sliedrecht", "--arbiter", "7")[0] == 0
     code, out, _ = run(capsys, "clubs", "list")
@@ -141,13 +141,14 @@ def test_the_last_releases_tokens_are_sealed_and_moved_to_a_new_key(
     monkeypatch.setenv("KEIZER_OLD_SECRET_KEY", KEY)
     code, out, err = run(capsys, "rekey")
     assert (code, out.strip(), err) == (0, texts.REKEYED.format(clubs=2), "")
-    stored = asyncio.run(stored_tokens(postgres))
+    stored = asyncio.run(stored_tokens(empty_postgres))
     assert not any(t in s for s in stored for t in (TOKEN, OTHER))
-    assert [c.token for c in asyncio.run(clubs(postgres, Seal(NEW_KEY)))] == ["", TOKEN, OTHER]
-    assert not any(c.in_clear for c in asyncio.run(clubs(postgres)))
+    assert [c.token for c in asyncio.run(clubs(empty_postgres, Seal(NEW_KEY)))] == \
+        ["", TOKEN, OTHER]
+    assert not any(c.in_clear for c in asyncio.run(clubs(empty_postgres)))
 
     async def anna() -> str | None:
-        db = await open_store(postgres, club=1)
+        db = await open_store(empty_postgres, club=1)
         try:
             account = await lichess.account(db, 42)
             return None if account is None else Seal(NEW_KEY).open(account.token)
@@ -164,7 +165,8 @@ def test_the_last_releases_tokens_are_sealed_and_moved_to_a_new_key(
     assert code == 1
     assert texts.REKEY_CLUB_UNOPENED.format(id=2) in out.splitlines()
     assert texts.REKEY_LICHESS_UNOPENED.format(count=1) in out.splitlines()
-    assert [c.token for c in asyncio.run(clubs(postgres, Seal(NEW_KEY)))] == ["", TOKEN, OTHER]
+    assert [c.token for c in asyncio.run(clubs(empty_postgres, Seal(NEW_KEY)))] == \
+        ["", TOKEN, OTHER]
 
 
 def test_the_doctor_of_one_club_on_a_hosts_database_points_to_clubs(

@@ -225,12 +225,12 @@ async def test_the_versions_move_alike_and_the_same_rows_are_refused(tmp_path,
         await pg.close()
 
 
-async def test_a_database_of_the_release_before_counts_each_clubs_round_edits(postgres):
+async def test_a_database_of_the_release_before_counts_each_clubs_round_edits(empty_postgres):
     """Migration 26 on a database of two clubs of the release before: each club's rounds get
     their count of edits under its own row security, so the first write after the upgrade,
     even a deletion alone, makes a kept read (the standings worker's) read that round
     again, in either club."""
-    conn = await asyncpg.connect(postgres)
+    conn = await asyncpg.connect(empty_postgres)
     try:
         await upgrade(PostgresTarget(conn), MIGRATIONS[:-1])
         numbers = []
@@ -245,7 +245,7 @@ async def test_a_database_of_the_release_before_counts_each_clubs_round_edits(po
     finally:
         await conn.close()
     for number in numbers:
-        db = await open_store(postgres, club=number)
+        db = await open_store(empty_postgres, club=number)
         try:
             kept = KeptSeason()
             before = await season_since(db.reader, kept)
