@@ -17,7 +17,9 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import asyncpg
 import pytest
 
 STORE_ROLE = "club_store"
@@ -149,6 +151,15 @@ def _new_database(server: str, template: str = "template1") -> tuple[str, str]:
     name = f"t_{uuid.uuid4().hex[:12]}"
     _admin(server, f"CREATE DATABASE {name} OWNER {STORE_ROLE} TEMPLATE {template}")
     return name, _address(server, name)
+
+
+async def one_value(dsn: str, sql: str) -> Any:
+    """What `sql` answers on `dsn`: its first row's first column."""
+    conn = await asyncpg.connect(dsn)
+    try:
+        return await conn.fetchval(sql)
+    finally:
+        await conn.close()
 
 
 def _address(server: str, name: str) -> str:

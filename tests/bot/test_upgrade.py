@@ -24,17 +24,14 @@ from storage.schema import MIGRATIONS, VERSION, Step
 from tests.bot.hosting import club_members, club_token, three_clubs
 from tests.bot.linking import KEY
 from tests.meaning import written
+from tests.postgres import one_value
 
 NEXT_RELEASE = (*MIGRATIONS, (Step(postgres="ALTER TABLE clubs ADD COLUMN motto TEXT"),))
 """The schema of a release after this one: one migration more."""
 
 
 async def _version(dsn: str) -> int:
-    conn = await asyncpg.connect(dsn)
-    try:
-        return int(await conn.fetchval("SELECT version FROM schema_version"))
-    finally:
-        await conn.close()
+    return int(await one_value(dsn, "SELECT version FROM schema_version"))
 
 
 async def _last_release_with_a_host_alive(dsn: str) -> None:

@@ -13,7 +13,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import asyncpg
 import pytest
 import yaml
 
@@ -22,7 +21,7 @@ from storage.address import password_of
 from storage.seasons import import_season
 from storage.store import open_store
 from tests.meaning import fits
-from tests.postgres import STORE_ROLE, binaries, database
+from tests.postgres import STORE_ROLE, binaries, database, one_value
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -140,7 +139,8 @@ def test_the_documented_backups_run_as_written_and_are_their_owners_only(
     with database(postgres_server) as empty:
         subprocess.run([str(binaries() / "pg_restore"), "-d", _as_superuser(empty), str(dump)],
                        check=True, capture_output=True)
-        assert asyncio.run(_members(_as_superuser(empty))) == len(season.players)
+        assert asyncio.run(one_value(_as_superuser(empty), "SELECT count(*) FROM player")) \
+            == len(season.players)
     own = subprocess.run([str(binaries() / "pg_dump"), "-Fc", "-f", str(tmp_path / "own"),
                           postgres], capture_output=True, text=True)
     assert own.returncode != 0 and "row-level security" in own.stderr
@@ -162,11 +162,3 @@ async def _stored(dsn: str, season: Season) -> None:
         await import_season(db, season)
     finally:
         await db.close()
-
-
-async def _members(dsn: str) -> int:
-    conn = await asyncpg.connect(dsn)
-    try:
-        return int(await conn.fetchval("SELECT count(*) FROM player"))
-    finally:
-        await conn.close()
