@@ -140,9 +140,10 @@ def solve(table: EdgeTable, costs: Costs, *, prune: bool = True) -> Selection | 
 def _first(table: EdgeTable, costs: Costs, near: BoolArray) \
         -> tuple[list[int] | None, BoolArray]:
     """The first matching and the boards it is made on: the boards that break no rule when
-    they are few, else each node's cheapest. When those few hold no pairing, a band has no
-    answer (None: only a pairing that breaks no rule proves one, `_past_the_band`), and every
-    board is weighed by the rules it breaks: each node's cheapest then."""
+    they are few, else each node's cheapest. When those few hold no pairing, no pairing of
+    this table keeps every rule: a band then proves nothing (None: `_past_the_band` needs a
+    pairing that keeps them all, and a wider table may hold one), and on every board the
+    first matching is on each node's cheapest."""
     nodes = _nodes(table)
     keeping = costs.allowed & ~costs.fields[:, :len(TIER_WIDTHS)].any(axis=1)
     if keeping.sum() > KEEPING_PER_NODE * nodes:
