@@ -24,6 +24,8 @@ import pytest
 
 STORE_ROLE = "club_store"
 """The role the store connects as, as a hosted service's would: it owns its database."""
+SUPERUSER = "keizer"
+"""The servers' superuser (`initdb -U`): it makes the databases, and passes every row policy."""
 MISSING = "PostgreSQL is not installed here (.ci/run installs it: apt-get install postgresql)"
 
 
@@ -47,7 +49,7 @@ def postgres_server() -> Iterator[str]:
     of ours is TEMPLATE, which `postgres` copies."""
     _installed()
     with running_server() as server:
-        _admin(server, f"CREATE DATABASE {TEMPLATE} OWNER {STORE_ROLE}")
+        admin(server, f"CREATE DATABASE {TEMPLATE} OWNER {STORE_ROLE}")
         _migrated(_address(server, TEMPLATE))
         yield server
 
@@ -94,15 +96,15 @@ def running_server(settings: str = "") -> Iterator[str]:
     if as_root:
         shutil.chown(base, "postgres")
     data, log = os.path.join(base, "data"), os.path.join(base, "log")
-    subprocess.run([*run_as, str(bindir / "initdb"), "-D", data, "-U", "keizer", "--auth=trust",
+    subprocess.run([*run_as, str(bindir / "initdb"), "-D", data, "-U", SUPERUSER, "--auth=trust",
                     "-E", "UTF8", "--no-locale", "-N"], check=True, capture_output=True, cwd="/")
     subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", data, "-l", log, "-w", "-o",
                     f"-k {base} -c listen_addresses= -c fsync=off {settings}", "start"],
                    check=True, capture_output=True, cwd="/")
     try:
-        server = f"postgresql://keizer@/postgres?host={base}"
+        server = f"postgresql://{SUPERUSER}@/postgres?host={base}"
         # The store's role is no superuser: a superuser passes every row policy.
-        _admin(server, f"CREATE ROLE {STORE_ROLE} LOGIN")
+        admin(server, f"CREATE ROLE {STORE_ROLE} LOGIN")
         yield server
     finally:
         subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", data, "-m", "immediate", "stop"],
@@ -110,7 +112,7 @@ def running_server(settings: str = "") -> Iterator[str]:
         shutil.rmtree(base, ignore_errors=True)
 
 
-def _admin(server: str, sql: str) -> None:
+def admin(server: str, sql: str) -> None:
     """One statement as the server's superuser, through `psql` (no event loop needed, so
     any fixture can ask for a database)."""
     bindir = binaries()
@@ -144,12 +146,12 @@ def database(server: str, template: str = "template1") -> Iterator[str]:
     try:
         yield dsn
     finally:
-        _admin(server, f"DROP DATABASE {name} WITH (FORCE)")
+        admin(server, f"DROP DATABASE {name} WITH (FORCE)")
 
 
 def _new_database(server: str, template: str = "template1") -> tuple[str, str]:
     name = f"t_{uuid.uuid4().hex[:12]}"
-    _admin(server, f"CREATE DATABASE {name} OWNER {STORE_ROLE} TEMPLATE {template}")
+    admin(server, f"CREATE DATABASE {name} OWNER {STORE_ROLE} TEMPLATE {template}")
     return name, _address(server, name)
 
 
@@ -164,7 +166,12 @@ async def one_value(dsn: str, sql: str) -> Any:
 
 def _address(server: str, name: str) -> str:
     """The store's role's address of database `name` on `server`."""
-    return server.replace("keizer@/postgres?", f"{STORE_ROLE}@/{name}?")
+    return server.replace(f"{SUPERUSER}@/postgres?", f"{STORE_ROLE}@/{name}?")
+
+
+def as_superuser(dsn: str) -> str:
+    """The same database as the servers' superuser."""
+    return dsn.replace(f"{STORE_ROLE}@", f"{SUPERUSER}@")
 
 
 @contextlib.contextmanager
@@ -197,8 +204,8 @@ def failover_pair() -> Iterator[tuple[str, Callable[[], None]]]:
         try:
             _until_sql(server, "SELECT count(*) FROM pg_stat_replication "
                                "WHERE state = 'streaming'", "1")
-            _admin(server, "ALTER SYSTEM SET synchronous_standby_names = 'standby'")
-            _admin(server, "SELECT pg_reload_conf()")
+            admin(server, "ALTER SYSTEM SET synchronous_standby_names = 'standby'")
+            admin(server, "SELECT pg_reload_conf()")
             _until_sql(server, "SELECT count(*) FROM pg_stat_replication "
                                "WHERE sync_state = 'sync'", "1")
 

@@ -21,7 +21,7 @@ from storage.address import password_of
 from storage.seasons import import_season
 from storage.store import open_store
 from tests.meaning import fits
-from tests.postgres import STORE_ROLE, binaries, database, one_value
+from tests.postgres import as_superuser, binaries, database, one_value
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -131,15 +131,15 @@ def test_the_documented_backups_run_as_written_and_are_their_owners_only(
     command = cron.split(None, 5)[5]
     assert "%" not in command.replace("\\%", "")
     command = command.replace("\\%", "%").replace(
-        "pg_dump -Fc keizer", f"pg_dump -Fc '{_as_superuser(postgres)}'").replace(
+        "pg_dump -Fc keizer", f"pg_dump -Fc '{as_superuser(postgres)}'").replace(
         "/var/lib/postgresql/keizer-backups", str(tmp_path))
     subprocess.run(["sh", "-c", command], check=True, cwd=tmp_path)
     [dump] = tmp_path.glob("keizer-*.dump")
     assert stat.S_IMODE(dump.stat().st_mode) == 0o600
     with database(postgres_server) as empty:
-        subprocess.run([str(binaries() / "pg_restore"), "-d", _as_superuser(empty), str(dump)],
+        subprocess.run([str(binaries() / "pg_restore"), "-d", as_superuser(empty), str(dump)],
                        check=True, capture_output=True)
-        assert asyncio.run(one_value(_as_superuser(empty), "SELECT count(*) FROM player")) \
+        assert asyncio.run(one_value(as_superuser(empty), "SELECT count(*) FROM player")) \
             == len(season.players)
     own = subprocess.run([str(binaries() / "pg_dump"), "-Fc", "-f", str(tmp_path / "own"),
                           postgres], capture_output=True, text=True)
@@ -148,12 +148,6 @@ def test_the_documented_backups_run_as_written_and_are_their_owners_only(
     database_name = re.search(r"CREATE DATABASE (\w+)", init)[1]
     assert "POSTGRES_USER" not in (DEPLOY / "hosted.env.example").read_text(encoding="utf-8")
     assert f"exec -T postgres \\\n        pg_dump -U postgres -Fc {database_name}" in guide
-
-
-def _as_superuser(dsn: str) -> str:
-    """The same database, as the test server's superuser (tests/postgres.py: `initdb -U
-    keizer`)."""
-    return dsn.replace(f"{STORE_ROLE}@", "keizer@")
 
 
 async def _stored(dsn: str, season: Season) -> None:
