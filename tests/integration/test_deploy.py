@@ -21,7 +21,7 @@ from storage.address import password_of
 from storage.seasons import import_season
 from storage.store import open_store
 from tests.meaning import fits
-from tests.postgres import as_superuser, binaries, database, one_value
+from tests.postgres import STORE_ROLE, admin, as_superuser, binaries, one_value
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -119,10 +119,10 @@ def test_env_example_lists_every_setting_and_the_image_listens_in_its_container(
 def test_the_documented_backups_run_as_written_and_are_their_owners_only(
         postgres, postgres_server, tmp_path):
     """The guide's cron line (cron ends a command at a bare `%`), run as written by the
-    server's superuser on a store holding a season, and its restore into an empty database
-    bring every member back; the store's own role cannot dump it (forced row level
-    security), which is why the guide does not use it. Compose dumps as the image's
-    superuser, the database its set-up makes."""
+    server's superuser on a store holding a season, and its restore, its steps in order,
+    bring every member back and keep the database it replaces; the store's own role cannot
+    dump it (forced row level security), which is why the guide does not use it. Compose
+    dumps as the image's superuser, the database its set-up makes."""
     season = read_season((ROOT / "examples" / "sliedrecht.json").read_text(encoding="utf-8"))
     asyncio.run(_stored(postgres, season))
     guide = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
@@ -136,11 +136,21 @@ def test_the_documented_backups_run_as_written_and_are_their_owners_only(
     subprocess.run(["sh", "-c", command], check=True, cwd=tmp_path)
     [dump] = tmp_path.glob("keizer-*.dump")
     assert stat.S_IMODE(dump.stat().st_mode) == 0o600
-    with database(postgres_server) as empty:
-        subprocess.run([str(binaries() / "pg_restore"), "-d", as_superuser(empty), str(dump)],
-                       check=True, capture_output=True)
-        assert asyncio.run(one_value(as_superuser(empty), "SELECT count(*) FROM player")) \
-            == len(season.players)
+    for step in ("psql -c 'ALTER DATABASE keizer RENAME TO keizer_before'",
+                 "createdb -O keizer keizer", "pg_restore -d keizer /var/lib/postgresql/"):
+        assert f"    sudo -u postgres {step}" in guide, step
+    name = postgres.split("@/", 1)[1].split("?", 1)[0]
+    before = postgres.replace(f"/{name}?", f"/{name}_before?")
+    admin(postgres_server, f"ALTER DATABASE {name} RENAME TO {name}_before")
+    try:
+        admin(postgres_server, f"CREATE DATABASE {name} OWNER {STORE_ROLE}")
+        subprocess.run([str(binaries() / "pg_restore"), "-d", as_superuser(postgres),
+                        str(dump)], check=True, capture_output=True)
+        for restored in (postgres, before):
+            assert asyncio.run(one_value(as_superuser(restored),
+                                         "SELECT count(*) FROM player")) == len(season.players)
+    finally:
+        admin(postgres_server, f"DROP DATABASE IF EXISTS {name}_before WITH (FORCE)")
     own = subprocess.run([str(binaries() / "pg_dump"), "-Fc", "-f", str(tmp_path / "own"),
                           postgres], capture_output=True, text=True)
     assert own.returncode != 0 and "row-level security" in own.stderr
