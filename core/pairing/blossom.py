@@ -131,10 +131,13 @@ def solve(table: EdgeTable, costs: Costs, *, prune: bool = True) -> Selection | 
         wider = _past_the_band(table, costs, floor, first)
         if wider is not None:
             return wider
-    keep = _may_improve(costs, floor, first)
-    if not (keep & ~matched_on).any():
-        return _selection(table, costs, first)
-    return _selection(table, costs, _match(table, costs, keep))
+    if matched_on is near:
+        keep = _may_improve(costs, floor, first)
+        if (keep & ~near).any():
+            return _selection(table, costs, _match(table, costs, keep))
+    # Else it was made on every board that breaks no rule and breaks none: each other board
+    # breaks one, so no pairing with it is as good, and no bound need say so.
+    return _selection(table, costs, first)
 
 
 def _first(table: EdgeTable, costs: Costs, near: BoolArray) \
