@@ -7,7 +7,6 @@ import atexit
 import contextlib
 import datetime as dt
 import html
-import json
 import re
 import shutil
 import tempfile
@@ -109,7 +108,23 @@ async def bot(tg, tmp_path: Path, processes):
     await running.stop()
 
 
-_TEMPLATE: list[Path] = []
+_TEMPLATES: dict[str, Path] = {}
+"""Store files this test process made once, by what they hold: copied, not made again."""
+
+
+async def _template(name: str, season: Season | None = None) -> Path:
+    """The store file `name`: migrated, and holding `season` if one is given."""
+    if name not in _TEMPLATES:
+        folder = Path(tempfile.mkdtemp(prefix="keizer-template-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        db = await open_store(folder / "keizer.db")
+        try:
+            if season is not None:
+                await import_season(db, season)
+        finally:
+            await db.close()  # the WAL folded in: the file alone is the store
+        _TEMPLATES[name] = folder / "keizer.db"
+    return _TEMPLATES[name]
 
 
 async def new_store(path: Path | str) -> Database:
@@ -118,27 +133,33 @@ async def new_store(path: Path | str) -> Database:
     need not repeat its 200 statements each. A PostgreSQL address is opened as it is."""
     if isinstance(path, str):
         return await open_store(path)
-    if not _TEMPLATE:
-        folder = Path(tempfile.mkdtemp(prefix="keizer-template-"))
-        atexit.register(shutil.rmtree, folder, ignore_errors=True)
-        await (await open_store(folder / "keizer.db")).close()
-        _TEMPLATE.append(folder / "keizer.db")
-    shutil.copy2(_TEMPLATE[0], path)  # its mode too: private, as the store makes it
+    shutil.copy2(await _template("migrated"), path)  # its mode too: private, as the store
     return await open_store(path)
 
 
-async def club_bot(tg: FakeTelegram, path: Path | str, processes: Processes,
-                   season: Season | None = None, **settings: Any) -> LocalBot:
-    """The bot of the fixture, started: six members not linked yet, no rounds (or `season`),
-    the clock on Monday 30 November 2026; `settings` go into its Config."""
+def testclub() -> Season:
+    """The club of the bot tests: six members not linked yet, no rounds."""
     data = {"format": "keizer-season/1", "club": "Testclub", "season": "2026-2027",
             "rules": {"preset": "sliedrecht", "planned_rounds": 3, "period_length": 3},
             "players": [{"id": f"p{k}", "name": name, "rating": 2000 - 50 * k}
                         for k, name in enumerate(MEMBERS)],
             "rounds": []}
-    db = await new_store(path)
-    await import_season(db, season or season_from_data(json.loads(json.dumps(data))))
-    await db.close()
+    return season_from_data(data)
+
+
+async def club_bot(tg: FakeTelegram, path: Path | str, processes: Processes,
+                   season: Season | None = None, **settings: Any) -> LocalBot:
+    """The bot of the fixture, started: the test club (or `season`), the clock on Monday 30
+    November 2026; `settings` go into its Config. The test club's store file is a copy of
+    one made once: the hundreds of bot tests start from it."""
+    if season is None and isinstance(path, Path):
+        shutil.copy2(await _template("testclub", testclub()), path)
+    else:
+        db = await new_store(path)
+        try:
+            await import_season(db, season or testclub())
+        finally:
+            await db.close()
     config = Config(token=TOKEN, base_url=tg.url, database=path,
                     **{"arbiters": (ARBITER.id,), "tick_seconds": 0.2, **settings})
     clock = ManualClock(dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC))
