@@ -13,11 +13,12 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 import pytest
@@ -26,6 +27,7 @@ STORE_ROLE = "club_store"
 """The role the store connects as, as a hosted service's would: it owns its database."""
 SUPERUSER = "keizer"
 """The servers' superuser (`initdb -U`): it makes the databases, and passes every row policy."""
+T = TypeVar("T")
 MISSING = "PostgreSQL is not installed here (.ci/run installs it: apt-get install postgresql)"
 
 
@@ -101,25 +103,54 @@ def running_server(settings: str = "") -> Iterator[str]:
     subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", data, "-l", log, "-w", "-o",
                     f"-k {base} -c listen_addresses= -c fsync=off {settings}", "start"],
                    check=True, capture_output=True, cwd="/")
+    server = f"postgresql://{SUPERUSER}@/postgres?host={base}"
     try:
-        server = f"postgresql://{SUPERUSER}@/postgres?host={base}"
         # The store's role is no superuser: a superuser passes every row policy.
         admin(server, f"CREATE ROLE {STORE_ROLE} LOGIN")
         yield server
     finally:
+        superuser = _SUPERUSERS.pop(server, None)
+        if superuser is not None:
+            superuser.close()
         subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", data, "-m", "immediate", "stop"],
                        capture_output=True, cwd="/")
         shutil.rmtree(base, ignore_errors=True)
 
 
+class _Superuser:
+    """The server's superuser on one connection, with an event loop of its own on a thread:
+    any fixture can ask for a database, and a test's pair of them (made, dropped) costs no
+    `psql` process (40 ms of CPU each, docs/performance.md)."""
+
+    def __init__(self, server: str) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
+                                        name="postgres-superuser")
+        self._thread.start()
+        self._conn: asyncpg.Connection = self._run(asyncpg.connect(server))
+
+    def _run(self, work: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(work, self._loop).result()
+
+    def execute(self, sql: str) -> None:
+        self._run(self._conn.execute(sql))
+
+    def close(self) -> None:
+        """Gone without a word: the server is stopped next (or was killed, in a failover)."""
+        self._loop.call_soon_threadsafe(self._conn.terminate)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join()
+        self._loop.close()
+
+
+_SUPERUSERS: dict[str, _Superuser] = {}
+
+
 def admin(server: str, sql: str) -> None:
-    """One statement as the server's superuser, through `psql` (no event loop needed, so
-    any fixture can ask for a database)."""
-    bindir = binaries()
-    assert bindir is not None
-    psql = shutil.which("psql") or str(bindir / "psql")
-    subprocess.run([psql, server, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", sql],
-                   check=True, capture_output=True)
+    """One statement as the server's superuser."""
+    if server not in _SUPERUSERS:
+        _SUPERUSERS[server] = _Superuser(server)
+    _SUPERUSERS[server].execute(sql)
 
 
 @pytest.fixture
