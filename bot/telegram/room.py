@@ -5,6 +5,7 @@ through the one runner here: a unit of work, the answer owed in it, refusals sai
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -48,10 +49,14 @@ class Room:
     handlers: tuple[BaseHandler[Any, Context, Any], ...] = ()
     first: tuple[BaseHandler[Any, Context, Any], ...] = ()
 
+    @functools.cached_property
+    def spoken(self) -> tuple[Spoken, ...]:
+        """Its commands' handlers, made once per process: they hold no club's state, and a
+        host starts many clubs (and a test run hundreds of bots)."""
+        return tuple(Spoken(command) for command in self.commands)
+
     def register(self, app: App) -> None:
-        for command in self.commands:
-            app.add_handler(Spoken(command))
-        for handler in self.handlers:
+        for handler in (*self.spoken, *self.handlers):
             app.add_handler(handler)
         for handler in self.first:
             app.add_handler(handler, group=-1)

@@ -10,6 +10,7 @@ import html
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -112,15 +113,15 @@ _TEMPLATES: dict[str, Path] = {}
 """Store files this test process made once, by what they hold: copied, not made again."""
 
 
-async def _template(name: str, season: Season | None = None) -> Path:
-    """The store file `name`: migrated, and holding `season` if one is given."""
+async def _template(name: str, season: Callable[[], Season] | None = None) -> Path:
+    """The store file `name`: migrated, and holding the season `season` makes if given."""
     if name not in _TEMPLATES:
         folder = Path(tempfile.mkdtemp(prefix="keizer-template-"))
         atexit.register(shutil.rmtree, folder, ignore_errors=True)
         db = await open_store(folder / "keizer.db")
         try:
             if season is not None:
-                await import_season(db, season)
+                await import_season(db, season())
         finally:
             await db.close()  # the WAL folded in: the file alone is the store
         _TEMPLATES[name] = folder / "keizer.db"
@@ -153,7 +154,7 @@ async def club_bot(tg: FakeTelegram, path: Path | str, processes: Processes,
     November 2026; `settings` go into its Config. The test club's store file is a copy of
     one made once: the hundreds of bot tests start from it."""
     if season is None and isinstance(path, Path):
-        shutil.copy2(await _template("testclub", testclub()), path)
+        shutil.copy2(await _template("testclub", testclub), path)
     else:
         db = await new_store(path)
         try:
