@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import fcntl
 import glob
 import os
 import shutil
@@ -45,15 +46,56 @@ TEMPLATE = "keizer_migrated"
 copies it. Migrating anew cost the server 0.1-0.3 s of CPU a test (docs/performance.md)."""
 
 
+SHARED = "KEIZER_TEST_POSTGRES"
+"""A folder the processes of one test run share (the controller makes it before its workers
+start, so their environment names it): one server for them all, started by the first worker
+that asks; the controller stops it. A server of its own cost each worker 1.2 s of CPU."""
+SETTINGS = "-c max_connections=300"
+"""Room for every worker's clubs at once."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        os.environ[SHARED] = tempfile.mkdtemp(prefix="keizer-pg-shared-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = os.environ.get(SHARED)
+    if folder and not hasattr(config, "workerinput"):
+        address = Path(folder, "address")
+        if address.exists():
+            _stop(address.read_text())
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
-    """A server for this test process; its address (`postgresql://...`). Its one database
-    of ours is TEMPLATE, which `postgres` copies."""
+    """The run's server (this process's, without workers); its address
+    (`postgresql://...`). Its one database of ours is TEMPLATE, which `postgres` copies."""
     _installed()
-    with running_server() as server:
-        admin(server, f"CREATE DATABASE {TEMPLATE} OWNER {STORE_ROLE}")
-        _migrated(_address(server, TEMPLATE))
-        yield server
+    folder = os.environ.get(SHARED)
+    if folder is None:
+        with running_server(SETTINGS) as server:
+            _with_template(server)
+            yield server
+        return
+    with open(Path(folder, "lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the first worker starts it, the others wait
+        address = Path(folder, "address")
+        if not address.exists():
+            server = _start(SETTINGS)
+            try:
+                _with_template(server)
+            except BaseException:
+                _stop(server)
+                raise
+            address.write_text(server)
+    yield address.read_text()
+
+
+def _with_template(server: str) -> None:
+    admin(server, f"CREATE DATABASE {TEMPLATE} OWNER {STORE_ROLE}")
+    _migrated(_address(server, TEMPLATE))
 
 
 def _migrated(dsn: str) -> None:
@@ -88,33 +130,65 @@ def _installed() -> None:
 @contextlib.contextmanager
 def running_server(settings: str = "") -> Iterator[str]:
     """A server in a folder of its own (the tests', the benchmarks'), with `settings` for
-    `postgres -c`; its address. PostgreSQL refuses to run as root: then it runs as the
-    `postgres` user Debian's package makes, in a folder that user can reach."""
-    bindir = binaries()
-    assert bindir is not None, MISSING
+    `postgres -c`; its address."""
+    server = _start(settings)
+    try:
+        yield server
+    finally:
+        _stop(server)
+
+
+def _as_postgres() -> list[str]:
+    """PostgreSQL refuses to run as root: then it runs as the `postgres` user Debian's
+    package makes, in a folder that user can reach."""
+    return ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+
+def _folder() -> str:
+    """A new folder for a server's files, which the server's user can reach."""
     as_root = os.geteuid() == 0
-    run_as = ["runuser", "-u", "postgres", "--"] if as_root else []
     base = tempfile.mkdtemp(prefix="keizer-pg-", dir="/var/lib/postgresql" if as_root else None)
     if as_root:
         shutil.chown(base, "postgres")
-    data, log = os.path.join(base, "data"), os.path.join(base, "log")
-    subprocess.run([*run_as, str(bindir / "initdb"), "-D", data, "-U", SUPERUSER, "--auth=trust",
-                    "-E", "UTF8", "--no-locale", "-N"], check=True, capture_output=True, cwd="/")
-    subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", data, "-l", log, "-w", "-o",
-                    f"-k {base} -c listen_addresses= -c fsync=off {settings}", "start"],
-                   check=True, capture_output=True, cwd="/")
+    return base
+
+
+def _start(settings: str) -> str:
+    """A server started in a new folder; its address."""
+    bindir = binaries()
+    assert bindir is not None, MISSING
+    base = _folder()
+    data, log = server_data(base), os.path.join(base, "log")
     server = f"postgresql://{SUPERUSER}@/postgres?host={base}"
     try:
+        subprocess.run([*_as_postgres(), str(bindir / "initdb"), "-D", data, "-U", SUPERUSER,
+                        "--auth=trust", "-E", "UTF8", "--no-locale", "-N"],
+                       check=True, capture_output=True, cwd="/")
+        subprocess.run([*_as_postgres(), str(bindir / "pg_ctl"), "-D", data, "-l", log, "-w",
+                        "-o", f"-k {base} -c listen_addresses= -c fsync=off {settings}",
+                        "start"], check=True, capture_output=True, cwd="/")
         # The store's role is no superuser: a superuser passes every row policy.
         admin(server, f"CREATE ROLE {STORE_ROLE} LOGIN")
-        yield server
-    finally:
-        superuser = _SUPERUSERS.pop(server, None)
-        if superuser is not None:
-            superuser.close()
-        subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", data, "-m", "immediate", "stop"],
-                       capture_output=True, cwd="/")
-        shutil.rmtree(base, ignore_errors=True)
+    except BaseException:
+        _stop(server)
+        raise
+    return server
+
+
+def _stop(server: str) -> None:
+    """The server at `server` stopped at once, its folder gone."""
+    superuser = _SUPERUSERS.pop(server, None)
+    if superuser is not None:
+        superuser.close()
+    base = server.split("host=", 1)[1]
+    _halt(server_data(base))
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def _halt(data: str) -> None:
+    """The server of the data folder `data` stopped at once, if it runs."""
+    subprocess.run([*_as_postgres(), f"{binaries()}/pg_ctl", "-D", data, "-m", "immediate",
+                    "stop"], capture_output=True, cwd="/")
 
 
 class _Superuser:
@@ -214,19 +288,14 @@ def failover_pair() -> Iterator[tuple[str, Callable[[], None]]]:
     promoted in its place."""
     bindir = binaries()
     assert bindir is not None, MISSING
-    as_root = os.geteuid() == 0
-    run_as = ["runuser", "-u", "postgres", "--"] if as_root else []
 
     def pg(*args: str) -> None:
-        subprocess.run([*run_as, *args], check=True, capture_output=True, cwd="/")
+        subprocess.run([*_as_postgres(), *args], check=True, capture_output=True, cwd="/")
 
     with running_server() as server:
         primary = server.split("host=", 1)[1]
-        standby = tempfile.mkdtemp(prefix="keizer-pg-", dir="/var/lib/postgresql" if as_root
-                                   else None)
-        if as_root:
-            shutil.chown(standby, "postgres")
-        data = os.path.join(standby, "data")
+        standby = _folder()
+        data = server_data(standby)
         _, dsn = _new_database(server)  # gone with the servers' folders
         pg(str(bindir / "pg_basebackup"), "-D", data, "-R", "-X", "stream", "--checkpoint=fast",
            "-d", f"host={primary} user=keizer application_name=standby")
@@ -248,8 +317,7 @@ def failover_pair() -> Iterator[tuple[str, Callable[[], None]]]:
             yield dsn.replace(f"host={primary}", f"host={primary},{standby}") + \
                 "&target_session_attrs=read-write", fail_over
         finally:
-            subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", data, "-m", "immediate",
-                            "stop"], capture_output=True, cwd="/")
+            _halt(data)
             shutil.rmtree(standby, ignore_errors=True)
 
 
