@@ -19,7 +19,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 import aiohttp
-import matplotlib.image
 import pytest
 from aiohttp import web
 
@@ -158,6 +157,7 @@ async def test_screenshots_for_the_readme(proxy, tmp_path, request):
              ("web-speler-telefoon", f"speler-{top.id}", 360),
              ("web-stand", "", 1280))
     update = request.config.getoption("--update-golden")
+    import matplotlib.image  # here: every run collects this module, few run its tests
     for name, page, width in shots if update else shots[:1]:
         shot = tmp_path / f"{name}.png"
         url = f"{base}/frame?at={quote(page)}@{width}" if width < 500 else f"{base}/p/{page}"
@@ -560,6 +560,7 @@ async def test_the_board_refuses_a_member_a_forged_signature_and_a_stale_draft(
 
 async def screenshot(tmp_path: Path, url: str, name: str) -> None:
     """The phone's frame at `url`, as docs/`name`.png (taken with --update-golden)."""
+    import matplotlib.image  # here: every run collects this module, few run its tests
     shot = tmp_path / f"{name}.png"
     await browser(tmp_path, f"--screenshot={shot}", "--virtual-time-budget=20000", url,
                   width=500)
