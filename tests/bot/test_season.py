@@ -91,7 +91,8 @@ async def test_the_standings_post_reads_no_season_of_its_own(bot, members):
     db = services.db
     queue = bot.app.job_queue
     [tick] = queue.get_jobs_by_name("tick")
-    tick.enabled = False  # the tick posts what was not posted too: here the test does
+    await bot.ticks(1)  # one just ended, so none is under way while it is switched off:
+    tick.enabled = False  # the tick posts what was not posted too; here the test does
     async with db.transaction() as conn:  # as if the bot died before it posted them
         await conn.execute("UPDATE round SET announced = 0")
     read: list[str] = []
