@@ -60,8 +60,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    folder = os.environ.get(SHARED)
-    if folder and not hasattr(config, "workerinput"):
+    if hasattr(config, "workerinput"):
+        return
+    folder = os.environ.pop(SHARED, None)  # a second run in this process makes its own
+    if folder:
         address = Path(folder, "address")
         if address.exists():
             _stop(address.read_text())
