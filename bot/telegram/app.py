@@ -87,9 +87,8 @@ def build(services: Services, *, flood_limits: bool = True) -> App:
         .base_url(config.api_url)
         .base_file_url(f"{config.base_url.rstrip('/')}/file/bot")
         .defaults(Defaults(parse_mode=ParseMode.HTML, tzinfo=config.timezone))
-        .request(TelegramRequest(outage, httpx_kwargs={"verify": tls()}))
-        .get_updates_request(TelegramRequest(outage, connection_pool_size=1,
-                                             httpx_kwargs={"verify": tls()}))
+        .request(TelegramRequest(outage, tls=tls()))
+        .get_updates_request(TelegramRequest(outage, tls=tls(), connection_pool_size=1))
         .rate_limiter(limiter)
         .context_types(context_types)
         .updater(None)  # bot.telegram.runtime polls: it stores each update before confirming it

@@ -209,6 +209,9 @@ class ClubRuntime:
             if app.running:
                 await app.stop()
             await app.shutdown()
+            # An application whose start failed at getMe is not shut down by PTB: its
+            # connections are closed here (after a shutdown, a no-op).
+            await app.bot.shutdown()
         services, self._services = self._services, None
         if services is not None:
             await services.db.close()

@@ -118,17 +118,23 @@ async def test_keizerbot_runs_the_bot_against_a_bot_api_server(tg, tmp_path):
     assert TOKEN not in out  # the token never reaches the log
 
 
-def test_both_of_the_bots_http_clients_check_telegrams_certificate():
+async def test_both_of_the_bots_http_clients_check_telegrams_certificate():
     """They share one TLS context (made once, not per client): it verifies the server and
-    its name against the certificate bundle. (httpx keeps the context in its pool.)"""
+    its name against the certificate bundle. (aiohttp keeps the context in its connector.)"""
     config = load({"TELEGRAM_BOT_TOKEN": TOKEN, "KEIZER_ARBITERS": "1",
                    "KEIZER_DB": "unused.db"})
     # Building opens nothing: the store and the worker are first used once it runs.
     app = build(Services(config, cast(Database, None), Worker(config.database, None,
                                                               Processes())))
-    contexts = {id(request._client._transport._pool._ssl_context)
-                for request in app.bot._request}
+    requests = app.bot._request
+    for request in requests:
+        await request.initialize()
+    try:
+        contexts = {id(request._session.connector._ssl) for request in requests}
+        context = requests[0]._session.connector._ssl
+    finally:
+        for request in requests:
+            await request.shutdown()
     assert len(contexts) == 1
-    context = app.bot._request[0]._client._transport._pool._ssl_context
     assert context.verify_mode is ssl.CERT_REQUIRED and context.check_hostname
     assert context.cert_store_stats()["x509_ca"] > 0
