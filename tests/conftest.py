@@ -71,7 +71,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """What the imports and the collection made lives as long as the test worker: frozen,
     the collector no longer walks it at each full collection (seconds of CPU in a run). The
     tests make objects by the million and keep few: collected every 20,000 allocations
-    instead of 700, the collector's time in the four workers fell from 4.5 to 2.1 s
+    instead of 700, the collector's time in the four workers fell from 4.5 to 2.5 s
     (docs/performance.md)."""
     gc.collect()
     gc.freeze()
