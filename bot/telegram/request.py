@@ -22,6 +22,7 @@ from typing import Any
 
 import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
+from telegram._utils.types import UploadFileDict
 from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
@@ -83,11 +84,11 @@ class TelegramRequest(BaseRequest):
                          pool_timeout: Any = BaseRequest.DEFAULT_NONE) -> tuple[int, bytes]:
         if self._session is None or self._session.closed:
             raise RuntimeError("This TelegramRequest is not initialized!")
-        uploads = bool(request_data and request_data.multipart_data)
+        files = request_data.multipart_data if request_data else {}  # built at each read
         timeout = self._timeout(read_timeout, connect_timeout, pool_timeout, write_timeout,
-                                uploads=uploads)
+                                uploads=bool(files))
         try:
-            async with self._session.request(method, url, data=_body(request_data),
+            async with self._session.request(method, url, data=_body(request_data, files),
                                              timeout=timeout) as response:
                 code, payload = response.status, await response.read()
         except (TimeoutError, aiohttp.ClientError) as exc:  # aiohttp's timeouts are both
@@ -130,11 +131,12 @@ def _given(value: Any, default: float) -> float | None:
     return default if isinstance(value, DefaultValue) else value
 
 
-def _body(request_data: RequestData | None) -> dict[str, str] | aiohttp.FormData | None:
+def _body(request_data: RequestData | None,
+          files: UploadFileDict) -> dict[str, str] | aiohttp.FormData | None:
     """The parameters as a form (as httpx sends them), multipart when files go with them."""
     if request_data is None:
         return None
-    fields, files = request_data.json_parameters, request_data.multipart_data
+    fields = request_data.json_parameters
     if not files:
         return fields
     form = aiohttp.FormData()
