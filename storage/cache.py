@@ -43,8 +43,6 @@ class Cache:
         self._locks: dict[str, asyncio.Lock] = {}
         self._offers: dict[str, tuple[int, Any]] = {}
         """Values offered in the open transaction, with the data version they were made at."""
-        self._begun_at = 0
-        """The data version the open transaction began at."""
         self._unit: dict[str, Any] = {}
         """Values the open transaction looked up once and keeps to its end (`unit`)."""
 
@@ -99,13 +97,15 @@ class Cache:
     async def current(self, key: str) -> Any:
         """Inside a transaction, what `memo(key)` would compute from the club's data as it
         now stands, if that is at hand: the value offered since the last change, or the
-        committed memo while the transaction has changed nothing."""
+        committed memo while nothing changed since it was made. The version only moves up, so
+        a memo made at the version the transaction sees now was made at the one it began at,
+        and the transaction has changed nothing."""
         offered = await self.offered(key)
         if offered is not None:
             return offered
         cached = self._memo.get(key)
-        if not self._db.inside() or cached is None or cached[0] != self._begun_at \
-                or await self._db.written_version() != self._begun_at:
+        if not self._db.inside() or cached is None \
+                or await self._db.written_version() != cached[0]:
             return None
         return cached[1]
 
@@ -125,15 +125,21 @@ class Cache:
         if self._db.inside():
             self._unit[key] = value
 
-    def begun(self, version: int) -> None:
-        """A write transaction began at data version `version`."""
+    def begun(self) -> None:
+        """A write transaction began."""
         self._offers.clear()
         self._unit.clear()
-        self._begun_at = version
 
-    def committed(self, written: int) -> None:
+    @property
+    def offering(self) -> bool:
+        """Whether the open transaction offered a value: only then does its commit need to
+        know the data version it commits (`committed`)."""
+        return bool(self._offers)
+
+    def committed(self, written: int | None) -> None:
         """Just committed at data version `written` (the store still holds its lock, so no
-        other commit came between): what was offered at it is the memo now."""
+        other commit came between; None: nothing was offered): what was offered at it is
+        the memo now."""
         for key, (version, value) in self._offers.items():
             if version == written:
                 self._memo[key] = (version, value)

@@ -162,11 +162,11 @@ class Database:
             try:
                 await self._begin()
                 try:
-                    self.cache.begun(await self.written_version())
+                    self.cache.begun()
                     yield self.writer
                     for hook in self._before_commit:
                         await hook(self.writer)
-                    written = await self.written_version()
+                    written = await self.written_version() if self.cache.offering else None
                     await self.writer.commit()
                     self.cache.committed(written)
                 except BaseException as exc:
