@@ -33,12 +33,16 @@ async def store(db: Database, updates: Iterable[dict[str, Any]]) -> int:
     async with db.transaction() as conn:
         await conn.executemany("INSERT INTO inbox (update_id, payload, received_at) "
                                "VALUES (?, ?, ?) ON CONFLICT DO NOTHING", rows)
-    return await last_id(db)
+        return await _last_id(conn)
 
 
 async def last_id(db: Database) -> int:
-    async with db.fresh() as conn, conn.execute(
-            "SELECT coalesce(max(update_id), 0) FROM inbox") as cur:
+    async with db.fresh() as conn:
+        return await _last_id(conn)
+
+
+async def _last_id(conn: Connection) -> int:
+    async with conn.execute("SELECT coalesce(max(update_id), 0) FROM inbox") as cur:
         row = await cur.fetchone()
     return int(row[0]) if row else 0
 

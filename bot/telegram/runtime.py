@@ -105,6 +105,9 @@ class ClubRuntime:
         self._chat_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._slots = asyncio.Semaphore(CONCURRENCY)
         self._arrived = asyncio.Event()
+        self._fetched: dict[int, Update] = {}
+        """Updates polled and stored, not yet started: handled as fetched, not parsed again
+        from the inbox's copy."""
         self._services: Services | None = None
         self._app: App | None = None
         self._sender: Sender | None = None
@@ -288,8 +291,9 @@ class ClubRuntime:
                         len(updates))
             self.offset = max(u.update_id for u in updates) + 1
             for update in updates:
-                self._start(update.update_id, update)
+                self._start(update, stored=False)
             return
+        self._fetched.update((u.update_id, u) for u in updates)
         self._arrived.set()
 
     async def _process(self) -> None:
@@ -305,23 +309,29 @@ class ClubRuntime:
             for stored in batch:
                 if stored.update_id not in self._inflight and \
                         stored.update_id not in self._unmarked:
-                    self._start(stored.update_id, stored.payload)
+                    fetched = self._fetched.pop(stored.update_id, None)
+                    self._start(fetched or Update.de_json(stored.payload, self.app.bot),
+                                stored=True)
             after = batch[-1].update_id
+        self._fetched.clear()  # done before this drain, or under way: never started from here
         if wait and self._inflight:
             await asyncio.gather(*self._inflight.values(), return_exceptions=True)
 
-    def _start(self, update_id: int, payload: dict[str, Any] | Update) -> None:
-        task = asyncio.create_task(self._handle(update_id, payload), name=f"update-{update_id}")
+    def _start(self, update: Update, *, stored: bool) -> None:
+        """Handle `update`; one `stored` in the inbox is marked done there."""
+        update_id = update.update_id
+        task = asyncio.create_task(self._handle(update, stored=stored),
+                                   name=f"update-{update_id}")
         self._inflight[update_id] = task
         task.add_done_callback(lambda _: self._inflight.pop(update_id, None))
 
-    async def _handle(self, update_id: int, payload: dict[str, Any] | Update) -> None:
-        update = payload if isinstance(payload, Update) else Update.de_json(payload, self.app.bot)
+    async def _handle(self, update: Update, *, stored: bool) -> None:
+        update_id = update.update_id
         chat = update.effective_chat or update.effective_user
         async with self._chat_locks[0 if chat is None else chat.id], self._slots:
             with inbox.handling(self.services.db, update_id):
                 await self.app.process_update(update)
-            if isinstance(payload, Update):
+            if not stored:
                 return
             try:
                 await inbox.mark_done(self.services.db, update_id)
