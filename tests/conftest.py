@@ -15,10 +15,12 @@ import pytest
 from _pytest.assertion import rewrite
 from hypothesis import settings
 
-# Fixtures that several test modules share, kept beside the helpers they use: a PostgreSQL
-# server and a database of it (`postgres`, `failover`), the club's pages served (`web_bot`),
-# a fake Telegram for each hosted club's bot (`telegram`).
-pytest_plugins = ["tests.postgres", "tests.bot.web", "tests.bot.hosting"]
+FIXTURES = ("tests.postgres", "tests.bot.web", "tests.bot.hosting")
+"""Fixtures that several test modules share, kept beside the helpers they use: a PostgreSQL
+server and a database of it (`postgres`, `failover`), the club's pages served (`web_bot`),
+a fake Telegram for each hosted club's bot (`telegram`). Plugins of the processes that run
+tests (`pytest_configure`): the controller of a parallel run runs none, and importing them
+(the bot, the store, aiohttp: a second) would hold up the start of every worker."""
 
 # The project machine sets PYTHONDONTWRITEBYTECODE. Without a cache every test worker, and
 # every keizerbot process the tests start, compiles core/, storage/ and bot/ again, and
@@ -44,6 +46,9 @@ settings.load_profile("ci" if THOROUGH else "dev")
 def pytest_configure(config: pytest.Config) -> None:
     if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
         _compiled_once(config)
+        return
+    for name in FIXTURES:
+        config.pluginmanager.import_plugin(name)
 
 
 def _compiled_once(config: pytest.Config) -> None:
@@ -56,7 +61,7 @@ def _compiled_once(config: pytest.Config) -> None:
     for folder in ("core", "storage", "bot"):
         compileall.compile_dir(root / folder, quiet=1)
     state = config.stash[rewrite.assertstate_key]
-    plugins = {root / (name.replace(".", "/") + ".py") for name in pytest_plugins}
+    plugins = {root / (name.replace(".", "/") + ".py") for name in FIXTURES}
     for fn in (root / "tests").rglob("*.py"):
         if fn.name != "conftest.py" and not fn.name.startswith("test_") and fn not in plugins:
             compileall.compile_file(fn, quiet=1)  # a helper: imported as it is
