@@ -36,7 +36,8 @@ os.environ["LANG"] = "C.UTF-8"
 
 # Property tests try a third as many examples in a developer's run as in CI's, which sets
 # HYPOTHESIS_PROFILE=ci (.ci/run): the same invariants every few minutes, the full search on
-# every landing. A test that names its own count names CI's (`examples`).
+# every landing. A test that names its own count names CI's (`examples`), and so does a
+# test of random writes that names its seeds.
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "ci"
 settings.register_profile("ci", max_examples=60, deadline=None)
 settings.register_profile("dev", max_examples=20, deadline=None)
@@ -83,9 +84,10 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(20_000, 20, 20)
 
 
-def examples(thorough: int) -> int:
-    """How many examples a property test with CI's count `thorough` tries in this run."""
-    return thorough if THOROUGH else max(5, thorough // 3)
+def examples(thorough: int, *, least: int = 5) -> int:
+    """How many examples (or seeds) a property test with CI's count `thorough` tries in this
+    run: a third of it in a developer's, and no fewer than `least`."""
+    return thorough if THOROUGH else max(least, thorough // 3)
 
 
 @pytest.fixture(autouse=True)

@@ -22,6 +22,7 @@ from storage import attendance, results, roster, rounds, seasons
 from storage.db import versions
 from storage.errors import StoreError
 from storage.seasons import load_season
+from tests.conftest import examples
 from tests.integration.conftest import NOON, ROOT, dump
 
 REASONS = (AbsenceReason.NOTICE, AbsenceReason.NO_NOTICE, AbsenceReason.EXTERNAL)
@@ -68,7 +69,7 @@ def whole_reads(monkeypatch) -> list[int | None]:
     return reads
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(examples(3, least=1)))
 @pytest.mark.parametrize("at_hand", ["season at hand", "outline", "kept"])
 async def test_one_round_writes_come_to_the_whole_check(club, whole_reads, seed, at_hand):
     """Random one-round writes, each checked on the season at hand (read between them), or,
