@@ -119,12 +119,16 @@ class AfterChanges:
         if moments == self.moments:
             return True  # a sign-off or a result: the jobs stand as they are
         self.moments = moments
-        for job in queue.get_jobs_by_name(AT_MOMENT):
-            job.schedule_removal()
+        # Only the moments that came or went: a round planned adds its two, not every job
+        # again (each costs the scheduler's lock and its sorted list).
+        planned = {job.data: job for job in queue.get_jobs_by_name(AT_MOMENT)}
+        for moment, job in planned.items():
+            if moment not in moments:
+                job.schedule_removal()
         now = services.clock()
-        for moment in moments:
+        for moment in set(moments) - set(planned):
             queue.run_once(tick, when=(moment - now).total_seconds() + LATE, name=AT_MOMENT,
-                           job_kwargs={"misfire_grace_time": None})
+                           data=moment, job_kwargs={"misfire_grace_time": None})
         return True
 
 

@@ -435,6 +435,11 @@ async def test_the_draft_reaches_the_arbiter_at_the_deadline_not_at_the_next_tic
         assert (await db.versions()).data > version
         await asyncio.sleep(0.3)
         assert [job.job.id for job in queue.get_jobs_by_name("at-moment")] == jobs
+        # A round planned adds its own jobs; the one planned before stays as it was.
+        await rounds.add_round(db, 3, date=later.date() + dt.timedelta(days=7),
+                               deadline=later + dt.timedelta(days=7))
+        await asyncio.wait_for(_until(lambda: len(planned()) > 1), 10)
+        assert set(jobs) < {job.job.id for job in queue.get_jobs_by_name("at-moment")}
     finally:
         await bot.stop()
 
