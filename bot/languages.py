@@ -38,7 +38,7 @@ class Languages:
         self._changing = True
         self._generation += 1
         if not self._listening:  # from the first change on: a club that never changes
-            self._db.on_commit(self._committed)  # them pays nothing at each commit
+            self._db.commits.on(self._committed)  # them pays nothing at each commit
             self._listening = True
 
     def _committed(self) -> None:

@@ -84,6 +84,33 @@ class Engine(Protocol):
         """Let go of what the open database holds besides its connections."""
 
 
+class Commits:
+    """Who hears of the store's commits: a listener after every commit, or one of a topic
+    after each commit that touched it (the outbox sender wakes up on a commit that owed a
+    message, not on every one)."""
+
+    def __init__(self) -> None:
+        self._listeners: list[tuple[str | None, Callable[[], None]]] = []
+        self._touched: set[str] = set()
+        """What the open transaction said it wrote."""
+
+    def on(self, listener: Callable[[], None], *, topic: str | None = None) -> None:
+        self._listeners.append((topic, listener))
+
+    def touched(self, topic: str) -> None:
+        """Inside a write transaction: it wrote to `topic`."""
+        self._touched.add(topic)
+
+    def begun(self) -> None:
+        self._touched.clear()  # what a transaction rolled back touched never was
+
+    def committed(self) -> None:
+        touched, self._touched = self._touched, set()
+        for topic, listener in self._listeners:
+            if topic is None or topic in touched:
+                listener()
+
+
 class Database:
     """An open store (`await storage.store.open_store(address)`; `await db.close()`)."""
 
@@ -101,7 +128,7 @@ class Database:
         self.engine = engine
         self._owner: asyncio.Task[Any] | None = None
         """The task whose write transaction is open: what it opens inside joins it."""
-        self._commit_listeners: list[Callable[[], None]] = []
+        self.commits = Commits()
         self._before_commit: list[CommitHook] = []
         self.cache = Cache(self)
 
@@ -147,10 +174,6 @@ class Database:
         if hook not in self._before_commit:
             self._before_commit.append(hook)
 
-    def on_commit(self, listener: Callable[[], None]) -> None:
-        """Call `listener` after every commit (the outbox sender wakes up on it)."""
-        self._commit_listeners.append(listener)
-
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Link]:
         """A write transaction: all of it commits, or none of it. Nested: joins the outer."""
@@ -163,6 +186,7 @@ class Database:
                 await self._begin()
                 try:
                     self.cache.begun()
+                    self.commits.begun()
                     yield self.writer
                     for hook in self._before_commit:
                         await hook(self.writer)
@@ -179,8 +203,7 @@ class Database:
                     raise
             finally:
                 self._owner = None
-        for listener in self._commit_listeners:
-            listener()
+        self.commits.committed()
 
     async def _begin(self) -> None:
         try:

@@ -44,10 +44,16 @@ class Pending:
     attempts: int
 
 
+TOPIC = "outbox"
+"""What a transaction that owes messages touched (`Database.touched`): the sender of this
+process wakes up at its commit. Another process's messages are found at its next look."""
+
+
 async def owe(db: Database, messages: list[Outgoing]) -> None:
     """Owe these messages (inside the caller's transaction, if any)."""
     now = audit.now()
     async with db.transaction() as conn:
+        db.commits.touched(TOPIC)
         await conn.executemany(
             "INSERT INTO outbox (chat_id, thread_id, text, markup, round_no, kind, player, "
             "about, reply_to, edits, created_at, due_at) "
@@ -61,6 +67,7 @@ async def move_chat(db: Database, old: int, new: int) -> int:
     """A group became a supergroup (a new chat id): what it is still owed goes to the new
     chat, now, as a plain message (the messages it answered stayed in the old chat)."""
     async with db.transaction() as conn:
+        db.commits.touched(TOPIC)
         # An edit is of a message of the old chat: it stays there, unedited.
         await conn.execute(
             "UPDATE outbox SET failed_at = ?, error = 'the chat moved' WHERE chat_id = ? AND "

@@ -144,7 +144,7 @@ def schedule(app: App) -> None:
                         job_kwargs={"misfire_grace_time": None, "coalesce": True})
     queue.run_once(warm_values, 0.2, name="warm-values")
     after = AfterChanges(app)
-    services.db.on_commit(after.changed)
+    services.db.commits.on(after.changed)
     after.changed()
     queue.run_daily(daily_backup, dt.time(4, 0, tzinfo=services.settings.timezone),
                     name="backup", job_kwargs={"misfire_grace_time": None, "coalesce": True})

@@ -74,7 +74,7 @@ class Sender:
         self._chats: dict[int, asyncio.Task[int]] = {}
         """The chats being sent to now, each by a task of its own."""
         self._places = asyncio.Semaphore(CHATS_AT_ONCE)
-        db.on_commit(self.wake.set)
+        db.commits.on(self.wake.set, topic=outbox.TOPIC)
 
     def stop(self) -> None:
         """Finish the message under way, then return from `run` (a message is never cut off

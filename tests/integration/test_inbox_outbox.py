@@ -38,6 +38,26 @@ async def test_a_nested_transaction_commits_or_rolls_back_with_the_outer(club):
     assert await dump(club) == before
 
 
+async def test_the_outbox_listener_hears_the_commits_that_owed_and_only_those(club):
+    """The sender wakes up when a message is owed; an update stored, a sign-off, or a
+    message owed and rolled back leave it asleep. Every-commit listeners hear each."""
+    owed: list[str] = []
+    every: list[str] = []
+    club.commits.on(lambda: owed.append("woken"), topic=outbox.TOPIC)
+    club.commits.on(lambda: every.append("commit"))
+    await inbox.store(club, [{"update_id": 7, "message": {}}])
+    await attendance.sign_off(club, 21, "rm0", sent_at=NOON, actor=1)
+    with pytest.raises(ZeroDivisionError):
+        async with club.transaction():
+            await outbox.owe(club, [outbox.Outgoing(1, "never")])
+            1 / 0  # noqa: B018
+    assert owed == [] and len(every) == 2
+    async with club.transaction():
+        await attendance.cancel_sign_off(club, 21, "rm0", sent_at=NOON, actor=1)
+        await outbox.owe(club, [outbox.Outgoing(1, "afmelding ingetrokken")])
+    assert owed == ["woken"] and len(every) == 3
+
+
 async def test_the_commit_of_an_effect_marks_its_update_done(club):
     await inbox.store(club, [{"update_id": 7, "message": {}}, {"update_id": 8, "message": {}}])
     await inbox.store(club, [{"update_id": 7, "message": {}}])  # delivered again: kept once
