@@ -47,7 +47,11 @@ async def _last_id(conn: Connection) -> int:
     return int(row[0]) if row else 0
 
 
-async def pending(db: Database, *, after: int = 0, limit: int = 100) -> list[StoredUpdate]:
+PAGE = 100
+"""Updates read at a time (`pending`): fewer, and none is left after them."""
+
+
+async def pending(db: Database, *, after: int = 0, limit: int = PAGE) -> list[StoredUpdate]:
     """Updates stored but not handled yet, oldest first. Read where every commit is seen:
     on an older snapshot an update just handled would look pending, and be handled twice."""
     async with db.fresh() as conn, conn.execute(

@@ -303,15 +303,19 @@ class ClubRuntime:
             await self._drain(wait=False)
 
     async def _drain(self, *, wait: bool) -> None:
-        """Start handling every stored update not yet handled or under way."""
+        """Start handling every stored update not yet handled or under way. One stored
+        after the last read is not missed: whatever stores one wakes `_process` again."""
         after = 0
-        while batch := await inbox.pending(self.services.db, after=after):
+        while True:
+            batch = await inbox.pending(self.services.db, after=after, limit=inbox.PAGE)
             for stored in batch:
                 if stored.update_id not in self._inflight and \
                         stored.update_id not in self._unmarked:
                     fetched = self._fetched.pop(stored.update_id, None)
                     self._start(fetched or Update.de_json(stored.payload, self.app.bot),
                                 stored=True)
+            if len(batch) < inbox.PAGE:
+                break
             after = batch[-1].update_id
         self._fetched.clear()  # done before this drain, or under way: never started from here
         if wait and self._inflight:

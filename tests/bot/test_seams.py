@@ -294,6 +294,22 @@ async def test_a_polled_update_is_handled_as_fetched_not_read_back(bot, members,
     assert len(parsed) == 3 and len(set(parsed)) == 3
 
 
+async def test_updates_waiting_at_a_start_are_handled_page_after_page(bot, members,
+                                                                        monkeypatch):
+    """What Telegram held while the bot was down is stored and handled at its start, the
+    inbox read a page at a time to the last."""
+    from storage import inbox
+
+    await bot.stop()
+    for member in members[:5]:
+        bot.says(member, "/help")
+    monkeypatch.setattr(inbox, "PAGE", 2)
+    await bot.start()
+    await bot.settled()
+    answered = [s.chat_id for s in bot.tg.sent if s.text.startswith(dutch("START"))]
+    assert sorted(answered) == sorted(m.id for m in members[:5])
+
+
 async def test_a_client_killed_mid_request_is_dropped_quietly(tg, caplog):
     """A bot killed while sending (the crash tests) leaves no error in the fake's log."""
     host, port = tg.url.removeprefix("http://").split(":")
