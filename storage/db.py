@@ -95,7 +95,9 @@ class Commits:
         """What the open transaction said it wrote."""
 
     def on(self, listener: Callable[[], None], *, topic: str | None = None) -> None:
-        self._listeners.append((topic, listener))
+        """Once, however often it is asked for."""
+        if (topic, listener) not in self._listeners:
+            self._listeners.append((topic, listener))
 
     def touched(self, topic: str) -> None:
         """Inside a write transaction: it wrote to `topic`."""

@@ -16,7 +16,20 @@ from storage import audit
 from storage.db import Database
 from storage.sql import Connection
 
-_handled: contextvars.ContextVar[int | None] = contextvars.ContextVar("handled", default=None)
+
+@dataclass(slots=True)
+class Handling:
+    """An update under way (`handling`)."""
+
+    update_id: int
+    marking: bool = False
+    """A transaction of its handling marks it done."""
+    marked: bool = False
+    """One that did committed: nothing is left to mark (`mark_done`)."""
+
+
+_handled: contextvars.ContextVar[Handling | None] = contextvars.ContextVar("handled",
+                                                                          default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,21 +74,32 @@ async def pending(db: Database, *, after: int = 0, limit: int = PAGE) -> list[St
 
 
 @contextmanager
-def handling(db: Database, update_id: int) -> Iterator[None]:
+def handling(db: Database, update_id: int) -> Iterator[Handling]:
     """While the bot handles stored update `update_id`: the commit that stores its effect
-    also marks it done."""
+    also marks it done (then `marked`: an update whose handling wrote nothing is marked done
+    after it)."""
     db.before_commit(_mark_handled)
-    token = _handled.set(update_id)
+    db.commits.on(_committed)
+    handled = Handling(update_id)
+    token = _handled.set(handled)
     try:
-        yield
+        yield handled
     finally:
         _handled.reset(token)
 
 
 async def _mark_handled(conn: Connection) -> None:
-    update_id = _handled.get()
-    if update_id is not None:
-        await _mark(conn, update_id)
+    handled = _handled.get()
+    if handled is not None:
+        await _mark(conn, handled.update_id)
+        handled.marking = True
+
+
+def _committed() -> None:
+    # Every transaction of a handling marks its update: one that committed did.
+    handled = _handled.get()
+    if handled is not None and handled.marking:
+        handled.marked = True
 
 
 async def mark_done(db: Database, update_id: int) -> None:

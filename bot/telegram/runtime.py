@@ -333,9 +333,9 @@ class ClubRuntime:
         update_id = update.update_id
         chat = update.effective_chat or update.effective_user
         async with self._chat_locks[0 if chat is None else chat.id], self._slots:
-            with inbox.handling(self.services.db, update_id):
+            with inbox.handling(self.services.db, update_id) as handled:
                 await self.app.process_update(update)
-            if not stored:
+            if not stored or handled.marked:
                 return
             try:
                 await inbox.mark_done(self.services.db, update_id)

@@ -294,6 +294,28 @@ async def test_a_polled_update_is_handled_as_fetched_not_read_back(bot, members,
     assert len(parsed) == 3 and len(set(parsed)) == 3
 
 
+async def test_an_update_is_marked_done_with_its_effect_or_after_a_question(bot, members,
+                                                                              monkeypatch):
+    """A sign-off's commit marks its update done: no second write for it. A question wrote
+    nothing, so its update is marked done after it. Either way none is left pending."""
+    from storage import inbox
+
+    marked: list[int] = []
+    mark_done = inbox.mark_done
+
+    async def counted(db, update_id):
+        marked.append(update_id)
+        await mark_done(db, update_id)
+    monkeypatch.setattr(inbox, "mark_done", counted)
+    await set_up_club(bot, members, rounds=1)
+    answer = await bot.ask(members[0], "/afmelden")
+    assert fits(answer.text, "SIGNED_OFF", who="Anna Visser", round=1)
+    assert marked == []
+    answer = await bot.ask(members[0], "/help")
+    assert answer.text.startswith(dutch("START")) and len(marked) == 1
+    assert await inbox.pending(bot.app.bot_data.db) == []
+
+
 async def test_updates_waiting_at_a_start_are_handled_page_after_page(bot, members,
                                                                         monkeypatch):
     """What Telegram held while the bot was down is stored and handled at its start, the

@@ -62,14 +62,16 @@ async def test_the_commit_of_an_effect_marks_its_update_done(club):
     await inbox.store(club, [{"update_id": 7, "message": {}}, {"update_id": 8, "message": {}}])
     await inbox.store(club, [{"update_id": 7, "message": {}}])  # delivered again: kept once
     assert [u.update_id for u in await inbox.pending(club)] == [7, 8]
-    with inbox.handling(club, 7), pytest.raises(StoreError):
+    with inbox.handling(club, 7) as refused, pytest.raises(StoreError):
         async with club.transaction():
             await outbox.owe(club, [outbox.Outgoing(1, "x")])
             await attendance.sign_off(club, 21, "nobody", sent_at=NOON, actor=1)
     assert [u.update_id for u in await inbox.pending(club)] == [7, 8]  # rolled back: not done
-    with inbox.handling(club, 7):
+    assert not refused.marked  # the runtime marks it done after it
+    with inbox.handling(club, 7) as stored:
         await attendance.sign_off(club, 21, "rm0", sent_at=NOON, actor=1)
     assert [u.update_id for u in await inbox.pending(club)] == [8]
+    assert stored.marked  # with its effect: nothing left to mark
     assert await inbox.last_id(club) == 8
 
 
