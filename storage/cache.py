@@ -9,10 +9,43 @@ messages posted do not move it, so a message sent leaves the season and its stan
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import contextvars
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
+
+
+class _Reads:
+    """What a unit of reads looked up (`reading`), while it is open."""
+
+    def __init__(self) -> None:
+        self.open = True
+        self.kept: dict[tuple[int, str], Any] = {}
+
+
+_reads: contextvars.ContextVar[_Reads | None] = contextvars.ContextVar("reads", default=None)
+
+
+@contextmanager
+def reading() -> Iterator[None]:
+    """A unit of reads outside any transaction (the tick): what `Cache.unit` looks up is
+    looked up once in it, and again after a write transaction of its own (which may have
+    changed it). A task it starts keeps nothing after it ends."""
+    reads = _Reads()
+    token = _reads.set(reads)
+    try:
+        yield
+    finally:
+        reads.open = False
+        _reads.reset(token)
+
+
+def _forget_reads() -> None:
+    reads = _reads.get()
+    if reads is not None:
+        reads.kept.clear()
 
 
 class _Versions(Protocol):
@@ -111,9 +144,16 @@ class Cache:
 
     async def unit(self, key: str, compute: Callable[[], Awaitable[T]]) -> T:
         """Inside a transaction, `await compute()` once for the whole unit of work (what it
-        changes itself, it says with `keep`); outside one, each time."""
+        changes itself, it says with `keep`); outside one, once in a unit of reads
+        (`reading`), else each time."""
         if not self._db.inside():
-            return await compute()
+            reads = _reads.get()
+            if reads is None or not reads.open:
+                return await compute()
+            if (id(self), key) not in reads.kept:
+                reads.kept[id(self), key] = await compute()
+            read: T = reads.kept[id(self), key]
+            return read
         if key not in self._unit:
             self._unit[key] = await compute()
         kept: T = self._unit[key]
@@ -126,9 +166,10 @@ class Cache:
             self._unit[key] = value
 
     def begun(self) -> None:
-        """A write transaction began."""
+        """A write transaction began (in a unit of reads: what it looked up may change)."""
         self._offers.clear()
         self._unit.clear()
+        _forget_reads()
 
     @property
     def offering(self) -> bool:

@@ -66,8 +66,14 @@ async def active_season(conn: Connection) -> int:
 
 
 async def has_season(db: Database) -> bool:
-    async with db.conn.execute("SELECT 1 FROM season WHERE active = 1 LIMIT 1") as cur:
-        return await cur.fetchone() is not None
+    """Whether a season is active (looked up as `season_id` is: once in a unit)."""
+    try:
+        await season_id(db)
+    except StoreError as exc:
+        if exc.problem is StoreProblem.NO_SEASON:
+            return False
+        raise
+    return True
 
 
 async def holds_club_data(db: Database) -> bool:

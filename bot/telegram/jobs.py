@@ -17,6 +17,7 @@ from bot.telegram.chat import direct
 from storage import inbox
 from storage.address import SqliteFile
 from storage.backup import backup
+from storage.cache import reading
 from storage.errors import StoreError
 from storage.seasons import has_season
 
@@ -24,12 +25,14 @@ log = logging.getLogger(__name__)
 
 
 async def tick(context: Context) -> None:
-    """Deadlines that passed, reminders that are due, and standings still to post."""
-    await flows.tick(context.services)
-    await online.tick(context.services)
-    if await has_season(context.services.db):
-        await teams.ask_due(context.services)
-    await results.post_standings(context.services)
+    """Deadlines that passed, reminders that are due, and standings still to post: one unit
+    of reads, the active season looked up once (again after a write of its own)."""
+    with reading():
+        await flows.tick(context.services)
+        await online.tick(context.services)
+        if await has_season(context.services.db):
+            await teams.ask_due(context.services)
+        await results.post_standings(context.services)
 
 
 async def warm_values(context: Context) -> None:

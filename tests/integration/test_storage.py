@@ -473,6 +473,45 @@ async def test_a_unit_of_work_looks_its_season_up_once(club, monkeypatch):
     assert len(asked) == 3
 
 
+async def test_a_unit_of_reads_looks_its_season_up_once_and_again_after_its_write(
+        club, monkeypatch):
+    """The tick is a unit of reads: its questions ask for the active season once, and once
+    more after a write of its own (which may have started another). A task it started asks
+    on its own once the unit is over."""
+    import asyncio
+
+    from storage import seasons
+    from storage.cache import reading
+
+    code = (await load_season(club)).players[0].id
+    asked = []
+    lookup = seasons.active_season
+
+    async def counted(conn):
+        asked.append(conn)
+        return await lookup(conn)
+
+    monkeypatch.setattr(seasons, "active_season", counted)
+    later = asyncio.Event()
+
+    async def after_the_unit() -> None:
+        await later.wait()
+        await rounds.state(club, 21)
+
+    with reading():
+        assert await seasons.has_season(club)
+        await rounds.state(club, 21)
+        assert len(asked) == 1
+        await attendance.sign_off(club, 21, code, sent_at=NOON, actor=None, correction=True)
+        await rounds.state(club, 21)
+        assert len(asked) == 3  # the write's own, and once again after it
+        task = asyncio.create_task(after_the_unit())
+    later.set()
+    await task
+    await rounds.state(club, 21)
+    assert len(asked) == 5
+
+
 async def test_a_season_started_in_a_unit_of_work_is_the_one_it_serves_after(club):
     """A unit of work that starts the next season serves the new one from then on: a player
     added after the start joins it, not the season before."""
