@@ -446,22 +446,29 @@ async def test_a_sqlite_statement_is_one_trip_to_its_connections_thread(tmp_path
         await db.close()
 
 
-async def test_a_unit_of_work_looks_its_season_up_once(club, monkeypatch):
+@pytest.fixture
+def asked(monkeypatch) -> list[object]:
+    """Each time the store looks the active season up, from here on."""
+    from storage import seasons
+
+    lookups: list[object] = []
+    lookup = seasons.active_season
+
+    async def counted(conn):
+        lookups.append(conn)
+        return await lookup(conn)
+
+    monkeypatch.setattr(seasons, "active_season", counted)
+    return lookups
+
+
+async def test_a_unit_of_work_looks_its_season_up_once(club, asked):
     """Issue 48: the repositories serve the season their unit of work looked up once: a
     sign-off, its undoing and the round's state in one transaction ask for the active
     season once (each looked it up again before), and a read outside a transaction asks
     each time (the reader may be on an older snapshot)."""
-    from storage import seasons
-
     code = (await load_season(club)).players[0].id
-    asked = []
-    lookup = seasons.active_season
-
-    async def counted(conn):
-        asked.append(conn)
-        return await lookup(conn)
-
-    monkeypatch.setattr(seasons, "active_season", counted)
+    asked.clear()
     async with club.transaction():
         await attendance.sign_off(club, 21, code, sent_at=NOON, actor=None, correction=True)
         await attendance.cancel_sign_off(club, 21, code, sent_at=NOON, actor=None,
@@ -474,7 +481,7 @@ async def test_a_unit_of_work_looks_its_season_up_once(club, monkeypatch):
 
 
 async def test_a_unit_of_reads_looks_its_season_up_once_and_again_after_its_write(
-        club, monkeypatch):
+        club, asked):
     """The tick is a unit of reads: its questions ask for the active season once, and once
     more after a write of its own (which may have started another). A task it started asks
     on its own once the unit is over."""
@@ -484,14 +491,7 @@ async def test_a_unit_of_reads_looks_its_season_up_once_and_again_after_its_writ
     from storage.cache import reading
 
     code = (await load_season(club)).players[0].id
-    asked = []
-    lookup = seasons.active_season
-
-    async def counted(conn):
-        asked.append(conn)
-        return await lookup(conn)
-
-    monkeypatch.setattr(seasons, "active_season", counted)
+    asked.clear()
     later = asyncio.Event()
 
     async def after_the_unit() -> None:
