@@ -471,7 +471,10 @@ async def test_the_draft_reaches_the_arbiter_at_the_deadline_not_at_the_next_tic
         version = (await db.versions()).data
         await attendance.sign_off(db, 2, "p0", sent_at=bot.clock.now, actor=None)
         assert (await db.versions()).data > version
-        await asyncio.sleep(0.3)
+        # The plan the commit started, run to its end: a settled state, not a while.
+        plans = [t for t in asyncio.all_tasks() if t.get_name() == "plan-moments"]
+        assert plans
+        await asyncio.gather(*plans)
         assert [job.job.id for job in queue.get_jobs_by_name("at-moment")] == jobs
         # A round planned adds its own jobs; the one planned before stays as it was.
         await rounds.add_round(db, 3, date=later.date() + dt.timedelta(days=7),
