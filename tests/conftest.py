@@ -1,5 +1,5 @@
 """Suite-wide: an ERROR in the log fails the test that caused it; a bytecode cache for the
-project's own modules."""
+project's own modules and for pytest's, made once for the workers of a parallel run."""
 
 from __future__ import annotations
 
@@ -13,7 +13,15 @@ from pathlib import Path
 
 import pytest
 from _pytest.assertion import rewrite
-from hypothesis import settings
+
+# The project machine sets PYTHONDONTWRITEBYTECODE. Without a cache every test worker, and
+# every keizerbot process the tests start, compiles core/, storage/ and bot/ again, and
+# pytest rewrites every test module's asserts again (docs/performance.md). The cache is
+# __pycache__, which git ignores.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+from hypothesis import settings  # noqa: E402
 
 FIXTURES = ("tests.postgres", "tests.bot.web", "tests.bot.hosting")
 """Fixtures that several test modules share, kept beside the helpers they use: a PostgreSQL
@@ -22,12 +30,6 @@ a fake Telegram for each hosted club's bot (`telegram`). Plugins of the processe
 tests (`pytest_configure`): the controller of a parallel run runs none, and importing them
 (the bot, the store, aiohttp: a second) would hold up the start of every worker."""
 
-# The project machine sets PYTHONDONTWRITEBYTECODE. Without a cache every test worker, and
-# every keizerbot process the tests start, compiles core/, storage/ and bot/ again, and
-# pytest rewrites every test module's asserts again (docs/performance.md). The cache is
-# __pycache__, which git ignores.
-sys.dont_write_bytecode = False
-os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 # The command line speaks the shell's language (LANG); the tests read its Dutch, whatever
 # the machine they run on speaks. A test of the English sets it for itself.
 for _name in ("LC_ALL", "LC_MESSAGES"):
@@ -53,24 +55,57 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _compiled_once(config: pytest.Config) -> None:
-    """A fresh clone has no bytecode: each test worker would compile the project's modules
-    and rewrite every test module's asserts itself, all of them side by side (8 s of CPU a
-    first run, docs/performance.md). The controller does it once before they start, as
-    pytest's import hook would (`_pytest.assertion.rewrite`); a cache already there is only
-    checked."""
+    """A fresh clone has no bytecode: each test worker would compile the project's modules,
+    pytest and its plugins, and rewrite every test module's asserts itself, all of them side
+    by side (8 s of CPU a first run, docs/performance.md). The controller does it once before
+    they start, as the import hooks would, half of the files in a forked copy of itself: the
+    second core waits otherwise. A cache already there is only checked."""
+    jobs = sorted({*_project(), *_imported_uncached()}, key=lambda job: job[0].stat().st_size,
+                  reverse=True)
+    child = os.fork()
+    try:
+        for fn, rewritten in jobs[child == 0::2]:
+            if rewritten:
+                _rewritten(fn, config)
+            else:
+                compileall.compile_file(fn, quiet=1)
+    finally:
+        if child == 0:
+            os._exit(0)
+    os.waitpid(child, 0)
+
+
+def _project() -> list[tuple[Path, bool]]:
+    """Each module of the project, and whether pytest rewrites its asserts."""
     root = Path(__file__).resolve().parent.parent
-    for folder in ("core", "storage", "bot"):
-        compileall.compile_dir(root / folder, quiet=1)
-    state = config.stash[rewrite.assertstate_key]
     plugins = {root / (name.replace(".", "/") + ".py") for name in FIXTURES}
-    for fn in (root / "tests").rglob("*.py"):
-        if fn.name != "conftest.py" and not fn.name.startswith("test_") and fn not in plugins:
-            compileall.compile_file(fn, quiet=1)  # a helper: imported as it is
+    return [(fn, folder == "tests" and (fn.name == "conftest.py" or fn.name.startswith("test_")
+                                        or fn in plugins))
+            for folder in ("core", "storage", "bot", "tests")
+            for fn in (root / folder).rglob("*.py")]
+
+
+def _imported_uncached() -> list[tuple[Path, bool]]:
+    """What this process imported from a source file with no cache (pytest and its plugins,
+    on a fresh clone or where PYTHONDONTWRITEBYTECODE was set), and whether pytest rewrote it."""
+    found = []
+    for module in list(sys.modules.values()):
+        spec = getattr(module, "__spec__", None)
+        if spec is None or not spec.has_location or not (spec.origin or "").endswith(".py"):
             continue
-        pyc = rewrite.get_cache_dir(fn) / (fn.name[:-3] + rewrite.PYC_TAIL)
-        if rewrite._read_pyc(fn, pyc) is None and rewrite.try_makedirs(pyc.parent):
-            source_hash, code = rewrite._rewrite_test(fn, config)
-            rewrite._write_pyc(state, code, source_hash, pyc)
+        if isinstance(spec.loader, rewrite.AssertionRewritingHook):
+            found.append((Path(spec.origin), True))
+        elif spec.cached and not os.path.exists(spec.cached):
+            found.append((Path(spec.origin), False))
+    return found
+
+
+def _rewritten(fn: Path, config: pytest.Config) -> None:
+    """The cache pytest's import hook reads for a test module, a conftest or a plugin."""
+    pyc = rewrite.get_cache_dir(fn) / (fn.name[:-3] + rewrite.PYC_TAIL)
+    if rewrite._read_pyc(fn, pyc) is None and rewrite.try_makedirs(pyc.parent):
+        source_hash, code = rewrite._rewrite_test(fn, config)
+        rewrite._write_pyc(config.stash[rewrite.assertstate_key], code, source_hash, pyc)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
