@@ -7,8 +7,6 @@ from __future__ import annotations
 import html
 import re
 
-import pytest
-
 from bot.demo.fakeapi import User
 from bot.flows import refused
 from bot.language import i18n, texts
@@ -161,25 +159,25 @@ DUTCH_WORDS = re.compile(r"\b(de|het|een|niet|geen|ronde|kan|staat|je|is er|dat|
                          r"wedstrijdleider|speler|afmelden|uitslag)\b", re.IGNORECASE)
 
 
-@pytest.mark.parametrize(("who", "text", "expected"),
-                         [r for r in REFUSALS if r[2] is not None], ids=lambda v: str(v)[:40])
-async def test_every_refusal_in_english_for_an_english_speaker(bot, members, who, text,
-                                                               expected):
-    """The refusals of the Dutch catalogue test, sent by members and an arbiter whose
-    Telegram speaks English: each answered in English, nothing stored."""
+async def test_every_refusal_in_english_for_an_english_speaker(bot, members, subtests):
+    """The refusals of the Dutch catalogue test, sent in turn to one club's bot by members
+    and an arbiter whose Telegram speaks English, a subtest each: each answered in English,
+    nothing stored."""
     await set_up_club(bot, members, rounds=3)
-    before = await stored_rows(bot.app.bot_data.db, ("round", "signoff", "player", "club", "apart"))
-    english = User(ARBITER.id, "Wim", "Leider", language_code="en") if who == "arbiter" \
-        else User(members[1].id, "Bram", "de Boer", language_code="en")
-    answer = await bot.ask(english, text)
-    if isinstance(expected, Text):  # the same meaning, in English words
-        assert answer.text.startswith(said(expected, "en")), answer.text
-    shown = re.sub(r"<code>.*?</code>|rule [a-z_]+|Anna Visser|Bram de Boer|Cor Jansen|"
-                   r"Onbekend Iemand|KEIZER_\w+", "", answer.text)
-    assert shown.strip() and not DUTCH_WORDS.search(shown), answer.text
-    assert not re.search(r"\bp\d+\b|\[\d*\]|\b(rules|rounds|players)\.", answer.text)
-    assert await stored_rows(bot.app.bot_data.db, ("round", "signoff", "player", "club", "apart")) \
-        == before
+    tables = ("round", "signoff", "player", "club", "apart")
+    for who, text, expected in [r for r in REFUSALS if r[2] is not None]:
+        with subtests.test(text):
+            before = await stored_rows(bot.app.bot_data.db, tables)
+            english = User(ARBITER.id, "Wim", "Leider", language_code="en") \
+                if who == "arbiter" else User(members[1].id, "Bram", "de Boer", language_code="en")
+            answer = await bot.ask(english, text)
+            if isinstance(expected, Text):  # the same meaning, in English words
+                assert answer.text.startswith(said(expected, "en")), answer.text
+            shown = re.sub(r"<code>.*?</code>|rule [a-z_]+|Anna Visser|Bram de Boer|Cor Jansen|"
+                           r"Onbekend Iemand|KEIZER_\w+", "", answer.text)
+            assert shown.strip() and not DUTCH_WORDS.search(shown), answer.text
+            assert not re.search(r"\bp\d+\b|\[\d*\]|\b(rules|rounds|players)\.", answer.text)
+            assert await stored_rows(bot.app.bot_data.db, tables) == before
 
 
 def english_only(text: str) -> bool:

@@ -22,24 +22,29 @@ from tests.bot.steps import pass_deadline, publish, set_up_club
 STRANGER = User(555, "Vreemde", "Eend")
 
 
-@pytest.mark.parametrize(("who", "text", "expected"), REFUSALS, ids=[r[1] for r in REFUSALS])
-async def test_a_refusal_in_plain_dutch_and_nothing_stored(bot, members, who, text, expected):
+async def test_every_refusal_in_plain_dutch_and_nothing_stored(bot, members, subtests):
+    """Each refusal of the catalogue (`REFUSALS`) sent in turn to one club's bot, a subtest
+    each: answered in plain Dutch (or, in the group, not at all), and the store left as it
+    was, so the next meets the same club."""
     await set_up_club(bot, members, rounds=3)
-    before = await _stored(bot)
-    user = ARBITER if who == "arbiter" else members[1]
-    if expected is None:
-        mark = len(bot.tg.sent)
-        bot.says(user, text, chat_id=GROUP)
-        await bot.settled()
-        assert not bot.tg.sent[mark:]
-    else:
-        answer = await bot.ask(user, text)
-        if isinstance(expected, Text):  # a sign-off's refusal is followed by how to sign off
-            assert answer.text.startswith(said(expected)), answer.text
-        else:
-            assert answer.text.startswith(expected) or expected in answer.text, answer.text
-        assert plain_dutch(answer.text), answer.text
-    assert await _stored(bot) == before
+    for who, text, expected in REFUSALS:
+        with subtests.test(text):
+            before = await _stored(bot)
+            user = ARBITER if who == "arbiter" else members[1]
+            if expected is None:
+                mark = len(bot.tg.sent)
+                bot.says(user, text, chat_id=GROUP)
+                await bot.settled()
+                assert not bot.tg.sent[mark:]
+            else:
+                answer = await bot.ask(user, text)
+                if isinstance(expected, Text):  # a sign-off's refusal: then how to sign off
+                    assert answer.text.startswith(said(expected)), answer.text
+                else:
+                    assert answer.text.startswith(expected) or expected in answer.text, \
+                        answer.text
+                assert plain_dutch(answer.text), answer.text
+            assert await _stored(bot) == before
 
 
 async def _stored(bot) -> list:
