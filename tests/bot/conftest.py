@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import atexit
 import contextlib
 import datetime as dt
 import html
 import re
 import shutil
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +23,6 @@ from bot.worker import Processes
 from core.season import Season, season_from_data
 from storage.db import Database
 from storage.seasons import import_season
-from storage.store import open_store
 from tests.meaning import fits as fits
 from tests.meaning import heard as heard
 from tests.meaning import meaning as meaning
@@ -34,6 +30,7 @@ from tests.meaning import refused as refused
 from tests.meaning import said as said
 from tests.meaning import says as says
 from tests.meaning import written as written
+from tests.stores import new_store, template
 
 ARBITER = User(1, "Wim", "Leider")
 STRANGER = User(777, "Onbekende", "Bezoeker")
@@ -109,35 +106,6 @@ async def bot(tg, tmp_path: Path, processes):
     await running.stop()
 
 
-_TEMPLATES: dict[str, Path] = {}
-"""Store files this test process made once, by what they hold: copied, not made again."""
-
-
-async def _template(name: str, season: Callable[[], Season] | None = None) -> Path:
-    """The store file `name`: migrated, and holding the season `season` makes if given."""
-    if name not in _TEMPLATES:
-        folder = Path(tempfile.mkdtemp(prefix="keizer-template-"))
-        atexit.register(shutil.rmtree, folder, ignore_errors=True)
-        db = await open_store(folder / "keizer.db")
-        try:
-            if season is not None:
-                await import_season(db, season())
-        finally:
-            await db.close()  # the WAL folded in: the file alone is the store
-        _TEMPLATES[name] = folder / "keizer.db"
-    return _TEMPLATES[name]
-
-
-async def new_store(path: Path | str) -> Database:
-    """A new club store at `path`. A database file is a copy of one this test process
-    migrated once: the runner's own tests make theirs anew, and the hundreds of bot tests
-    need not repeat its 200 statements each. A PostgreSQL address is opened as it is."""
-    if isinstance(path, str):
-        return await open_store(path)
-    shutil.copy2(await _template("migrated"), path)  # its mode too: private, as the store
-    return await open_store(path)
-
-
 def testclub() -> Season:
     """The club of the bot tests: six members not linked yet, no rounds."""
     data = {"format": "keizer-season/1", "club": "Testclub", "season": "2026-2027",
@@ -154,7 +122,7 @@ async def club_bot(tg: FakeTelegram, path: Path | str, processes: Processes,
     November 2026; `settings` go into its Config. The test club's store file is a copy of
     one made once: the hundreds of bot tests start from it."""
     if season is None and isinstance(path, Path):
-        shutil.copy2(await _template("testclub", testclub), path)
+        shutil.copy2(await template("testclub", testclub), path)
     else:
         db = await new_store(path)
         try:

@@ -27,8 +27,9 @@ from bot.demo.fakeapi import FakeTelegram, User
 from core.season import season_from_data
 from storage import club, roster, rounds
 from storage.seasons import import_season
-from tests.bot.conftest import ARBITER, GROUP, MEMBERS, TOKEN, fits, new_store
+from tests.bot.conftest import ARBITER, GROUP, MEMBERS, TOKEN, fits
 from tests.integration.conftest import ROOT
+from tests.stores import new_store
 
 ZONE = dt.UTC
 HOST_KEY = "3q2-7wJ8TgrVTA7aQG9nqW5oWnWnW9qVqDk1kJxQ4Xw="

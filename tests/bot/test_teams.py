@@ -13,11 +13,12 @@ from bot.language.notice import Dated, Text
 from core.season import Absence, AbsenceReason, ExternalDay, read_season
 from storage.club_file import export_club, import_club
 from storage.seasons import export_json
-from tests.bot.conftest import ARBITER, club_bot, fits, new_store, said, stored_rows
+from tests.bot.conftest import ARBITER, club_bot, fits, said, stored_rows
 from tests.bot.steps import set_up_club
 from tests.bot.team_season import PRESETS, answer, asks, play, season_for
 from tests.bot.web import get, own_headers, plain
 from tests.meaning import meaning
+from tests.stores import new_store
 
 
 @pytest.mark.parametrize("preset", PRESETS)

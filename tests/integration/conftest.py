@@ -12,6 +12,7 @@ from core.season import read_season
 from storage.db import Database
 from storage.seasons import import_season
 from storage.store import open_store
+from tests.stores import new_store
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
@@ -39,7 +40,7 @@ async def db(request: pytest.FixtureRequest, tmp_path: Path):
             pool = await club_pool(address, size=4)
         database = await open_store(address, pool=pool)
     else:
-        database = await open_store(tmp_path / "keizer.db")
+        database = await new_store(tmp_path / "keizer.db")
     yield database
     await database.close()
     if pool is not None:
