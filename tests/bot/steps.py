@@ -53,11 +53,12 @@ async def set_up_club(bot, members, rounds: int = 3, *, by_chat: bool = False) -
             assert fits(answer.text, "RONDE_ADDED", round=k + 1)
         return
     services = bot.app.bot_data
-    for k, user in enumerate(members):
-        await roster.link(services.db, f"p{k}", user.id, actor=ARBITER.id)
-    await club.change_settings(services.db, actor=ARBITER.id, group_chat_id=GROUP)
-    for k in range(rounds):
-        await admin.plan_round(services, dt.date(2026, 12, 3 + 7 * k), actor=ARBITER.id)
+    async with services.db.transaction():  # one commit: 10 ms of CPU less a test
+        for k, user in enumerate(members):
+            await roster.link(services.db, f"p{k}", user.id, actor=ARBITER.id)
+        await club.change_settings(services.db, actor=ARBITER.id, group_chat_id=GROUP)
+        for k in range(rounds):
+            await admin.plan_round(services, dt.date(2026, 12, 3 + 7 * k), actor=ARBITER.id)
 
 
 async def pass_deadline(bot, number: int):
