@@ -115,7 +115,8 @@ class AfterChanges:
             if version == self.version:
                 return False
             self.version = version
-            moments = tuple(await flows.coming_moments(services))
+            with reading():  # the season looked up once for the settings and the schedule
+                moments = tuple(await flows.coming_moments(services))
         except StoreError as exc:  # the tick still runs; the next commit plans again
             log.warning("deadlines not planned: %s", exc)
             return False
