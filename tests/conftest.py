@@ -93,18 +93,27 @@ def _imported_uncached() -> list[tuple[Path, bool]]:
         spec = getattr(module, "__spec__", None)
         if spec is None or not spec.has_location or not (spec.origin or "").endswith(".py"):
             continue
-        if isinstance(spec.loader, rewrite.AssertionRewritingHook):
-            found.append((Path(spec.origin), True))
-        elif spec.cached and not os.path.exists(spec.cached):
-            found.append((Path(spec.origin), False))
+        fn, rewritten = Path(spec.origin), isinstance(spec.loader, rewrite.AssertionRewritingHook)
+        if not os.path.exists(_pyc(fn) if rewritten else spec.cached or fn):
+            found.append((fn, rewritten))
     return found
 
 
+def _pyc(fn: Path) -> Path:
+    """Where pytest's import hook keeps the rewritten code of `fn`."""
+    return rewrite.get_cache_dir(fn) / (fn.name[:-3] + rewrite.PYC_TAIL)
+
+
 def _rewritten(fn: Path, config: pytest.Config) -> None:
-    """The cache pytest's import hook reads for a test module, a conftest or a plugin."""
-    pyc = rewrite.get_cache_dir(fn) / (fn.name[:-3] + rewrite.PYC_TAIL)
+    """The cache pytest's import hook reads for a test module, a conftest or a plugin. A
+    module that does not compile is left to the worker that imports it, which reports it as
+    any collection error."""
+    pyc = _pyc(fn)
     if rewrite._read_pyc(fn, pyc) is None and rewrite.try_makedirs(pyc.parent):
-        source_hash, code = rewrite._rewrite_test(fn, config)
+        try:
+            source_hash, code = rewrite._rewrite_test(fn, config)
+        except SyntaxError:
+            return
         rewrite._write_pyc(config.stash[rewrite.assertstate_key], code, source_hash, pyc)
 
 
