@@ -45,7 +45,7 @@ class Pending:
 
 
 TOPIC = "outbox"
-"""What a transaction that owes messages touched (`Database.touched`): the sender of this
+"""What a transaction that owes messages touched (`Commits.touched`): the sender of this
 process wakes up at its commit. Another process's messages are found at its next look."""
 
 

@@ -134,6 +134,24 @@ def examples(thorough: int, *, least: int = 5) -> int:
     return thorough if THOROUGH else max(least, thorough // 3)
 
 
+@pytest.fixture
+def asked(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Each time the store looks the active season up from here on: the task that asked."""
+    import asyncio
+
+    from storage import seasons
+
+    lookups: list[object] = []
+    lookup = seasons.active_season
+
+    async def counted(conn):
+        lookups.append(asyncio.current_task())
+        return await lookup(conn)
+
+    monkeypatch.setattr(seasons, "active_season", counted)
+    return lookups
+
+
 @pytest.fixture(autouse=True)
 def no_error_logs(caplog: pytest.LogCaptureFixture):
     yield

@@ -485,24 +485,15 @@ async def test_the_draft_reaches_the_arbiter_at_the_deadline_not_at_the_next_tic
         await bot.stop()
 
 
-async def test_a_plan_of_the_jobs_looks_the_season_up_once(bot, members, monkeypatch):
+async def test_a_plan_of_the_jobs_looks_the_season_up_once(bot, members, asked):
     """Issue 48: after a commit the jobs are planned from the club's settings and the
     schedule, which look the active season up once between them (twice before)."""
     from bot.telegram.jobs import AfterChanges
-    from storage import seasons
 
     await set_up_club(bot, members, rounds=2)
-    lookups: list[asyncio.Task | None] = []
-    lookup = seasons.active_season
-
-    async def counted(conn):
-        lookups.append(asyncio.current_task())
-        return await lookup(conn)
-
-    monkeypatch.setattr(seasons, "active_season", counted)
     plan = asyncio.ensure_future(AfterChanges(bot.app).plan())  # a task: its lookups apart
     assert await plan
-    assert lookups.count(plan) == 1
+    assert asked.count(plan) == 1
 
 
 async def test_standings_owed_when_the_bot_died_are_posted_once_after_the_restart(bot,

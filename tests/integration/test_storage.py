@@ -446,22 +446,6 @@ async def test_a_sqlite_statement_is_one_trip_to_its_connections_thread(tmp_path
         await db.close()
 
 
-@pytest.fixture
-def asked(monkeypatch) -> list[object]:
-    """Each time the store looks the active season up, from here on."""
-    from storage import seasons
-
-    lookups: list[object] = []
-    lookup = seasons.active_season
-
-    async def counted(conn):
-        lookups.append(conn)
-        return await lookup(conn)
-
-    monkeypatch.setattr(seasons, "active_season", counted)
-    return lookups
-
-
 async def test_a_unit_of_work_looks_its_season_up_once(club, asked):
     """Issue 48: the repositories serve the season their unit of work looked up once: a
     sign-off, its undoing and the round's state in one transaction ask for the active
